@@ -1,0 +1,1 @@
+"""The ``relaykit`` command line: a thin typer app over the library."""

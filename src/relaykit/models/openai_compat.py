@@ -1,0 +1,183 @@
+"""Backend for OpenAI and any OpenAI-compatible server (vLLM, Ollama, llama.cpp, LM Studio, LiteLLM).
+
+Servers differ in how they take an output schema, so the backend tries, in order, the
+``json_schema`` response format, llama.cpp's ``{"type": "json_object", "schema": ...}`` form, and
+plain instructions plus validation; it remembers the first form a server accepted.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from typing import Any
+
+import httpx2 as httpx
+
+from relaykit import tokens
+from relaykit.errors import ModelError, ModelTimeout, RateLimited, ServerError, UsageError
+from relaykit.models.base import ChatRequest, ChatResponse, Model, TokenLogprob, schema_name
+from relaykit.models.structured import schema_instruction
+
+SCHEMA_MODES = ("json_schema", "json_object", "prompt")
+
+KNOWN_WINDOWS = {
+    "gpt-4.1": 1_047_576,
+    "gpt-4o": 128_000,
+    "gpt-4-turbo": 128_000,
+    "gpt-5": 400_000,
+    "o3": 200_000,
+    "o4-mini": 200_000,
+    "gpt-3.5-turbo": 16_385,
+}
+
+
+def known_window(model: str, default: int) -> int:
+    matches = [p for p in KNOWN_WINDOWS if model.startswith(p)]
+    return KNOWN_WINDOWS[max(matches, key=len)] if matches else default
+
+
+class OpenAICompatModel(Model):
+    """A chat model behind an OpenAI-compatible HTTP API."""
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        context_window: int | None = None,
+        timeout: float = 60.0,
+        schema_mode: str | None = None,
+        http_client: httpx.Client | None = None,
+    ) -> None:
+        import openai
+
+        if schema_mode is not None and schema_mode not in SCHEMA_MODES:
+            raise UsageError(f"schema_mode must be one of {', '.join(SCHEMA_MODES)}, not {schema_mode!r}")
+        self.model = model
+        self.name = model if base_url is None else f"{model}@{base_url}"
+        self.encoding = tokens.encoding_for_model(model)
+        self.context_window = context_window or known_window(model, 128_000 if base_url is None else 8192)
+        self._schema_modes = [schema_mode] if schema_mode else list(SCHEMA_MODES)
+        self._lock = threading.Lock()
+        self._client = openai.OpenAI(
+            base_url=base_url,
+            api_key=api_key or "not-needed",
+            timeout=timeout,
+            max_retries=0,
+            http_client=http_client,
+        )
+
+    @property
+    def schema_mode(self) -> str:
+        return self._schema_modes[0]
+
+    def _complete(self, request: ChatRequest) -> ChatResponse:
+        if request.schema is None:
+            return self._call(request, {})
+        failures: list[str] = []
+        for mode in list(self._schema_modes):
+            try:
+                response = self._call(request, self._schema_params(request, mode))
+            except ServerError as exc:
+                if exc.status not in (400, 422, 500, 501) or mode == "prompt":
+                    raise
+                failures.append(f"{mode}: {exc}")
+                with self._lock:  # this server rejects the form: never try it again
+                    if mode in self._schema_modes and len(self._schema_modes) > 1:
+                        self._schema_modes.remove(mode)
+                continue
+            return response
+        raise ServerError(f"{self.name} accepted no form of structured output: {'; '.join(failures)}")
+
+    def _schema_params(self, request: ChatRequest, mode: str) -> dict[str, Any]:
+        schema = request.json_schema()
+        assert schema is not None and request.schema is not None
+        if mode == "json_schema":
+            fmt = {"type": "json_schema", "json_schema": {"name": schema_name(request.schema)[:64],
+                                                          "schema": schema, "strict": False}}
+            return {"response_format": fmt}
+        if mode == "json_object":
+            return {"response_format": {"type": "json_object", "schema": schema}}
+        messages = [*request.messages, {"role": "user", "content": schema_instruction(request.schema)}]
+        return {"messages": messages}
+
+    def _call(self, request: ChatRequest, extra: dict[str, Any]) -> ChatResponse:
+        import openai
+
+        params: dict[str, Any] = {
+            "model": self.model,
+            "messages": list(request.messages),
+            "temperature": request.temperature,
+            "max_tokens": request.max_tokens,
+        }
+        if request.seed is not None:
+            params["seed"] = request.seed
+        if request.stop:
+            params["stop"] = list(request.stop)
+        if request.logprobs:
+            params["logprobs"] = True
+        params.update(extra)
+        started = time.perf_counter()
+        try:
+            raw = self._client.chat.completions.create(**params)
+        except openai.APIError as exc:
+            raise translate_openai_error(exc, self.name) from exc
+        except (ValueError, json.JSONDecodeError) as exc:
+            raise ServerError(f"{self.name} sent a malformed response body: {exc}") from exc
+        return self._response(raw, request, time.perf_counter() - started)
+
+    def _response(self, raw: Any, request: ChatRequest, latency: float) -> ChatResponse:
+        try:
+            choice = raw.choices[0]
+            text = choice.message.content or ""
+        except (AttributeError, IndexError, TypeError) as exc:
+            raise ServerError(f"{self.name} sent a response without choices: {exc}") from exc
+        usage = getattr(raw, "usage", None)
+        prompt = getattr(usage, "prompt_tokens", None) or self.count_messages(request.messages)
+        completion = getattr(usage, "completion_tokens", None) or self.count_tokens(text)
+        logprobs = None
+        content = getattr(getattr(choice, "logprobs", None), "content", None)
+        if content:
+            logprobs = tuple(TokenLogprob(t.token, float(t.logprob)) for t in content)
+        return ChatResponse(
+            text=text,
+            model=self.name,
+            prompt_tokens=int(prompt),
+            completion_tokens=int(completion),
+            latency_s=latency,
+            finish_reason=str(choice.finish_reason or "stop"),
+            logprobs=logprobs,
+        )
+
+
+def translate_openai_error(exc: Exception, name: str) -> ModelError:
+    """Turn an ``openai`` SDK error into relaykit's tree, with a message that says what to do."""
+    import openai
+
+    if isinstance(exc, openai.APITimeoutError):
+        return ModelTimeout(f"{name} did not answer in time; raise the timeout or try again later")
+    if isinstance(exc, openai.APIConnectionError):
+        return ServerError(f"cannot reach {name}: {exc}; check the base URL and that the server runs")
+    if isinstance(exc, openai.RateLimitError):
+        return RateLimited(f"{name} is rate-limiting requests (429); slow down or wait",
+                           retry_after=retry_after_seconds(exc.response.headers))
+    if isinstance(exc, openai.AuthenticationError):
+        return ModelError(f"{name} rejected the API key (401); check OPENAI_API_KEY")
+    if isinstance(exc, openai.APIStatusError):
+        return ServerError(f"{name} answered {exc.status_code}: {exc.message}", status=exc.status_code)
+    return ServerError(f"{name} sent a malformed response: {exc}")
+
+
+def retry_after_seconds(headers: httpx.Headers) -> float | None:
+    for key in ("retry-after-ms", "retry-after"):
+        value = headers.get(key)
+        if value is None:
+            continue
+        try:
+            seconds = float(value)
+        except ValueError:
+            return None
+        return seconds / 1000 if key.endswith("-ms") else seconds
+    return None
