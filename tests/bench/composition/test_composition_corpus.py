@@ -43,7 +43,7 @@ def test_synthetic_corpus_follows_the_spec(tmp_path: Path) -> None:
     corpus = generate_corpus(spec)
     summary = corpus.summary()
     assert summary["meeting"]["signal"] == 21 and summary["email"]["signal"] == 10 and "chat" not in summary
-    assert corpus.synthetic and all(i.id.startswith("syn-") for i in corpus.items)
+    assert corpus.synthetic and all(i.extra == {"synthetic": True} for i in corpus.items)
     assert all(i.fact_types for i in corpus.signal) and not any(i.fact_types for i in corpus.noise)
     assert generate_corpus(spec) == corpus and generate_corpus(SyntheticSpec(seed=5)) != corpus
     write_corpus(corpus.items, tmp_path / "c.jsonl")

@@ -1,6 +1,6 @@
 """A SYNTHETIC labelled workplace corpus (meetings, emails, chats) so the composition lab runs out of the box.
 
-Every item is generated from templates, carries ``"synthetic": true`` and an id starting ``syn-``. The
+Every item is generated from templates and carries ``"synthetic": true`` (ids: ``m001``, ``e042``, ...). The
 labels follow the paper's rubric by construction (3: decision, action, blocker or commitment; 2: status
 worth a weekly summary; 1: passing mention; 0: no bearing on the work), so they are exact, but the texts
 are far easier and more regular than real communication: figures measured on this corpus say whether
@@ -103,7 +103,8 @@ def _item(kind: str, index: int, label: int, rng: random.Random) -> CorpusItem:
     _, fact_types, template = rng.choice(label_templates)
     slots = _slots(rng)
     text = WRAPPERS[kind].format(body=template.format(**slots), **slots)
-    return CorpusItem(f"syn-{kind}-{index:04d}", kind, text, label, fact_types, {"synthetic": True})
+    # short ids keep the model's answers short (every answer repeats each id)
+    return CorpusItem(f"{kind[0]}{index:03d}", kind, text, label, fact_types, {"synthetic": True})
 
 
 def generate_corpus(spec: SyntheticSpec | None = None) -> Corpus:
