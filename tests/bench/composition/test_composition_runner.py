@@ -37,6 +37,7 @@ def test_full_run_finds_the_planted_calibration_effect(tmp_path: Path, corpus: C
     contrasts = {c["name"]: c for c in summary["contrasts"]}
     assert contrasts["C1"]["mean"] > 0.05 and contrasts["C1"]["n"] == 4 and contrasts["C5"]["mean"] == 0.0
     assert summary["c1_matched_items"]["mean"] > 0
+    assert summary["c1_by_model"]["calibrated"] == pytest.approx(contrasts["C1"]["mean"])
     assert summary["agreement"]["spearman_all_items"] > 0.5
 
 

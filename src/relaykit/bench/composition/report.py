@@ -55,6 +55,15 @@ def _unit_table(results: Sequence[Mapping[str, Any]]) -> dict[tuple[str, int], d
     return table
 
 
+def _c1_by_model(table: Mapping[tuple[str, int], Mapping[str, float]]) -> dict[str, float]:
+    """Each model's mean C1 gain (50:50 minus 100% signal) over its blocks: the paper's per-configuration view."""
+    gains: dict[str, list[float]] = defaultdict(list)
+    for (model, _block), row in table.items():
+        if "signal_50" in row and "signal_100" in row:
+            gains[model].append(row["signal_50"] - row["signal_100"])
+    return {model: float(np.mean(values)) for model, values in gains.items()}
+
+
 def _matched(results: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
     """C1 with the 100%-signal prompt scored only on the five signal items the 50:50 prompt shares."""
     by_unit: dict[tuple[str, int], dict[str, Mapping[str, Any]]] = defaultdict(dict)
@@ -103,6 +112,7 @@ def _agreement(results: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
 def summarise(store: RunStore, run: RunInfo) -> dict[str, Any]:
     """Everything the report shows, as plain data (also the ``--json`` output of the CLI)."""
     results = list(store.results(run.run_id).values())
+    table = _unit_table(results)
     return {
         "run_id": run.run_id,
         "status": run.status,
@@ -111,7 +121,8 @@ def summarise(store: RunStore, run: RunInfo) -> dict[str, Any]:
         "synthetic_corpus": run.config.get("synthetic", False),
         "trials": len(results),
         "conditions": _conditions(results),
-        "contrasts": [c.as_dict() for c in evaluate_all(_unit_table(results))],
+        "contrasts": [c.as_dict() for c in evaluate_all(table)],
+        "c1_by_model": _c1_by_model(table),
         "c1_matched_items": _matched(results),
         "agreement": _agreement(results),
         "tokens": {"prompt": sum(r.get("prompt_tokens", 0) for r in results),
@@ -172,6 +183,8 @@ def print_report(store: RunStore, run: RunInfo, console: Console | None = None) 
                       f"[{matched['ci'][0]:+.3f}, {matched['ci'][1]:+.3f}], n={matched['n']}; by source: "
                       + ", ".join(f"{k} {v['mean_gain']:+.3f} ({v['item_instances']})"
                                   for k, v in matched["by_source"].items()))
+    if len(summary["c1_by_model"]) > 1:
+        console.print("C1 by model: " + ", ".join(f"{k} {v:+.3f}" for k, v in summary["c1_by_model"].items()))
     agreement = summary["agreement"]
     console.print(f"agreement: exact {_fmt(agreement['target_exact'])}, "
                   f"within one {_fmt(agreement['target_within_one'])} (targets); "
