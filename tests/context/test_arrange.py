@@ -112,6 +112,10 @@ def test_bad_input_names_the_items() -> None:
         arrange([Item("a", "x", relevance=3), Item("b", "  ", relevance=0)])
     with pytest.raises(UsageError, match=r"0-3 scale.*a=5"):
         arrange([Item("a", "x", relevance=5)])
+    with pytest.raises(UsageError, match=r"must be numbers.*: a"):
+        arrange([{"id": "a", "text": "x", "relevance": "high"}])
+    with pytest.raises(UsageError, match="no text: a"):
+        arrange([{"id": "a", "text": 5}])
     with pytest.raises(UsageError, match="repeated: a"):
         arrange([Item("a", "x"), Item("a", "y")])
     with pytest.raises(UsageError, match="unknown arrange option"):

@@ -199,7 +199,10 @@ def _config(config: ArrangeConfig | None, options: Mapping[str, Any]) -> Arrange
 def _validate(items: Sequence[Item], cfg: ArrangeConfig) -> list[Item]:
     if not items:
         raise UsageError("no items to arrange; pass at least one item")
-    empty = [item.id for item in items if not item.text.strip()]
+    not_numbers = [i.id for i in items for v in (i.relevance, i.score, i.tokens) if v is not None and not _is_number(v)]
+    if not_numbers:
+        raise UsageError(f"relevance, score and tokens must be numbers; not so for: {_ids(not_numbers)}")
+    empty = [item.id for item in items if not isinstance(item.text, str) or not item.text.strip()]
     if empty:
         raise UsageError(f"{len(empty)} item(s) have no text: {_ids(empty)}; drop them or give them text")
     bad = [f"{i.id}={i.relevance}" for i in items if i.relevance is not None and not 0 <= i.relevance <= 3]
@@ -209,6 +212,10 @@ def _validate(items: Sequence[Item], cfg: ArrangeConfig) -> list[Item]:
     if dupes:
         raise UsageError(f"item ids must be unique; repeated: {_ids(dupes)}")
     return list(items)
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def _ids(ids: Sequence[str], limit: int = 8) -> str:
