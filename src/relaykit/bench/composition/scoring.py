@@ -31,6 +31,9 @@ SYSTEM_PROMPT = (
 )
 
 
+MAX_FACT_TYPES = 4
+
+
 def answer_schema(item_ids: Sequence[str], fact_types: Sequence[str]) -> type[BaseModel]:
     """A pydantic model whose JSON schema only admits this prompt's ids and the corpus's fact types."""
     id_type: Any = Literal[tuple(item_ids)]
@@ -39,9 +42,10 @@ def answer_schema(item_ids: Sequence[str], fact_types: Sequence[str]) -> type[Ba
         "ItemJudgement",
         id=(id_type, ...),
         score=(Literal[0, 1, 2, 3], ...),
-        fact_types=(list[fact_type], Field(default_factory=list, max_length=max(1, len(fact_types)))),
+        fact_types=(list[fact_type], Field(default_factory=list, max_length=MAX_FACT_TYPES)),
     )
-    return create_model("ItemJudgements", items=(list[judgement], Field(max_length=2 * len(item_ids))))
+    # at most one entry per item: bounds the answer's length, so a complete answer always fits max_tokens
+    return create_model("ItemJudgements", items=(list[judgement], Field(max_length=len(item_ids))))
 
 
 def messages_for(trial: Trial, fact_types: Sequence[str]) -> list[dict[str, str]]:
