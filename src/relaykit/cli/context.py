@@ -147,6 +147,7 @@ def composition_command(
     condition: list[str] = typer.Option([], "--condition", help="Run only these conditions (repeatable)."),
     seed: int = typer.Option(0, help="Seed of the item draws."),
     max_tokens: int = typer.Option(700, help="Completion budget per call."),
+    max_repairs: int = typer.Option(1, help="Repair attempts after an answer that does not match the schema."),
     resume: str | None = typer.Option(None, "--resume", help="Resume this run id (its stored settings are used)."),
     store: Path | None = typer.Option(None, "--store", help="Run store file (default: $RELAYKIT_HOME/runs.sqlite)."),
     as_json: bool = typer.Option(False, "--json", help="Print the run summary as JSON."),
@@ -161,7 +162,7 @@ def composition_command(
             raise UsageError("give --corpus FILE (make one: `relaykit context corpus --out FILE`) or --resume RUN_ID")
         loaded = load_corpus(corpus)
         config = CompositionConfig(corpus=str(Path(corpus).resolve()), models=tuple(model), blocks=blocks, seed=seed,
-                                   conditions=tuple(condition), max_tokens=max_tokens)
+                                   conditions=tuple(condition), max_tokens=max_tokens, max_repairs=max_repairs)
         run_id = start_run(runs, loaded, config)
     if loaded.synthetic:
         err_console.print("[yellow]corpus is SYNTHETIC: figures test the pipeline, not real communication[/yellow]")
