@@ -17,7 +17,7 @@ def test_one_embedded_trial_is_scored_and_stored(tmp_path: Path, corpus: Corpus)
     write_corpus(corpus.items, path)
     store = RunStore(tmp_path / "runs.sqlite")
     config = CompositionConfig(corpus=str(path), models=("local",), blocks=1, conditions=("signal_10",),
-                               max_tokens=300, max_repairs=0)
+                               max_tokens=150, max_repairs=0)
     run_id = start_run(store, corpus, config)
     assert execute(store, run_id, corpus, config, {"local": open_model("local")}) == 1
     (result,) = store.results(run_id).values()
