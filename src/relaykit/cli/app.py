@@ -50,5 +50,9 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(1)
 
 
+from relaykit.cli.compress_handoff import compress_handoff  # noqa: E402
+
+compress_app.command("handoff")(compress_handoff)
+
 if __name__ == "__main__":  # pragma: no cover
     main()
