@@ -53,7 +53,7 @@ def test_events_follow_the_appendix_b_spec() -> None:
     assert end.fields["summary"]["llm_calls"] == 2
     assert end.fields["summary"]["prompt_tokens"] == 201
     assert end.fields["fallback_count"] == 1
-    acquire_end = [e for e in sink.of(STAGE_END) if e.fields["stage"] == "acquire"][0]
+    acquire_end = next(e for e in sink.of(STAGE_END) if e.fields["stage"] == "acquire")
     assert acquire_end.fields["results"] == {"items": 7}
     assert acquire_end.fields["elapsed_ms"] >= 0
     assert sink.of(STAGE_START)[0].fields["metadata"] == {"sources": 3}
@@ -77,7 +77,7 @@ def test_jsonl_round_trip_and_summarize(tmp_path: Path) -> None:
     _pipeline(Telemetry(sink))
     sink.close()
     events = read_jsonl(path)
-    assert [e.name for e in events][0] == RUN_START
+    assert events[0].name == RUN_START
     summary = summarize(events)
     assert summary["runs"] == 1 and summary["fallbacks"] == 1 and summary["cache_hits"] == 1
     assert summary["models"]["gpt-4o"]["prompt_tokens"] == 101
@@ -102,7 +102,8 @@ def test_otel_sink_uses_genai_attribute_names() -> None:
     provider.add_span_processor(SimpleSpanProcessor(exporter))
     _pipeline(Telemetry(OTelSink(provider.get_tracer("test"))))
     spans = {s.name: s for s in exporter.get_finished_spans()}
-    assert {"relaykit.run", "relaykit.stage acquire", "relaykit.stage extract", "chat gpt-4o", "chat llama"} <= set(spans)
+    expected = {"relaykit.run", "relaykit.stage acquire", "relaykit.stage extract", "chat gpt-4o", "chat llama"}
+    assert expected <= set(spans)
     chat = spans["chat gpt-4o"]
     assert chat.attributes["gen_ai.operation.name"] == "chat"
     assert chat.attributes["gen_ai.request.model"] == "gpt-4o"

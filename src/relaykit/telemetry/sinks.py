@@ -111,8 +111,10 @@ class OTelSink:
     """
 
     def __init__(self, tracer: Any = None) -> None:
-        from opentelemetry import trace
-
+        try:
+            from opentelemetry import trace
+        except ImportError:
+            raise UsageError("the OpenTelemetry sink needs opentelemetry-api: pip install 'relaykit[otel]'") from None
         self._trace = trace
         self.tracer = tracer or trace.get_tracer("relaykit")
         self._runs: dict[str, Any] = {}
