@@ -50,5 +50,9 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(1)
 
 
+from relaykit.cli.cost import register as register_cost_commands  # noqa: E402 - issue 7: cache, trace
+
+register_cost_commands(app)
+
 if __name__ == "__main__":  # pragma: no cover
     main()
