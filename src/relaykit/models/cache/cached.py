@@ -76,7 +76,8 @@ class Cached(Model):
     - ``replay``: exact lookups only; a miss raises ``CacheMiss`` and the model is never called.
 
     Answers that failed (an exception) or do not validate against the request's schema are never
-    stored. Entries live ``ttl`` seconds (``None``: forever). A store that fails mid-run is treated as
+    stored. Entries live ``ttl`` seconds (``None``: forever). ``key_name`` replaces the model's name in
+    the keys (to replay a recording offline with a stand-in model). A store that fails mid-run is treated as
     a miss with a warning, so the cache never stops a run.
     """
 
@@ -92,6 +93,7 @@ class Cached(Model):
         threshold: float = 0.92,
         guards: Sequence[Guard] = DEFAULT_GUARDS,
         telemetry: Telemetry | None = None,
+        key_name: str | None = None,
     ) -> None:
         if mode not in MODES:
             raise UsageError(f"unknown cache mode {mode!r}; use one of: {', '.join(MODES)}")
@@ -110,6 +112,7 @@ class Cached(Model):
         self.stats = CacheStats()
         self._index: dict[str, tuple[int, list[str], Vectors]] = {}
         self.name, self.context_window, self.encoding = model.name, model.context_window, model.encoding
+        self.key_name = key_name or model.name
 
     @property
     def embedder(self) -> Embedder:
@@ -134,32 +137,45 @@ class Cached(Model):
 
     def key(self, request: ChatRequest) -> str:
         """The exact cache key of ``request``."""
-        return _digest({"model": self.model.name, "namespace": self.namespace, **request.cache_key_material()})
+        return _digest({"model": self.key_name, "namespace": self.namespace, **request.cache_key_material()})
 
     def group(self, request: ChatRequest) -> str:
         """What a semantic hit must share with the request: everything except the last user message."""
         material = request.cache_key_material()
         _, context = split_query(request.messages)
         material["messages"] = context
-        return _digest({"model": self.model.name, "namespace": self.namespace, "embedder": self.embedder.name,
+        return _digest({"model": self.key_name, "namespace": self.namespace, "embedder": self.embedder.name,
                         **material})
 
     # -- lookup -------------------------------------------------------------------------------------
 
+    def lookup(self, request: ChatRequest | Sequence[Message] | str, **params: Any) -> ChatResponse | None:
+        """The cached answer to ``request``, or ``None``; never calls the model (a hit is counted)."""
+        req = request if isinstance(request, ChatRequest) else ChatRequest.of(request, **params)
+        return self._find(req, self.key(req), time.time())[0]
+
+    def _find(self, request: ChatRequest, key: str, now: float) -> tuple[ChatResponse | None, str, Vectors | None]:
+        """(hit or None, the last user message, its embedding) -- the last two for storing a miss."""
+        entry = self._safe(lambda: self.store.get(key, now))
+        if entry is not None:
+            return self._hit(entry, request, "exact", 1.0, now), "", None
+        if not self._mode.semantic:
+            return None, "", None
+        query, _ = split_query(request.messages)
+        if not query:
+            return None, "", None
+        vector = self.embedder.embed([query])[0]
+        found = self._semantic_lookup(request, query, vector, now)
+        if found is not None:
+            return self._hit(found[0], request, "semantic", found[1], now), query, vector
+        return None, query, vector
+
     def _complete(self, request: ChatRequest) -> ChatResponse:
         key = self.key(request)
         now = time.time()
-        entry = self._safe(lambda: self.store.get(key, now))
-        if entry is not None:
-            return self._hit(entry, request, "exact", 1.0, now)
-        query, vector = "", None
-        if self._mode.semantic:
-            query, _ = split_query(request.messages)
-            if query:
-                vector = self.embedder.embed([query])[0]
-                found = self._semantic_lookup(request, query, vector, now)
-                if found is not None:
-                    return self._hit(found[0], request, "semantic", found[1], now)
+        hit, query, vector = self._find(request, key, now)
+        if hit is not None:
+            return hit
         self._count(misses=1)
         if not self._mode.call_on_miss:
             raise CacheMiss(
