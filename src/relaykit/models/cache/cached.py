@@ -192,7 +192,8 @@ class Cached(Model):
         keys, matrix = self._group_index(group, now)
         if not keys:
             return None
-        sims = matrix @ vector.astype(np.float32)
+        # einsum, not BLAS: a BLAS call wakes its thread pool, which costs milliseconds on a busy machine
+        sims = np.einsum("ij,j->i", matrix, vector.astype(np.float32))
         for i in np.argsort(-sims):
             if sims[i] < self.threshold:
                 return None
