@@ -194,9 +194,8 @@ class Cached(Model):
             return None
         # einsum, not BLAS: a BLAS call wakes its thread pool, which costs milliseconds on a busy machine
         sims = np.einsum("ij,j->i", matrix, vector.astype(np.float32))
-        for i in np.argsort(-sims):
-            if sims[i] < self.threshold:
-                return None
+        above = np.flatnonzero(sims >= self.threshold)
+        for i in above[np.argsort(-sims[above])]:
             key = keys[int(i)]
             entry = self._safe(functools.partial(self.store.get, key, now))
             if entry is not None and all(guard(query, entry.query) for guard in self.guards):
