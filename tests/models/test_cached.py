@@ -188,3 +188,18 @@ def test_fault_injection_every_request_ends_in_an_answer_or_all_models_failed() 
     assert cached.stats.hits > 0
     for key_entry in store._entries.values():  # nothing invalid was cached
         Item.model_validate_json(key_entry.response["text"])
+
+
+@pytest.mark.embedder
+def test_semantic_cache_with_minilm_paraphrase_hits_and_negation_is_guarded() -> None:
+    model = ScriptedModel(echo)
+    cached = Cached(model, MemoryStore(), mode="semantic", embedder="minilm", threshold=0.85)
+    cached.complete("How do I reset my account password?")
+    hit = cached.complete("How can I reset the password of my account?")
+    assert hit.metadata.get("cache_mode") == "semantic" and model.calls == 1
+    cached.complete("Cancel my order please")
+    similarity = float(cached.embedder.embed(["Cancel my order please"])[0]
+                       @ cached.embedder.embed(["Do not cancel my order please"])[0])
+    answer = cached.complete("Do not cancel my order please")
+    assert similarity >= 0.85, "the guard is what must stop this pair, not the threshold"
+    assert answer.metadata.get("cached") is None and model.calls == 3
