@@ -60,8 +60,11 @@ def test_failed_fetch_is_not_remembered() -> None:
 
 def test_acquire_all_runs_sources_in_parallel_and_emits_stages() -> None:
     sink = MemorySink()
-    memo = AcquisitionMemo(Telemetry(sink))
-    got = memo.acquire_all({"mail": lambda: 1, "chat": lambda: 2, "meetings": lambda: 3})
+    telemetry = Telemetry(sink)
+    memo = AcquisitionMemo(telemetry)
+    with telemetry.run() as run_id:
+        got = memo.acquire_all({"mail": lambda: 1, "chat": lambda: 2, "meetings": lambda: 3})
+    assert {e.run_id for e in sink.events} == {run_id}, "worker threads must report into the caller's run"
     assert got == {"mail": 1, "chat": 2, "meetings": 3}
     assert memo.acquire_all({"mail": lambda: 99}) == {"mail": 1}
     assert len(sink.of(STAGE_END)) == 3

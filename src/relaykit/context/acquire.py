@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextvars
 import threading
 from collections import Counter
 from collections.abc import Callable, Mapping
@@ -65,7 +66,9 @@ class AcquisitionMemo:
         if max_workers < 1:
             raise UsageError(f"max_workers must be at least 1, not {max_workers}")
         with ThreadPoolExecutor(max_workers=max_workers) as pool:
-            futures = {name: pool.submit(self.get, name, fetch) for name, fetch in fetchers.items()}
+            # each worker runs in a copy of the caller's context, so events keep the caller's run id
+            futures = {name: pool.submit(contextvars.copy_context().run, self.get, name, fetch)
+                       for name, fetch in fetchers.items()}
             return {name: future.result() for name, future in futures.items()}
 
     def forget(self, source: str | None = None) -> None:
