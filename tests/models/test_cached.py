@@ -203,3 +203,15 @@ def test_semantic_cache_with_minilm_paraphrase_hits_and_negation_is_guarded() ->
     answer = cached.complete("Do not cancel my order please")
     assert similarity >= 0.85, "the guard is what must stop this pair, not the threshold"
     assert answer.metadata.get("cached") is None and model.calls == 3
+
+
+def test_sqlite_failing_mid_run_degrades_to_model_calls(tmp_path: Path) -> None:
+    path = tmp_path / "c.sqlite"
+    store = SQLiteStore(path)
+    model = ScriptedModel(echo)
+    cached = Cached(model, store)
+    cached.complete("before")
+    store._db.close()  # the database goes away under a running pipeline
+    with pytest.warns(RuntimeWarning, match="c.sqlite failed"):
+        assert cached.complete("after").text == "answer to after"
+    assert cached.stats.store_errors >= 1 and model.calls == 2
