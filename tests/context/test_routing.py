@@ -2,7 +2,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from relaykit.context import batches, route, stratify
+from relaykit.context import batches, route_by_type, stratify
 from relaykit.errors import UsageError
 
 
@@ -41,10 +41,10 @@ def test_route_calls_each_type_separately() -> None:
         seen.append(tuple(m.text for m in items))  # type: ignore[attr-defined]
         return len(seen)
 
-    out = route(ITEMS, kind, {"email": handler, "meeting": handler}, default=handler)
+    out = route_by_type(ITEMS, kind, {"email": handler, "meeting": handler}, default=handler)
     assert seen == [("e1", "e2", "e3"), ("m1",), ("c1",)]
     assert out == {"email": [1], "meeting": [2], "chat": [3]}
     with pytest.raises(UsageError, match="no handler for item type"):
-        route(ITEMS, kind, {"email": handler})
+        route_by_type(ITEMS, kind, {"email": handler})
     with pytest.raises(UsageError, match="count="):
         batches(ITEMS, kind, max_tokens=3)

@@ -3,17 +3,17 @@
 # --- issue 7 (cost patterns of paper 002): contracts, fetch-once acquisition, type routing ---------
 from relaykit.context.acquire import AcquisitionMemo
 from relaykit.context.contracts import contract_instruction, empty_result, is_empty, parse_contract
-from relaykit.context.routing import Batch, batches, route, stratify
+from relaykit.context.routing import TypeBatch, batches, route_by_type, stratify
 
 __all__ = [
     "AcquisitionMemo",
-    "Batch",
+    "TypeBatch",
     "batches",
     "contract_instruction",
     "empty_result",
     "is_empty",
     "parse_contract",
-    "route",
+    "route_by_type",
     "stratify",
 ]
 # --- end issue 7 ----------------------------------------------------------------------------------

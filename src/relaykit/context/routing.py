@@ -13,7 +13,7 @@ R = TypeVar("R")
 
 
 @dataclass(frozen=True)
-class Batch(Generic[T]):
+class TypeBatch(Generic[T]):
     """Items of one type that go into one call; ``tokens`` is their counted size (0 when not counted)."""
 
     kind: str
@@ -36,7 +36,7 @@ def batches(
     max_items: int | None = None,
     max_tokens: int | None = None,
     count: Callable[[T], int] | None = None,
-) -> list[Batch[T]]:
+) -> list[TypeBatch[T]]:
     """Per-type batches no larger than ``max_items`` items and ``max_tokens`` tokens (by ``count``).
 
     An item bigger than ``max_tokens`` on its own gets a batch of its own rather than being dropped.
@@ -45,7 +45,7 @@ def batches(
         raise UsageError(f"max_items must be at least 1, not {max_items}")
     if max_tokens is not None and count is None:
         raise UsageError("max_tokens needs count=, a function giving each item's token count")
-    out: list[Batch[T]] = []
+    out: list[TypeBatch[T]] = []
     for kind, group in stratify(items, type_of).items():
         current: list[T] = []
         size = 0
@@ -54,16 +54,16 @@ def batches(
             full = (max_items is not None and len(current) >= max_items) or (
                 max_tokens is not None and current and size + n > max_tokens)
             if full:
-                out.append(Batch(kind, tuple(current), size))
+                out.append(TypeBatch(kind, tuple(current), size))
                 current, size = [], 0
             current.append(item)
             size += n
         if current:
-            out.append(Batch(kind, tuple(current), size))
+            out.append(TypeBatch(kind, tuple(current), size))
     return out
 
 
-def route(
+def route_by_type(
     items: Iterable[T],
     type_of: Callable[[T], str],
     handlers: Mapping[str, Callable[[Sequence[T]], R]],
