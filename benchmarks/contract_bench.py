@@ -58,7 +58,7 @@ def run(model_spec: str, max_tokens: int) -> None:
     model = open_model(model_spec)
     contract = contract_instruction(Items)
     prose_tokens, contract_tokens, parsed = [], [], []
-    for message in track(MESSAGES, description="extracting", console=console):
+    for i, message in enumerate(track(MESSAGES, description="extracting", console=console)):
         prose = model.complete(ChatRequest.of(f"{PROSE}\n\nMessage: {message}", max_tokens=max_tokens))
         answer = model.complete(ChatRequest.of(f"{contract}\n\nMessage: {message}", max_tokens=max_tokens))
         prose_tokens.append(prose.completion_tokens)
@@ -68,6 +68,8 @@ def run(model_spec: str, max_tokens: int) -> None:
             parsed.append(True)
         except InvalidOutput:
             parsed.append(False)
+        print(f"message {i}: prose {prose_tokens[-1]} tokens, contract {contract_tokens[-1]} tokens, "
+              f"parses: {parsed[-1]}", flush=True)
     table = Table(title=f"completion tokens per message ({model.name}, max_tokens={max_tokens})")
     for column in ("message", "prose", "contract", "contract parses"):
         table.add_column(column)
