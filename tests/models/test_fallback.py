@@ -102,3 +102,12 @@ def test_bad_configuration_is_a_usage_error() -> None:
         FallbackChain([])
     with pytest.raises(UsageError, match="retries"):
         FallbackChain([ScriptedModel()], retries=-1)
+
+
+def test_check_fits_uses_each_members_window() -> None:
+    from relaykit.errors import ContextWindowExceeded
+
+    fc, _ = chain(ScriptedModel(name="s", context_window=50), ScriptedModel(name="b", context_window=400))
+    assert fc.check_fits(ChatRequest.of("word " * 100, max_tokens=16)) > 100
+    with pytest.raises(ContextWindowExceeded, match="no model of fallback"):
+        fc.check_fits(ChatRequest.of("word " * 1000, max_tokens=16))

@@ -101,6 +101,18 @@ class FallbackChain(Model):
     def count_messages(self, messages: Sequence[Message]) -> int:
         return self.models[0].count_messages(messages)
 
+    def check_fits(self, request: ChatRequest) -> int:
+        """Prompt tokens by the first member that can hold ``request``; raises when none can."""
+        errors = []
+        for model in self.models:
+            try:
+                return model.check_fits(request)
+            except ContextWindowExceeded as exc:
+                errors.append(exc)
+        largest = max(errors, key=lambda e: e.window)
+        raise ContextWindowExceeded(f"no model of {self.name} can hold the request: {largest}",
+                                    needed=largest.needed, window=largest.window)
+
     def complete(self, request: ChatRequest | Sequence[Message] | str, **params: Any) -> ChatResponse:
         req = request if isinstance(request, ChatRequest) else ChatRequest.of(request, **params)
         return self._complete(req)

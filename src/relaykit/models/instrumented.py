@@ -48,6 +48,10 @@ class Instrumented(Model):
     def check_fits(self, request: ChatRequest) -> int:
         return self.model.check_fits(request)
 
+    def complete(self, request: ChatRequest | Sequence[Message] | str, **params: Any) -> ChatResponse:
+        req = request if isinstance(request, ChatRequest) else ChatRequest.of(request, **params)
+        return self._complete(req)  # the wrapped model checks the window itself
+
     def _complete(self, request: ChatRequest) -> ChatResponse:
         estimate = self.model.count_messages(request.messages)
         start = time.perf_counter()
