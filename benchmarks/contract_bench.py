@@ -95,7 +95,8 @@ def run(model_spec: str, max_tokens: int) -> None:
         mean = float(np.mean(used[arm]))
         console.print(f"{arm}: mean {mean:.1f} vs prose {mean_prose:.1f} completion tokens; saving "
                       f"{mean_prose - mean:.1f}/message (95% bootstrap CI [{lo:.1f}, {hi:.1f}]), "
-                      f"{(1 - mean / mean_prose) if mean_prose else 0.0:.0%}; parses {sum(parsed[arm])}/{len(MESSAGES)}")
+                      f"{(1 - mean / mean_prose) if mean_prose else 0.0:.0%}; "
+                      f"parses {sum(parsed[arm])}/{len(MESSAGES)}")
     capped = {a: sum(t >= max_tokens for t in used[a]) for a in arms}
     console.print(f"answers that hit max_tokens: {capped} (a capped prose answer makes the saving a lower bound)")
 
