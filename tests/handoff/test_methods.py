@@ -196,3 +196,11 @@ def test_selective_with_the_embedded_model_on_a_tiny_trace() -> None:
     h = compress_handoff(trace, "Find a hotel.", "selective", ratio=0.5)
     assert h.cost.model_calls == 1 and len(h.payload_text.split()) == 3
     assert set(h.payload_text.split()) < set(trace.split())
+
+
+def test_extract_rules_can_leave_out_evidence_sentences() -> None:
+    full = compress_handoff(CONTRACT_TRACE, GOAL, "extract-rules")
+    lean = compress_handoff(CONTRACT_TRACE, GOAL, "extract-rules", evidence=False)
+    assert lean.tokens_out < full.tokens_out
+    checks = [c for o in lean.payload["options"] for c in o["checks"]]  # type: ignore[index]
+    assert checks and all(c["evidence"] == "" for c in checks)

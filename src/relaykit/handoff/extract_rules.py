@@ -1,4 +1,8 @@
-"""``extract-rules``: the structured payload of ``extract``, built by parsing instead of a model call."""
+"""``extract-rules``: the structured payload of ``extract``, built by parsing instead of a model call.
+
+Settings: ``id_pattern`` (regex of option identifiers) and ``evidence`` (False blanks each check's evidence
+sentence, for a smaller payload: on terse audit traces the JSON structure is larger than the trace).
+"""
 
 from __future__ import annotations
 
@@ -12,7 +16,11 @@ def extract_rules_method(job: Job) -> Compressed:
     if not extraction.options:
         warnings.append("no option identifiers were found, so the payload carries only the constraints; "
                         "pass id_pattern=REGEX matching the trace's identifiers")
-    return Compressed(extraction.model_dump(mode="json"), warnings=tuple(warnings))
+    payload = extraction.model_dump(mode="json")
+    if not job.settings["evidence"]:
+        for option in payload["options"]:
+            option["checks"] = [{**check, "evidence": ""} for check in option["checks"]]
+    return Compressed(payload, warnings=tuple(warnings))
 
 
-register_compressor("extract-rules", FunctionCompressor(extract_rules_method, {"id_pattern": None}))
+register_compressor("extract-rules", FunctionCompressor(extract_rules_method, {"id_pattern": None, "evidence": True}))

@@ -15,7 +15,7 @@ from relaykit.handoff.units import selection
 
 ELIMINATION_QUERY = ("Which options were eliminated or failed a hard constraint, and the evidence: the price, "
                      "distance, amenity or schedule value that broke the limit.")
-DEFAULT_THRESHOLD = 0.35
+DEFAULT_THRESHOLD = 0.30
 """Chosen for MiniLM-L6 by a sweep on auditor-style traces (docs/handoff.md); the paper's 0.75 was for
 text-embedding-3-small, whose similarities sit on another scale."""
 
