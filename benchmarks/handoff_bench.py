@@ -33,6 +33,7 @@ from relaykit.handoff.text import count_tokens
 FREE = ("passthrough", "extract-rules", "truncate", "tfidf", "prune")
 MODEL_METHODS = ("summary", "extract", "selective")
 SIZES = {"2k": (13, 13), "20k": (125, 125)}
+TINY = (3, 3)  # ~500 tokens: where the model methods run by default (the embedded model is slow on 2 cores)
 
 
 class MemoEmbedder:
@@ -58,7 +59,7 @@ def run_method(sample: SampleTrace, method: str, **kwargs: Any) -> dict[str, Any
             "embed_calls": handoff.cost.embedding_calls}
 
 
-def methods_table(model_spec: str | None) -> None:
+def methods_table(model_spec: str | None, model_sizes: Sequence[str]) -> None:
     embedder = open_embedder("minilm")
     started = time.perf_counter()
     embedder.embed(["warm up"])
@@ -68,12 +69,13 @@ def methods_table(model_spec: str | None) -> None:
         from relaykit.models import open_model
 
         model = open_model(model_spec)
-    for size, (hotels, flights) in SIZES.items():
+    sizes = dict(SIZES) | ({"tiny": TINY} if model is not None and "tiny" in model_sizes else {})
+    for size, (hotels, flights) in sizes.items():
         sample = auditor_trace(hotels, flights, seed=11)
         print(f"\n{size} trace: {count_tokens(sample.trace)} tokens, {len(sample.trace)} chars, "
               f"{len(sample.facts)} facts")
         print(f"{'method':<14}{'seconds':>9}{'ratio':>8}{'recall':>8}{'tokens out':>12}{'calls':>7}{'embeds':>8}")
-        methods = list(FREE) + (list(MODEL_METHODS) if model is not None else [])
+        methods = list(FREE) + (list(MODEL_METHODS) if model is not None and size in model_sizes else [])
         for method in methods:
             kwargs: dict[str, Any] = {"embedder": embedder} if method == "prune" else {}
             if method in MODEL_METHODS:
@@ -139,13 +141,15 @@ def main() -> None:
     parser.add_argument("--sweep", action="store_true", help="sweep the prune threshold with MiniLM")
     parser.add_argument("--big", type=float, nargs="?", const=10.0, help="measure a trace of this many MB")
     parser.add_argument("--model-methods", metavar="SPEC", help="also run summary/extract/selective on SPEC")
+    parser.add_argument("--model-sizes", default="tiny", help="comma list of trace sizes for the model methods "
+                        "(tiny, 2k, 20k); default tiny")
     args = parser.parse_args()
     if args.sweep:
         sweep([0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.75], seeds=range(5))
     elif args.big:
         big(args.big)
     else:
-        methods_table(args.model_methods)
+        methods_table(args.model_methods, args.model_sizes.split(","))
 
 
 if __name__ == "__main__":

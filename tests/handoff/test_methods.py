@@ -204,3 +204,13 @@ def test_extract_rules_can_leave_out_evidence_sentences() -> None:
     assert lean.tokens_out < full.tokens_out
     checks = [c for o in lean.payload["options"] for c in o["checks"]]  # type: ignore[index]
     assert checks and all(c["evidence"] == "" for c in checks)
+
+
+@pytest.mark.parametrize("method", ["extract-rules", "prune", "truncate", "tfidf"])
+def test_a_trace_without_identifiers_still_gives_a_payload_and_says_why_it_is_poor(method: str) -> None:
+    trace = "We compared several hotels today. None of them had a gym. The cheapest was far away."
+    h = compress_handoff(trace, GOAL, method, embedder=HASHING) if method == "prune" else \
+        compress_handoff(trace, GOAL, method)
+    assert h.warnings and "no option identifiers" in h.warnings[0] and h.tokens_out >= 0
+    if method == "extract-rules":
+        assert Extraction.model_validate(h.payload).empty_result is not None

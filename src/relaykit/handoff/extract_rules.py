@@ -8,19 +8,17 @@ from __future__ import annotations
 
 from relaykit.handoff.base import Compressed, FunctionCompressor, Job, register_compressor
 from relaykit.handoff.rules import extract_rules as parse
+from relaykit.handoff.units import identifier_warnings
 
 
 def extract_rules_method(job: Job) -> Compressed:
     extraction = parse(job.trace, job.goal, id_pattern=job.settings["id_pattern"])
-    warnings = []
-    if not extraction.options:
-        warnings.append("no option identifiers were found, so the payload carries only the constraints; "
-                        "pass id_pattern=REGEX matching the trace's identifiers")
+    warnings = identifier_warnings(job.trace, job.settings["id_pattern"]) if not extraction.options else ()
     payload = extraction.model_dump(mode="json")
     if not job.settings["evidence"]:
         for option in payload["options"]:
             option["checks"] = [{**check, "evidence": ""} for check in option["checks"]]
-    return Compressed(payload, warnings=tuple(warnings))
+    return Compressed(payload, warnings=warnings)
 
 
 register_compressor("extract-rules", FunctionCompressor(extract_rules_method, {"id_pattern": None, "evidence": True}))

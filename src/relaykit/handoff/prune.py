@@ -11,7 +11,7 @@ import numpy as np
 
 from relaykit.handoff.base import Compressed, FunctionCompressor, Job, register_compressor
 from relaykit.handoff.text import compile_id_pattern, has_verdict, iter_sentences
-from relaykit.handoff.units import selection
+from relaykit.handoff.units import identifier_warnings, selection
 
 ELIMINATION_QUERY = ("Which options were eliminated or failed a hard constraint, and the evidence: the price, "
                      "distance, amenity or schedule value that broke the limit.")
@@ -34,9 +34,7 @@ def prune(job: Job) -> Compressed:
             pinned = job.settings["keep_verdicts"] and id_re.search(sentence) and has_verdict(sentence)
             if pinned or similarity[offset] >= threshold:
                 keep.append(start + offset)
-    warnings = [] if any(id_re.search(s) for s in sentences) else [
-        "no option identifiers were found, so no verdict sentence was pinned; pass id_pattern=REGEX"]
-    return selection(sentences, keep, warnings)
+    return selection(sentences, keep, identifier_warnings(job.trace, job.settings["id_pattern"]))
 
 
 register_compressor("prune", FunctionCompressor(prune, {
