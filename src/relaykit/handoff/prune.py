@@ -23,18 +23,27 @@ text-embedding-3-small, whose similarities sit on another scale."""
 def prune(job: Job) -> Compressed:
     sentences = list(iter_sentences(job.trace))
     threshold = float(job.settings["threshold"])
-    batch = int(job.settings["batch_size"])
     id_re = compile_id_pattern(job.settings["id_pattern"])
-    anchors = job.embed([job.goal, str(job.settings["query"])])
-    keep = []
-    for start in range(0, len(sentences), batch):
-        chunk = sentences[start:start + batch]
-        similarity = np.asarray(job.embed(chunk) @ anchors.T).max(axis=1)
-        for offset, sentence in enumerate(chunk):
-            pinned = job.settings["keep_verdicts"] and id_re.search(sentence) and has_verdict(sentence)
-            if pinned or similarity[offset] >= threshold:
-                keep.append(start + offset)
+    keep = {i for i, s in enumerate(sentences) if job.settings["keep_verdicts"] and id_re.search(s) and has_verdict(s)}
+    # pinned sentences are kept anyway, and a repeated sentence is embedded once
+    pending = list(dict.fromkeys(s for i, s in enumerate(sentences) if i not in keep))
+    similar = _similar(job, pending, threshold)
+    keep.update(i for i, s in enumerate(sentences) if s in similar)
     return selection(sentences, keep, identifier_warnings(job.trace, job.settings["id_pattern"]))
+
+
+def _similar(job: Job, texts: list[str], threshold: float) -> set[str]:
+    """The texts whose cosine similarity to the goal or to the elimination query reaches ``threshold``."""
+    if not texts:
+        return set()
+    anchors = job.embed([job.goal, str(job.settings["query"])])
+    batch = int(job.settings["batch_size"])
+    found: set[str] = set()
+    for start in range(0, len(texts), batch):
+        chunk = texts[start:start + batch]
+        similarity = np.asarray(job.embed(chunk) @ anchors.T).max(axis=1)
+        found.update(text for text, sim in zip(chunk, similarity, strict=True) if sim >= threshold)
+    return found
 
 
 register_compressor("prune", FunctionCompressor(prune, {
