@@ -108,7 +108,7 @@ class _Reader:
         _store(option, label, value, clause)
 
     def _read_check(self, option: _Option, head: str, body: str, sentence: str, verdict: str) -> None:
-        words = [w for w in _LABEL_WORD.findall(head.lower()) if w not in CHECK_WORDS]
+        words = [w for w in _LABEL_WORD.findall(head.lower()) if w not in CHECK_WORDS and last_verdict(w) is None]
         name = self._constraint_name(" ".join(words)) if words else "verdict"
         quantities = find_quantities(body)
         first = body.strip().split(" ")[0].strip(" ,.;:()") if body.strip() else ""
