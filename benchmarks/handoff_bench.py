@@ -131,6 +131,17 @@ def big(megabytes: float) -> None:
             tracemalloc.stop()
             peak_text = f"peak {peak / 1e6:>6.1f} MB ({peak / len(trace.encode()):.1f}x the trace)"
         print(f"  {name:<34}{seconds:>8.2f}s {mb / seconds:>6.2f} MB/s  {peak_text}")
+    unique = auditor_trace(9999, 9999, seed=2)  # ~6 MB, 19,998 distinct options: memory grows with options
+    started = time.perf_counter()
+    extract_rules(unique.trace, unique.goal)
+    seconds = time.perf_counter() - started
+    tracemalloc.start()
+    extraction = extract_rules(unique.trace, unique.goal)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    umb = len(unique.trace.encode()) / 1e6
+    print(f"  extract_rules() on {umb:.1f} MB with {len(extraction.options)} distinct options: {seconds:.2f}s "
+          f"{umb / seconds:.2f} MB/s, peak {peak / 1e6:.1f} MB (the Extraction it returns is most of it)")
     baseline = time.perf_counter()
     _ = [line.split(";") for line in trace.splitlines()]
     print(f"  baseline: str.splitlines + split(';') {time.perf_counter() - baseline:.2f}s")
