@@ -115,3 +115,9 @@ def test_verdict_words_before_the_colon_are_not_a_constraint_name() -> None:
     h1, h2 = e.option("H01"), e.option("H02")
     assert h1 is not None and h1.eliminated and h1.checks[0].constraint == "verdict"
     assert h2 is not None and h2.checks[0].constraint == "verdict" and e.feasible_ids == ["H02"]
+
+
+def test_long_amenity_lists_stay_one_attribute() -> None:
+    e = extract_rules("Hotel H03 (Inn): price 99 USD per night; amenities pool, shuttle, gym, spa, wifi, bar.", "x")
+    h3 = e.option("H03")
+    assert h3 is not None and h3.attributes["amenities"] == "pool, shuttle, gym, spa, wifi, bar"

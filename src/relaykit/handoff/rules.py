@@ -137,11 +137,17 @@ def _clauses(body: str) -> list[str]:
     out = []
     for clause in body.split(";"):
         clause = clause.strip(" .")
-        if len(clause.split()) > 6:
+        if len(clause.split()) > 6 and not _is_list(clause):
             out += [c.strip(" .") for c in _SUBCLAUSE.split(clause) if c.strip(" .")]
         elif clause:
             out.append(clause)
     return out
+
+
+def _is_list(clause: str) -> bool:
+    """"amenities wifi, gym, spa, bar": a label and a comma list of short items, not prose to split."""
+    parts = clause.split(",")
+    return len(parts) > 1 and all(len(p.split()) <= 2 for p in parts[1:])
 
 
 def _label_before(text: str) -> str:
