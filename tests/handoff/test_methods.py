@@ -191,7 +191,8 @@ def test_prune_with_minilm_on_an_auditor_trace() -> None:
 
 
 @pytest.mark.embedded_model
-def test_selective_with_the_embedded_model_on_a_tiny_trace() -> None:
+def test_selective_with_the_embedded_model_on_a_tiny_trace(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("RELAYKIT_THREADS", "1")  # token-by-token scoring: one thread avoids spin-waits on 2 cores
     trace = "H01 costs 145 USD, so it passes."  # tiny: the embedded model scores token by token
     h = compress_handoff(trace, "Find a hotel.", "selective", ratio=0.5)
     assert h.cost.model_calls == 1 and len(h.payload_text.split()) == 3
@@ -214,3 +215,9 @@ def test_a_trace_without_identifiers_still_gives_a_payload_and_says_why_it_is_po
     assert h.warnings and "no option identifiers" in h.warnings[0] and h.tokens_out >= 0
     if method == "extract-rules":
         assert Extraction.model_validate(h.payload).empty_result is not None
+
+
+def test_a_model_window_too_small_for_any_trace_is_a_usage_error() -> None:
+    with pytest.raises(UsageError, match="larger context window or lower max_tokens"):
+        compress_handoff(CONTRACT_TRACE, GOAL, "summary", model=ScriptedModel(default="x", context_window=700),
+                         max_tokens=600)
