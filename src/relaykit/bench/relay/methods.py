@@ -1,0 +1,76 @@
+"""Hand-off methods as the lab names them: a compressor name plus optional settings.
+
+``prune:threshold=0.6`` runs the ``prune`` compressor with ``threshold=0.6``; several variants of one
+compressor can run side by side (a threshold sweep). What the lab must know about a compressor that
+``relaykit.handoff`` does not say (whether it calls a generative model) is kept in a small registry.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from relaykit.errors import UsageError
+
+_NEEDS_MODEL: dict[str, bool] = {}
+
+
+def register_method_traits(name: str, *, needs_model: bool) -> None:
+    """Tell the lab whether compressor ``name`` calls a generative model (model-limited goals apply)."""
+    _NEEDS_MODEL[name] = needs_model
+
+
+for _name in ("summary", "extract"):
+    register_method_traits(_name, needs_model=True)
+for _name in ("passthrough", "extract-rules", "prune", "truncate", "tfidf", "selective"):
+    register_method_traits(_name, needs_model=False)
+
+
+@dataclass(frozen=True)
+class MethodSpec:
+    """One hand-off condition: its label in tables, the compressor and its settings."""
+
+    label: str
+    compressor: str
+    settings: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def needs_model(self) -> bool:
+        return _NEEDS_MODEL.get(self.compressor, False)
+
+    @property
+    def kwargs(self) -> dict[str, Any]:
+        return dict(self.settings)
+
+
+def _value(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text
+
+
+def parse_method(item: str, known: list[str]) -> MethodSpec:
+    """``name`` or ``name:key=value[:key=value]``; an unknown name lists the registered compressors."""
+    name, *parts = item.strip().split(":")
+    if name not in known:
+        raise UsageError(f"unknown hand-off method {name!r}; registered: {', '.join(sorted(known))}")
+    settings = []
+    for part in parts:
+        key, sep, raw = part.partition("=")
+        if not sep or not key:
+            raise UsageError(f"method setting {part!r} in {item!r} must look like key=value, e.g. prune:threshold=0.6")
+        settings.append((key, _value(raw)))
+    return MethodSpec(item.strip(), name, tuple(settings))
+
+
+def parse_methods(text: str | None, known: list[str]) -> tuple[MethodSpec, ...]:
+    """A comma-separated method list (default: every registered compressor)."""
+    items = [i for i in (text or "").split(",") if i.strip()] or list(known)
+    specs = tuple(parse_method(i, known) for i in items)
+    labels = [s.label for s in specs]
+    duplicates = sorted({label for label in labels if labels.count(label) > 1})
+    if duplicates:
+        raise UsageError(f"method listed twice: {', '.join(duplicates)}")
+    return specs
