@@ -50,5 +50,8 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(1)
 
 
+import relaykit.cli.relay  # noqa: E402, F401, I001  (registers `relaykit bench relay`)
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()
