@@ -21,9 +21,9 @@ def register_method_traits(name: str, *, needs_model: bool) -> None:
     _NEEDS_MODEL[name] = needs_model
 
 
-for _name in ("summary", "extract"):
+for _name in ("summary", "extract", "selective"):
     register_method_traits(_name, needs_model=True)
-for _name in ("passthrough", "extract-rules", "prune", "truncate", "tfidf", "selective"):
+for _name in ("passthrough", "extract-rules", "prune", "truncate", "tfidf"):
     register_method_traits(_name, needs_model=False)
 
 
