@@ -43,8 +43,11 @@ def relay(
     model: str = typer.Option("local", "--model", help="Model spec for summary, extract and model agents."),
     goals: int = GOALS, hotels: int = HOTELS, flights: int = FLIGHTS, seed: int = SEED,
     world: Path | None = WORLD,
-    model_goals: int = typer.Option(None, "--model-goals", help="Goals the model-dependent parts run on "
-                                    "(default: all with a served model, 2 with the embedded one)."),
+    model_goals: int = typer.Option(None, "--model-goals", help="Run the model-dependent parts on the first N "
+                                    "goals at most (default: all)."),
+    model_budget: float = typer.Option(None, "--model-budget", help="Seconds the model-dependent parts may take "
+                                       "after the first goal (default: 120 with the embedded model, else no "
+                                       "limit; 0 = no limit)."),
     embedder: str = typer.Option("minilm", "--embedder", help="Embedder for prune and the diagnostics."),
     concurrency: int = typer.Option(1, "--concurrency", help="Goals worked on at once (threads)."),
     resume: str = typer.Option(None, "--resume", help="Continue a stopped run (its stored settings are used)."),
@@ -59,7 +62,7 @@ def relay(
         bookers=tuple(b.strip() for b in booker.split(",") if b.strip()), model=model, goals=goals,
         hotels=hotels, flights=flights, seed=seed, world_file=str(world) if world else None,
         world_sha256=file_sha256(str(world)) if world and world.is_file() else None,
-        model_goals=model_goals, embedder=embedder,
+        model_goals=model_goals, model_budget_s=model_budget, embedder=embedder,
     )
     runs = RunStore(store)
     lab, run_id = open_lab(runs, config, resume=resume)

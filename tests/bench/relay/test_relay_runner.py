@@ -101,7 +101,7 @@ def test_model_booker_limited_goals_and_failures_go_on(tmp_path) -> None:  # typ
     assert store.get_run(run_id).status == "incomplete"
     summary = summarise(store, store.get_run(run_id))
     assert {r.name for r in summary.rows} == {"passthrough [reader]", "passthrough [model]"}
-    assert any("model failure" in n for n in summary.notes) and any("first 3 goals" in n for n in summary.notes)
+    assert any("model failure" in n for n in summary.notes) and any("first 3 goals at most" in n for n in summary.notes)
     # The model answers now: a resume fills in the missing goal only.
     model2 = ScriptedModel(lambda r: BookingAnswer(hotel_id="NONE", flight_id="NONE"))
     lab2, _ = open_lab(store, resume=run_id, model=model2)
@@ -120,3 +120,24 @@ def test_model_dependent_methods_use_the_model(tmp_path) -> None:  # type: ignor
     assert rows["summary"].tokens_per_run > 0 and model.calls >= 2
     handoff = store.result(run_id, "handoff/G01/summary")
     assert handoff["compression_calls"] >= 1 and handoff["compression_tokens"] > 0
+
+
+def test_model_time_budget_keeps_the_first_goal_and_says_so(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    store = RunStore(tmp_path / "runs.sqlite")
+    model = ScriptedModel(lambda r: BookingAnswer(hotel_id="NONE", flight_id="NONE"))
+    config = _config(goals=4, methods=("passthrough", "truncate"), bookers=("reader", "model"), model="scripted",
+                     model_budget_s=1e-9)
+    lab, run_id = open_lab(store, config, model=model)
+    lab.run(run_id)
+    booked = sorted(k for k in store.done_keys(run_id) if k.endswith("/model"))
+    assert booked == ["score/G01/passthrough/model", "score/G01/truncate/model"]  # the first goal always runs
+    assert len([k for k in store.done_keys(run_id) if k.endswith("/reader")]) == 8
+    run = store.get_run(run_id)
+    assert run.status == "incomplete"
+    notes = summarise(store, run).notes
+    assert any("time budget" in n and "6 units left out" in n for n in notes)
+    # Without a limit, a resume completes the model Booker's goals.
+    lab2, _ = open_lab(store, resume=run_id, model=model)
+    lab2.model_budget = None
+    lab2.run(run_id)
+    assert store.get_run(run_id).status == "finished" and model.calls == 8

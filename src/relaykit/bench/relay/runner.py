@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
@@ -34,8 +35,8 @@ from relaykit.models import Model, open_model
 KIND = "relay"
 RESEARCHERS = ("auditor", "model")
 BOOKERS = ("reader", "model")
-# The embedded model decodes tens of tokens a second on 2 cores: by default it gets this many goals.
-LOCAL_MODEL_GOALS = 2
+# The embedded model is slow on 2 cores: by default its parts get this much time (after the first goal).
+LOCAL_MODEL_BUDGET_S = 120.0
 
 Progress = Callable[[int], None]
 
@@ -55,6 +56,7 @@ class RelayConfig:
     world_file: str | None = None
     world_sha256: str | None = None
     model_goals: int | None = None
+    model_budget_s: float | None = None
     embedder: str = "minilm"
 
     def to_json(self) -> dict[str, Any]:
@@ -81,12 +83,16 @@ class RelayConfig:
             raise UsageError("give at least one booker: reader, model or reader,model")
 
 
-def resolve_model_goals(config: RelayConfig, methods: tuple[MethodSpec, ...]) -> int | None:
-    """How many goals the model-dependent parts run on: all with a served model, a few with the embedded one."""
-    if config.model_goals is not None:
-        return config.model_goals
+def resolve_model_budget(config: RelayConfig, methods: tuple[MethodSpec, ...]) -> float | None:
+    """Seconds the model-dependent parts may take: unlimited with a served model, a budget with the embedded one.
+
+    A budget of 0 (or less) means no limit. The first goal's model-dependent parts always run, so every
+    condition appears in the tables.
+    """
+    if config.model_budget_s is not None:
+        return config.model_budget_s if config.model_budget_s > 0 else None
     involves_model = config.uses_model or any(m.needs_model for m in methods)
-    return LOCAL_MODEL_GOALS if involves_model and config.model.split(":")[0] == "local" else None
+    return LOCAL_MODEL_BUDGET_S if involves_model and config.model.split(":")[0] == "local" else None
 
 
 def file_sha256(path: str) -> str:
@@ -125,7 +131,11 @@ class RelayLab:
         if not config.methods:
             config = RelayConfig(**{**config.to_json(), "methods": tuple(m.label for m in self.methods)})
         self.config = config
-        self.model_goals = resolve_model_goals(config, self.methods)
+        self.model_goals = config.model_goals
+        self.model_budget = resolve_model_budget(config, self.methods)
+        self._model_seconds = 0.0
+        self._skipped = 0
+        self._budget_lock = threading.Lock()
         self._model = model
         self._model_lock = threading.Lock()
         self.inv = inventory(self.world)
@@ -166,7 +176,7 @@ class RelayLab:
         config = self.config.to_json()
         if self.config.world_file:
             config["world_sha256"] = file_sha256(self.config.world_file)
-        config["resolved_model_goals"] = self.model_goals
+        config["resolved_model_budget_s"] = self.model_budget
         return self.store.create_run(KIND, config)
 
     def run(self, run_id: str, *, concurrency: int = 1, progress: Progress | None = None) -> None:
@@ -176,6 +186,7 @@ class RelayLab:
         done = self.store.done_keys(run_id)
         advance = progress or (lambda n: None)
         units = self.plan()
+        self._model_seconds, self._skipped = 0.0, 0
         if concurrency == 1:
             for unit in units:
                 self._run_unit(run_id, unit, done, advance)
@@ -183,29 +194,52 @@ class RelayLab:
             with ThreadPoolExecutor(max_workers=concurrency) as pool:
                 for future in [pool.submit(self._run_unit, run_id, u, done, advance) for u in units]:
                     future.result()
+        if self._skipped:
+            self.store.log_event(run_id, "skipped", {"units": self._skipped, "model_budget_s": self.model_budget,
+                                                     "model_seconds": round(self._model_seconds, 1)})
         self.store.finish(run_id, "finished" if not self.missing(run_id) else "incomplete")
 
     def missing(self, run_id: str) -> int:
         done = self.store.done_keys(run_id)
         return sum(score_key(u.goal, s, b) not in done for u in self.plan() for s, b in u.cells)
 
+    def _may_use_model(self, index: int) -> bool:
+        with self._budget_lock:
+            return index == 0 or self.model_budget is None or self._model_seconds < self.model_budget
+
+    def _charge(self, seconds: float) -> None:
+        with self._budget_lock:
+            self._model_seconds += seconds
+
     def _run_unit(self, run_id: str, unit: Unit, done: set[str], advance: Progress) -> None:
         todo = [(s, b) for s, b in unit.cells if score_key(unit.goal, s, b) not in done]
         advance(len(unit.cells) - len(todo))
-        if not todo:
-            return
-        trace = self._trace(run_id, unit.goal, done)
-        if trace is None:
-            advance(len(todo))
-            return
-        for spec in dict.fromkeys(s for s, _ in todo):
-            handoff = self._handoff(run_id, unit.goal, spec, trace, done)
-            for s, booker in todo:
-                if s != spec:
-                    continue
-                if handoff is not None:
-                    self._score(run_id, unit.goal, spec, booker, trace, handoff)
+        memo: dict[str, dict[str, Any] | None] = {}
+        for spec, booker in todo:
+            limited = self.limited(spec, booker)
+            if limited and not self._may_use_model(unit.index):
+                with self._budget_lock:
+                    self._skipped += 1
                 advance(1)
+                continue
+            started = time.perf_counter()
+            self._cell(run_id, unit.goal, spec, booker, done, memo)
+            if limited:
+                self._charge(time.perf_counter() - started)
+            advance(1)
+
+    def _cell(self, run_id: str, goal: Goal, spec: MethodSpec, booker: str, done: set[str],
+              memo: dict[str, dict[str, Any] | None]) -> None:
+        if "trace" not in memo:
+            memo["trace"] = self._trace(run_id, goal, done)
+        trace = memo["trace"]
+        if trace is None:
+            return
+        if spec.label not in memo:
+            memo[spec.label] = self._handoff(run_id, goal, spec, trace, done)
+        handoff = memo[spec.label]
+        if handoff is not None:
+            self._score(run_id, goal, spec, booker, trace, handoff)
 
     def _failed(self, run_id: str, stage: str, goal: Goal, exc: ModelError, **where: str) -> None:
         self.store.log_event(run_id, "failure", {"stage": stage, "goal": goal.id, **where,

@@ -116,15 +116,20 @@ def _notes(store: RunStore, run: RunInfo, rows: list[Row]) -> list[str]:
     notes = [f"world: {config.get('world_file') or 'generated'} ({config.get('hotels')} hotels x "
              f"{config.get('flights')} flights, seed {config.get('seed')}); researcher {config.get('researcher')}; "
              f"booker {', '.join(config.get('bookers', []))}; model {config.get('model')}"]
-    limit = config.get("resolved_model_goals")
-    if limit is not None:
-        notes.append(f"model-dependent conditions (summary, extract, the model Booker, a model Researcher) ran on "
-                     f"the first {limit} goals only (the embedded model is slow); the others on every goal. "
-                     "Change with --model-goals N.")
+    if config.get("model_goals") is not None:
+        notes.append(f"model-dependent conditions (summary, extract, selective, the model Booker, a model "
+                     f"Researcher) ran on the first {config['model_goals']} goals at most (--model-goals).")
+    skipped = store.events(run.run_id, "skipped")
+    if skipped:
+        last = skipped[-1]["payload"]
+        notes.append(f"model-dependent conditions ran on the goals that fit the model time budget of "
+                     f"{last['model_budget_s']:.0f} s (the embedded model is slow; every other condition ran on "
+                     f"every goal): {last['units']} units left out. --resume {run.run_id} continues them; "
+                     "--model-budget 0 removes the limit.")
     failures = store.events(run.run_id, "failure")
     if failures:
         notes.append(f"{len(failures)} model failure(s) left units unscored (resume with --resume {run.run_id}); "
                      f"first: {failures[0]['payload'].get('error')}")
-    if run.status != "finished":
+    if run.status != "finished" and not skipped:
         notes.append(f"run status: {run.status} (continue with --resume {run.run_id})")
     return notes
