@@ -50,6 +50,10 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(1)
 
 
+from relaykit.cli.compress_handoff import compress_handoff  # noqa: E402
+
+compress_app.command("handoff")(compress_handoff)
+
 import relaykit.cli.relay  # noqa: E402, F401, I001  (registers `relaykit bench relay`)
 
 
