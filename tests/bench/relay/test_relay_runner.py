@@ -141,3 +141,13 @@ def test_model_time_budget_keeps_the_first_goal_and_says_so(tmp_path) -> None:  
     lab2.model_budget = None
     lab2.run(run_id)
     assert store.get_run(run_id).status == "finished" and model.calls == 8
+
+
+def test_default_methods_are_every_compressor_control_first() -> None:
+    from relaykit.bench.relay.methods import parse_methods
+    from relaykit.handoff import compressors
+
+    labels = [m.label for m in parse_methods(None, compressors())]
+    assert labels[:4] == ["passthrough", "summary", "extract", "prune"] and set(labels) == set(compressors())
+    needs = {m.label for m in parse_methods(None, compressors()) if m.needs_model}
+    assert needs == {"summary", "extract", "selective"}

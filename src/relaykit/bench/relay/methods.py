@@ -65,9 +65,18 @@ def parse_method(item: str, known: list[str]) -> MethodSpec:
     return MethodSpec(item.strip(), name, tuple(settings))
 
 
+# The paper's four conditions first (control first), then the other built-ins, then any plugin's.
+PREFERRED_ORDER = ("passthrough", "summary", "extract", "prune", "extract-rules", "tfidf", "truncate", "selective")
+
+
+def default_methods(known: list[str]) -> list[str]:
+    """Every registered compressor, in a reading order that starts with the paper's conditions."""
+    return [m for m in PREFERRED_ORDER if m in known] + sorted(m for m in known if m not in PREFERRED_ORDER)
+
+
 def parse_methods(text: str | None, known: list[str]) -> tuple[MethodSpec, ...]:
     """A comma-separated method list (default: every registered compressor)."""
-    items = [i for i in (text or "").split(",") if i.strip()] or list(known)
+    items = [i for i in (text or "").split(",") if i.strip()] or default_methods(known)
     specs = tuple(parse_method(i, known) for i in items)
     labels = [s.label for s in specs]
     duplicates = sorted({label for label in labels if labels.count(label) > 1})
