@@ -151,3 +151,17 @@ def test_default_methods_are_every_compressor_control_first() -> None:
     assert labels[:4] == ["passthrough", "summary", "extract", "prune"] and set(labels) == set(compressors())
     needs = {m.label for m in parse_methods(None, compressors()) if m.needs_model}
     assert needs == {"summary", "extract", "selective"}
+
+
+def test_concurrency_gives_the_same_tables(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    outs = []
+    for k in (1, 3):
+        store = RunStore(tmp_path / f"runs{k}.sqlite")
+        lab, run_id = open_lab(store, _config(goals=6))
+        lab.run(run_id, concurrency=k)
+        out = summarise(store, store.get_run(run_id)).as_json()
+        out.pop("run_id")
+        outs.append(out)
+    assert outs[0] == outs[1]
+    with pytest.raises(UsageError, match="concurrency"):
+        lab.run(run_id, concurrency=0)
