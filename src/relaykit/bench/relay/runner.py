@@ -36,7 +36,7 @@ KIND = "relay"
 RESEARCHERS = ("auditor", "model")
 BOOKERS = ("reader", "model")
 # The embedded model is slow on 2 cores: by default its parts get this much time (after the first goal).
-LOCAL_MODEL_BUDGET_S = 120.0
+LOCAL_MODEL_BUDGET_S = 60.0
 
 Progress = Callable[[int], None]
 
