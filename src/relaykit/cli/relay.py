@@ -47,7 +47,7 @@ def relay(
                                     "goals at most (default: all)."),
     model_budget: float = typer.Option(None, "--model-budget", help="Seconds of model-dependent work before "
                                        "further goals' model parts are left out; the first goal's always run "
-                                       "(default: 120 with the embedded model, else no limit; 0 = no limit)."),
+                                       "(default: 60 with the embedded model, else no limit; 0 = no limit)."),
     embedder: str = typer.Option("minilm", "--embedder", help="Embedder for prune and the diagnostics."),
     concurrency: int = typer.Option(1, "--concurrency", help="Goals worked on at once (threads)."),
     resume: str = typer.Option(None, "--resume", help="Continue a stopped run (its stored settings are used)."),
