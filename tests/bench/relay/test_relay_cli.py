@@ -32,7 +32,7 @@ def test_export_world_then_run_on_it_as_json(tmp_path, capsys) -> None:  # type:
                            "hashing", "--store", str(tmp_path / "s.sqlite"), "--json")
     result = json.loads(out)
     assert code == 0 and set(result) == {"run_id", "methods", "mcnemar"}
-    assert set(result["methods"]) == set(FAST.split(",")) and result["methods"]["passthrough"]["feasible_accuracy"] == 1
+    assert set(result["methods"]) == set(FAST.split(",")) and result["methods"]["passthrough"]["ratio"] == 1.0
     code, out, _ = run_cli(capsys, "report", result["run_id"], "--store", str(tmp_path / "s.sqlite"), "--html",
                            str(tmp_path / "r.html"))
     page = (tmp_path / "r.html").read_text()
