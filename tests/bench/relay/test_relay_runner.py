@@ -165,3 +165,16 @@ def test_concurrency_gives_the_same_tables(tmp_path) -> None:  # type: ignore[no
     assert outs[0] == outs[1]
     with pytest.raises(UsageError, match="concurrency"):
         lab.run(run_id, concurrency=0)
+
+
+def test_embedded_model_defaults_leave_out_the_too_slow_method(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    store = RunStore(tmp_path / "runs.sqlite")
+    lab, run_id = open_lab(store, RelayConfig(methods=(), goals=2, embedder="hashing", model="local"))
+    labels = [m.label for m in lab.methods]
+    assert "selective" not in labels and labels[0] == "passthrough" and "summary" in labels
+    assert lab.model_budget == 60.0
+    run = store.get_run(run_id)
+    assert run.config["left_out_methods"] == ["selective"] and run.config["methods"] == labels
+    assert any("selective" in n for n in summarise(store, run).notes)
+    served, _ = open_lab(store, RelayConfig(methods=(), goals=2, embedder="hashing", model="scripted"))
+    assert "selective" in [m.label for m in served.methods] and served.model_budget is None

@@ -21,7 +21,7 @@ from typing import Any
 
 from relaykit.bench.relay.booker import Booker, ModelBooker, Reader
 from relaykit.bench.relay.generate import WorldSpec, generate_world
-from relaykit.bench.relay.methods import MethodSpec, parse_methods
+from relaykit.bench.relay.methods import MethodSpec, default_methods, left_out_for_embedded, parse_methods
 from relaykit.bench.relay.researcher import Auditor, ModelResearcher, Research, Researcher
 from relaykit.bench.relay.scoring import audit_facts, score
 from relaykit.bench.relay.similarity import CachedEmbedder, similarity
@@ -127,9 +127,13 @@ class RelayLab:
         config.check()
         self.store = store
         self.world = build_world(config)
-        self.methods = parse_methods(",".join(config.methods) or None, known_methods or compressors())
+        known = known_methods or compressors()
+        self.left_out: list[str] = []
         if not config.methods:
-            config = RelayConfig(**{**config.to_json(), "methods": tuple(m.label for m in self.methods)})
+            embedded = config.model.split(":")[0] == "local"
+            self.left_out = left_out_for_embedded(known) if embedded else []
+            config = RelayConfig(**{**config.to_json(), "methods": tuple(default_methods(known, embedded=embedded))})
+        self.methods = parse_methods(",".join(config.methods), known)
         self.config = config
         self.model_goals = config.model_goals
         self.model_budget = resolve_model_budget(config, self.methods)
@@ -177,6 +181,7 @@ class RelayLab:
         if self.config.world_file:
             config["world_sha256"] = file_sha256(self.config.world_file)
         config["resolved_model_budget_s"] = self.model_budget
+        config["left_out_methods"] = self.left_out
         return self.store.create_run(KIND, config)
 
     def run(self, run_id: str, *, concurrency: int = 1, progress: Progress | None = None) -> None:
