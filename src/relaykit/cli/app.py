@@ -54,6 +54,10 @@ from relaykit.cli.compress_handoff import compress_handoff  # noqa: E402
 
 compress_app.command("handoff")(compress_handoff)
 
+from relaykit.cli.cost import register as register_cost_commands  # noqa: E402 - issue 7: cache, trace
+
+register_cost_commands(app)
+
 import relaykit.cli.relay  # noqa: E402, F401, I001  (registers `relaykit bench relay`)
 
 
