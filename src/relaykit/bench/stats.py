@@ -91,3 +91,24 @@ def pairwise_mcnemar(outcomes: dict[str, Sequence[bool]]) -> list[McNemar]:
         McNemar(a, b, ao, bo, p, pb, ph)
         for (a, b, ao, bo, p), pb, ph in zip(raw, bonferroni(ps), holm(ps))
     ]
+
+
+def pairwise_mcnemar_by_unit(groups: Sequence[dict[str, dict[str, bool]]]) -> list[McNemar]:
+    """Exact McNemar per pair of methods within each group, paired on the units both methods have.
+
+    ``groups`` is a list of ``{method: {unit: success}}`` (e.g. one per Booker); methods are compared only
+    within their group. Bonferroni and Holm are applied over every test of every group together.
+    """
+    raw = []
+    for outcomes in groups:
+        names = list(outcomes)
+        for i, a in enumerate(names):
+            for b in names[i + 1 :]:
+                common = sorted(set(outcomes[a]) & set(outcomes[b]))
+                a_only, b_only, p = mcnemar_exact([outcomes[a][u] for u in common], [outcomes[b][u] for u in common])
+                raw.append((a, b, a_only, b_only, p))
+    ps = [r[4] for r in raw]
+    return [
+        McNemar(a, b, ao, bo, p, pb, ph)
+        for (a, b, ao, bo, p), pb, ph in zip(raw, bonferroni(ps), holm(ps))
+    ]

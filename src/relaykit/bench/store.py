@@ -138,6 +138,15 @@ class RunStore:
             ).fetchall()
         return {key: json.loads(value) for key, value in rows}
 
+    def result(self, run_id: str, key: str) -> dict[str, Any]:
+        """One stored result; a ``UsageError`` when the key was never recorded."""
+        with self._lock:
+            row = self._db.execute("SELECT value FROM results WHERE run_id = ? AND key = ?", (run_id, key)).fetchone()
+        if row is None:
+            raise UsageError(f"run {run_id} has no result {key!r}")
+        value: dict[str, Any] = json.loads(row[0])
+        return value
+
     def done_keys(self, run_id: str) -> set[str]:
         with self._lock:
             rows = self._db.execute("SELECT key FROM results WHERE run_id = ?", (run_id,)).fetchall()

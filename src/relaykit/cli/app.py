@@ -60,5 +60,8 @@ from relaykit.cli.cost import register as register_cost_commands  # noqa: E402 -
 
 register_cost_commands(app)
 
+import relaykit.cli.relay  # noqa: E402, F401, I001  (registers `relaykit bench relay`)
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -1,0 +1,132 @@
+"""What a payload says about each option, in a form the reference reader can check against a goal.
+
+An ``Extraction`` (from a JSON payload or from ``extract_rules`` on a text payload) becomes one
+``OptionFacts`` per identifier. A constraint is decided from a stated value when there is one, else
+from a stated per-constraint verdict; an explicit elimination fails the option; anything else is
+unknown, and an option with an unknown constraint is unverifiable.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from relaykit.bench.relay.world import Goal
+
+# Words that identify an attribute or a check's constraint, whatever exact label the payload used.
+ATTRIBUTE_WORDS: dict[str, tuple[str, ...]] = {
+    "price": ("price",),
+    "distance": ("distance",),
+    "stars": ("star",),
+    "amenities": ("amenit",),
+    "window": ("window", "departure"),
+    "cabin": ("cabin", "class"),
+}
+CONSTRAINT_WORDS: dict[str, tuple[str, ...]] = {
+    "amenity": ("amenit",),
+    "distance": ("distance",),
+    "window": ("window", "departure"),
+    "cabin": ("cabin", "class"),
+}
+_NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
+_FILLER = re.compile(r"\b(class|cabin|departure|window|flight)\b")
+
+
+@dataclass(frozen=True)
+class OptionFacts:
+    """One option as a payload states it: attributes by normalised label, check verdicts, elimination."""
+
+    id: str
+    attributes: Mapping[str, str]
+    verdicts: Mapping[str, str]  # constraint key -> "pass" | "fail" | "unknown"
+    eliminated: bool
+
+    def attribute(self, key: str) -> str | None:
+        words = ATTRIBUTE_WORDS[key]
+        for label, value in self.attributes.items():
+            if any(w in label.lower().replace("_", " ") for w in words):
+                return value
+        return None
+
+
+def _constraint_key(name: str) -> str | None:
+    lowered = name.lower()
+    return next((key for key, words in CONSTRAINT_WORDS.items() if any(w in lowered for w in words)), None)
+
+
+def facts_from_extraction(extraction: Any) -> dict[str, OptionFacts]:
+    """``OptionFacts`` per option id of an ``Extraction`` (later mentions of an id add to earlier ones)."""
+    out: dict[str, OptionFacts] = {}
+    for option in extraction.options:
+        verdicts: dict[str, str] = {}
+        for check in option.checks:
+            key = _constraint_key(check.constraint)
+            if key is not None and check.verdict in ("pass", "fail"):
+                verdicts[key] = check.verdict
+        previous = out.get(option.id)
+        if previous is not None:
+            verdicts = {**previous.verdicts, **verdicts}
+            attributes = {**previous.attributes, **option.attributes}
+            eliminated = previous.eliminated or option.eliminated
+        else:
+            attributes, eliminated = dict(option.attributes), bool(option.eliminated)
+        out[option.id] = OptionFacts(option.id, attributes, verdicts, eliminated)
+    return out
+
+
+def number(text: str | None) -> float | None:
+    """The first number in ``text`` (thousands separators allowed), or None."""
+    if not text:
+        return None
+    match = _NUMBER.search(text)
+    return float(match.group().replace(",", "")) if match else None
+
+
+def distance_km(text: str | None) -> float | None:
+    value = number(text)
+    if value is not None and text and re.search(r"\bmi(les?)?\b", text.lower()):
+        return value * 1.609344
+    return value
+
+
+def tokens_of(text: str) -> set[str]:
+    parts = re.split(r"[,;/|]|\band\b", text.lower())
+    return {p.strip(" []'\"().") for p in parts if p.strip(" []'\"().")}
+
+
+def same_category(stated: str, wanted: str) -> bool:
+    cleaned = _FILLER.sub(" ", stated.lower())
+    return " ".join(re.findall(r"[a-z0-9-]+", cleaned)) == wanted.lower()
+
+
+def _decide(checks: Iterable[tuple[bool | None, str]], option: OptionFacts) -> bool | None:
+    """Combine per-constraint results: any fail -> False; all pass -> True; else None (unverifiable)."""
+    if option.eliminated:
+        return False
+    results = []
+    for from_value, key in checks:
+        verdict = from_value
+        if verdict is None and key in option.verdicts:
+            verdict = option.verdicts[key] == "pass"
+        results.append(verdict)
+    if any(r is False for r in results):
+        return False
+    return None if any(r is None for r in results) else True
+
+
+def hotel_status(option: OptionFacts, goal: Goal) -> bool | None:
+    amenities = option.attribute("amenities")
+    distance = distance_km(option.attribute("distance"))
+    has = None if amenities is None else goal.amenity.lower() in tokens_of(amenities)
+    near = None if distance is None else distance <= goal.max_distance_km + 1e-9
+    return _decide([(has, "amenity"), (near, "distance")], option)
+
+
+def flight_status(option: OptionFacts, goal: Goal) -> bool | None:
+    window = option.attribute("window")
+    cabin = option.attribute("cabin")
+    window_ok = None if window is None else same_category(window, goal.window)
+    cabin_ok = None if cabin is None else same_category(cabin, goal.cabin)
+    return _decide([(window_ok, "window"), (cabin_ok, "cabin")], option)

@@ -1,0 +1,115 @@
+"""``relaykit bench relay``: the closed-world travel relay (Researcher -> compression -> Booker)."""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from relaykit.bench.relay.generate import WorldSpec, generate_world
+from relaykit.bench.relay.report import print_summary
+from relaykit.bench.relay.runner import RelayConfig, RelayLab, file_sha256, open_lab
+from relaykit.bench.relay.summary import summarise
+from relaykit.bench.relay.truth import truth_table
+from relaykit.bench.relay.world import World, load_world, save_world
+from relaykit.bench.store import RunStore
+from relaykit.cli._common import console, print_json
+from relaykit.cli.groups import bench_app
+
+relay_app = typer.Typer(help="The closed-world travel relay of paper 000.", invoke_without_command=True)
+
+WORLD = typer.Option(None, "--world", help="A world file (see export-world); default: a generated world.")
+GOALS = typer.Option(50, "--goals", help="Goals in a generated world.")
+HOTELS = typer.Option(10, "--hotels", help="Hotels in a generated world (up to 100000).")
+FLIGHTS = typer.Option(10, "--flights", help="Flights in a generated world (up to 100000).")
+SEED = typer.Option(0, "--seed", help="Seed of the generated world and of model calls.")
+
+
+def _world(world: Path | None, goals: int, hotels: int, flights: int, seed: int) -> World:
+    return load_world(world) if world else generate_world(WorldSpec(hotels, flights, goals, seed))
+
+
+@relay_app.callback()
+def relay(
+    ctx: typer.Context,
+    methods: str = typer.Option(None, "--methods", help="Comma list of hand-off methods, e.g. "
+                                "passthrough,extract-rules,prune:threshold=0.6 (default: every registered one)."),
+    researcher: str = typer.Option("auditor", "--researcher", help="auditor (deterministic) or model."),
+    booker: str = typer.Option("reader", "--booker", help="reader, model, or reader,model for both."),
+    model: str = typer.Option("local", "--model", help="Model spec for summary, extract and model agents."),
+    goals: int = GOALS, hotels: int = HOTELS, flights: int = FLIGHTS, seed: int = SEED,
+    world: Path | None = WORLD,
+    model_goals: int = typer.Option(None, "--model-goals", help="Run the model-dependent parts on the first N "
+                                    "goals at most (default: all)."),
+    model_budget: float = typer.Option(None, "--model-budget", help="Seconds of model-dependent work before "
+                                       "further goals' model parts are left out; the first goal's always run "
+                                       "(default: 60 with the embedded model, else no limit; 0 = no limit)."),
+    embedder: str = typer.Option("minilm", "--embedder", help="Embedder for prune and the diagnostics."),
+    concurrency: int = typer.Option(1, "--concurrency", help="Goals worked on at once (threads)."),
+    resume: str = typer.Option(None, "--resume", help="Continue a stopped run (its stored settings are used)."),
+    store: Path | None = typer.Option(None, "--store", help="Run store (default: $RELAYKIT_HOME/runs.sqlite)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the results as JSON."),
+) -> None:
+    """Run every hand-off method on every goal and print the paper's tables (Table I-III, McNemar)."""
+    if ctx.invoked_subcommand is not None:
+        return
+    config = RelayConfig(
+        methods=tuple(m.strip() for m in (methods or "").split(",") if m.strip()), researcher=researcher,
+        bookers=tuple(b.strip() for b in booker.split(",") if b.strip()), model=model, goals=goals,
+        hotels=hotels, flights=flights, seed=seed, world_file=str(world) if world else None,
+        world_sha256=file_sha256(str(world)) if world and world.is_file() else None,
+        model_goals=model_goals, model_budget_s=model_budget, embedder=embedder,
+    )
+    runs = RunStore(store)
+    lab, run_id = open_lab(runs, config, resume=resume)
+    err = Console(stderr=True)
+    err.print(f"run {run_id}: {len(lab.world.goals)} goals x {len(lab.methods)} methods x "
+              f"{len(lab.config.bookers)} booker(s); resume with --resume {run_id}", highlight=False)
+    _run_with_progress(lab, run_id, concurrency, err)
+    summary = summarise(runs, runs.get_run(run_id))
+    if as_json:
+        print_json(summary.as_json())
+    else:
+        print_summary(summary, console)
+
+
+def _run_with_progress(lab: RelayLab, run_id: str, concurrency: int, err: Console) -> None:
+    total = sum(len(unit.cells) for unit in lab.plan())
+    lock = threading.Lock()
+    columns = (TextColumn("goals x methods"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=err, transient=True) as progress:
+        task = progress.add_task("relay", total=total)
+
+        def advance(n: int) -> None:
+            with lock:
+                progress.advance(task, n)
+
+        lab.run(run_id, concurrency=concurrency, progress=advance)
+
+
+@relay_app.command("export-world")
+def export_world(
+    out: Path = typer.Argument(..., help="Where to write the world JSON."),
+    goals: int = GOALS, hotels: int = HOTELS, flights: int = FLIGHTS, seed: int = SEED,
+) -> None:
+    """Write the generated world (inventory and goals) as an editable, versioned JSON file."""
+    save_world(generate_world(WorldSpec(hotels, flights, goals, seed)), out)
+    console.print(f"wrote {out}")
+
+
+@relay_app.command("export-truth")
+def export_truth(
+    out: Path = typer.Argument(..., help="Where to write the ground truth JSON."),
+    world: Path | None = WORLD, goals: int = GOALS, hotels: int = HOTELS, flights: int = FLIGHTS, seed: int = SEED,
+) -> None:
+    """Write, per goal, every feasible hotel-flight pair and the optimal pair (NONE when none is feasible)."""
+    table = truth_table(_world(world, goals, hotels, flights, seed))
+    out.write_text(json.dumps(table) + "\n", encoding="utf-8")
+    console.print(f"wrote {out}")
+
+
+bench_app.add_typer(relay_app, name="relay")

@@ -1,0 +1,180 @@
+from typing import Any
+
+import pytest
+
+from relaykit.bench.relay.booker import BookingAnswer
+from relaykit.bench.relay.runner import KIND, RelayConfig, open_lab
+from relaykit.bench.relay.summary import summarise
+from relaykit.bench.store import RunStore
+from relaykit.errors import ModelTimeout, UsageError
+from relaykit.models import ChatRequest
+from relaykit.testing import ScriptedModel
+
+FAST = ("passthrough", "extract-rules", "truncate")
+
+
+def _config(**changes: Any) -> RelayConfig:
+    base: dict[str, Any] = {"methods": FAST, "goals": 8, "embedder": "hashing"}
+    return RelayConfig(**{**base, **changes})
+
+
+def test_run_records_every_unit_and_summarises(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    store = RunStore(tmp_path / "runs.sqlite")
+    lab, run_id = open_lab(store, _config())
+    seen: list[int] = []
+    lab.run(run_id, progress=seen.append)
+    assert sum(seen) == 8 * 3
+    keys = store.done_keys(run_id)
+    assert len([k for k in keys if k.startswith("score/")]) == 24
+    assert len([k for k in keys if k.startswith("trace/")]) == 8
+    run = store.get_run(run_id)
+    assert run.kind == KIND and run.status == "finished" and run.config["methods"] == list(FAST)
+    summary = summarise(store, run)
+    rows = {r.name: r for r in summary.rows}
+    assert rows["passthrough"].feasible_accuracy == 1.0 and rows["passthrough"].ratio == 1.0
+    assert rows["passthrough"].evidence_recall == 1.0 and rows["truncate"].ratio < 1.0
+    assert len(summary.mcnemar) == 3
+    out = summary.as_json()
+    assert set(out) == {"run_id", "methods", "mcnemar"}
+    assert set(out["methods"]["truncate"]) == {
+        "feasible_accuracy", "feasible_ci", "optimal_accuracy", "mean_gap", "ratio", "tokens_per_run",
+        "evidence_recall", "false_none", "wrong_pair", "ungrounded"}
+    assert store.events(run_id, "booker") and store.events(run_id, "compression")
+
+
+def test_resume_computes_only_what_is_missing(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    store = RunStore(tmp_path / "runs.sqlite")
+    lab, run_id = open_lab(store, _config(goals=6))
+    lab.run(run_id)
+    first = summarise(store, store.get_run(run_id)).as_json()
+    # Forget nothing, rerun: nothing is recomputed (no new events).
+    events = len(store.events(run_id))
+    lab2, same = open_lab(store, resume=run_id)
+    lab2.run(same)
+    assert same == run_id and len(store.events(run_id)) == events
+    assert summarise(store, store.get_run(run_id)).as_json() == first
+
+
+def test_resume_unknown_run_lists_runs(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    store = RunStore(tmp_path / "runs.sqlite")
+    _, run_id = open_lab(store, _config(goals=1))
+    with pytest.raises(UsageError, match=run_id):
+        open_lab(store, resume="relay-nope")
+
+
+def test_unknown_method_lists_registered_ones(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(UsageError, match=r"registered: .*passthrough"):
+        open_lab(RunStore(tmp_path / "r.sqlite"), _config(methods=("shrink",)))
+    with pytest.raises(UsageError, match="booker"):
+        open_lab(RunStore(tmp_path / "r.sqlite"), _config(bookers=("oracle",)))
+
+
+def test_method_variants_run_side_by_side(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    store = RunStore(tmp_path / "runs.sqlite")
+    lab, run_id = open_lab(store, _config(goals=3, methods=("truncate", "truncate:ratio=0.9")))
+    lab.run(run_id)
+    rows = {r.name: r for r in summarise(store, store.get_run(run_id)).rows}
+    assert set(rows) == {"truncate", "truncate:ratio=0.9"}
+    assert rows["truncate:ratio=0.9"].ratio > rows["truncate"].ratio
+
+
+def _booker_answers(request: ChatRequest) -> Any:
+    text = request.messages[-1]["content"]
+    if "Goal G02" in text:
+        raise ModelTimeout("the server did not answer")
+    return BookingAnswer(hotel_id="NONE", flight_id="NONE")
+
+
+def test_model_booker_limited_goals_and_failures_go_on(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    store = RunStore(tmp_path / "runs.sqlite")
+    model = ScriptedModel(_booker_answers)
+    config = _config(goals=5, methods=("passthrough",), bookers=("reader", "model"), model="scripted",
+                     model_goals=3)
+    lab, run_id = open_lab(store, config, model=model)
+    lab.run(run_id)
+    results = store.results(run_id)
+    reader = [k for k in results if k.endswith("/reader")]
+    booked = [k for k in results if k.endswith("/model")]
+    assert len(reader) == 5 and sorted(booked) == ["score/G01/passthrough/model", "score/G03/passthrough/model"]
+    failures = store.events(run_id, "failure")
+    assert len(failures) == 1 and failures[0]["payload"]["goal"] == "G02"
+    assert store.get_run(run_id).status == "incomplete"
+    summary = summarise(store, store.get_run(run_id))
+    assert {r.name for r in summary.rows} == {"passthrough [reader]", "passthrough [model]"}
+    assert any("model failure" in n for n in summary.notes) and any("first 3 goals at most" in n for n in summary.notes)
+    # The model answers now: a resume fills in the missing goal only.
+    model2 = ScriptedModel(lambda r: BookingAnswer(hotel_id="NONE", flight_id="NONE"))
+    lab2, _ = open_lab(store, resume=run_id, model=model2)
+    lab2.run(run_id)
+    assert model2.calls == 1 and store.get_run(run_id).status == "finished"
+
+
+def test_model_dependent_methods_use_the_model(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    store = RunStore(tmp_path / "runs.sqlite")
+    model = ScriptedModel(lambda r: "The traveller should take H01 and F01 within budget.")
+    lab, run_id = open_lab(store, _config(goals=4, methods=("summary", "passthrough"), model="scripted",
+                                         model_goals=2), model=model)
+    lab.run(run_id)
+    rows = {r.name: r for r in summarise(store, store.get_run(run_id)).rows}
+    assert rows["summary"].n == 2 and rows["passthrough"].n == 4
+    assert rows["summary"].tokens_per_run > 0 and model.calls >= 2
+    handoff = store.result(run_id, "handoff/G01/summary")
+    assert handoff["compression_calls"] >= 1 and handoff["compression_tokens"] > 0
+
+
+def test_model_time_budget_keeps_the_first_goal_and_says_so(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    store = RunStore(tmp_path / "runs.sqlite")
+    model = ScriptedModel(lambda r: BookingAnswer(hotel_id="NONE", flight_id="NONE"))
+    config = _config(goals=4, methods=("passthrough", "truncate"), bookers=("reader", "model"), model="scripted",
+                     model_budget_s=1e-9)
+    lab, run_id = open_lab(store, config, model=model)
+    lab.run(run_id)
+    booked = sorted(k for k in store.done_keys(run_id) if k.endswith("/model"))
+    assert booked == ["score/G01/passthrough/model", "score/G01/truncate/model"]  # the first goal always runs
+    assert len([k for k in store.done_keys(run_id) if k.endswith("/reader")]) == 8
+    run = store.get_run(run_id)
+    assert run.status == "incomplete"
+    notes = summarise(store, run).notes
+    assert any("time budget" in n and "6 units left out" in n for n in notes)
+    # Without a limit, a resume completes the model Booker's goals.
+    lab2, _ = open_lab(store, resume=run_id, model=model)
+    lab2.model_budget = None
+    lab2.run(run_id)
+    assert store.get_run(run_id).status == "finished" and model.calls == 8
+
+
+def test_default_methods_are_every_compressor_control_first() -> None:
+    from relaykit.bench.relay.methods import parse_methods
+    from relaykit.handoff import compressors
+
+    labels = [m.label for m in parse_methods(None, compressors())]
+    assert labels[:4] == ["passthrough", "summary", "extract", "prune"] and set(labels) == set(compressors())
+    needs = {m.label for m in parse_methods(None, compressors()) if m.needs_model}
+    assert needs == {"summary", "extract", "selective"}
+
+
+def test_concurrency_gives_the_same_tables(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    outs = []
+    for k in (1, 3):
+        store = RunStore(tmp_path / f"runs{k}.sqlite")
+        lab, run_id = open_lab(store, _config(goals=6))
+        lab.run(run_id, concurrency=k)
+        out = summarise(store, store.get_run(run_id)).as_json()
+        out.pop("run_id")
+        outs.append(out)
+    assert outs[0] == outs[1]
+    with pytest.raises(UsageError, match="concurrency"):
+        lab.run(run_id, concurrency=0)
+
+
+def test_embedded_model_defaults_leave_out_the_too_slow_method(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    store = RunStore(tmp_path / "runs.sqlite")
+    lab, run_id = open_lab(store, RelayConfig(methods=(), goals=2, embedder="hashing", model="local"))
+    labels = [m.label for m in lab.methods]
+    assert "selective" not in labels and labels[0] == "passthrough" and "summary" in labels
+    assert lab.model_budget == 60.0
+    run = store.get_run(run_id)
+    assert run.config["left_out_methods"] == ["selective"] and run.config["methods"] == labels
+    assert any("selective" in n for n in summarise(store, run).notes)
+    served, _ = open_lab(store, RelayConfig(methods=(), goals=2, embedder="hashing", model="scripted"))
+    assert "selective" in [m.label for m in served.methods] and served.model_budget is None
