@@ -81,7 +81,7 @@ def parse(source: Sequence[Mapping[str, Any]] | str) -> Trajectory:
     """Parse a chat message list or a ReAct transcript (a string)."""
     if isinstance(source, str):
         return parse_react(source)
-    if isinstance(source, bytes) or not isinstance(source, Sequence):
+    if isinstance(source, bytes) or not isinstance(source, Sequence):  # type: ignore[unreachable]
         raise UsageError("a trajectory is a list of chat messages or a ReAct transcript string")
     return parse_chat(source)
 
