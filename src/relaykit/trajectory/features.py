@@ -15,9 +15,12 @@ from relaykit.tokens import message_text
 from relaykit.trajectory.parse import Step, Trajectory
 
 WORD = re.compile(r"[a-z0-9_]+")
-STOPWORDS = frozenset(
-    ["a", "an", "the", "to", "of", "in", "on", "at", "for", "and", "or", "is", "are", "was", "were", "be", "been", "it", "its", "this", "that", "with", "as", "by", "from", "you", "your", "i", "we", "he", "she", "they", "there", "here", "not", "no", "yes", "do", "does", "did", "can", "could", "will", "would", "should", "have", "has", "had", "into", "onto", "out", "up", "down", "over", "under", "then", "than", "so", "if", "else", "what", "which", "who", "whom", "how", "when", "where", "why", "all", "any", "some"]
+_STOP = (
+    "a an the to of in on at for and or is are was were be been it its this that with as by from you your "
+    "i we he she they there here not no yes do does did can could will would should have has had into onto "
+    "out up down over under then than so if else what which who whom how when where why all any some"
 )
+STOPWORDS = frozenset(_STOP.split())
 FAILURE = re.compile(
     r"\b(error|exception|invalid|unknown|not found|no such|nothing happens|can't|cannot|couldn't|failed|"
     r"fail|unable|not possible|doesn't|don't understand|not recognized|traceback)\b",

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from relaykit.errors import UsageError
 from relaykit.tokens import message_text
@@ -81,9 +81,9 @@ def parse(source: Sequence[Mapping[str, Any]] | str) -> Trajectory:
     """Parse a chat message list or a ReAct transcript (a string)."""
     if isinstance(source, str):
         return parse_react(source)
-    if isinstance(source, bytes) or not isinstance(source, Sequence):  # type: ignore[unreachable]
-        raise UsageError("a trajectory is a list of chat messages or a ReAct transcript string")
-    return parse_chat(source)
+    if isinstance(source, Sequence) and not isinstance(source, bytes):
+        return parse_chat(cast("Sequence[Mapping[str, Any]]", source))
+    raise UsageError("a trajectory is a list of chat messages or a ReAct transcript string")
 
 
 def parse_chat(messages: Sequence[Mapping[str, Any]]) -> Trajectory:
