@@ -95,17 +95,18 @@ def _finish(method: str, original: Trajectory, plan: Plan, s: TrajectorySettings
     before, after = render_messages(original), render_messages(out)
     present = {step.index: step for step in out.steps[:-1]}
     past = [step.index for step in original.past]
+    tokens_out = _tokens(out, after, s.encoding)
     violations = () if original.form == "react" else tuple(str(v) for v in validate(after))
     accounting = TrajectoryAccounting(
         method=method,
         tokens_in=_tokens(original, before, s.encoding),
-        tokens_out=_tokens(out, after, s.encoding),
+        tokens_out=tokens_out,
         kept_steps=tuple(i for i in past if i in present and not present[i].masked),
         dropped_steps=tuple(i for i in past if i not in present),
         masked_steps=tuple(i for i in past if i in present and present[i].masked),
         floor_steps=tuple(sorted(plan.floor)),
         scores=tuple(round(x, 4) for x in plan.scores),
-        over_budget=plan.over_budget,
+        over_budget=plan.over_budget or (s.budget is not None and tokens_out > s.budget),
         violations=violations,
     )
     return CompressedTrajectory(rendered, accounting, out)

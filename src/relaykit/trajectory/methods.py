@@ -81,7 +81,7 @@ def cost(messages: Sequence[Msg], encoding: str = "o200k_base") -> int:
 
 def _fixed_cost(t: Trajectory, encoding: str) -> int:
     current = t.steps[-1].messages if t.steps else ()
-    return cost([*t.system, *t.task, *current, *t.pending], encoding)
+    return tokens.count_messages([*t.system, *t.task, *current, *t.pending], encoding)
 
 
 def select(t: Trajectory, priority: Sequence[int], floor: frozenset[int], s: TrajectorySettings,
