@@ -50,5 +50,8 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(1)
 
 
+from relaykit.cli.trajectory import trajectory_app  # noqa: E402  (registers compress/bench trajectory too)
+app.add_typer(trajectory_app, name="trajectory")
+
 if __name__ == "__main__":  # pragma: no cover
     main()
