@@ -127,7 +127,9 @@ def label_prefix(
     drops: list[float] = []
     if scorer_model is not None and gold:
         full = gold_logprob(scorer_model, messages, gold)
-        drops = [full - gold_logprob(scorer_model, v, gold) for v in variants]
+        # newest removal first: consecutive prompts then share the longest prefix (cache-friendly backends)
+        newest_first = [full - gold_logprob(scorer_model, v, gold) for v in reversed(variants)]
+        drops = newest_first[::-1]
     return StepLabels(step_features(trajectory), tuple(changed), tuple(drops))
 
 
