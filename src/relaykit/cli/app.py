@@ -51,6 +51,7 @@ def main(argv: list[str] | None = None) -> None:
 
 
 from relaykit.cli.trajectory import trajectory_app  # noqa: E402  (registers compress/bench trajectory too)
+
 app.add_typer(trajectory_app, name="trajectory")
 
 if __name__ == "__main__":  # pragma: no cover

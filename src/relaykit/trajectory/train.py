@@ -50,7 +50,7 @@ class TrainReport:
     test_episodes: tuple[str, ...]
 
 
-def auc(scores: Sequence[float], labels: Sequence[float]) -> float:
+def auc(scores: Sequence[float] | np.ndarray, labels: Sequence[float] | np.ndarray) -> float:
     """ROC AUC by the rank-sum formula (ties share ranks); NaN when one class is missing."""
     s, y = np.asarray(scores, dtype=np.float64), np.asarray(labels) > 0.5
     pos, neg = int(y.sum()), int((~y).sum())
@@ -107,7 +107,7 @@ def train_scorer(data: LabelledSet, *, test_share: float = 0.25, seed: int = 0, 
     def probs(x: np.ndarray) -> np.ndarray:
         return np.asarray(1.0 / (1.0 + np.exp(-(((x - mean) / scale) @ w + b))))
 
-    report = TrainReport(scorer, int(len(y_tr)), int(len(y_te)), float(y_tr.mean()) if len(y_tr) else 0.0,
+    report = TrainReport(scorer, len(y_tr), len(y_te), float(y_tr.mean()) if len(y_tr) else 0.0,
                          float(y_te.mean()) if len(y_te) else 0.0, auc(probs(x_tr), y_tr),
                          auc(probs(x_te), y_te) if len(y_te) else float("nan"), tuple(sorted(test)))
     full_meta = {**(meta or {}), "seed": seed, "train_rows": report.train_rows, "test_rows": report.test_rows,

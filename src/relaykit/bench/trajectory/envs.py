@@ -194,7 +194,7 @@ class ScienceWorld:
             task, obs0 = self._load(task_name, variation)
             steps = []
             for action in env.get_gold_action_sequence():
-                obs, _, done, info = env.step(action)
+                obs, _, done, _info = env.step(action)
                 steps.append(GoldStep(action, str(obs)))
                 if done:
                     break

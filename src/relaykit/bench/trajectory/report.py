@@ -31,7 +31,7 @@ def summarise(results: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
             "method": method,
             "episodes": len(f),
             "valid_rate": _ratio(sum(r["valid"] for r in f), sum(r["prefixes"] for r in f)),
-            "grounding_recall": _ratio(sum(r["grounding_hits"] for r in f), sum(r["grounding_needed"] for r in f)),
+            "grounding_recall": _mean(recall),
             "grounding_ci": bootstrap_ci(recall, resamples=2000) if recall else (float("nan"),) * 2,
             "ratio": _ratio(sum(r["tokens_in"] for r in f), sum(r["tokens_out"] for r in f)),
             "reward": _mean(rewards),
