@@ -119,7 +119,7 @@ def method_settings(draw: st.DrawFn, n_scores: int) -> dict:
     return options
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(chat_trajectories(), st.sampled_from(sorted(METHODS)), st.data())
 def test_no_method_and_no_setting_ever_returns_an_invalid_list(msgs: list, method: str, data: st.DataObject) -> None:
     options = data.draw(method_settings(len(parse(msgs).past)))
@@ -133,7 +133,7 @@ def test_no_method_and_no_setting_ever_returns_an_invalid_list(msgs: list, metho
         assert acc.tokens_out <= options["budget"]
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(react_transcripts(), st.sampled_from(sorted(METHODS)), st.data())
 def test_react_compression_never_fails(text: str, method: str, data: st.DataObject) -> None:
     options = data.draw(method_settings(len(parse(text).past)))

@@ -37,13 +37,13 @@ def test_react_blocks() -> None:
     assert render(t) == REACT
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(chat_trajectories())
 def test_chat_round_trip_is_exact(msgs: list) -> None:
     assert render(parse(msgs)) == msgs
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(st.one_of(react_transcripts(), st.text(max_size=200)))
 def test_react_round_trip_is_exact_for_any_text(text: str) -> None:
     assert render(parse(text)) == text
