@@ -50,8 +50,10 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(1)
 
 
-from relaykit.cli.trajectory import trajectory_app  # noqa: E402  (registers compress/bench trajectory too)
+from relaykit.cli.compress_handoff import compress_handoff  # noqa: E402
 
+compress_app.command("handoff")(compress_handoff)
+from relaykit.cli.trajectory import trajectory_app  # noqa: E402  (also registers compress/bench trajectory)
 app.add_typer(trajectory_app, name="trajectory")
 
 if __name__ == "__main__":  # pragma: no cover
