@@ -54,6 +54,7 @@ from relaykit.cli.compress_handoff import compress_handoff  # noqa: E402
 
 compress_app.command("handoff")(compress_handoff)
 from relaykit.cli.trajectory import trajectory_app  # noqa: E402  (also registers compress/bench trajectory)
+
 app.add_typer(trajectory_app, name="trajectory")
 
 if __name__ == "__main__":  # pragma: no cover
