@@ -141,3 +141,8 @@ def test_react_compression_never_fails(text: str, method: str, data: st.DataObje
         warnings.simplefilter("ignore")
         out = compress_trajectory(text, method=method, **options)
     assert isinstance(out.messages, str) and out.accounting.tokens_out <= out.accounting.tokens_in + 50
+
+
+def test_floor_k_masks_instead_of_dropping_in_placeholder_mode() -> None:
+    acc = compress_trajectory(tool_trajectory(6), method="floor", dropped="placeholder").accounting
+    assert acc.masked_steps == (0, 1, 2) and acc.kept_steps == (3, 4) and acc.dropped_steps == ()

@@ -138,7 +138,7 @@ def agora(t: Trajectory, s: TrajectorySettings) -> Plan:
 def floor_k(t: Trajectory, s: TrajectorySettings) -> Plan:
     """Floor-K: system, task, current step and the last ``k_recent`` steps; nothing else."""
     floor = floor_steps([0.0] * len(t.past), s.k_recent, math.inf)
-    kept, over = select(t, [], floor, s, 0)
+    kept, over = select(t, [step.index for step in t.past], floor, s, 0)
     if s.budget is not None:
         over = cost(render_messages(kept), s.encoding) > s.budget
     return Plan(kept, floor, (), over)
