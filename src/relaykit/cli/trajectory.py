@@ -121,8 +121,8 @@ def train(
 ) -> None:
     """Label gold trajectories counterfactually, fit the step scorer, print the held-out AUC, save it."""
     from relaykit.bench.trajectory.labelset import LabelPlan, collect
-    from relaykit.bench.trajectory.logprobs import PrefixCachedLocal
     from relaykit.models import open_model
+    from relaykit.trajectory.logprobs import PrefixCachedLocal
     from relaykit.trajectory.train import save_scorer, train_scorer
 
     plan = LabelPlan(envs=tuple(e.strip() for e in envs.split(",") if e.strip()), episodes=episodes,

@@ -113,10 +113,9 @@ def run_lab(cfg: LabConfig, store: RunStore, *, run_id: str | None = None, model
     done = store.done_keys(run_id)
     policy = ModelPolicy(model) if model is not None else None
     if token_info is None and "selective-context" in cfg.methods:
-        from relaykit.bench.trajectory.logprobs import PrefixCachedLocal
         from relaykit.trajectory.selective import model_token_info
 
-        token_info = model_token_info(PrefixCachedLocal())  # one cache for the whole run
+        token_info = model_token_info()  # one cache for the whole run
     for episode in adapter.episodes(cfg.episodes, cfg.seed):
         for method in cfg.methods:
             key = f"{episode.episode_id}/{method}/free"
