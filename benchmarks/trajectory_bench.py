@@ -82,7 +82,7 @@ def main() -> None:
     compress_trajectory(trajectory(3))  # and the tokenizer
     print(f"{'steps':>5} | {'AGORA p50 ms/step':>17} | {'p95':>6} | {'compress_trajectory ms/step':>27} | "
           f"{'Selective Context ms/step':>25}")
-    for n in (10, 30, 100):
+    for n in sorted({10, 30, 100} | baseline_at):
         msgs = trajectory(n)
         times = per_step_ms(msgs, args.reps)
         full = full_call_ms(msgs, max(5, args.reps // 5))

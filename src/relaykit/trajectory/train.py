@@ -97,6 +97,9 @@ def train_scorer(data: LabelledSet, *, test_share: float = 0.25, seed: int = 0, 
     test = split_groups(data.groups, test_share, seed)
     is_test = np.array([g in test for g in data.groups])
     x_tr, y_tr, x_te, y_te = data.x[~is_test], data.y[~is_test], data.x[is_test], data.y[is_test]
+    if len(set(y_tr.tolist())) < 2:
+        raise UsageError(f"the training episodes hold only one label class ({len(y_tr)} rows, all {y_tr[0]:.0f}); "
+                         "label more episodes or prefixes, or lower --threshold")
     mean = x_tr.mean(axis=0)
     scale = x_tr.std(axis=0)
     scale[scale < 1e-9] = 1.0
