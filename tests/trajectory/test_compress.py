@@ -99,10 +99,11 @@ def test_react_without_steps_is_returned_unchanged_with_a_warning() -> None:
 
 def test_react_compression_keeps_text_form() -> None:
     text = "Task: open the box.\n" + "".join(
-        f"Thought: step {i}\nAction: look {i}\nObservation: you see item {i} here\n" for i in range(6))
+        f"Thought: step {i}\nAction: look {i}\nObservation: you see item {i} here, by a table, a chair and a rug\n"
+        for i in range(6))
     out = compress_trajectory(text, keep=0.0, dropped="placeholder")
     assert isinstance(out.messages, str) and "Action: look 0" in out.messages and "item 0" not in out.messages
-    assert out.messages.endswith("Observation: you see item 5 here\n") and out.accounting.masked_steps
+    assert out.messages.endswith("item 5 here, by a table, a chair and a rug\n") and out.accounting.masked_steps
 
 
 @st.composite
@@ -141,6 +142,13 @@ def test_react_compression_never_fails(text: str, method: str, data: st.DataObje
         warnings.simplefilter("ignore")
         out = compress_trajectory(text, method=method, **options)
     assert isinstance(out.messages, str) and out.accounting.tokens_out <= out.accounting.tokens_in + 50
+
+
+def test_a_placeholder_never_lengthens_a_step() -> None:
+    msgs = [{"role": "user", "content": "go"}] + [m for i in range(5) for m in (
+        {"role": "assistant", "content": f"a{i}"}, {"role": "user", "content": "ok"})]
+    out = compress_trajectory(msgs, method="obs-mask", mask_window=1)
+    assert out.messages == msgs and out.accounting.tokens_out == out.accounting.tokens_in
 
 
 def test_floor_k_masks_instead_of_dropping_in_placeholder_mode() -> None:

@@ -175,8 +175,10 @@ def _masked(message: Msg, form: Form, placeholder: str) -> Msg:
         head = REACT_MARKER.match(content)
         prefix = head.group(0) if head else ""
         tail = "\n" if content.endswith("\n") else ""
-        return {**message, "content": f"{prefix} {placeholder}{tail}"}
-    return {**message, "content": placeholder}
+        masked = f"{prefix} {placeholder}{tail}"
+    else:
+        masked = placeholder
+    return message if len(masked) >= len(content) else {**message, "content": masked}  # never lengthen
 
 
 __all__ = ["PLACEHOLDER", "Form", "Msg", "Step", "Trajectory", "mask_observation", "parse", "render",
