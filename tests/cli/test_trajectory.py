@@ -34,8 +34,8 @@ def test_compress_trajectory_json_has_exactly_the_issue_keys(tmp_path, capsys) -
 
 def test_compress_react_transcript(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
     f = tmp_path / "t.txt"
-    f.write_text("Task: x\n" + "".join(f"Thought: t{i}\nAction: a{i}\nObservation: o{i} is a long observation, a room with many things in it\n"
-                                   for i in range(6)))
+    obs = "is a long observation, a room with many things in it"
+    f.write_text("Task: x\n" + "".join(f"Thought: t{i}\nAction: a{i}\nObservation: o{i} {obs}\n" for i in range(6)))
     code, out, _ = run_cli(capsys, "compress", "trajectory", str(f), "--keep", "0", "--dropped", "placeholder")
     assert code == 0 and "Action: a0" in out and "Observation: o0" not in out and "Observation: o5" in out
 
