@@ -1,3 +1,4 @@
+import io
 import json
 import subprocess
 import sys
@@ -51,15 +52,18 @@ def test_json_output_has_exactly_the_issue_keys(trace_file, tmp_path, capsys) ->
     assert data["evidence_recall"] is None and data["lost_facts"] == [] and 0 < data["ratio"] <= 1
 
 
-def test_stdin_and_bad_input_are_one_red_line() -> None:
+def test_stdin_is_read_for_dash() -> None:
     cmd = [sys.executable, "-m", "relaykit.cli.app", "compress", "handoff", "-", "--goal", "g",
            "--method", "passthrough", "--json"]
     ok = subprocess.run(cmd, input=b"H01 passes.", capture_output=True, check=False)
     assert ok.returncode == 0 and json.loads(ok.stdout)["payload"] == "H01 passes."
-    bad = subprocess.run(cmd, input=b"ab\xfe", capture_output=True, check=False)
-    assert bad.returncode == 2 and b"offset 2" in bad.stderr and b"Traceback" not in bad.stderr
-    empty = subprocess.run(cmd, input=b"  ", capture_output=True, check=False)
-    assert empty.returncode == 2 and b"trace is empty" in empty.stderr
+
+
+@pytest.mark.parametrize(("data", "message"), [(b"ab\xfe", "offset 2"), (b"  ", "trace is empty")])
+def test_bad_stdin_is_one_red_line(data: bytes, message: str, monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+    code, _, err = run_cli(capsys, "compress", "handoff", "-", "--goal", "g", "--method", "passthrough")
+    assert code == 2 and message in err and "Traceback" not in err
 
 
 def test_bad_settings_and_methods(trace_file, capsys) -> None:  # type: ignore[no-untyped-def]

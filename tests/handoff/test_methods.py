@@ -191,8 +191,33 @@ def test_prune_with_minilm_on_an_auditor_trace() -> None:
 
 
 @pytest.mark.embedded_model
-def test_selective_with_the_embedded_model_on_a_tiny_trace() -> None:
+def test_selective_with_the_embedded_model_on_a_tiny_trace(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("RELAYKIT_THREADS", "1")  # token-by-token scoring: one thread avoids spin-waits on 2 cores
     trace = "H01 costs 145 USD, so it passes."  # tiny: the embedded model scores token by token
     h = compress_handoff(trace, "Find a hotel.", "selective", ratio=0.5)
     assert h.cost.model_calls == 1 and len(h.payload_text.split()) == 3
     assert set(h.payload_text.split()) < set(trace.split())
+
+
+def test_extract_rules_can_leave_out_evidence_sentences() -> None:
+    full = compress_handoff(CONTRACT_TRACE, GOAL, "extract-rules")
+    lean = compress_handoff(CONTRACT_TRACE, GOAL, "extract-rules", evidence=False)
+    assert lean.tokens_out < full.tokens_out
+    checks = [c for o in lean.payload["options"] for c in o["checks"]]  # type: ignore[index]
+    assert checks and all(c["evidence"] == "" for c in checks)
+
+
+@pytest.mark.parametrize("method", ["extract-rules", "prune", "truncate", "tfidf"])
+def test_a_trace_without_identifiers_still_gives_a_payload_and_says_why_it_is_poor(method: str) -> None:
+    trace = "We compared several hotels today. None of them had a gym. The cheapest was far away."
+    h = compress_handoff(trace, GOAL, method, embedder=HASHING) if method == "prune" else \
+        compress_handoff(trace, GOAL, method)
+    assert h.warnings and "no option identifiers" in h.warnings[0] and h.tokens_out >= 0
+    if method == "extract-rules":
+        assert Extraction.model_validate(h.payload).empty_result is not None
+
+
+def test_a_model_window_too_small_for_any_trace_is_a_usage_error() -> None:
+    with pytest.raises(UsageError, match="larger context window or lower max_tokens"):
+        compress_handoff(CONTRACT_TRACE, GOAL, "summary", model=ScriptedModel(default="x", context_window=700),
+                         max_tokens=600)

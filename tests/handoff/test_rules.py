@@ -108,3 +108,16 @@ def test_generated_audit_matches_its_facts() -> None:
             assert (fact.id in e.feasible_ids) == (fact.value == "pass"), fact
         else:
             assert value_matches(option.attributes[fact.attribute], fact.value), fact
+
+
+def test_verdict_words_before_the_colon_are_not_a_constraint_name() -> None:
+    e = extract_rules("Hotel H01 eliminated: gym missing.\nH02 passes: all checks.", "Find a hotel.")
+    h1, h2 = e.option("H01"), e.option("H02")
+    assert h1 is not None and h1.eliminated and h1.checks[0].constraint == "verdict"
+    assert h2 is not None and h2.checks[0].constraint == "verdict" and e.feasible_ids == ["H02"]
+
+
+def test_long_amenity_lists_stay_one_attribute() -> None:
+    e = extract_rules("Hotel H03 (Inn): price 99 USD per night; amenities pool, shuttle, gym, spa, wifi, bar.", "x")
+    h3 = e.option("H03")
+    assert h3 is not None and h3.attributes["amenities"] == "pool, shuttle, gym, spa, wifi, bar"

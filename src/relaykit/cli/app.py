@@ -8,6 +8,7 @@ import typer
 from rich.markup import escape
 
 from relaykit.cli._common import err_console, read_text
+from relaykit.cli.context import context_app
 from relaykit.cli.doctor import doctor
 from relaykit.cli.groups import bench_app, compress_app
 from relaykit.cli.report import report, runs
@@ -25,6 +26,7 @@ app.command()(report)
 app.command()(runs)
 app.add_typer(compress_app, name="compress")
 app.add_typer(bench_app, name="bench")
+app.add_typer(context_app, name="context")  # also adds `bench composition`
 
 
 @app.command("tokens")
@@ -56,6 +58,10 @@ compress_app.command("handoff")(compress_handoff)
 from relaykit.cli.trajectory import trajectory_app  # noqa: E402  (also registers compress/bench trajectory)
 
 app.add_typer(trajectory_app, name="trajectory")
+
+from relaykit.cli.cost import register as register_cost_commands  # noqa: E402 - issue 7: cache, trace
+
+register_cost_commands(app)
 
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -196,17 +196,18 @@ def compress_handoff(trace: str | bytes, goal: str, method: str = "prune", *, mo
     check_inputs(trace, goal)
     impl = get_compressor(method)
     resolved = resolve_settings(method, impl.defaults, settings)
-    job = Job(trace, goal, MappingProxyType(resolved), model=model, embedder=embedder)
+    job = Job(trace, goal, MappingProxyType(dict(resolved)), model=model, embedder=embedder)
     started = time.perf_counter()
     result = impl(job)
     seconds = time.perf_counter() - started
+    tokens_in = count_tokens(trace)
     return Handoff(
         goal=goal,
         payload=result.payload,
         method=method,
-        settings=MappingProxyType(resolved),
-        tokens_in=count_tokens(trace),
-        tokens_out=count_tokens(payload_text(result.payload)),
+        settings=resolved,
+        tokens_in=tokens_in,
+        tokens_out=tokens_in if result.payload is trace else count_tokens(payload_text(result.payload)),
         cost=job.meter.cost(seconds),
         kept_units=result.kept_units,
         dropped_units=result.dropped_units,

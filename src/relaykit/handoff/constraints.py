@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 
@@ -94,6 +95,7 @@ def singular(word: str) -> str:
     return word
 
 
+@functools.lru_cache(maxsize=4096)
 def names_match(a: str, b: str) -> bool:
     """Attribute and constraint names refer to the same thing ("amenities" ~ "amenity", "window" ~ ...)."""
     wa = {singular(w) for w in a.lower().split()}

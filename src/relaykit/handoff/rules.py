@@ -41,8 +41,8 @@ class _Option:
     id: str
     attributes: dict[str, str] = field(default_factory=dict)
     evidence: dict[str, str] = field(default_factory=dict)
-    pending: list[tuple[list[str], str]] = field(default_factory=list)
-    checks: list[Check] = field(default_factory=list)
+    pending: dict[tuple[str, ...], str] = field(default_factory=dict)  # "label value" words -> clause
+    checks: dict[tuple[str, str | None, str, str], None] = field(default_factory=dict)  # ordered, no repeats
     eliminated: bool = False
     elimination: list[str] = field(default_factory=list)
 
@@ -57,6 +57,7 @@ class _Reader:
     options: dict[str, _Option] = field(default_factory=dict)
     kinds: set[str] = field(default_factory=set)
     continuations: dict[tuple[str, ...], set[str]] = field(default_factory=lambda: defaultdict(set))
+    names: dict[str, str] = field(default_factory=dict)
 
     def option(self, option_id: str) -> _Option:
         if option_id not in self.options:
@@ -98,7 +99,7 @@ class _Reader:
             original = clause.split()
             words = [w.lower() for w in original]
             if 2 <= len(words) <= _MAX_PREFIX + 1:
-                option.pending.append((original, clause))
+                option.pending.setdefault(tuple(original), clause)
                 for k in range(1, len(words)):
                     conts = self.continuations[tuple(words[:k])]
                     if len(conts) < 2:
@@ -107,22 +108,22 @@ class _Reader:
         _store(option, label, value, clause)
 
     def _read_check(self, option: _Option, head: str, body: str, sentence: str, verdict: str) -> None:
-        words = [w for w in _LABEL_WORD.findall(head.lower()) if w not in CHECK_WORDS]
+        words = [w for w in _LABEL_WORD.findall(head.lower()) if w not in CHECK_WORDS and last_verdict(w) is None]
         name = self._constraint_name(" ".join(words)) if words else "verdict"
         quantities = find_quantities(body)
         first = body.strip().split(" ")[0].strip(" ,.;:()") if body.strip() else ""
         value = quantities[0].normalised() if quantities else (first or None)
         if value is not None and last_verdict(value) is not None:
             value = None
-        option.checks.append(Check(constraint=name, value=value, verdict=verdict, evidence=sentence))  # type: ignore[arg-type]
+        option.checks[(name, value, verdict, sentence)] = None
         if mentions_elimination(sentence) or (name == "verdict" and verdict == "fail"):
             self._eliminate(option, sentence)
 
     def _constraint_name(self, said: str) -> str:
-        for constraint in self.constraints:
-            if said == constraint.name or names_match(said, constraint.name):
-                return constraint.name
-        return said
+        if said not in self.names:
+            self.names[said] = next((c.name for c in self.constraints
+                                     if said == c.name or names_match(said, c.name)), said)
+        return self.names[said]
 
     @staticmethod
     def _eliminate(option: _Option, sentence: str) -> None:
@@ -136,11 +137,17 @@ def _clauses(body: str) -> list[str]:
     out = []
     for clause in body.split(";"):
         clause = clause.strip(" .")
-        if len(clause.split()) > 6:
+        if len(clause.split()) > 6 and not _is_list(clause):
             out += [c.strip(" .") for c in _SUBCLAUSE.split(clause) if c.strip(" .")]
         elif clause:
             out.append(clause)
     return out
+
+
+def _is_list(clause: str) -> bool:
+    """"amenities wifi, gym, spa, bar": a label and a comma list of short items, not prose to split."""
+    parts = clause.split(",")
+    return len(parts) > 1 and all(len(p.split()) <= 2 for p in parts[1:])
 
 
 def _label_before(text: str) -> str:
@@ -234,14 +241,15 @@ def _settle_constraints(reader: _Reader) -> dict[str, Constraint]:
     return out
 
 
-def _renamed(checks: list[Check], renames: dict[str, Constraint]) -> list[Check]:
-    return [c.model_copy(update={"constraint": renames[c.constraint].name}) if c.constraint in renames else c
-            for c in checks]
+def _checks(option: _Option, renames: dict[str, Constraint]) -> list[Check]:
+    """The option's stated checks as schema objects, with constraint names settled."""
+    return [Check.model_construct(constraint=renames[name].name if name in renames else name, value=value,
+                                  verdict=verdict, evidence=evidence)
+            for name, value, verdict, evidence in option.checks]
 
 
-def _derived_checks(option: _Option, constraints: list[Constraint]) -> list[Check]:
+def _derived_checks(option: _Option, stated: set[str], constraints: list[Constraint]) -> list[Check]:
     """Checks the trace did not state but its values decide (e.g. distance 5.1 km against at most 3.0 km)."""
-    stated = {c.constraint for c in option.checks}
     derived = []
     for constraint in constraints:
         if constraint.name in stated:
@@ -250,8 +258,8 @@ def _derived_checks(option: _Option, constraints: list[Constraint]) -> list[Chec
             if label == constraint.name or names_match(singular(label), constraint.name):
                 verdict = evaluate(constraint, value)
                 if verdict != "unknown":
-                    derived.append(Check(constraint=constraint.name, value=value, verdict=verdict,  # type: ignore[arg-type]
-                                         evidence=option.evidence.get(label, "")))
+                    derived.append(Check.model_construct(constraint=constraint.name, value=value, verdict=verdict,
+                                                         evidence=option.evidence.get(label, "")))
                 break
     return derived
 
@@ -260,13 +268,15 @@ def _finish(reader: _Reader, goal: str) -> Extraction:
     renames = _settle_constraints(reader)
     constraints = reader.constraints = list(renames.values())
     evaluations = []
+    splits: dict[tuple[str, ...], tuple[str, str]] = {}
     for option in reader.options.values():
-        for words, clause in option.pending:
-            label, value = _split_pending(words, reader)
-            _store(option, label, value, clause)
-        option.checks = _renamed(option.checks, renames)
-        checks = option.checks + _derived_checks(option, constraints)
-        evaluations.append(OptionEvaluation(
+        for key, clause in option.pending.items():
+            if key not in splits:
+                splits[key] = _split_pending(list(key), reader)
+            _store(option, *splits[key], clause)
+        stated = _checks(option, renames)
+        checks = stated + _derived_checks(option, {c.constraint for c in stated}, constraints)
+        evaluations.append(OptionEvaluation.model_construct(
             id=option.id, attributes=option.attributes, checks=checks, eliminated=option.eliminated,
             elimination_evidence=" ".join(option.elimination) or None,
         ))

@@ -37,37 +37,42 @@ _QUANTITY = re.compile(
     re.IGNORECASE,
 )
 
-_PASS_WORDS = ("passes", "passed", "pass", "meets", "met", "satisfies", "satisfied", "qualifies", "qualified",
-               "feasible", "accepted", "matches", "compliant", "eligible", "ok", "okay", "valid")
-_FAIL_WORDS = ("does not meet", "did not meet", "not met", "does not satisfy", "not satisfied", "doesn't meet",
-               "fails", "failed", "fail", "exceeds", "exceeded", "violates", "violated", "missing", "eliminated",
-               "rejected", "excluded", "disqualified", "infeasible", "ineligible", "invalid", "ruled out",
-               "not available", "unavailable")
-_ELIMINATION_WORDS = ("eliminated", "eliminate", "rejected", "excluded", "disqualified", "ruled out", "dropped",
-                      "discarded")
+_PASS = frozenset({"pass", "passes", "passed", "meets", "met", "satisfies", "satisfied", "qualifies", "qualified",
+                   "feasible", "accepted", "matches", "compliant", "eligible", "ok", "okay", "valid"})
+_FAIL = frozenset({"fail", "fails", "failed", "exceeds", "exceeded", "violates", "violated", "missing",
+                   "eliminated", "rejected", "excluded", "disqualified", "infeasible", "ineligible", "invalid",
+                   "unavailable"})
+_NEGATED = frozenset({"meet", "met", "satisfy", "satisfied", "available", "qualify", "pass", "match"})
+_NEGATIONS = frozenset({"not", "doesn't", "didn't", "never", "cannot"})
+_ELIMINATION = frozenset({"eliminated", "eliminate", "rejected", "excluded", "disqualified", "dropped",
+                          "discarded"})
+_WORDS = re.compile(r"[a-z']+")
 
 
-def _alternation(words: tuple[str, ...]) -> str:
-    return "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(words, key=len, reverse=True))
-
-
-_VERDICT = re.compile(
-    rf"\b(?:(?P<fail>{_alternation(_FAIL_WORDS)})|(?P<pass>{_alternation(_PASS_WORDS)}))\b", re.IGNORECASE
-)
-_ELIMINATION = re.compile(rf"\b(?:{_alternation(_ELIMINATION_WORDS)})\b", re.IGNORECASE)
+def _lines(text: str) -> Iterator[str]:
+    """Lines one at a time (``str.splitlines`` would copy the whole text at once)."""
+    start, size = 0, len(text)
+    while start < size:
+        end = text.find("\n", start)
+        end = size if end < 0 else end
+        yield text[start:end]
+        start = end + 1
 
 
 def iter_sentences(text: str) -> Iterator[str]:
     """The sentences of ``text`` in order: split at line breaks and at ``.!?`` before a capital or digit."""
-    start = 0
-    for match in _BOUNDARY.finditer(text):
-        piece = text[start:match.start()].strip()
-        if piece:
-            yield piece
-        start = match.end()
-    last = text[start:].strip()
-    if last:
-        yield last
+    for line in _lines(text):
+        if ". " in line or "! " in line or "? " in line or "\t" in line:
+            start = 0
+            for match in _BOUNDARY.finditer(line):
+                piece = line[start:match.start()].strip()
+                if piece:
+                    yield piece
+                start = match.end()
+            line = line[start:]
+        line = line.strip()
+        if line:
+            yield line
 
 
 def split_sentences(text: str) -> list[str]:
@@ -126,19 +131,30 @@ def parse_quantity(text: str) -> Quantity | None:
 
 
 def last_verdict(text: str) -> str | None:
-    """``"pass"`` or ``"fail"`` from the last verdict word in ``text`` (the conclusion), else None."""
-    verdict = None
-    for m in _VERDICT.finditer(text):
-        verdict = "fail" if m.group("fail") else "pass"
-    return verdict
+    """``"pass"`` or ``"fail"`` from the last verdict word in ``text`` (the conclusion), else None.
+
+    Negated passes ("does not meet", "not available") and "ruled out" count as fail.
+    """
+    words = _WORDS.findall(text.lower())
+    for i in range(len(words) - 1, -1, -1):
+        word = words[i]
+        previous = words[i - 1] if i else ""
+        if (word in _NEGATED and previous in _NEGATIONS) or (word == "out" and previous == "ruled"):
+            return "fail"
+        if word in _FAIL:
+            return "fail"
+        if word in _PASS:
+            return "pass"
+    return None
 
 
 def has_verdict(text: str) -> bool:
-    return _VERDICT.search(text) is not None
+    return last_verdict(text) is not None
 
 
 def mentions_elimination(text: str) -> bool:
-    return _ELIMINATION.search(text) is not None
+    lowered = text.lower()
+    return "ruled out" in lowered or not _ELIMINATION.isdisjoint(_WORDS.findall(lowered))
 
 
 def compile_id_pattern(pattern: str | None) -> re.Pattern[str]:

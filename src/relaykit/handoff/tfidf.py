@@ -8,7 +8,7 @@ from collections import Counter
 
 from relaykit.handoff.base import Compressed, FunctionCompressor, Job, register_compressor
 from relaykit.handoff.text import split_sentences
-from relaykit.handoff.units import fill_budget, selection, sentence_tokens, target_tokens
+from relaykit.handoff.units import fill_budget, identifier_warnings, selection, sentence_tokens, target_tokens
 
 _TERM = re.compile(r"[a-z0-9$£€]+(?:[.,][0-9]+)*")
 
@@ -34,7 +34,8 @@ def tfidf(job: Job) -> Compressed:
     target = target_tokens(job.settings, sum(costs))
     scores = tfidf_scores(sentences)
     order = sorted(range(len(sentences)), key=lambda i: (-scores[i], i))
-    return selection(sentences, fill_budget(order, costs, target))
+    warnings = identifier_warnings(job.trace, job.settings["id_pattern"])
+    return selection(sentences, fill_budget(order, costs, target), warnings)
 
 
-register_compressor("tfidf", FunctionCompressor(tfidf, {"ratio": 0.5, "budget": None}))
+register_compressor("tfidf", FunctionCompressor(tfidf, {"ratio": 0.5, "budget": None, "id_pattern": None}))

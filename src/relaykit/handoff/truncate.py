@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from relaykit.handoff.base import Compressed, FunctionCompressor, Job, register_compressor
 from relaykit.handoff.text import count_tokens, split_sentences
-from relaykit.handoff.units import selection, target_tokens
+from relaykit.handoff.units import identifier_warnings, selection, target_tokens
 
 
 def _take(indices: range, sentences: list[str], budget: int) -> tuple[list[int], int]:
@@ -26,7 +26,8 @@ def truncate(job: Job) -> Compressed:
     head, used = _take(range(len(sentences)), sentences, int(target * head_share))
     first_free = head[-1] + 1 if head else 0
     tail, _ = _take(range(len(sentences) - 1, first_free - 1, -1), sentences, target - used)
-    return selection(sentences, head + tail)
+    return selection(sentences, head + tail, identifier_warnings(job.trace, job.settings["id_pattern"]))
 
 
-register_compressor("truncate", FunctionCompressor(truncate, {"ratio": 0.5, "budget": None, "head": 0.5}))
+register_compressor("truncate", FunctionCompressor(truncate, {"ratio": 0.5, "budget": None, "head": 0.5,
+                                                                "id_pattern": None}))

@@ -7,7 +7,7 @@ from typing import Any
 
 from relaykit.errors import UsageError
 from relaykit.handoff.base import Compressed
-from relaykit.handoff.text import count_tokens
+from relaykit.handoff.text import compile_id_pattern, count_tokens
 
 SEPARATOR = "\n"
 
@@ -37,6 +37,14 @@ def selection(sentences: Sequence[str], keep: Iterable[int], warnings: Iterable[
     return Compressed(payload, kept_units=tuple(kept), dropped_units=dropped, warnings=tuple(warnings))
 
 
+def identifier_warnings(trace: str, id_pattern: str | None) -> tuple[str, ...]:
+    """A warning when the trace names no option identifier: the payload cannot support a choice."""
+    if compile_id_pattern(id_pattern).search(trace):
+        return ()
+    return ("no option identifiers were found in the trace, so the payload cannot say which option is which; "
+            "pass id_pattern=REGEX if the trace names options another way",)
+
+
 def fill_budget(order: Iterable[int], costs: Sequence[int], budget: int) -> list[int]:
     """Indices taken from ``order`` while their tokens (plus a separator each) fit in ``budget``."""
     taken, used = [], 0
@@ -47,4 +55,4 @@ def fill_budget(order: Iterable[int], costs: Sequence[int], budget: int) -> list
     return taken
 
 
-__all__ = ["SEPARATOR", "fill_budget", "selection", "sentence_tokens", "target_tokens"]
+__all__ = ["SEPARATOR", "fill_budget", "identifier_warnings", "selection", "sentence_tokens", "target_tokens"]
