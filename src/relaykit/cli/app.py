@@ -55,6 +55,9 @@ def main(argv: list[str] | None = None) -> None:
 from relaykit.cli.compress_handoff import compress_handoff  # noqa: E402
 
 compress_app.command("handoff")(compress_handoff)
+from relaykit.cli.trajectory import trajectory_app  # noqa: E402  (also registers compress/bench trajectory)
+
+app.add_typer(trajectory_app, name="trajectory")
 
 from relaykit.cli.cost import register as register_cost_commands  # noqa: E402 - issue 7: cache, trace
 

@@ -1,0 +1,96 @@
+"""Per-step latency of AGORA (parser + floor + scorer) next to the token-level baseline, in one run.
+
+    PYTHONPATH=src python benchmarks/trajectory_bench.py [--reps 50] [--baseline-steps 10,30] [--no-baseline]
+
+Target: at most 0.5 ms per step at the median on 2 cores. The baseline is Selective Context with
+the embedded model's self-information (it must read every token once, so it costs far more).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from typing import Any
+
+from relaykit.trajectory import TrajectorySettings, compress_trajectory, default_scorer, parse
+from relaykit.trajectory.methods import agora
+
+ROOMS = ["kitchen", "hallway", "garden", "attic", "cellar", "study", "bedroom", "pantry"]
+THINGS = ["red key", "blue box", "coin", "lamp", "thermometer", "metal pot", "apple", "book"]
+
+
+def trajectory(n_steps: int, seed: int = 0) -> list[dict[str, Any]]:
+    rng = random.Random(seed)
+    msgs: list[dict[str, Any]] = [{"role": "system", "content": "You are an agent. Reply with one action."},
+                                  {"role": "user", "content": "Find the coin and put it in the blue box."}]
+    for i in range(n_steps):
+        room, thing = rng.choice(ROOMS), rng.choice(THINGS)
+        obs = (f"You are in the {room}. You see a {thing}, a table and a door to the {rng.choice(ROOMS)}. "
+               * rng.randint(1, 3))
+        if i % 3 == 2:
+            msgs += [{"role": "assistant", "content": None, "tool_calls": [{"id": f"c{i}", "type": "function",
+                      "function": {"name": "inspect", "arguments": f'{{"object": "{thing}"}}'}}]},
+                     {"role": "tool", "tool_call_id": f"c{i}", "content": obs}]
+        else:
+            msgs += [{"role": "assistant", "content": f"go to {room}"}, {"role": "user", "content": obs}]
+    return msgs
+
+
+def per_step_ms(msgs: list[dict[str, Any]], reps: int) -> list[float]:
+    settings = TrajectorySettings(keep=0.3, scorer=default_scorer())
+    n = len(parse(msgs).steps)
+    out = []
+    for _ in range(reps):
+        started = time.perf_counter()
+        agora(parse(msgs), settings)  # parser + scorer features + floor + selection
+        out.append((time.perf_counter() - started) * 1000 / n)
+    return out
+
+
+def full_call_ms(msgs: list[dict[str, Any]], reps: int) -> float:
+    n = len(parse(msgs).steps)
+    started = time.perf_counter()
+    for _ in range(reps):
+        compress_trajectory(msgs)  # + input validation, rendering and token accounting
+    return (time.perf_counter() - started) * 1000 / reps / n
+
+
+def baseline_ms(msgs: list[dict[str, Any]]) -> float:
+    from relaykit.trajectory.selective import model_token_info
+
+    info = model_token_info()  # a fresh cache: every content is read by the model once
+    n = len(parse(msgs).steps)
+    started = time.perf_counter()
+    compress_trajectory(msgs, method="selective-context", token_info=info)
+    return (time.perf_counter() - started) * 1000 / n
+
+
+def quantile(values: list[float], q: float) -> float:
+    return statistics.quantiles(values, n=100)[int(q * 100) - 1] if len(values) > 1 else values[0]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--reps", type=int, default=50)
+    parser.add_argument("--baseline-steps", default="10,30")
+    parser.add_argument("--no-baseline", action="store_true")
+    args = parser.parse_args()
+    baseline_at = {int(s) for s in args.baseline_steps.split(",") if s}
+    default_scorer()  # load once, outside the timings
+    compress_trajectory(trajectory(3))  # and the tokenizer
+    print(f"{'steps':>5} | {'AGORA p50 ms/step':>17} | {'p95':>6} | {'compress_trajectory ms/step':>27} | "
+          f"{'Selective Context ms/step':>25}")
+    for n in sorted({10, 30, 100} | baseline_at):
+        msgs = trajectory(n)
+        times = per_step_ms(msgs, args.reps)
+        full = full_call_ms(msgs, max(5, args.reps // 5))
+        base = f"{baseline_ms(msgs):.1f}" if not args.no_baseline and n in baseline_at else "skipped"
+        print(f"{n:>5} | {statistics.median(times):>17.3f} | {quantile(times, 0.95):>6.3f} | {full:>27.3f} | "
+              f"{base:>25}", flush=True)
+    print("target: AGORA p50 <= 0.5 ms/step (the paper's 125M scorer: ~2 ms/step)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,298 @@
+"""Environment adapters for the trajectory lab: gold trajectories and live episodes from real, offline envs.
+
+Each adapter yields :class:`Episode` objects (a gold path with its observations, turned into a chat
+message list by :func:`episode_messages`) and, where the environment can be played, a live
+:class:`LiveEpisode` for a model policy. Environments are optional installs (``relaykit[envs]``);
+a missing one is a ``UsageError`` that names the install command.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import importlib
+import inspect
+import json
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from relaykit.errors import UsageError
+
+TEXT_SYSTEM = ("You are an agent in a text environment. Reply with exactly one action, using the words "
+               "the environment understands (for example: look around, open door to kitchen, take coin).")
+TOOL_SYSTEM = ("You are an agent that works by calling tools. Call one tool at a time; when the user's "
+               "request is done, wait for the next one.")
+
+
+@dataclass(frozen=True)
+class GoldStep:
+    """One step of a gold path: the action (text, or a tool call) and what the environment answered."""
+
+    action: str
+    observation: str
+    call: dict[str, Any] | None = None  # {"name": ..., "arguments": {...}} for tool environments
+    user_before: str | None = None  # a new user request that arrives before this step (multi-turn suites)
+    valid_actions: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Episode:
+    env: str
+    episode_id: str
+    task: str
+    steps: tuple[GoldStep, ...]
+    system: str = TEXT_SYSTEM
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+def episode_messages(episode: Episode, upto: int | None = None) -> list[dict[str, Any]]:
+    """The chat messages of the episode's first ``upto`` steps (all of them by default)."""
+    msgs: list[dict[str, Any]] = [{"role": "system", "content": episode.system},
+                                  {"role": "user", "content": episode.task}]
+    for k, step in enumerate(episode.steps[:upto]):
+        if step.user_before is not None and k > 0:
+            msgs.append({"role": "user", "content": step.user_before})
+        if step.call is None:
+            msgs += [{"role": "assistant", "content": step.action}, {"role": "user", "content": step.observation}]
+            continue
+        cid = f"call_{k}"
+        msgs.append({"role": "assistant", "content": None, "tool_calls": [{
+            "id": cid, "type": "function",
+            "function": {"name": step.call["name"], "arguments": json.dumps(step.call["arguments"])}}]})
+        msgs.append({"role": "tool", "tool_call_id": cid, "content": step.observation})
+    return msgs
+
+
+class LiveEpisode(Protocol):
+    """A playable episode: a task, observations, valid actions and a score in [0, 1]."""
+
+    task: str
+
+    def step(self, action: str) -> tuple[str, float, bool]: ...
+
+    def valid_actions(self) -> list[str]: ...
+
+
+class Adapter(Protocol):
+    name: str
+    playable: bool
+
+    def episodes(self, n: int, seed: int) -> Iterator[Episode]: ...
+
+    def live(self, episode: Episode) -> LiveEpisode: ...
+
+
+def _require(module: str, package: str) -> Any:
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        raise UsageError(f"the {package} environment is not installed; run: pip install 'relaykit[envs]' "
+                         f"(or pip install {package})") from None
+
+
+# --- TextWorld-Express -------------------------------------------------------------------------
+
+TWX_GAMES = (("coin", "numLocations=9,includeDoors=1,numDistractorItems=3"),
+             ("cookingworld", "numLocations=3,numIngredients=2,numDistractorItems=2,includeDoors=0"))
+
+
+class _TWXLive:
+    def __init__(self, env: Any, task: str, infos: dict[str, Any]) -> None:
+        self.env, self.task, self._infos = env, task, infos
+
+    def step(self, action: str) -> tuple[str, float, bool]:
+        obs, _, done, self._infos = self.env.step(action)
+        return str(obs), float(self._infos.get("score", 0.0)), bool(done)
+
+    def valid_actions(self) -> list[str]:
+        return list(self._infos.get("validActions") or [])
+
+
+@dataclass
+class TextWorldExpress:
+    name: str = "twx"
+    playable: bool = True
+    step_limit: int = 60
+    _env: Any = None
+
+    def _environment(self) -> Any:
+        if self._env is None:
+            twx = _require("textworld_express", "textworld-express")
+            self._env = twx.TextWorldExpressEnv(envStepLimit=self.step_limit)
+        return self._env
+
+    def _reset(self, game: str, params: str, seed: int) -> tuple[str, str, dict[str, Any]]:
+        env = self._environment()
+        env.load(gameName=game, gameParams=params)
+        obs, infos = env.reset(seed=seed, gameFold="train", generateGoldPath=True)
+        return str(infos.get("taskDescription", "")), str(obs), infos
+
+    def episodes(self, n: int, seed: int) -> Iterator[Episode]:
+        for k in range(n):
+            game, params = TWX_GAMES[k % len(TWX_GAMES)]
+            task, obs0, infos = self._reset(game, params, seed + k)
+            gold = list(self._environment().getGoldActionSequence())
+            steps = []
+            for action in gold:
+                valid = tuple(infos.get("validActions") or ())
+                obs, _, done, infos = self._environment().step(action)
+                steps.append(GoldStep(action, str(obs), valid_actions=valid))
+                if done:
+                    break
+            yield Episode(self.name, f"{game}-{seed + k}", f"{task}\n{obs0}",
+                          tuple(steps), meta={"game": game, "params": params, "seed": seed + k})
+
+    def live(self, episode: Episode) -> LiveEpisode:
+        task, obs, infos = self._reset(episode.meta["game"], episode.meta["params"], episode.meta["seed"])
+        return _TWXLive(self._environment(), f"{task}\n{obs}", infos)
+
+
+# --- ScienceWorld ------------------------------------------------------------------------------
+
+SCIWORLD_TASKS = ("find-living-thing", "boil", "find-plant", "melt")
+
+
+class _SWLive:
+    def __init__(self, env: Any, task: str) -> None:
+        self.env, self.task = env, task
+        self._valid: list[str] = []
+
+    def step(self, action: str) -> tuple[str, float, bool]:
+        obs, _, done, info = self.env.step(action)
+        self._valid = list(info.get("valid") or [])
+        return str(obs), max(0.0, float(info.get("score", 0))) / 100.0, bool(done)
+
+    def valid_actions(self) -> list[str]:
+        return self._valid or list(self.env.get_valid_action_object_combinations()[:200])
+
+
+@dataclass
+class ScienceWorld:
+    name: str = "scienceworld"
+    playable: bool = True
+    step_limit: int = 60
+    _env: Any = None
+
+    def _environment(self) -> Any:
+        if self._env is None:
+            sw = _require("scienceworld", "scienceworld")
+            self._env = sw.ScienceWorldEnv("", envStepLimit=self.step_limit)
+        return self._env
+
+    def _load(self, task: str, variation: int) -> tuple[str, str]:
+        env = self._environment()
+        env.load(task, variation, generateGoldPath=True)
+        obs, _ = env.reset()
+        return str(env.get_task_description()), str(obs)
+
+    def episodes(self, n: int, seed: int) -> Iterator[Episode]:
+        env = self._environment()
+        for k in range(n):
+            task_name = SCIWORLD_TASKS[k % len(SCIWORLD_TASKS)]
+            variation = (seed + k) % 10
+            task, obs0 = self._load(task_name, variation)
+            steps = []
+            for action in env.get_gold_action_sequence():
+                obs, _, done, _info = env.step(action)
+                steps.append(GoldStep(action, str(obs)))
+                if done:
+                    break
+            yield Episode(self.name, f"{task_name}-{variation}", f"{task}\n{obs0}", tuple(steps),
+                          meta={"task": task_name, "variation": variation})
+
+    def live(self, episode: Episode) -> LiveEpisode:
+        task, obs = self._load(episode.meta["task"], episode.meta["variation"])
+        return _SWLive(self._environment(), f"{task}\n{obs}")
+
+
+# --- BFCL multi-turn (tool calls) --------------------------------------------------------------
+
+def _bfcl_file(name: str) -> list[dict[str, Any]]:
+    from importlib import resources
+
+    _require("bfcl_eval", "bfcl-eval")
+    ref = resources.files("bfcl_eval").joinpath("data", name)
+    return [json.loads(line) for line in ref.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def parse_call(text: str) -> tuple[str, list[Any], dict[str, Any]]:
+    """``name(arg, key=value)`` -> (name, positional args, keyword args), literals only."""
+    try:
+        node = ast.parse(text.strip(), mode="eval").body
+        if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
+            raise ValueError("not a plain call")
+        args = [ast.literal_eval(a) for a in node.args]
+        kwargs = {kw.arg: ast.literal_eval(kw.value) for kw in node.keywords if kw.arg}
+    except (SyntaxError, ValueError) as exc:
+        raise UsageError(f"cannot read the call {text!r}: {exc}") from None
+    return node.func.id, args, kwargs
+
+
+@dataclass
+class BFCLMultiTurn:
+    name: str = "bfcl"
+    playable: bool = False
+    dataset: str = "BFCL_v4_multi_turn_base.json"
+
+    def _instances(self, entry: dict[str, Any]) -> dict[str, Callable[..., Any]]:
+        const = _require("bfcl_eval.constants.executable_backend_config", "bfcl-eval")
+        methods: dict[str, Callable[..., Any]] = {}
+        for cls_name in entry["involved_classes"]:
+            module = importlib.import_module(const.CLASS_FILE_PATH_MAPPING[cls_name])
+            instance = getattr(module, cls_name)()
+            if cls_name not in const.STATELESS_CLASSES:
+                instance._load_scenario(copy.deepcopy(entry["initial_config"].get(cls_name, {})))
+            methods.update({n: m for n, m in inspect.getmembers(instance, inspect.ismethod) if not n.startswith("_")})
+        return methods
+
+    def _run(self, methods: dict[str, Callable[..., Any]], text: str) -> tuple[dict[str, Any], str]:
+        name, args, kwargs = parse_call(text)
+        fn = methods.get(name)
+        if fn is None:
+            return {"name": name, "arguments": kwargs}, f"Error: unknown function {name}"
+        params = list(inspect.signature(fn).parameters)
+        kwargs = {**dict(zip(params, args)), **kwargs}
+        try:
+            result = fn(**kwargs)
+        except Exception as exc:  # the backends signal misuse with plain exceptions
+            result = f"Error during execution: {exc}"
+        out = result if isinstance(result, str) else json.dumps(result, default=str)
+        return {"name": name, "arguments": kwargs}, out
+
+    def episodes(self, n: int, seed: int) -> Iterator[Episode]:
+        questions = _bfcl_file(self.dataset)
+        answers = {a["id"]: a["ground_truth"] for a in _bfcl_file(f"possible_answer/{self.dataset}")}
+        for entry in questions[seed:seed + n]:
+            methods = self._instances(entry)
+            steps: list[GoldStep] = []
+            for turn, calls in zip(entry["question"], answers[entry["id"]]):
+                request = "\n".join(str(m.get("content", "")) for m in turn if m.get("role") == "user")
+                for j, text in enumerate(calls):
+                    call, result = self._run(methods, text)
+                    steps.append(GoldStep(text, result, call=call, user_before=request if j == 0 else None))
+            if steps:
+                task = str(steps[0].user_before)
+                yield Episode(self.name, entry["id"], task, tuple(steps), system=TOOL_SYSTEM,
+                              meta={"classes": entry["involved_classes"]})
+
+    def live(self, episode: Episode) -> LiveEpisode:
+        raise UsageError("BFCL multi-turn is scored teacher-forced (next-call accuracy), not played live")
+
+
+ADAPTERS: dict[str, Callable[[], Adapter]] = {}
+
+
+def register_env(name: str, factory: Callable[[], Adapter]) -> None:
+    ADAPTERS[name] = factory
+
+
+def open_env(name: str) -> Adapter:
+    if name not in ADAPTERS:
+        raise UsageError(f"unknown environment {name!r}; use one of: {', '.join(ADAPTERS)}")
+    return ADAPTERS[name]()
+
+
+register_env("twx", TextWorldExpress)
+register_env("scienceworld", ScienceWorld)
+register_env("bfcl", BFCLMultiTurn)

@@ -1,0 +1,145 @@
+"""The trajectory lab: every compression method on real environments, model-free and with a policy.
+
+Model-free (gold trajectories): at several prefixes of each gold path, compress the history and
+measure validity, realized compression (tokens in / tokens out) and next-action grounding recall
+(of the words the next gold action names that the history mentioned, the share still in the
+compressed context).
+
+With a policy: play each episode with the history compressed by the method before every decision
+and record the final score (playable text environments), or, for tool suites that are not played
+live, the teacher-forced share of steps where the policy names the gold tool. Retention is a
+method's mean reward over NO-COMP's, per environment and policy cell.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from relaykit.bench.store import RunStore
+from relaykit.bench.trajectory.envs import Adapter, Episode, episode_messages, open_env
+from relaykit.bench.trajectory.labelset import prefix_points
+from relaykit.models.base import Model
+from relaykit.trajectory import compress_trajectory
+from relaykit.trajectory.features import words
+from relaykit.trajectory.labels import ModelPolicy, Policy, context_words
+from relaykit.trajectory.parse import Msg
+from relaykit.trajectory.selective import TokenInfo
+
+KIND = "trajectory"
+DEFAULT_METHODS = ("none", "agora", "floor", "truncate", "obs-mask", "selective-context")
+
+
+@dataclass(frozen=True)
+class LabConfig:
+    env: str
+    methods: tuple[str, ...] = DEFAULT_METHODS
+    episodes: int = 5
+    seed: int = 100  # gold episodes used for training start at seed 0; the lab uses others by default
+    keep: float = 0.3
+    dropped: str = "remove"
+    truncate_tokens: int = 512
+    policy: str | None = None
+    max_steps: int = 30
+    prefixes: int = 6
+    min_past: int = 3
+
+
+def compress(messages: Sequence[Msg], method: str, cfg: LabConfig, token_info: TokenInfo | None) -> Any:
+    return compress_trajectory(list(messages), method=method, keep=cfg.keep, dropped=cfg.dropped,
+                               truncate_tokens=cfg.truncate_tokens, token_info=token_info)
+
+
+def model_free(episode: Episode, method: str, cfg: LabConfig, token_info: TokenInfo | None) -> dict[str, Any]:
+    """Validity, compression and grounding recall over the episode's prefixes."""
+    valid = hits = needed = prefixes = 0
+    tokens_in = tokens_out = 0
+    for t in prefix_points(len(episode.steps), cfg.min_past, cfg.prefixes):
+        messages = episode_messages(episode, t)
+        out = compress(messages, method, cfg, token_info)
+        acc = out.accounting
+        prefixes += 1
+        valid += int(acc.valid)
+        tokens_in, tokens_out = tokens_in + acc.tokens_in, tokens_out + acc.tokens_out
+        target = words(episode.steps[t].action) & context_words(messages)
+        needed += len(target)
+        hits += len(target & context_words(out.messages))
+    return {"prefixes": prefixes, "valid": valid, "grounding_hits": hits, "grounding_needed": needed,
+            "tokens_in": tokens_in, "tokens_out": tokens_out}
+
+
+def play(adapter: Adapter, episode: Episode, method: str, cfg: LabConfig, policy: Policy,
+         token_info: TokenInfo | None) -> dict[str, Any]:
+    """One live episode with the history compressed before every decision; reward = best score reached."""
+    live = adapter.live(episode)
+    messages: list[Msg] = [{"role": "system", "content": episode.system}, {"role": "user", "content": live.task}]
+    best, steps, tokens_in, tokens_out = 0.0, 0, 0, 0
+    limit = min(cfg.max_steps, 2 * len(episode.steps) + 5)
+    while steps < limit:
+        out = compress(messages, method, cfg, token_info)
+        tokens_in, tokens_out = tokens_in + out.accounting.tokens_in, tokens_out + out.accounting.tokens_out
+        action = policy.next_action(out.messages, live.valid_actions()) or "look around"
+        observation, score, done = live.step(action)
+        best, steps = max(best, score), steps + 1
+        messages += [{"role": "assistant", "content": action}, {"role": "user", "content": observation}]
+        if done:
+            break
+    return {"reward": best, "steps": steps, "tokens_in": tokens_in, "tokens_out": tokens_out}
+
+
+def teacher_forced(episode: Episode, method: str, cfg: LabConfig, policy: Policy,
+                   token_info: TokenInfo | None) -> dict[str, Any]:
+    """Tool suites: the share of prefixes where the policy names the gold tool next."""
+    hits = total = 0
+    tokens_in = tokens_out = 0
+    for t in prefix_points(len(episode.steps), cfg.min_past, cfg.prefixes):
+        out = compress(episode_messages(episode, t), method, cfg, token_info)
+        tokens_in, tokens_out = tokens_in + out.accounting.tokens_in, tokens_out + out.accounting.tokens_out
+        gold = episode.steps[t].call or {}
+        said = policy.next_action(out.messages)
+        hits += int(said.split("(")[0].strip() == gold.get("name"))
+        total += 1
+    return {"reward": hits / total if total else 0.0, "steps": total, "tokens_in": tokens_in,
+            "tokens_out": tokens_out}
+
+
+def run_lab(cfg: LabConfig, store: RunStore, *, run_id: str | None = None, model: Model | None = None,
+            token_info: TokenInfo | None = None, on_unit: Callable[[str], None] | None = None) -> str:
+    """Run (or resume) the lab; every (episode, method, part) result is recorded as soon as it is done."""
+    adapter = open_env(cfg.env)
+    if run_id is None:
+        run_id = store.create_run(KIND, asdict(cfg))
+    done = store.done_keys(run_id)
+    policy = ModelPolicy(model) if model is not None else None
+    if token_info is None and "selective-context" in cfg.methods:
+        from relaykit.trajectory.selective import model_token_info
+
+        token_info = model_token_info()  # one cache for the whole run
+    for episode in adapter.episodes(cfg.episodes, cfg.seed):
+        for method in cfg.methods:
+            key = f"{episode.episode_id}/{method}/free"
+            if key not in done:
+                store.record(run_id, key, {"env": cfg.env, "episode": episode.episode_id, "method": method,
+                                           "part": "free", **model_free(episode, method, cfg, token_info)})
+            if on_unit is not None:
+                on_unit(key)
+            if policy is None:
+                continue
+            key = f"{episode.episode_id}/{method}/policy"
+            if key not in done:
+                result = (play(adapter, episode, method, cfg, policy, token_info) if adapter.playable
+                          else teacher_forced(episode, method, cfg, policy, token_info))
+                store.record(run_id, key, {"env": cfg.env, "episode": episode.episode_id, "method": method,
+                                           "part": "policy", "policy": cfg.policy, **result})
+            if on_unit is not None:
+                on_unit(key)
+    store.finish(run_id)
+    return run_id
+
+
+def units(cfg: LabConfig) -> int:
+    return cfg.episodes * len(cfg.methods) * (2 if cfg.policy else 1)
+
+
+__all__ = ["DEFAULT_METHODS", "KIND", "LabConfig", "model_free", "play", "run_lab", "teacher_forced", "units"]

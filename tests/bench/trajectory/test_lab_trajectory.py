@@ -1,0 +1,82 @@
+import importlib.util
+
+import pytest
+from lab_fakes import FakeEnv
+
+from relaykit.bench.reports import report_for
+from relaykit.bench.store import RunStore
+from relaykit.bench.trajectory import LabConfig, register_env, run_lab
+from relaykit.bench.trajectory.envs import episode_messages, open_env, parse_call
+from relaykit.bench.trajectory.report import html_report, summarise
+from relaykit.errors import UsageError
+from relaykit.testing import ScriptedModel
+from relaykit.trajectory import validate
+
+register_env("fake", FakeEnv)
+
+
+def policy_model() -> ScriptedModel:
+    """Opens the box only when the context still says which box holds the coin."""
+    def answer(request):  # type: ignore[no-untyped-def]
+        text = " ".join(str(m.get("content")) for m in request.messages[1:])
+        return "open hall-box" if "hall-box" in text else "look around"
+    return ScriptedModel(answer)
+
+
+def test_model_free_and_policy_parts_are_recorded_and_resumable(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    store = RunStore(tmp_path / "runs.sqlite")
+    cfg = LabConfig(env="fake", methods=("none", "agora", "selective-context"), episodes=2, policy="scripted")
+    model = policy_model()
+    from relaykit.trajectory.selective import word_info
+
+    run_id = run_lab(cfg, store, model=model, token_info=word_info)
+    results = store.results(run_id)
+    assert len(results) == 2 * 3 * 2
+    rows = {r["method"]: r for r in summarise(results)}
+    assert rows["none"]["valid_rate"] == 1.0 and rows["none"]["grounding_recall"] == 1.0
+    assert rows["none"]["reward"] == 1.0 and rows["none"]["retention"] == 1.0
+    assert rows["agora"]["ratio"] > 1.0 and rows["agora"]["valid_rate"] == 1.0
+    assert rows["selective-context"]["grounding_recall"] < 1.0  # token pruning drops the words actions need
+    calls = model.calls
+    run_lab(cfg, store, run_id=run_id, model=model, token_info=word_info)
+    assert model.calls == calls  # resumed: nothing recomputed
+    assert report_for(store.get_run(run_id)).kind == "trajectory"
+    assert "<table" in html_report(store, store.get_run(run_id))
+
+
+def test_unknown_env_and_bad_calls() -> None:
+    with pytest.raises(UsageError, match="unknown environment"):
+        open_env("nope")
+    assert parse_call("mv(source='a', destination='b')") == ("mv", [], {"source": "a", "destination": "b"})
+    assert parse_call("sort('f.txt')") == ("sort", ["f.txt"], {})
+    with pytest.raises(UsageError, match="cannot read the call"):
+        parse_call("os.system('x')")
+
+
+def needs(package: str) -> pytest.MarkDecorator:
+    return pytest.mark.skipif(importlib.util.find_spec(package) is None,
+                              reason=f"{package} is not installed (pip install 'relaykit[envs]')")
+
+
+@pytest.mark.envs
+@needs("textworld_express")
+def test_textworld_express_gold_episode_is_a_valid_trajectory() -> None:
+    episode = next(open_env("twx").episodes(1, 1))
+    msgs = episode_messages(episode)
+    assert len(episode.steps) >= 3 and validate(msgs) == [] and episode.steps[0].valid_actions
+
+
+@pytest.mark.envs
+@needs("bfcl_eval")
+def test_bfcl_gold_episode_runs_the_tool_backends() -> None:
+    episode = next(open_env("bfcl").episodes(1, 0))
+    msgs = episode_messages(episode)
+    assert validate(msgs) == [] and any(m.get("tool_calls") for m in msgs)
+    assert "document" in episode.steps[0].observation and len(episode.steps) >= 4
+
+
+@pytest.mark.envs
+@needs("scienceworld")
+def test_scienceworld_gold_episode() -> None:
+    episode = next(open_env("scienceworld").episodes(1, 0))
+    assert validate(episode_messages(episode)) == [] and len(episode.steps) >= 3

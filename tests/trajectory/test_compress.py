@@ -1,0 +1,156 @@
+import warnings
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from trajectory_strategies import chat_trajectories, react_transcripts
+
+from relaykit.errors import UsageError
+from relaykit.trajectory import METHODS, FunctionScorer, compress_trajectory, parse, validate
+from relaykit.trajectory.selective import word_info
+
+
+def tool_trajectory(n: int) -> list[dict]:
+    msgs = [{"role": "system", "content": "You are an agent."}, {"role": "user", "content": "Find the key."}]
+    for i in range(n):
+        msgs.append({"role": "assistant", "content": None, "tool_calls": [
+            {"id": f"c{i}", "type": "function", "function": {"name": "look", "arguments": f'{{"room": {i}}}'}}]})
+        msgs.append({"role": "tool", "tool_call_id": f"c{i}", "content": f"Room {i} has a chair and a lamp. " * 4})
+    return msgs
+
+
+def fixed(*scores: float) -> FunctionScorer:
+    return FunctionScorer(lambda t: list(scores))
+
+
+def test_floor_keeps_recent_and_confident_steps_and_keep_picks_by_score() -> None:
+    msgs = tool_trajectory(8)  # 7 past steps + the current one
+    scorer = fixed(0.1, 0.95, 0.2, 0.8, 0.3, 0.0, 0.0)
+    out = compress_trajectory(msgs, keep=0.25, scorer=scorer).accounting
+    assert out.floor_steps == (1, 5, 6)  # theta_hi=0.9 catches step 1; the last two are recent
+    assert out.kept_steps == (1, 3, 5, 6)  # one of the 4 remaining steps (0.25 * 4): the best, step 3
+    assert out.dropped_steps == (0, 2, 4) and out.valid and out.tokens_out < out.tokens_in
+    everything = compress_trajectory(msgs, keep=1.0, scorer=scorer).accounting
+    assert everything.dropped_steps == () and everything.tokens_out == everything.tokens_in
+
+
+def test_placeholder_keeps_the_action_and_masks_the_observation() -> None:
+    msgs = tool_trajectory(5)
+    out = compress_trajectory(msgs, keep=0.0, dropped="placeholder", scorer=fixed(0, 0, 0, 0))
+    assert out.accounting.masked_steps == (0, 1) and out.accounting.dropped_steps == ()
+    result = out.messages
+    assert isinstance(result, list) and len(result) == len(msgs) and validate(result) == []
+    assert result[2] == msgs[2] and result[3]["tool_call_id"] == "c0" and "omitted" in result[3]["content"]
+
+
+def test_budget_is_a_ceiling_when_the_floor_fits_and_says_so_when_not() -> None:
+    msgs = tool_trajectory(10)
+    ok = compress_trajectory(msgs, budget=400).accounting
+    assert ok.tokens_out <= 400 and not ok.over_budget
+    tight = compress_trajectory(msgs, budget=50).accounting
+    assert tight.over_budget and tight.dropped_steps == tuple(range(7))
+    masked = compress_trajectory(msgs, budget=400, dropped="placeholder").accounting
+    assert masked.tokens_out <= 400 and masked.masked_steps
+
+
+def test_baselines() -> None:
+    msgs = tool_trajectory(12)
+    assert compress_trajectory(msgs, method="none").messages == msgs
+    trunc = compress_trajectory(msgs, method="truncate", truncate_tokens=300).accounting
+    assert trunc.tokens_out <= 300 and trunc.kept_steps == tuple(range(11 - len(trunc.kept_steps), 11))
+    assert compress_trajectory(msgs, method="floor").accounting.kept_steps == (9, 10)
+    mask = compress_trajectory(msgs, method="obs-mask", mask_window=3).accounting
+    assert mask.masked_steps == tuple(range(9)) and mask.kept_steps == (9, 10)
+
+
+def test_selective_context_breaks_the_action_grammar_but_not_the_structure() -> None:
+    msgs = [{"role": "user", "content": "Heat the soup."}]
+    for i in range(4):
+        msgs += [{"role": "assistant", "content": f"open door {i}"},
+                 {"role": "user", "content": f"The door {i} opens onto a corridor."}]
+    out = compress_trajectory(msgs, method="selective-context", keep=0.3, token_info=word_info)
+    actions = [m["content"] for m in out.messages if m["role"] == "assistant"]
+    assert actions == ["open"] * 4 and out.accounting.valid  # the object id is gone from every action
+
+
+def test_bad_input_is_a_usage_error_listing_every_violation() -> None:
+    bad = [{"role": "user", "content": "x"}, {"role": "tool", "tool_call_id": "nope", "content": "r"},
+           {"role": "assistant", "content": None,
+            "tool_calls": [{"id": "a", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}]
+    with pytest.raises(UsageError, match=r"2 violation.*nope.*'a'"):
+        compress_trajectory(bad)
+    with pytest.raises(UsageError, match="empty"):
+        compress_trajectory([])
+    with pytest.raises(UsageError, match="unknown role"):
+        compress_trajectory([{"role": "bot", "content": "x"}])
+    with pytest.raises(UsageError, match="unknown trajectory method"):
+        compress_trajectory(tool_trajectory(3), method="magic")
+    with pytest.raises(UsageError, match="keep"):
+        compress_trajectory(tool_trajectory(3), keep=2)
+    with pytest.raises(UsageError, match="scorer returned 1 scores"):
+        compress_trajectory(tool_trajectory(4), scorer=fixed(0.5))
+
+
+def test_react_without_steps_is_returned_unchanged_with_a_warning() -> None:
+    with pytest.warns(UserWarning, match="no Thought/Action/Observation"):
+        out = compress_trajectory("just some prose")
+    assert out.messages == "just some prose"
+
+
+def test_react_compression_keeps_text_form() -> None:
+    text = "Task: open the box.\n" + "".join(
+        f"Thought: step {i}\nAction: look {i}\nObservation: you see item {i} here, by a table, a chair and a rug\n"
+        for i in range(6))
+    out = compress_trajectory(text, keep=0.0, dropped="placeholder")
+    assert isinstance(out.messages, str) and "Action: look 0" in out.messages and "item 0" not in out.messages
+    assert out.messages.endswith("item 5 here, by a table, a chair and a rug\n") and out.accounting.masked_steps
+
+
+@st.composite
+def method_settings(draw: st.DrawFn, n_scores: int) -> dict:
+    options: dict = {"keep": draw(st.floats(0, 1)), "dropped": draw(st.sampled_from(["remove", "placeholder"])),
+                     "k_recent": draw(st.integers(0, 4)), "theta_hi": draw(st.floats(0, 1.5)),
+                     "mask_window": draw(st.integers(1, 5)), "truncate_tokens": draw(st.integers(1, 400)),
+                     "token_info": word_info}
+    if draw(st.booleans()):
+        options["budget"] = draw(st.integers(1, 600))
+    if draw(st.booleans()):
+        scores = draw(st.lists(st.floats(0, 1), min_size=n_scores, max_size=n_scores))
+        options["scorer"] = fixed(*scores)
+    return options
+
+
+@settings(max_examples=150, deadline=None)
+@given(chat_trajectories(), st.sampled_from(sorted(METHODS)), st.data())
+def test_no_method_and_no_setting_ever_returns_an_invalid_list(msgs: list, method: str, data: st.DataObject) -> None:
+    options = data.draw(method_settings(len(parse(msgs).past)))
+    out = compress_trajectory(msgs, method=method, **options)
+    assert isinstance(out.messages, list)
+    assert validate(out.messages) == [] and out.accounting.valid
+    acc = out.accounting
+    n_past = len(parse(msgs).past)
+    assert sorted(acc.kept_steps + acc.dropped_steps + acc.masked_steps) == list(range(n_past))
+    if "budget" in options and method == "agora" and not acc.over_budget:
+        assert acc.tokens_out <= options["budget"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(react_transcripts(), st.sampled_from(sorted(METHODS)), st.data())
+def test_react_compression_never_fails(text: str, method: str, data: st.DataObject) -> None:
+    options = data.draw(method_settings(len(parse(text).past)))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        out = compress_trajectory(text, method=method, **options)
+    assert isinstance(out.messages, str) and out.accounting.tokens_out <= out.accounting.tokens_in + 50
+
+
+def test_a_placeholder_never_lengthens_a_step() -> None:
+    msgs = [{"role": "user", "content": "go"}] + [m for i in range(5) for m in (
+        {"role": "assistant", "content": f"a{i}"}, {"role": "user", "content": "ok"})]
+    out = compress_trajectory(msgs, method="obs-mask", mask_window=1)
+    assert out.messages == msgs and out.accounting.tokens_out == out.accounting.tokens_in
+
+
+def test_floor_k_masks_instead_of_dropping_in_placeholder_mode() -> None:
+    acc = compress_trajectory(tool_trajectory(6), method="floor", dropped="placeholder").accounting
+    assert acc.masked_steps == (0, 1, 2) and acc.kept_steps == (3, 4) and acc.dropped_steps == ()
