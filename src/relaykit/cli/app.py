@@ -8,6 +8,7 @@ import typer
 from rich.markup import escape
 
 from relaykit.cli._common import err_console, read_text
+from relaykit.cli.delegation import delegation_app
 from relaykit.cli.doctor import doctor
 from relaykit.cli.groups import bench_app, compress_app
 from relaykit.cli.report import report, runs
@@ -25,6 +26,7 @@ app.command()(report)
 app.command()(runs)
 app.add_typer(compress_app, name="compress")
 app.add_typer(bench_app, name="bench")
+app.add_typer(delegation_app, name="delegation")
 
 
 @app.command("tokens")
