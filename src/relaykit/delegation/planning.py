@@ -35,18 +35,22 @@ def plan_graph(
         {"role": "system", "content": GRAPH_PLANNER_PROMPT},
         {"role": "user", "content": planner_user_prompt(task, specs)},
     ]
-    repairs_left = max_repairs
+    attempts = Usage()  # every call counts against one bound, schema repairs and rule repairs alike
     while True:
-        graph = complete_structured(model, messages, DelegationGraph, max_repairs=repairs_left, usage=usage,
-                                    temperature=0.0, max_tokens=max_tokens)
+        graph = complete_structured(model, messages, DelegationGraph, max_repairs=max_repairs - attempts.requests,
+                                    usage=attempts, temperature=0.0, max_tokens=max_tokens)
         report = validate_graph(graph, specs if specs else None)
-        if report.valid:
-            return graph
-        if repairs_left == 0:
-            raise _invalid(model, report, graph)
-        repairs_left -= 1
+        if report.valid or attempts.requests > max_repairs:
+            break
         messages += [{"role": "assistant", "content": graph.to_json()},
                      {"role": "user", "content": _repair_text(report)}]
+    if usage is not None:
+        usage.requests += attempts.requests
+        usage.prompt_tokens += attempts.prompt_tokens
+        usage.completion_tokens += attempts.completion_tokens
+    if not report.valid:
+        raise _invalid(model, report, graph)
+    return graph
 
 
 def _repair_text(report: GraphReport) -> str:

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from relaykit.errors import UsageError
 
-WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_']*|#?[A-Z]?\d[\w.-]*|\S+@\S+")
+WORD = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)*|#?[A-Z]?\d[\w.-]*\w|#?[A-Z]?\d|[A-Za-z_][A-Za-z0-9_']*")
 _STOP_TEXT = (
     "a an the and or of to in on for with by at from is are be was were it its this that these those as "
     "then than so do does not no yes you your we our they their he she his her i me my will would should "
@@ -41,7 +41,7 @@ def tfidf_reencode(text: str, corpus: Sequence[str] = (), *, keep: float = 0.5) 
 
     def weight(term: str) -> float:
         df = sum(1 for d in doc_terms if term in d)
-        return tf[term] * (math.log((1 + n_docs) / (1 + df)) + 1.0)
+        return tf[term] * math.log((1 + n_docs) / max(1, df))
 
     distinct = list(dict.fromkeys(w.lower() for w in words))
     n_keep = max(1, round(len(distinct) * keep))
