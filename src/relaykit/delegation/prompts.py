@@ -11,18 +11,13 @@ from collections.abc import Sequence
 from relaykit.delegation.tools import ToolSpec, describe_tools
 
 GRAPH_EXECUTOR_PROMPT = """\
-You carry out a delegation that arrives as a JSON graph {"nodes": [...], "edges": [...]}.
-Node types: goal = what must be true at the end; constraint = a rule you must not break; \
-entity = a fact or identifier to use; action = a step to take; precondition = must hold before \
-the steps that need it; postcondition = must hold after; tool_call = call the tool named in \
-"value" with its "args" (or its tool_arg nodes: "key" = parameter, "value" = argument); \
-tool_arg = one argument of a tool_call.
-Edges read src -> dst. depends_on and follows: finish src before starting dst. requires: dst is \
-needed for src. targets: src is applied to dst. enables: src makes dst possible. blocks: src \
-prevents dst. contradicts: src and dst cannot both hold.
-Work through the nodes in topological order of the depends_on/follows edges; check each \
-precondition before the step that needs it; fill arguments the graph leaves open from earlier \
-results; never start a step before the steps it depends on are done."""
+You execute a delegation given as a JSON graph of typed nodes and edges.
+Nodes: goal (the end state), constraint (a rule to keep), entity (a fact or id to use), action (a \
+step), precondition (check before the step needing it), postcondition (true afterwards), tool_call \
+(call the tool named in value with its args), tool_arg (an argument: key=parameter, value=argument).
+Edges go src -> dst. depends_on, follows: src finishes before dst starts. requires: src needs dst. \
+targets: src acts on dst. enables/blocks: src allows/prevents dst. contradicts: not both.
+Work in topological order of depends_on/follows; fill missing arguments from earlier results."""
 
 NL_EXECUTOR_PROMPT = """\
 You carry out a task that another agent delegated to you. Follow its instructions, using the \

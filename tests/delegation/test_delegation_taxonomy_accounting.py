@@ -27,7 +27,8 @@ def test_order_violation_against_graph_and_prose() -> None:
         "nodes": [{"id": "t1", "type": "tool_call", "value": "find_user"},
                   {"id": "x", "type": "action", "value": "think"},
                   {"id": "t2", "type": "tool_call", "value": "get_orders"}],
-        "edges": [{"src": "t1", "dst": "x", "relation": "depends_on"}, {"src": "x", "dst": "t2", "relation": "follows"}]})
+        "edges": [{"src": "t1", "dst": "x", "relation": "depends_on"},
+                  {"src": "x", "dst": "t2", "relation": "follows"}]})
     precedence = graph_precedence(graph)
     assert precedence == [("find_user", "get_orders")]
     assert classify([step("get_orders"), step("find_user")], precedence).order_violation

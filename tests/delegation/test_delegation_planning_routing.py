@@ -30,7 +30,8 @@ def test_plan_graph_asks_with_the_schema_and_returns_a_valid_graph() -> None:
     assert isinstance(graph, DelegationGraph) and graph.call_args("t1") == {"email": "a@b"}
     request = model.requests[0]
     assert request.schema is DelegationGraph and request.temperature == 0.0
-    assert request.messages[0]["content"] == GRAPH_PLANNER_PROMPT and "find_user(email?)" in request.messages[1]["content"]
+    assert request.messages[0]["content"] == GRAPH_PLANNER_PROMPT
+    assert "find_user(email?)" in request.messages[1]["content"]
     assert usage.requests == 1 and usage.total_tokens > 0
 
 

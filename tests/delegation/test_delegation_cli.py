@@ -46,7 +46,8 @@ def test_validate_reports_every_violation(tmp_path: Path, capsys: pytest.Capture
 
 
 def test_validate_schema_errors_have_paths(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run_cli(capsys, "delegation", "validate", write(tmp_path, "g.json", {"nodes": [{"id": 1}]}), "--json")
+    path = write(tmp_path, "g.json", {"nodes": [{"id": 1}]})
+    code, out, _ = run_cli(capsys, "delegation", "validate", path, "--json")
     messages = [v["message"] for v in json.loads(out)["violations"]]
     assert code == 1 and any(m.startswith("$.nodes[0].type") for m in messages)
 
