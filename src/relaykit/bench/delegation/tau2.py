@@ -59,6 +59,7 @@ class Tau2Suite:
         self._tools = tuple(load_tools([t.openai_schema for t in env.get_tools()]))
         self._writes = {name for name in env.tools.get_tools() if env.tools.tool_type(name).value == "write"}
         self._raw = {t.id: t for t in self._module.get_tasks()}
+        self._hashes: dict[str, str] = {}  # cache of gold and fresh database hashes (they are slow to compute)
 
     def tasks(self, limit: int | None = None, offset: int = 0) -> list[SuiteTask]:
         chosen: list[Any] = []
@@ -66,7 +67,7 @@ class Tau2Suite:
         for task in candidates:
             if limit is not None and len(chosen) >= limit:
                 break
-            if Tau2Episode(self._module, task, self._tools).changes_state():
+            if Tau2Episode(self._module, task, self._tools, self._hashes).changes_state():
                 chosen.append(task)
         return [SuiteTask(f"{self.name}/{t.id}", (request_text(t),), self._tools,
                           {"gold_tools": [a.name for a in t.evaluation_criteria.actions]}) for t in chosen]
@@ -76,13 +77,16 @@ class Tau2Suite:
         return criteria is not None and any(a.name in self._writes for a in criteria.actions or [])
 
     def episode(self, task: SuiteTask) -> Tau2Episode:
-        return Tau2Episode(self._module, self._raw[task.id.split("/", 1)[1]], self._tools)
+        return Tau2Episode(self._module, self._raw[task.id.split("/", 1)[1]], self._tools, self._hashes)
 
 
 class Tau2Episode:
-    def __init__(self, module: Any, task: Any, tools: Sequence[ToolSpec]) -> None:
+    def __init__(self, module: Any, task: Any, tools: Sequence[ToolSpec], hashes: dict[str, str] | None = None
+                 ) -> None:
         self._module, self._task, self._tools = module, task, tools
+        self._hashes = {} if hashes is None else hashes
         self.env = self._fresh_env()
+        self.calls = 0
 
     def _fresh_env(self) -> Any:
         env = self._module.get_environment()
@@ -100,6 +104,7 @@ class Tau2Episode:
         return None
 
     def call(self, name: str, args: Mapping[str, Any]) -> ToolResult:
+        self.calls += 1
         try:
             result = self.env.use_tool(name, **dict(args))
         except Exception as exc:  # the tool's error is the executor's observation
@@ -109,10 +114,19 @@ class Tau2Episode:
 
     def changes_state(self) -> bool:
         """Whether the gold actions change the database at all (else an empty run would pass)."""
-        return bool(self._gold_env().get_db_hash() != self._fresh_env().get_db_hash())
+        fresh_key = "fresh" if self._task.initial_state is None else f"fresh/{self._task.id}"
+        if fresh_key not in self._hashes:
+            self._hashes[fresh_key] = self.env.get_db_hash() if not self.calls else self._fresh_env().get_db_hash()
+        return self._gold_hash() != self._hashes[fresh_key]
 
     def success(self) -> bool:
-        return bool(self._gold_env().get_db_hash() == self.env.get_db_hash())
+        return bool(self._gold_hash() == self.env.get_db_hash())
+
+    def _gold_hash(self) -> str:
+        key = f"gold/{self._task.id}"
+        if key not in self._hashes:
+            self._hashes[key] = str(self._gold_env().get_db_hash())
+        return self._hashes[key]
 
     def _gold_env(self) -> Any:
         gold = self._fresh_env()
