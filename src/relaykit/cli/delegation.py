@@ -55,6 +55,8 @@ def bench_delegation(
     max_steps: int = typer.Option(12, "--max-steps", help="Executor steps per delegation."),
     direct: bool = typer.Option(True, "--direct/--no-direct",
                                 help="Run graphs whose tool calls have every argument without the executor."),
+    plan_repairs: int = typer.Option(2, "--plan-repairs", help="Repairs allowed for an invalid planned graph."),
+    plan_tokens: int = typer.Option(512, "--plan-tokens", help="Token limit of one planner answer."),
     resume: str | None = typer.Option(None, "--resume", help="Continue this run id, skipping finished units."),
     store: Path | None = typer.Option(None, "--store", help="Run store file."),
     as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
@@ -62,7 +64,8 @@ def bench_delegation(
     """Run the delegation lab: plan, (route,) hand off and execute each task, scoring the end state."""
 
     config = LabConfig.build(suite=suite, planner=planner, executor=executor, formats=formats, router=router,
-                             limit=limit, offset=offset, max_steps=max_steps, direct=direct)
+                             limit=limit, offset=offset, max_steps=max_steps, direct=direct,
+                             plan_repairs=plan_repairs, plan_tokens=plan_tokens)
     runs = RunStore(store)
     run_id = run_lab(config, runs, resume=resume)
     summary = summarize(runs, run_id)

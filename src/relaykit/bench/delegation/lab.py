@@ -52,6 +52,8 @@ class LabConfig:
     offset: int = 0
     max_steps: int = 12
     direct: bool = True
+    plan_repairs: int = 2
+    plan_tokens: int = 512
 
     @classmethod
     def build(cls, *, formats: Iterable[str], **kwargs: Any) -> LabConfig:
@@ -96,7 +98,8 @@ def run_lab(config: LabConfig, store: RunStore, *, resume: str | None = None,
         run = store.get_run(resume)
         if run.kind != KIND:
             raise UsageError(f"run {resume} is a {run.kind} run, not a delegation run")
-        config = LabConfig(**{**run.config, "arms": tuple(run.config["arms"])})
+        known = set(LabConfig.__dataclass_fields__)
+        config = LabConfig(**{k: v for k, v in run.config.items() if k in known} | {"arms": tuple(run.config["arms"])})
         run_id = resume
     else:
         run_id = store.create_run(KIND, asdict(config))
@@ -151,10 +154,12 @@ def run_turn(context: LabContext, episode: Episode, request: str, arm: str, usag
     graph: DelegationGraph | None = None
     try:
         if fmt == "graph":
-            graph = plan_graph(context.planner, request, tools, usage=usage["planner"])
+            graph = plan_graph(context.planner, request, tools, usage=usage["planner"],
+                               max_repairs=context.config.plan_repairs, max_tokens=context.config.plan_tokens)
             text = graph.to_json()
         else:
-            text = plan_nl(context.planner, request, tools, usage=usage["planner"])
+            text = plan_nl(context.planner, request, tools, usage=usage["planner"],
+                           max_tokens=context.config.plan_tokens)
             text = tfidf_reencode(text) if arm == "tfidf" else text
     except ModelError as exc:
         return TurnOutcome(fmt, delegation_cost("", fmt, router_tokens=router_tokens).as_dict(),
