@@ -1,3 +1,4 @@
+import json
 from pathlib import Path
 from typing import Any
 
@@ -91,3 +92,17 @@ def test_report_terminal_and_html(tmp_path: Path, toy_model: ScriptedModel, caps
     out = capsys.readouterr().out
     assert info.value.code in (0, None) and "paired against NL" in out and "failure taxonomy" in out
     assert "data:image/png;base64" in html.read_text()
+
+
+def test_cli_runs_the_lab_and_prints_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """With a bare scripted model every call fails: the lab records each failure and still reports."""
+    store = str(tmp_path / "runs.sqlite")
+    with pytest.raises(SystemExit) as info:
+        main(["bench", "delegation", "--suite", "toy", "--planner", "scripted", "--executor", "scripted",
+              "--format", "oracle,routed", "--limit", "2", "--store", store, "--json"])
+    summary = json.loads(capsys.readouterr().out)
+    assert info.value.code in (0, None)
+    assert set(summary) == {"run_id", "suite", "planner", "executor", "tasks", "formats", "comparisons",
+                            "compression", "routing", "oracle", "taxonomy"}
+    assert summary["tasks"] == 2 and summary["formats"]["graph"]["planner_failures"] == 2
+    assert summary["routing"]["nl"] == 2  # the router failed, so routed fell back to NL

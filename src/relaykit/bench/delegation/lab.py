@@ -20,7 +20,9 @@ from relaykit.bench.delegation.summary import summarize
 from relaykit.bench.store import RunStore
 from relaykit.delegation import (
     DelegationGraph,
+    Format,
     ModelExecutor,
+    RouteDecision,
     Router,
     Step,
     classify,
@@ -148,7 +150,7 @@ def _with_history(earlier: Sequence[str], text: str) -> str:
 def run_turn(context: LabContext, episode: Episode, request: str, arm: str, usage: Mapping[str, Usage]
              ) -> TurnOutcome:
     tools = list(episode.tools())
-    decision = context.router.route(request) if arm == "routed" else None
+    decision, route_error = _route(context, request) if arm == "routed" else (None, "")
     fmt = decision.format.value if decision else ("graph" if arm == "graph" else "nl")
     router_tokens = decision.router_tokens if decision else 0
     graph: DelegationGraph | None = None
@@ -164,10 +166,18 @@ def run_turn(context: LabContext, episode: Episode, request: str, arm: str, usag
     except ModelError as exc:
         return TurnOutcome(fmt, delegation_cost("", fmt, router_tokens=router_tokens).as_dict(),
                            error=f"planner: {exc}")
-    outcome = TurnOutcome(fmt, delegation_cost(text, fmt, router_tokens=router_tokens).as_dict())
+    outcome = TurnOutcome(fmt, delegation_cost(text, fmt, router_tokens=router_tokens).as_dict(), error=route_error)
     outcome.precedence = graph_precedence(graph) if graph else prose_precedence(text, [t.name for t in tools])
     _execute(context, episode, graph, text, fmt, outcome, usage["executor"])
     return outcome
+
+
+def _route(context: LabContext, request: str) -> tuple[RouteDecision, str]:
+    """The router's decision; if the router fails, NL (the conservative default) and the error."""
+    try:
+        return context.router.route(request), ""
+    except ModelError as exc:
+        return RouteDecision(Format.NL, 0, "router failed"), f"router: {exc}"
 
 
 def _execute(context: LabContext, episode: Episode, graph: DelegationGraph | None, text: str, fmt: str,
@@ -184,7 +194,7 @@ def _execute(context: LabContext, episode: Episode, graph: DelegationGraph | Non
         usage.prompt_tokens += trace.usage.prompt_tokens
         usage.completion_tokens += trace.usage.completion_tokens
     outcome.steps, outcome.executed_by = trace.steps, trace.executed_by
-    outcome.error = trace.error
+    outcome.error = "; ".join(filter(None, [outcome.error, trace.error]))
 
 
 def _record(task: SuiteTask, arm: str, success: bool, turns: Sequence[TurnOutcome],
