@@ -57,6 +57,7 @@ def bench_delegation(
                                 help="Run graphs whose tool calls have every argument without the executor."),
     plan_repairs: int = typer.Option(2, "--plan-repairs", help="Repairs allowed for an invalid planned graph."),
     plan_tokens: int = typer.Option(512, "--plan-tokens", help="Token limit of one planner answer."),
+    step_tokens: int = typer.Option(256, "--step-tokens", help="Token limit of one executor step."),
     resume: str | None = typer.Option(None, "--resume", help="Continue this run id, skipping finished units."),
     store: Path | None = typer.Option(None, "--store", help="Run store file."),
     as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
@@ -65,7 +66,7 @@ def bench_delegation(
 
     config = LabConfig.build(suite=suite, planner=planner, executor=executor, formats=formats, router=router,
                              limit=limit, offset=offset, max_steps=max_steps, direct=direct,
-                             plan_repairs=plan_repairs, plan_tokens=plan_tokens)
+                             plan_repairs=plan_repairs, plan_tokens=plan_tokens, step_tokens=step_tokens)
     runs = RunStore(store)
     run_id = run_lab(config, runs, resume=resume)
     summary = summarize(runs, run_id)

@@ -56,6 +56,7 @@ class LabConfig:
     direct: bool = True
     plan_repairs: int = 2
     plan_tokens: int = 512
+    step_tokens: int = 256
 
     @classmethod
     def build(cls, *, formats: Iterable[str], **kwargs: Any) -> LabConfig:
@@ -186,7 +187,8 @@ def _execute(context: LabContext, episode: Episode, graph: DelegationGraph | Non
         trace = execute_direct(graph, episode)
     else:
         try:
-            trace = ModelExecutor(context.executor, max_steps=context.config.max_steps).run(text, fmt, episode)
+            trace = ModelExecutor(context.executor, max_steps=context.config.max_steps,
+                                  max_tokens=context.config.step_tokens).run(text, fmt, episode)
         except ModelError as exc:
             outcome.error = f"executor: {exc}"
             return
