@@ -82,3 +82,10 @@ def test_router_registry() -> None:
         open_router("model")
     with pytest.raises(UsageError, match="known routers"):
         open_router("coin")
+
+
+def test_tokens_of_failed_planning_are_still_counted() -> None:
+    usage = Usage()
+    with pytest.raises(InvalidOutput):
+        plan_graph(ScriptedModel(["nope", "still nope"]), "find user", TOOLS, max_repairs=1, usage=usage)
+    assert usage.requests == 2 and usage.prompt_tokens > 0

@@ -36,21 +36,22 @@ def plan_graph(
         {"role": "user", "content": planner_user_prompt(task, specs)},
     ]
     attempts = Usage()  # every call counts against one bound, schema repairs and rule repairs alike
-    while True:
-        graph = complete_structured(model, messages, DelegationGraph, max_repairs=max_repairs - attempts.requests,
-                                    usage=attempts, temperature=0.0, max_tokens=max_tokens)
-        report = validate_graph(graph, specs if specs else None)
-        if report.valid or attempts.requests > max_repairs:
-            break
-        messages += [{"role": "assistant", "content": graph.to_json()},
-                     {"role": "user", "content": _repair_text(report)}]
-    if usage is not None:
-        usage.requests += attempts.requests
-        usage.prompt_tokens += attempts.prompt_tokens
-        usage.completion_tokens += attempts.completion_tokens
-    if not report.valid:
-        raise _invalid(model, report, graph)
-    return graph
+    try:
+        while True:
+            graph = complete_structured(model, messages, DelegationGraph, max_repairs=max_repairs - attempts.requests,
+                                        usage=attempts, temperature=0.0, max_tokens=max_tokens)
+            report = validate_graph(graph, specs if specs else None)
+            if report.valid:
+                return graph
+            if attempts.requests > max_repairs:
+                raise _invalid(model, report, graph)
+            messages += [{"role": "assistant", "content": graph.to_json()},
+                         {"role": "user", "content": _repair_text(report)}]
+    finally:
+        if usage is not None:  # the tokens were spent whether or not a valid graph came back
+            usage.requests += attempts.requests
+            usage.prompt_tokens += attempts.prompt_tokens
+            usage.completion_tokens += attempts.completion_tokens
 
 
 def _repair_text(report: GraphReport) -> str:
