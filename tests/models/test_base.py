@@ -86,3 +86,21 @@ def test_the_guard_refuses_the_embedded_model() -> None:
     model = open_model("local")
     with pytest.raises(pytest.fail.Exception, match="embedded_model"):
         model.complete("hi")
+
+
+def test_async_complete_answers_like_sync() -> None:
+    import asyncio
+
+    model = ScriptedModel(["async answer"])
+    response = asyncio.run(model.acomplete("hi"))
+    assert response.text == "async answer" and model.calls == 1
+
+
+def test_structured_usage_sums_completion_tokens_of_every_attempt() -> None:
+    from relaykit.tokens import count
+
+    answers = ["oops", '{"hotel_id": "H1", "flight_id": "F1"}']
+    model = ScriptedModel(list(answers))
+    usage = Usage()
+    complete_structured(model, "book", Booking, usage=usage)
+    assert usage.completion_tokens == sum(count(a) for a in answers)

@@ -52,5 +52,13 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(1)
 
 
+from relaykit.cli.compress_handoff import compress_handoff  # noqa: E402
+
+compress_app.command("handoff")(compress_handoff)
+
+from relaykit.cli.cost import register as register_cost_commands  # noqa: E402 - issue 7: cache, trace
+
+register_cost_commands(app)
+
 if __name__ == "__main__":  # pragma: no cover
     main()

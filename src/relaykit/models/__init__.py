@@ -17,3 +17,19 @@ __all__ = [
     "register_model",
     "validate_output",
 ]
+
+# Wrappers that are themselves Models (issue 7: cost patterns of paper 002).
+from relaykit.models.cache import Cached, CacheMiss, MemoryStore, open_store
+from relaykit.models.fallback import Backoff, FallbackChain
+from relaykit.models.instrumented import Instrumented, model_family
+
+__all__ += [
+    "Backoff",
+    "CacheMiss",
+    "Cached",
+    "FallbackChain",
+    "Instrumented",
+    "MemoryStore",
+    "model_family",
+    "open_store",
+]

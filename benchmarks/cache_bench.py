@@ -1,0 +1,187 @@
+"""Cache lookup latency (exact/semantic hits and misses, 1k and 10k entries, memory/SQLite/Redis) and the
+overhead a FallbackChain adds to a call, printed side by side in one run.
+
+    PYTHONPATH=src python benchmarks/cache_bench.py [--sizes 1000,10000] [--lookups 300] [--minilm]
+
+Semantic lookups use the hashing embedder by default (so the figures are the cache's own cost); pass
+--minilm to also time one MiniLM query embedding, which a semantic lookup with MiniLM adds on top.
+Redis runs when redis-server is installed: a private server is started on a free loopback port.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import numpy as np
+from rich.console import Console
+from rich.table import Table
+
+from relaykit.embeddings import HashingEmbedder, open_embedder
+from relaykit.errors import ServerError
+from relaykit.models import ChatRequest
+from relaykit.models.cache import Cached, CacheEntry, CacheStore, MemoryStore
+from relaykit.models.cache.redis_store import RedisStore
+from relaykit.models.cache.sqlite import SQLiteStore
+from relaykit.models.fallback import FallbackChain
+from relaykit.testing import ScriptedModel
+
+console = Console(width=150)
+TOPICS = ["invoice", "shipment", "refund", "password", "meeting", "deploy", "budget", "contract", "ticket", "lamp"]
+
+
+def question(i: int) -> str:
+    a, b, c = TOPICS[i % 10], TOPICS[(i // 10) % 10], TOPICS[(i // 100) % 10]
+    return f"case {i}: what is the status of the {a} for the {b} team about {c} in region r{i % 37}"
+
+
+def percentiles(samples: list[float]) -> tuple[float, float]:
+    arr = np.asarray(samples) * 1000.0
+    return float(np.percentile(arr, 50)), float(np.percentile(arr, 95))
+
+
+def timed(fn: Callable[[], object], n: int) -> list[float]:
+    out = []
+    for _ in range(n):
+        start = time.perf_counter()
+        fn()
+        out.append(time.perf_counter() - start)
+    return out
+
+
+def fill(cached: Cached, store: CacheStore, size: int) -> None:
+    """Insert ``size`` entries the way Cached would store them (exact key, group, query, vector)."""
+    embedder = cached.embedder
+    entries = []
+    now = time.time()
+    for start in range(0, size, 1000):
+        texts = [question(i) for i in range(start, min(size, start + 1000))]
+        vectors = embedder.embed(texts)
+        for text, vector in zip(texts, vectors):
+            request = ChatRequest.of(text)
+            entries.append(CacheEntry(key=cached.key(request), namespace=cached.namespace, group=cached.group(request),
+                                      response={"text": "answer", "model": "m", "prompt_tokens": 30,
+                                                "completion_tokens": 5}, created_at=now, query=text, vector=vector))
+    put_many = getattr(store, "put_many", None)
+    if put_many is not None:
+        put_many(entries)
+    else:
+        for entry in entries:
+            store.put(entry)
+
+
+def bench_store(name: str, store: CacheStore, size: int, lookups: int) -> dict[str, tuple[float, float]]:
+    model = ScriptedModel(lambda r: "answer", name="m")
+    exact = Cached(model, store, namespace=f"b{size}")
+    sem = Cached(model, store, namespace=f"b{size}", mode="semantic", embedder=HashingEmbedder(), threshold=0.9)
+    fill(sem, store, size)
+    rng = np.random.default_rng(0)
+    picks = [int(i) for i in rng.integers(0, size, lookups)]
+    hit_reqs = iter([ChatRequest.of(question(i)) for i in picks * 3])
+    miss_reqs = iter([ChatRequest.of(f"unrelated {i} quantum zebra harmonica") for i in range(lookups * 3)])
+    # a rephrasing that is only semantically close: an extra trailing word
+    near_reqs = iter([ChatRequest.of(question(i) + " today") for i in picks * 3])
+    cold_start = time.perf_counter()
+    assert sem.lookup(next(near_reqs)) is not None, "semantic hit expected"
+    cold = time.perf_counter() - cold_start
+    result = {
+        "exact hit": percentiles(timed(lambda: exact.lookup(next(hit_reqs)), lookups)),
+        "exact miss": percentiles(timed(lambda: exact.lookup(next(miss_reqs)), lookups)),
+        "semantic hit": percentiles(timed(lambda: sem.lookup(next(near_reqs)), lookups)),
+        "semantic miss": percentiles(timed(lambda: sem.lookup(next(miss_reqs)), lookups)),
+        "semantic index load": (cold * 1000.0, cold * 1000.0),
+    }
+    assert sem.stats.semantic_hits >= lookups, f"{name}: semantic lookups did not hit"
+    return result
+
+
+@contextmanager
+def redis_server() -> Iterator[str | None]:
+    binary = shutil.which("redis-server")
+    if binary is None:
+        yield None
+        return
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    with tempfile.TemporaryDirectory() as tmp:
+        proc = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly",
+                                 "no", "--dir", tmp], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            for _ in range(100):
+                try:
+                    socket.create_connection(("127.0.0.1", port), timeout=0.1).close()
+                    break
+                except OSError:
+                    time.sleep(0.05)
+            yield f"redis://127.0.0.1:{port}/0"
+        finally:
+            proc.terminate()
+            proc.wait(timeout=10)
+
+
+def fallback_overhead(n: int) -> dict[str, tuple[float, float]]:
+    direct = ScriptedModel(lambda r: "ok", name="direct")
+    one = FallbackChain([ScriptedModel(lambda r: "ok", name="a")])
+    skip = FallbackChain([ScriptedModel(lambda r: "ok", name="small", context_window=8),
+                          ScriptedModel(lambda r: "ok", name="b")])
+    failover = FallbackChain([ScriptedModel(fail_with=ServerError("500"), name="down"),
+                              ScriptedModel(lambda r: "ok", name="c")], retries=0)
+    request = ChatRequest.of("summarise the hand-off for the next agent in two lines", max_tokens=32)
+    rows = {}
+    for label, model in [("model alone", direct), ("chain of 1", one), ("chain, 1st skipped (window)", skip),
+                         ("chain, 1st fails (500)", failover)]:
+        timed(lambda m=model: m.complete(request), 50)  # warm up
+        rows[label] = percentiles(timed(lambda m=model: m.complete(request), n))
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--sizes", default="1000,10000")
+    parser.add_argument("--lookups", type=int, default=300)
+    parser.add_argument("--minilm", action="store_true")
+    args = parser.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",")]
+    table = Table(title="cache lookup latency, ms (p50 / p95)")
+    table.add_column("store")
+    table.add_column("entries", justify="right")
+    kinds = ["exact hit", "exact miss", "semantic hit", "semantic miss", "semantic index load"]
+    for kind in kinds:
+        table.add_column(kind, justify="right")
+    with tempfile.TemporaryDirectory() as tmp, redis_server() as redis_url:
+        for size in sizes:
+            stores: list[tuple[str, CacheStore]] = [("memory", MemoryStore()),
+                                                    ("sqlite", SQLiteStore(Path(tmp) / f"c{size}.sqlite"))]
+            if redis_url is not None:
+                stores.append(("redis", RedisStore(redis_url, prefix=f"bench{size}:")))
+            for name, store in stores:
+                with console.status(f"{name}, {size} entries"):
+                    row = bench_store(name, store, size, args.lookups)
+                table.add_row(name, str(size), *[f"{row[k][0]:.3f} / {row[k][1]:.3f}" for k in kinds])
+                store.close()
+        if redis_url is None:
+            console.print("[yellow]redis-server not installed: Redis rows skipped[/yellow]")
+    console.print(table)
+    chain_table = Table(title="FallbackChain overhead per call, ms (p50 / p95), ScriptedModel backend")
+    chain_table.add_column("path")
+    chain_table.add_column("latency", justify="right")
+    for label, (p50, p95) in fallback_overhead(2000).items():
+        chain_table.add_row(label, f"{p50:.3f} / {p95:.3f}")
+    console.print(chain_table)
+    if args.minilm:
+        embedder = open_embedder("minilm")
+        embedder.embed(["warm up"])
+        p50, p95 = percentiles(timed(lambda: embedder.embed([question(7)]), 50))
+        console.print(f"MiniLM query embedding (added to each semantic lookup with MiniLM): {p50:.2f} / {p95:.2f} ms")
+
+
+if __name__ == "__main__":
+    main()

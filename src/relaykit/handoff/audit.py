@@ -1,0 +1,133 @@
+"""The evidence audit: which decision-critical facts survived a hand-off, and which were lost.
+
+A fact is (option id, attribute, value), or a verdict (attribute ``"verdict"``, value ``"pass"``,
+``"fail"`` or ``"eliminated"``). In a structured payload a fact survives when the option's record holds
+it; in text, when the identifier and the value stand in the same sentence. Numbers are compared as
+numbers ("$180" = "180 USD" = "180.00").
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import ValidationError
+
+from relaykit.errors import UsageError
+from relaykit.handoff.base import Handoff, Payload, payload_text
+from relaykit.handoff.constraints import names_match
+from relaykit.handoff.schema import Extraction, OptionEvaluation
+from relaykit.handoff.text import find_quantities, iter_sentences, last_verdict, mentions_elimination, parse_quantity
+
+VERDICT_VALUES = ("pass", "fail", "eliminated")
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One decision-critical fact: ``Fact("H03", "price", "182 USD")`` or ``Fact("H03", "verdict", "fail")``."""
+
+    id: str
+    attribute: str
+    value: str
+
+    @classmethod
+    def of(cls, item: Fact | Mapping[str, Any]) -> Fact:
+        """A fact from a ``Fact`` or a ``{"id", "attribute", "value"}`` mapping (a facts file's entries)."""
+        if isinstance(item, Fact):
+            return item
+        if not isinstance(item, Mapping) or not all(k in item for k in ("id", "attribute", "value")):
+            raise UsageError(f"a fact needs the keys id, attribute and value; got {item!r}")
+        fact = cls(str(item["id"]), str(item["attribute"]), str(item["value"]))
+        if fact.attribute == "verdict" and fact.value not in VERDICT_VALUES:
+            raise UsageError(f"a verdict fact's value must be one of {', '.join(VERDICT_VALUES)}, not {fact.value!r}")
+        return fact
+
+
+@dataclass(frozen=True)
+class AuditReport:
+    """recall = kept / all facts (1.0 when no facts were given); ``lost`` says exactly what is missing."""
+
+    recall: float
+    kept: list[Fact]
+    lost: list[Fact]
+
+
+def value_matches(found: str, wanted: str) -> bool:
+    """``found`` states ``wanted``: numbers as numbers, lists by membership, text case-insensitively."""
+    want_q = parse_quantity(wanted)
+    if want_q is not None:
+        return any(want_q.same_as(q) for q in find_quantities(found))
+    items = [i.strip().lower() for i in re.split(r",|/", wanted) if i.strip()]
+    return all(re.search(rf"(?<!\w){re.escape(i)}(?!\w)", found.lower()) for i in items) if items else False
+
+
+def _verdict_in_record(option: OptionEvaluation, extraction: Extraction, value: str) -> bool:
+    failed = option.eliminated or any(c.verdict == "fail" for c in option.checks)
+    if value == "pass":
+        return option.id in extraction.feasible_ids or (
+            not failed and any(c.verdict == "pass" for c in option.checks))
+    return failed
+
+
+def _in_record(fact: Fact, option: OptionEvaluation, extraction: Extraction) -> bool:
+    if fact.attribute == "verdict":
+        return _verdict_in_record(option, extraction, fact.value)
+    values = [v for k, v in option.attributes.items() if names_match(k, fact.attribute)]
+    values += [c.value for c in option.checks if c.value and names_match(c.constraint, fact.attribute)]
+    return any(value_matches(v, fact.value) for v in values)
+
+
+def _audit_extraction(extraction: Extraction, facts: list[Fact]) -> list[bool]:
+    by_id = {o.id: o for o in extraction.options}
+    return [fact.id in by_id and _in_record(fact, by_id[fact.id], extraction) for fact in facts]
+
+
+def _in_sentence(fact: Fact, sentence: str) -> bool:
+    if fact.attribute != "verdict":
+        return value_matches(sentence, fact.value)
+    verdict = last_verdict(sentence)
+    if fact.value == "pass":
+        return verdict == "pass"
+    return verdict == "fail" or mentions_elimination(sentence)
+
+
+def _audit_text(text: str, facts: list[Fact]) -> list[bool]:
+    kept = [False] * len(facts)
+    by_id: dict[str, list[int]] = defaultdict(list)
+    for i, fact in enumerate(facts):
+        by_id[fact.id].append(i)
+    if not by_id:
+        return kept
+    ids = re.compile(r"(?<![\w-])(" + "|".join(re.escape(i) for i in sorted(by_id, key=len, reverse=True))
+                     + r")(?![\w-])")
+    for sentence in iter_sentences(text):
+        for option_id in {m.group(1) for m in ids.finditer(sentence)}:
+            for i in by_id[option_id]:
+                kept[i] = kept[i] or _in_sentence(facts[i], sentence)
+    return kept
+
+
+def _as_extraction(payload: dict[str, Any]) -> str | Extraction:
+    """The payload read through the shared schema; a dict of another shape is audited as its JSON text."""
+    try:
+        return Extraction.model_validate(payload)
+    except ValidationError:
+        return payload_text(payload)
+
+
+def audit(handoff: Handoff | Payload | Extraction, facts: Iterable[Fact | Mapping[str, Any]]) -> AuditReport:
+    """Which of ``facts`` survived in the hand-off payload; ``lost`` lists the others."""
+    checked = [Fact.of(f) for f in facts]
+    raw: Payload | Extraction = handoff.payload if isinstance(handoff, Handoff) else handoff
+    payload: str | Extraction = raw if not isinstance(raw, dict) else _as_extraction(raw)
+    kept_flags = (_audit_extraction(payload, checked) if isinstance(payload, Extraction)
+                  else _audit_text(payload, checked))
+    kept = [f for f, k in zip(checked, kept_flags, strict=True) if k]
+    lost = [f for f, k in zip(checked, kept_flags, strict=True) if not k]
+    return AuditReport(recall=len(kept) / len(checked) if checked else 1.0, kept=kept, lost=lost)
+
+
+__all__ = ["AuditReport", "Fact", "audit", "value_matches"]

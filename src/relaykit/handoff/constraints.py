@@ -1,0 +1,126 @@
+"""Reading the hard constraints a goal states, and checking a value against one, without a model."""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable
+
+from relaykit.handoff.schema import Constraint, Operator
+from relaykit.handoff.text import find_quantities
+
+_AT_MOST = (r"at most|no more than|not more than|up to|under|below|less than|maximum of|maximum|max\.?|"
+            r"not to exceed|not exceeding|does not exceed|capped at|cap of|within|<=|≤|<")
+_AT_LEAST = r"at least|no less than|not less than|minimum of|minimum|min\.?|over|above|more than|>=|≥|>"
+_OPERATOR = re.compile(rf"(?:^|\s)(?:(?P<le>{_AT_MOST})|(?P<ge>{_AT_LEAST}))(?=\s|\d|\$|£|€|$)", re.IGNORECASE)
+_MARKER = re.compile(r"\b(?:hard\s+)?(?:constraints?|requirements?)\s*:", re.IGNORECASE)
+_CONTAINS_HINT = re.compile(r"amenit|must have|must-have|must include|includes?|feature|requires?|with\b",
+                            re.IGNORECASE)
+NAME_STOPWORDS = frozenset({"total", "overall", "the", "a", "an", "required", "preferred", "must", "have",
+                            "must-have", "needs", "need", "should", "be", "is", "max", "maximum", "min", "minimum"})
+_WORD = re.compile(r"[A-Za-z][\w-]*|\d[\d.,]*")
+
+
+def _clauses(goal: str) -> tuple[list[str], bool]:
+    """The goal's constraint clauses, and whether the goal marked them ("Constraints: ...")."""
+    marker = _MARKER.search(goal)
+    body = goal[marker.end():] if marker else goal
+    parts = [p.strip(" .") for p in re.split(r";|\n", body)]
+    if len([p for p in parts if p]) <= 1:
+        parts = [p.strip(" .") for p in re.split(r",(?!\d)\s*|\s+and\s+|\.\s+", body)]
+    return [p for p in parts if p], marker is not None
+
+
+_BREAK = frozenset({"with", "for", "a", "an", "the", "that", "which", "has", "have", "having", "whose", "is",
+                    "are", "of", "to", "where", "on", "in"})
+
+
+def _tail_words(text: str, limit: int = 3) -> list[str]:
+    """The last words before a comparison, stopping at a preposition or article ("vendor with monthly cost")."""
+    words = _WORD.findall(text)
+    tail: list[str] = []
+    while words and words[-1].lower() not in _BREAK and len(tail) < limit:
+        tail.insert(0, words.pop())
+    return tail
+
+
+def _name(words: Iterable[str]) -> str:
+    kept = [w for w in (w.lower() for w in words) if w not in NAME_STOPWORDS]
+    return " ".join(kept)
+
+
+def parse_clause(clause: str) -> Constraint | None:
+    """One constraint from a clause such as "total budget at most 420 USD" or "cabin economy"."""
+    op = _OPERATOR.search(clause)
+    if op:
+        operator: Operator = "<=" if op.group("le") else ">="
+        name = _name(_tail_words(clause[:op.start()]))
+        threshold = clause[op.end():].strip(" .:")
+        return Constraint(name=name or "value", operator=operator, threshold=threshold) if threshold else None
+    if ":" in clause:
+        label, _, value = clause.partition(":")
+        words = _WORD.findall(label)
+        threshold = value.strip(" .")
+    else:
+        words = _WORD.findall(clause)
+        if len(words) < 2:
+            return None
+        threshold, words = words[-1], words[:-1]
+    name = _name(words)
+    if not name or not threshold:
+        return None
+    operator = "contains" if _CONTAINS_HINT.search(" ".join(words)) else "=="
+    return Constraint(name=name, operator=operator, threshold=threshold)
+
+
+def parse_constraints(goal: str) -> list[Constraint]:
+    """The constraint register of ``goal``; unmarked goals yield only clauses with a comparison or number."""
+    clauses, marked = _clauses(goal)
+    found: list[Constraint] = []
+    for clause in clauses:
+        short = len(clause.split()) == 2
+        if not marked and not (_OPERATOR.search(clause) or find_quantities(clause) or short):
+            continue
+        constraint = parse_clause(clause)
+        if constraint is not None and len(constraint.name.split()) <= 4:
+            found.append(constraint)
+    return found
+
+
+def singular(word: str) -> str:
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
+        return word[:-1]
+    return word
+
+
+@functools.lru_cache(maxsize=4096)
+def names_match(a: str, b: str) -> bool:
+    """Attribute and constraint names refer to the same thing ("amenities" ~ "amenity", "window" ~ ...)."""
+    wa = {singular(w) for w in a.lower().split()}
+    wb = {singular(w) for w in b.lower().split()}
+    return bool(wa) and bool(wb) and (wa <= wb or wb <= wa)
+
+
+def evaluate(constraint: Constraint, value: str) -> str:
+    """``"pass"``, ``"fail"`` or ``"unknown"`` for an option's ``value`` under ``constraint``."""
+    if constraint.operator in ("<=", ">="):
+        have, limit = find_quantities(value), find_quantities(constraint.threshold)
+        if not have or not limit:
+            return "unknown"
+        a, b = have[0], limit[0]
+        if a.unit and b.unit and a.unit != b.unit:
+            return "unknown"
+        ok = a.value <= b.value if constraint.operator == "<=" else a.value >= b.value
+        return "pass" if ok else "fail"
+    wanted = constraint.threshold.strip().lower()
+    if constraint.operator in ("contains", "in"):
+        items = {item.strip().lower() for item in re.split(r",|/|\band\b", value)}
+        return "pass" if wanted in items else "fail"
+    if constraint.operator == "==":
+        return "pass" if value.strip().lower() == wanted else "fail"
+    return "unknown"
+
+
+__all__ = ["evaluate", "names_match", "parse_clause", "parse_constraints", "singular"]

@@ -1,0 +1,227 @@
+"""Text primitives shared by the hand-off methods: sentences, quantities, identifiers, verdict words.
+
+Everything here is a pure function over strings, linear in the input, and safe on multi-megabyte traces.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from relaykit import tokens
+from relaykit.errors import UsageError
+
+DEFAULT_ID_PATTERN = r"\b[A-Z]{1,3}-?\d{1,4}\b"
+"""Option identifiers: one to three capitals, an optional hyphen, one to four digits (H03, F-12, VND7)."""
+
+_BOUNDARY = re.compile(r"(?<=[.!?])[ \t]+(?=[A-Z0-9\"'(\[$£€¥])|[ \t]*(?:\r?\n)+[ \t]*")
+
+CURRENCY_CODES = ("USD", "EUR", "GBP", "JPY", "CHF", "CAD", "AUD", "NZD", "INR", "CNY", "SEK", "NOK", "DKK",
+                  "SGD", "HKD")
+CURRENCY_SYMBOLS = {"$": "USD", "£": "GBP", "€": "EUR", "¥": "JPY"}
+UNITS = {
+    "km": "km", "kms": "km", "kilometer": "km", "kilometers": "km", "kilometre": "km", "kilometres": "km",
+    "mi": "miles", "mile": "miles", "miles": "miles", "m": "m", "meter": "m", "meters": "m", "metre": "m",
+    "metres": "m", "h": "h", "hr": "h", "hrs": "h", "hour": "h", "hours": "h", "min": "min", "mins": "min",
+    "minute": "min", "minutes": "min", "%": "%", "percent": "%", "star": "stars", "stars": "stars",
+    "night": "nights", "nights": "nights", "day": "days", "days": "days", "kg": "kg", "gb": "GB", "tb": "TB",
+    "ms": "ms", "seats": "seats", "people": "people", "users": "users",
+}
+_CODES = "|".join(CURRENCY_CODES)
+_UNIT_ALT = "|".join(sorted((re.escape(u) for u in UNITS), key=len, reverse=True))
+_NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
+_QUANTITY = re.compile(
+    rf"(?<![\w.])(?<![A-Za-z]-)(?:(?P<sym>[$£€¥])\s?|(?P<pre>{_CODES})\s?)?(?P<num>{_NUMBER})(?![\d])"
+    rf"(?:\s?(?P<code>{_CODES})(?![A-Za-z])|[\s-]?(?P<unit>{_UNIT_ALT})(?![A-Za-z]))?",
+    re.IGNORECASE,
+)
+
+_PASS = frozenset({"pass", "passes", "passed", "meets", "met", "satisfies", "satisfied", "qualifies", "qualified",
+                   "feasible", "accepted", "matches", "compliant", "eligible", "ok", "okay", "valid"})
+_FAIL = frozenset({"fail", "fails", "failed", "exceeds", "exceeded", "violates", "violated", "missing",
+                   "eliminated", "rejected", "excluded", "disqualified", "infeasible", "ineligible", "invalid",
+                   "unavailable"})
+_NEGATED = frozenset({"meet", "met", "satisfy", "satisfied", "available", "qualify", "pass", "match"})
+_NEGATIONS = frozenset({"not", "doesn't", "didn't", "never", "cannot"})
+_ELIMINATION = frozenset({"eliminated", "eliminate", "rejected", "excluded", "disqualified", "dropped",
+                          "discarded"})
+_WORDS = re.compile(r"[a-z']+")
+
+
+def _lines(text: str) -> Iterator[str]:
+    """Lines one at a time (``str.splitlines`` would copy the whole text at once)."""
+    start, size = 0, len(text)
+    while start < size:
+        end = text.find("\n", start)
+        end = size if end < 0 else end
+        yield text[start:end]
+        start = end + 1
+
+
+def iter_sentences(text: str) -> Iterator[str]:
+    """The sentences of ``text`` in order: split at line breaks and at ``.!?`` before a capital or digit."""
+    for line in _lines(text):
+        if ". " in line or "! " in line or "? " in line or "\t" in line:
+            start = 0
+            for match in _BOUNDARY.finditer(line):
+                piece = line[start:match.start()].strip()
+                if piece:
+                    yield piece
+                start = match.end()
+            line = line[start:]
+        line = line.strip()
+        if line:
+            yield line
+
+
+def split_sentences(text: str) -> list[str]:
+    return list(iter_sentences(text))
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """A number read from text, with its unit (a currency code for money) when one was written."""
+
+    value: float
+    unit: str | None
+    text: str
+    start: int = field(default=-1, compare=False)
+
+    @property
+    def is_money(self) -> bool:
+        return self.unit in CURRENCY_CODES
+
+    def normalised(self) -> str:
+        """``"182 USD"``, ``"1.4 km"``, ``"4"``: the number without trailing zeros, then the unit."""
+        number = format_number(self.value)
+        return f"{number} {self.unit}" if self.unit else number
+
+    def same_as(self, other: Quantity) -> bool:
+        """Equal as numbers; units must agree when both sides state one."""
+        close = abs(self.value - other.value) <= 1e-9 * max(1.0, abs(self.value))
+        return close and (self.unit is None or other.unit is None or self.unit == other.unit)
+
+
+def format_number(value: float) -> str:
+    if value == int(value):
+        return str(int(value))
+    return f"{value:.10g}"
+
+
+def find_quantities(text: str) -> list[Quantity]:
+    """Every number in ``text`` with its currency or unit: "$180", "180 USD", "USD 180.00", "1.4 km"."""
+    found = []
+    for m in _QUANTITY.finditer(text):
+        code = m.group("code") or m.group("pre")
+        unit = CURRENCY_SYMBOLS[m.group("sym")] if m.group("sym") else code.upper() if code else None
+        if unit is None and m.group("unit"):
+            unit = UNITS[m.group("unit").lower()]
+        found.append(Quantity(float(m.group("num").replace(",", "")), unit, m.group(0).strip(), m.start()))
+    return found
+
+
+def parse_quantity(text: str) -> Quantity | None:
+    """The single quantity ``text`` states (e.g. a fact's value), or None when it is not one number."""
+    found = find_quantities(text)
+    if len(found) != 1:
+        return None
+    rest = text.replace(found[0].text, "", 1).strip(" .,;:")
+    return found[0] if not rest or rest.lower() in UNITS or rest.upper() in CURRENCY_CODES else None
+
+
+def last_verdict(text: str) -> str | None:
+    """``"pass"`` or ``"fail"`` from the last verdict word in ``text`` (the conclusion), else None.
+
+    Negated passes ("does not meet", "not available") and "ruled out" count as fail.
+    """
+    words = _WORDS.findall(text.lower())
+    for i in range(len(words) - 1, -1, -1):
+        word = words[i]
+        previous = words[i - 1] if i else ""
+        if (word in _NEGATED and previous in _NEGATIONS) or (word == "out" and previous == "ruled"):
+            return "fail"
+        if word in _FAIL:
+            return "fail"
+        if word in _PASS:
+            return "pass"
+    return None
+
+
+def has_verdict(text: str) -> bool:
+    return last_verdict(text) is not None
+
+
+def mentions_elimination(text: str) -> bool:
+    lowered = text.lower()
+    return "ruled out" in lowered or not _ELIMINATION.isdisjoint(_WORDS.findall(lowered))
+
+
+def compile_id_pattern(pattern: str | None) -> re.Pattern[str]:
+    """The option-identifier regex; a ``UsageError`` explains a pattern that does not compile."""
+    try:
+        return re.compile(pattern or DEFAULT_ID_PATTERN)
+    except re.error as exc:
+        raise UsageError(f"id_pattern {pattern!r} is not a valid regular expression: {exc}") from None
+
+
+_CHUNK = 200_000
+
+
+def count_tokens(text: str, encoding: str = "o200k_base") -> int:
+    """Token count of ``text``; long texts are counted in whitespace-aligned chunks (bounded memory)."""
+    if len(text) <= _CHUNK:
+        return tokens.count(text, encoding)
+    total, start = 0, 0
+    while start < len(text):
+        end = min(start + _CHUNK, len(text))
+        if end < len(text):
+            space = text.rfind(" ", start + _CHUNK // 2, end)
+            end = space if space > 0 else end
+        total += tokens.count(text[start:end], encoding)
+        start = end
+    return total
+
+
+def check_inputs(trace: str, goal: str) -> None:
+    """``UsageError`` for an empty trace or goal, or for bytes instead of text."""
+    for name, value in (("trace", trace), ("goal", goal)):
+        if isinstance(value, (bytes, bytearray)):
+            _decode_or_raise(bytes(value), name)
+        if not isinstance(value, str):
+            raise UsageError(f"the {name} must be a string, not {type(value).__name__}")
+        if not value.strip():
+            raise UsageError(f"the {name} is empty; give the upstream agent's {name} text")
+
+
+def _decode_or_raise(data: bytes, name: str) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise UsageError(
+            f"the {name} is not UTF-8: invalid byte 0x{data[exc.start]:02x} at offset {exc.start}; "
+            "decode it with the right encoding first"
+        ) from None
+
+
+def as_text(value: str | bytes, name: str) -> str:
+    """``value`` as text: bytes are decoded as UTF-8, and bad bytes raise ``UsageError`` naming the offset."""
+    return _decode_or_raise(bytes(value), name) if isinstance(value, (bytes, bytearray)) else value
+
+
+__all__ = [
+    "DEFAULT_ID_PATTERN",
+    "Quantity",
+    "as_text",
+    "check_inputs",
+    "compile_id_pattern",
+    "count_tokens",
+    "find_quantities",
+    "format_number",
+    "has_verdict",
+    "iter_sentences",
+    "last_verdict",
+    "mentions_elimination",
+    "parse_quantity",
+    "split_sentences",
+]

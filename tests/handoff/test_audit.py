@@ -1,0 +1,65 @@
+import pytest
+from test_rules import CONTRACT_TRACE, GOAL
+
+from relaykit.errors import UsageError
+from relaykit.handoff import Fact, audit, compress_handoff
+from relaykit.handoff.rules import extract_rules
+
+FACTS = [
+    Fact("H01", "price", "$145"),
+    Fact("H02", "distance", "5.1 km"),
+    Fact("H02", "verdict", "eliminated"),
+    Fact("F01", "cabin", "economy"),
+    Fact("F01", "verdict", "pass"),
+]
+
+
+def test_text_payload_keeps_facts_whose_id_and_value_share_a_sentence() -> None:
+    payload = ("H01 costs 145.00 USD a night.\nH02 is 5.1 km out. It was eliminated.\n"
+               "F01 flies economy and passes.")
+    report = audit(payload, FACTS)
+    # H02's verdict stands in a sentence without its id: lost.
+    assert report.lost == [Fact("H02", "verdict", "eliminated")]
+    assert report.recall == pytest.approx(4 / 5)
+    assert report.kept == [f for f in FACTS if f != Fact("H02", "verdict", "eliminated")]
+
+
+def test_numbers_are_compared_as_numbers_not_strings() -> None:
+    facts = [Fact("H01", "price", "180 USD"), Fact("H09", "price", "180"), Fact("H03", "price", "18")]
+    report = audit("H01 costs $180. H09 costs 180.00 USD. H03 costs 180 USD.", facts)
+    assert report.lost == [Fact("H03", "price", "18")]
+
+
+def test_ids_match_whole_identifiers_only() -> None:
+    report = audit("H10 costs 145 USD.", [Fact("H1", "price", "145 USD")])
+    assert report.recall == 0.0 and report.lost == [Fact("H1", "price", "145 USD")]
+
+
+def test_structured_payload_is_audited_by_structure() -> None:
+    extraction = extract_rules(CONTRACT_TRACE, GOAL)
+    assert audit(extraction.model_dump(), FACTS).recall == 1.0
+    wrong = [Fact("H01", "price", "210 USD"), Fact("H02", "verdict", "pass"), Fact("H01", "verdict", "fail"),
+             Fact("F09", "price", "1 USD"), Fact("H01", "amenities", "gym"), Fact("H01", "distance", "2.40 km")]
+    report = audit(extraction, wrong)
+    # the value 210 USD exists in the payload (H02), but not in H01's record; H01 has gym; 2.40 km = 2.4 km
+    assert report.kept == [Fact("H01", "amenities", "gym"), Fact("H01", "distance", "2.40 km")]
+    assert len(report.lost) == 4
+
+
+def test_lost_facts_after_compression_are_named() -> None:
+    handoff = compress_handoff(CONTRACT_TRACE, GOAL, "truncate", budget=60)
+    report = audit(handoff, FACTS)
+    assert report.kept + report.lost and set(report.kept) | set(report.lost) == set(FACTS)
+    for fact in report.lost:
+        assert fact.id not in handoff.payload_text or fact.attribute == "verdict" or \
+            fact.value.strip("$") not in handoff.payload_text
+
+
+def test_facts_from_a_file_and_bad_facts() -> None:
+    report = audit("H01 costs 145 USD.", [{"id": "H01", "attribute": "price", "value": "145"}])
+    assert report.recall == 1.0
+    assert audit("anything", []).recall == 1.0
+    with pytest.raises(UsageError, match="id, attribute and value"):
+        audit("x", [{"id": "H01"}])
+    with pytest.raises(UsageError, match="verdict"):
+        audit("x", [{"id": "H01", "attribute": "verdict", "value": "maybe"}])
