@@ -92,3 +92,8 @@ def test_cycle_detection_matches_brute_force() -> None:
             order = execution_order(g)
             assert sorted(order) == sorted(g.ids())
             assert all(order.index(f"n{a}") < order.index(f"n{b}") for a, b in edges)
+
+
+def test_an_empty_graph_is_not_a_delegation() -> None:
+    report = check_graph_data({"nodes": [], "edges": []})
+    assert [v.code for v in report.violations] == ["empty"]
