@@ -55,7 +55,7 @@ def validate_graph(graph: DelegationGraph, tools: Sequence[ToolSpec] | None = No
     """Every violation of ``graph`` (against ``tools`` when given) and its topological execution order."""
     violations = [*_duplicate_ids(graph), *_dangling_edges(graph), *_arg_attachment(graph)]
     if not graph.nodes:
-        violations.append(Violation("empty", "the graph has no nodes; a delegation needs at least its goal or one step"))
+        violations.append(Violation("empty", "the graph has no nodes; give at least its goal or one step"))
     cycles = ordering_cycles(graph)
     for cycle in cycles:
         violations.append(Violation("cycle", f"depends_on/follows edges form a cycle through {', '.join(cycle)}; "
