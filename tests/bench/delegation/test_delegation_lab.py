@@ -106,3 +106,12 @@ def test_cli_runs_the_lab_and_prints_json(tmp_path: Path, capsys: pytest.Capture
                             "compression", "routing", "oracle", "taxonomy"}
     assert summary["tasks"] == 2 and summary["formats"]["graph"]["planner_failures"] == 2
     assert summary["routing"]["nl"] == 2  # the router failed, so routed fell back to NL
+
+
+def test_compression_leaves_out_failed_plans(tmp_path: Path, toy_factory: Any) -> None:
+    model = toy_factory(broken_graph_keys=("k0",))
+    store = RunStore(tmp_path / "runs.sqlite")
+    run_id = run_lab(config(limit=2, formats=["oracle"]), store, planner=model, executor=model)
+    results = store.results(run_id)
+    expected = results["toy/k1|nl"]["handoff_tokens"] / results["toy/k1|graph"]["handoff_tokens"]
+    assert summarize(store, run_id)["compression"]["graph"]["handoff"] == pytest.approx(expected)

@@ -77,13 +77,15 @@ def comparisons(by_arm: Mapping[str, Mapping[str, Mapping[str, Any]]], baseline:
 
 
 def compression_table(by_arm: Mapping[str, Mapping[str, Mapping[str, Any]]]) -> dict[str, dict[str, float]]:
-    """Per arm, NL tokens over the arm's tokens on shared tasks: hand-off only, and end to end."""
+    """Per arm, NL tokens over the arm's tokens on shared, planned tasks: hand-off only, and end to end."""
     nl = by_arm.get("nl")
     if not nl:
         return {}
     out = {}
     for arm, results in by_arm.items():
-        tasks = _paired(results, nl)
+        # a failed planner handed nothing off: comparing its tokens would flatter the format
+        tasks = [t for t in _paired(results, nl) if not results[t].get("planner_failed") and
+                 not nl[t].get("planner_failed")]
         if not tasks:
             continue
         out[arm] = {
