@@ -9,6 +9,7 @@ from rich.markup import escape
 
 from relaykit.cli._common import err_console, read_text
 from relaykit.cli.context import context_app
+from relaykit.cli.delegation import delegation_app
 from relaykit.cli.doctor import doctor
 from relaykit.cli.groups import bench_app, compress_app
 from relaykit.cli.report import report, runs
@@ -27,6 +28,7 @@ app.command()(runs)
 app.add_typer(compress_app, name="compress")
 app.add_typer(bench_app, name="bench")
 app.add_typer(context_app, name="context")  # also adds `bench composition`
+app.add_typer(delegation_app, name="delegation")
 
 
 @app.command("tokens")

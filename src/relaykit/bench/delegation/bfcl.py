@@ -1,0 +1,137 @@
+"""BFCL v3/v4 multi-turn (base category), with its runnable tool backends and its answer-key checker.
+
+Each user turn is one delegation. The executor's calls run on live instances of the task's
+classes; afterwards the calls, grouped per turn, go to BFCL's own ``multi_turn_checker``, which
+replays them and the ground truth and compares the states and results turn by turn.
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib
+import inspect
+import json
+import uuid
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from relaykit.bench.delegation.suites import SuiteTask
+from relaykit.delegation import ToolResult, ToolSpec, load_tools
+from relaykit.errors import UsageError
+
+INSTALL = "pip install --no-deps bfcl-eval && pip install mpmath (or see relaykit's `make install`)"
+CATEGORY = "multi_turn_base"
+TYPE_MAP = {"dict": "object", "float": "number", "tuple": "array", "any": None}
+
+
+def _package_dir() -> Path:
+    try:
+        import bfcl_eval
+    except ImportError as exc:
+        raise UsageError(f"the BFCL suite needs the bfcl-eval package ({exc}); install it: {INSTALL}") from None
+    return Path(bfcl_eval.__file__).parent
+
+
+def json_schema_types(schema: Any) -> Any:
+    """BFCL's Python-flavoured type names turned into JSON-schema ones."""
+    if isinstance(schema, list):
+        return [json_schema_types(s) for s in schema]
+    if not isinstance(schema, Mapping):
+        return schema
+    out = {k: json_schema_types(v) for k, v in schema.items() if k != "type"}
+    if "type" in schema:
+        mapped = TYPE_MAP.get(schema["type"], schema["type"])
+        if mapped is not None:
+            out["type"] = mapped
+    return out
+
+
+class BfclMultiTurnSuite:
+    name = "bfcl-multi-turn"
+
+    def __init__(self) -> None:
+        root = _package_dir()
+        from bfcl_eval.constants.executable_backend_config import MULTI_TURN_FUNC_DOC_FILE_MAPPING
+
+        data = root / "data"
+        self._entries = [json.loads(line) for line in (data / f"BFCL_v4_{CATEGORY}.json").open()]
+        answers = [json.loads(line) for line in (data / "possible_answer" / f"BFCL_v4_{CATEGORY}.json").open()]
+        self._answers = {a["id"]: a["ground_truth"] for a in answers}
+        self._docs: dict[str, list[dict[str, Any]]] = {}
+        for cls, file in MULTI_TURN_FUNC_DOC_FILE_MAPPING.items():
+            path = data / "multi_turn_func_doc" / file
+            if path.exists():
+                self._docs[cls] = [json.loads(line) for line in path.open()]
+        self._by_id = {e["id"]: e for e in self._entries}
+
+    def _tools(self, entry: Mapping[str, Any]) -> tuple[ToolSpec, ...]:
+        excluded = set(entry.get("excluded_function") or [])
+        docs = [d for cls in entry["involved_classes"] for d in self._docs.get(cls, []) if d["name"] not in excluded]
+        return tuple(load_tools([{"name": d["name"], "description": d.get("description", ""),
+                                  "parameters": json_schema_types(d.get("parameters", {}))} for d in docs]))
+
+    def tasks(self, limit: int | None = None, offset: int = 0) -> list[SuiteTask]:
+        entries = self._entries[offset:]
+        entries = entries[:limit] if limit is not None else entries
+        return [SuiteTask(e["id"], tuple(_turn_text(t) for t in e["question"]), self._tools(e),
+                          {"classes": e["involved_classes"]}) for e in entries]
+
+    def episode(self, task: SuiteTask) -> BfclEpisode:
+        return BfclEpisode(self._by_id[task.id], self._answers[task.id], task.tools)
+
+
+def _turn_text(turn: Sequence[Mapping[str, Any]]) -> str:
+    return "\n".join(str(m.get("content", "")) for m in turn if m.get("role") == "user")
+
+
+def call_string(name: str, args: Mapping[str, Any]) -> str:
+    """The call as BFCL's checker reads it: ``name(a='x', b=2)``."""
+    return f"{name}({', '.join(f'{k}={v!r}' for k, v in args.items())})"
+
+
+class BfclEpisode:
+    def __init__(self, entry: Mapping[str, Any], ground_truth: list[list[str]], tools: Sequence[ToolSpec]) -> None:
+        from bfcl_eval.constants.executable_backend_config import CLASS_FILE_PATH_MAPPING, STATELESS_CLASSES
+
+        self._entry, self._truth, self._tools = entry, ground_truth, tools
+        self._methods: dict[str, Any] = {}
+        for cls_name in entry["involved_classes"]:
+            instance = getattr(importlib.import_module(CLASS_FILE_PATH_MAPPING[cls_name]), cls_name)()
+            if cls_name not in STATELESS_CLASSES:
+                instance._load_scenario(copy.deepcopy(entry["initial_config"].get(cls_name, {})), long_context=False)
+            for name, method in inspect.getmembers(instance, predicate=inspect.ismethod):
+                if not name.startswith("_"):
+                    self._methods[name] = method
+        self.calls: list[list[str]] = [[] for _ in ground_truth]
+        self._turn = 0
+
+    def tools(self) -> Sequence[ToolSpec]:
+        return self._tools
+
+    def begin_turn(self, index: int) -> None:
+        self._turn = index
+
+    def call(self, name: str, args: Mapping[str, Any]) -> ToolResult:
+        allowed = {t.name for t in self._tools}
+        method = self._methods.get(name) if name in allowed else None
+        if method is None:
+            return ToolResult(False, f"Error: no tool named {name!r}")
+        self.calls[self._turn].append(call_string(name, args))
+        try:
+            result = method(**dict(args))
+        except Exception as exc:
+            return ToolResult(False, f"Error during execution: {exc}")
+        text = json.dumps(result, default=str) if isinstance(result, dict) else str(result)
+        return ToolResult(not (isinstance(result, dict) and "error" in result), text)
+
+    def success(self) -> bool:
+        from bfcl_eval.eval_checker.multi_turn_eval.multi_turn_checker import multi_turn_checker
+
+        decoded = [[turn] if turn else [] for turn in self.calls]
+        try:
+            verdict = multi_turn_checker(decoded, self._truth, dict(self._entry), CATEGORY,
+                                         f"relaykit_{uuid.uuid4().hex[:12]}")
+        except Exception:  # the checker asserts on malformed runs; that is a failure, not a crash
+            return False
+        return bool(verdict.get("valid"))

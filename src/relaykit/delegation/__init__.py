@@ -1,0 +1,87 @@
+"""Routed graph hand-off: typed delegation graphs, their validation, planning, routing and execution."""
+
+from relaykit.delegation.accounting import DelegationCost, compression, delegation_cost, graph_prefill_tokens
+from relaykit.delegation.execute import (
+    DictToolEnv,
+    ModelExecutor,
+    Step,
+    ToolEnv,
+    ToolResult,
+    Trace,
+    execute_direct,
+    is_directly_executable,
+)
+from relaykit.delegation.graph import (
+    NODE_TYPES,
+    RELATIONS,
+    DelegationGraph,
+    Edge,
+    Node,
+    graph_json_schema,
+    parse_graph,
+)
+from relaykit.delegation.planning import plan_graph, plan_nl
+from relaykit.delegation.prompts import GRAPH_EXECUTOR_PROMPT, executor_system_prompt
+from relaykit.delegation.render import register_renderer, render
+from relaykit.delegation.routing import (
+    FixedRouter,
+    Format,
+    HeuristicRouter,
+    ModelRouter,
+    RouteDecision,
+    Router,
+    open_router,
+    register_router,
+    route,
+)
+from relaykit.delegation.taxonomy import Misalignment, classify
+from relaykit.delegation.tfidf import tfidf_reencode
+from relaykit.delegation.tools import ToolSpec, load_tools
+from relaykit.delegation.validate import GraphReport, Violation, check_graph_data, execution_order, validate_graph
+
+__all__ = [
+    "GRAPH_EXECUTOR_PROMPT",
+    "NODE_TYPES",
+    "RELATIONS",
+    "DelegationCost",
+    "DelegationGraph",
+    "DictToolEnv",
+    "Edge",
+    "FixedRouter",
+    "Format",
+    "GraphReport",
+    "HeuristicRouter",
+    "Misalignment",
+    "ModelExecutor",
+    "ModelRouter",
+    "Node",
+    "RouteDecision",
+    "Router",
+    "Step",
+    "ToolEnv",
+    "ToolResult",
+    "ToolSpec",
+    "Trace",
+    "Violation",
+    "check_graph_data",
+    "classify",
+    "compression",
+    "delegation_cost",
+    "execute_direct",
+    "execution_order",
+    "executor_system_prompt",
+    "graph_json_schema",
+    "graph_prefill_tokens",
+    "is_directly_executable",
+    "load_tools",
+    "open_router",
+    "parse_graph",
+    "plan_graph",
+    "plan_nl",
+    "register_renderer",
+    "register_router",
+    "render",
+    "route",
+    "tfidf_reencode",
+    "validate_graph",
+]
