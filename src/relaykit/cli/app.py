@@ -7,12 +7,16 @@ import sys
 import typer
 from rich.markup import escape
 
+from relaykit.cli import relay  # noqa: F401 - registers `bench relay`
 from relaykit.cli._common import err_console, read_text
-from relaykit.cli.context import context_app
-from relaykit.cli.delegation import delegation_app
+from relaykit.cli.compress_handoff import compress_handoff
+from relaykit.cli.context import context_app  # also registers `bench composition`
+from relaykit.cli.cost import register as register_cost_commands
+from relaykit.cli.delegation import delegation_app  # also registers `bench delegation`
 from relaykit.cli.doctor import doctor
 from relaykit.cli.groups import bench_app, compress_app
 from relaykit.cli.report import report, runs
+from relaykit.cli.trajectory import trajectory_app  # also registers `compress/bench trajectory`
 from relaykit.errors import RelaykitError, UsageError
 
 app = typer.Typer(
@@ -27,8 +31,11 @@ app.command()(report)
 app.command()(runs)
 app.add_typer(compress_app, name="compress")
 app.add_typer(bench_app, name="bench")
-app.add_typer(context_app, name="context")  # also adds `bench composition`
+app.add_typer(context_app, name="context")
 app.add_typer(delegation_app, name="delegation")
+app.add_typer(trajectory_app, name="trajectory")
+compress_app.command("handoff")(compress_handoff)
+register_cost_commands(app)
 
 
 @app.command("tokens")
@@ -52,20 +59,6 @@ def main(argv: list[str] | None = None) -> None:
     except RelaykitError as exc:
         err_console.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
         sys.exit(1)
-
-
-from relaykit.cli.compress_handoff import compress_handoff  # noqa: E402
-
-compress_app.command("handoff")(compress_handoff)
-from relaykit.cli.trajectory import trajectory_app  # noqa: E402  (also registers compress/bench trajectory)
-
-app.add_typer(trajectory_app, name="trajectory")
-
-from relaykit.cli.cost import register as register_cost_commands  # noqa: E402 - issue 7: cache, trace
-
-register_cost_commands(app)
-
-import relaykit.cli.relay  # noqa: E402, F401, I001  (registers `relaykit bench relay`)
 
 
 if __name__ == "__main__":  # pragma: no cover
