@@ -69,5 +69,8 @@ def test_bench_trajectory_runs_and_reports(tmp_path, capsys) -> None:  # type: i
                            "none,agora,floor", "--store", store)
     assert code == 0 and "grounding recall" in out and "agora" in out
     run_id = out.split("run id: ")[1].split()[0]
-    code, out, _ = run_cli(capsys, "report", run_id, "--store", store)
-    assert code == 0 and "floor" in out
+    import subprocess
+
+    proc = subprocess.run([sys.executable, "-m", "relaykit.cli.app", "report", run_id, "--store", store],
+                          capture_output=True, text=True, check=False)  # a fresh process: the report registers
+    assert proc.returncode == 0 and "floor" in proc.stdout

@@ -10,10 +10,12 @@ from typing import Any
 import typer
 from rich.progress import Progress
 
+from relaykit.bench.trajectory import report as _trajectory_report  # registers `relaykit report` for lab runs
 from relaykit.cli._common import console, print_json, read_text
 from relaykit.cli.groups import bench_app, compress_app
 from relaykit.errors import UsageError
 
+del _trajectory_report
 trajectory_app = typer.Typer(help="Train and inspect the AGORA step scorer.", no_args_is_help=True)
 STORE_OPTION = typer.Option(None, "--store", help="Run store file (default: $RELAYKIT_HOME/runs.sqlite).")
 JSON_KEYS = ("method", "messages", "tokens_in", "tokens_out", "ratio", "kept_steps", "dropped_steps", "valid",

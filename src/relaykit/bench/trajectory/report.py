@@ -20,6 +20,8 @@ def summarise(results: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
     free: dict[str, list[dict[str, Any]]] = defaultdict(list)
     policy: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for value in results.values():
+        if value["part"] == "policy" and not value.get("steps"):
+            continue  # an episode too short to give a decision point says nothing about reward
         (free if value["part"] == "free" else policy)[value["method"]].append(value)
     base = _mean([r["reward"] for r in policy.get("none", [])])
     rows = []
