@@ -26,11 +26,18 @@ def test_embedded_generation_and_schema_constrained_output() -> None:
 
 
 @pytest.mark.embedded_model
-def test_embedded_scores_a_continuation() -> None:
+def test_embedded_scores_a_continuation_and_reuses_the_prompt_prefix() -> None:
     model = open_model("local")
-    messages = [{"role": "user", "content": "What is the capital of France? One word."}]
-    likely = model.score_continuation(messages, "Paris")
-    unlikely = model.score_continuation(messages, "Zebra")
-    assert likely and all(lp.logprob <= 0 for lp in likely)
-    assert sum(lp.logprob for lp in likely) > sum(lp.logprob for lp in unlikely)
-    assert all(math.isfinite(lp.logprob) for lp in likely + unlikely)
+    france = [{"role": "user", "content": "What is the capital of France? One word."}]
+    likely = model.score_continuation(france, "Paris")
+    unlikely = model.score_continuation(france, "Zebra")
+    assert likely and all(math.isfinite(t.logprob) and t.logprob <= 0 for t in likely + unlikely)
+    uniform = -math.log(49152)  # what a broken read of the logits gives for every token
+    assert likely[0].logprob > uniform + 5
+    assert sum(t.logprob for t in likely) > sum(t.logprob for t in unlikely)
+    # a different prompt between two identical calls must not leak through the reused KV cache
+    a = model.score_continuation([{"role": "user", "content": "Say: open the door"}], "open the door")
+    b = model.score_continuation([{"role": "user", "content": "Say: take the coin"}], "open the door")
+    again = model.score_continuation([{"role": "user", "content": "Say: open the door"}], "open the door")
+    assert sum(t.logprob for t in a) > sum(t.logprob for t in b)
+    assert [round(t.logprob, 4) for t in again] == [round(t.logprob, 4) for t in a]

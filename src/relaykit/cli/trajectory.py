@@ -124,12 +124,11 @@ def train(
     """Label gold trajectories counterfactually, fit the step scorer, print the held-out AUC, save it."""
     from relaykit.bench.trajectory.labelset import LabelPlan, collect
     from relaykit.models import open_model
-    from relaykit.trajectory.logprobs import PrefixCachedLocal
     from relaykit.trajectory.train import save_scorer, train_scorer
 
     plan = LabelPlan(envs=tuple(e.strip() for e in envs.split(",") if e.strip()), episodes=episodes,
                      prefixes=prefixes, seed=seed, policy=policy, threshold=threshold)
-    model = None if policy == "grounded" else PrefixCachedLocal() if policy == "local" else open_model(policy)
+    model = None if policy == "grounded" else open_model(policy)
     started = time.perf_counter()
     with Progress(console=console) as progress:
         task = progress.add_task("labelling", total=episodes * len(plan.envs))

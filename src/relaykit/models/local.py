@@ -141,9 +141,11 @@ class LocalModel(Model):
         )
 
     def score_continuation(self, messages: Sequence[Message], continuation: str) -> list[TokenLogprob]:
-        """Log-probability of each token of ``continuation`` as the assistant's answer to ``messages``."""
-        import numpy as np
+        """Log-probability of each token of ``continuation`` as the assistant's answer to ``messages``.
 
+        Consecutive calls often share a long prompt prefix (counterfactual labels remove one step at a
+        time), so the KV cache of the common prefix is kept and only the rest is evaluated.
+        """
         llama = self.llama
         prompt = self._prompt_tokens(messages)
         target = list(llama.tokenize(continuation.encode("utf-8"), add_bos=False, special=False))
@@ -154,17 +156,33 @@ class LocalModel(Model):
                              f"the window is {N_CTX}")
         out: list[TokenLogprob] = []
         with _LOCK:
-            llama.reset()
-            llama.eval(prompt)
+            _eval_reusing_prefix(llama, prompt)
             for token in target:
-                logits = np.asarray(llama.eval_logits[-1], dtype=np.float64)
-                top = float(logits.max())
-                log_z = top + math.log(float(np.exp(logits - top).sum()))
                 piece = llama.detokenize([token]).decode("utf-8", "ignore")
-                out.append(TokenLogprob(piece, float(logits[token]) - log_z))
+                out.append(TokenLogprob(piece, float(_last_logprobs(llama)[token])))
                 llama.eval([token])
-            llama.reset()
         return out
+
+
+def _last_logprobs(llama: Any) -> Any:
+    """Log-softmax of the last evaluated position, read from the context (works without logits_all)."""
+    import numpy as np
+
+    logits = np.ctypeslib.as_array(llama._ctx.get_logits(), shape=(llama.n_vocab(),)).astype(np.float64)
+    top = float(logits.max())
+    return logits - (top + math.log(float(np.exp(logits - top).sum())))
+
+
+def _eval_reusing_prefix(llama: Any, tokens: list[int]) -> None:
+    """Evaluate ``tokens``, keeping the KV cache of the prefix they share with what was evaluated last."""
+    cached = llama.input_ids[: llama.n_tokens].tolist()
+    keep = 0
+    for a, b in zip(cached, tokens):
+        if a != b:
+            break
+        keep += 1
+    llama.n_tokens = min(keep, len(tokens) - 1)  # re-evaluate at least one token to get fresh logits
+    llama.eval(tokens[llama.n_tokens :])
 
 
 def _plain_content(message: Message) -> str:

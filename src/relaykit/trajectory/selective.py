@@ -39,9 +39,9 @@ def prune_message(message: dict[str, Any], info: TokenInfo, keep: float) -> dict
 def model_token_info(model: Model | None = None, cache_size: int = 4096) -> TokenInfo:
     """Self-information of each token under ``model`` (the embedded model by default), cached per text."""
     if model is None:
-        from relaykit.trajectory.logprobs import PrefixCachedLocal
+        from relaykit.models import open_model
 
-        model = PrefixCachedLocal()
+        model = open_model("local")  # reuses the shared prompt prefix between calls
     scorer = model
 
     @functools.lru_cache(maxsize=cache_size)
