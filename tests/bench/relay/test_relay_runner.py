@@ -178,3 +178,21 @@ def test_embedded_model_defaults_leave_out_the_too_slow_method(tmp_path) -> None
     assert any("selective" in n for n in summarise(store, run).notes)
     served, _ = open_lab(store, RelayConfig(methods=(), goals=2, embedder="hashing", model="scripted"))
     assert "selective" in [m.label for m in served.methods] and served.model_budget is None
+
+
+def test_terminal_tables_keep_booker_suffixes(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import io
+
+    from rich.console import Console
+
+    from relaykit.bench.relay.report import print_summary
+
+    store = RunStore(tmp_path / "runs.sqlite")
+    model = ScriptedModel(lambda r: BookingAnswer(hotel_id="NONE", flight_id="NONE"))
+    lab, run_id = open_lab(store, _config(goals=2, methods=("passthrough",), bookers=("reader", "model"),
+                                         model="scripted"), model=model)
+    lab.run(run_id)
+    buffer = io.StringIO()
+    print_summary(summarise(store, store.get_run(run_id)), Console(file=buffer, width=160))
+    text = buffer.getvalue()
+    assert "passthrough [reader]" in text and "passthrough [model]" in text

@@ -7,6 +7,7 @@ import html
 import io
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from relaykit.bench.relay.summary import Row, Summary, summarise
@@ -73,7 +74,7 @@ def print_summary(summary: Summary, console: Console | None = None) -> None:
     head, body = table_mcnemar(summary)
     console.print(_rich_table("Exact McNemar tests on paired feasibility", head, body))
     for note in summary.notes:
-        console.print(f"[dim]note:[/dim] {note}", highlight=False)
+        console.print(f"[dim]note:[/dim] {escape(note)}", highlight=False)
 
 
 def _rich_table(title: str, head: list[str], body: list[list[str]]) -> Table:
@@ -81,7 +82,7 @@ def _rich_table(title: str, head: list[str], body: list[list[str]]) -> Table:
     for i, column in enumerate(head):
         table.add_column(column, justify="left" if i == 0 else "right", no_wrap=i == 0)
     for line in body:
-        table.add_row(*line)
+        table.add_row(*(escape(cell) for cell in line))  # names such as "prune [model]" are not markup
     return table
 
 
