@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 demo: install
-	$(VENV)/bin/relaykit doctor
+	$(VENV)/bin/relaykit bench relay --booker reader,model
 
 test: install
 	$(VENV)/bin/python -m pytest -q

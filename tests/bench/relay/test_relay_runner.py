@@ -167,17 +167,15 @@ def test_concurrency_gives_the_same_tables(tmp_path) -> None:  # type: ignore[no
         lab.run(run_id, concurrency=0)
 
 
-def test_embedded_model_defaults_leave_out_the_too_slow_method(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_default_methods_are_every_method_with_a_budget_for_the_embedded_model(tmp_path) -> None:  # type: ignore[no-untyped-def]
     store = RunStore(tmp_path / "runs.sqlite")
     lab, run_id = open_lab(store, RelayConfig(methods=(), goals=2, embedder="hashing", model="local"))
     labels = [m.label for m in lab.methods]
-    assert "selective" not in labels and labels[0] == "passthrough" and "summary" in labels
+    assert labels[0] == "passthrough" and {"summary", "extract", "selective"} <= set(labels)
     assert lab.model_budget == 60.0
-    run = store.get_run(run_id)
-    assert run.config["left_out_methods"] == ["selective"] and run.config["methods"] == labels
-    assert any("selective" in n for n in summarise(store, run).notes)
+    assert store.get_run(run_id).config["methods"] == labels
     served, _ = open_lab(store, RelayConfig(methods=(), goals=2, embedder="hashing", model="scripted"))
-    assert "selective" in [m.label for m in served.methods] and served.model_budget is None
+    assert [m.label for m in served.methods] == labels and served.model_budget is None
 
 
 def test_terminal_tables_keep_booker_suffixes(tmp_path) -> None:  # type: ignore[no-untyped-def]

@@ -14,21 +14,15 @@ from typing import Any
 from relaykit.errors import UsageError
 
 _NEEDS_MODEL: dict[str, bool] = {}
-_TOO_SLOW_FOR_EMBEDDED: set[str] = set()
 
 
-def register_method_traits(name: str, *, needs_model: bool, too_slow_for_embedded: bool = False) -> None:
-    """Tell the lab whether compressor ``name`` calls a generative model (model-limited goals apply), and
-    whether it is left out of the default method list when that model is the embedded one."""
+def register_method_traits(name: str, *, needs_model: bool) -> None:
+    """Tell the lab whether compressor ``name`` calls a model (model-limited goals and budgets apply)."""
     _NEEDS_MODEL[name] = needs_model
-    if too_slow_for_embedded:
-        _TOO_SLOW_FOR_EMBEDDED.add(name)
 
 
-for _name in ("summary", "extract"):
+for _name in ("summary", "extract", "selective"):
     register_method_traits(_name, needs_model=True)
-# Selective Context scores every trace token; the embedded model scores one token per call (minutes per goal).
-register_method_traits("selective", needs_model=True, too_slow_for_embedded=True)
 for _name in ("passthrough", "extract-rules", "prune", "truncate", "tfidf"):
     register_method_traits(_name, needs_model=False)
 
@@ -75,17 +69,9 @@ def parse_method(item: str, known: list[str]) -> MethodSpec:
 PREFERRED_ORDER = ("passthrough", "summary", "extract", "prune", "extract-rules", "tfidf", "truncate", "selective")
 
 
-def default_methods(known: list[str], *, embedded: bool = False) -> list[str]:
-    """Every registered compressor, in a reading order that starts with the paper's conditions.
-
-    With ``embedded`` (the model is the embedded one) the methods too slow for it are left out.
-    """
-    ordered = [m for m in PREFERRED_ORDER if m in known] + sorted(m for m in known if m not in PREFERRED_ORDER)
-    return [m for m in ordered if not (embedded and m in _TOO_SLOW_FOR_EMBEDDED)]
-
-
-def left_out_for_embedded(known: list[str]) -> list[str]:
-    return sorted(m for m in known if m in _TOO_SLOW_FOR_EMBEDDED)
+def default_methods(known: list[str]) -> list[str]:
+    """Every registered compressor, in a reading order that starts with the paper's conditions."""
+    return [m for m in PREFERRED_ORDER if m in known] + sorted(m for m in known if m not in PREFERRED_ORDER)
 
 
 def parse_methods(text: str | None, known: list[str]) -> tuple[MethodSpec, ...]:

@@ -21,7 +21,7 @@ from typing import Any
 
 from relaykit.bench.relay.booker import Booker, ModelBooker, Reader
 from relaykit.bench.relay.generate import WorldSpec, generate_world
-from relaykit.bench.relay.methods import MethodSpec, default_methods, left_out_for_embedded, parse_methods
+from relaykit.bench.relay.methods import MethodSpec, default_methods, parse_methods
 from relaykit.bench.relay.researcher import Auditor, ModelResearcher, Research, Researcher
 from relaykit.bench.relay.scoring import audit_facts, score
 from relaykit.bench.relay.similarity import CachedEmbedder, similarity
@@ -128,11 +128,8 @@ class RelayLab:
         self.store = store
         self.world = build_world(config)
         known = known_methods or compressors()
-        self.left_out: list[str] = []
         if not config.methods:
-            embedded = config.model.split(":")[0] == "local"
-            self.left_out = left_out_for_embedded(known) if embedded else []
-            config = RelayConfig(**{**config.to_json(), "methods": tuple(default_methods(known, embedded=embedded))})
+            config = RelayConfig(**{**config.to_json(), "methods": tuple(default_methods(known))})
         self.methods = parse_methods(",".join(config.methods), known)
         self.config = config
         self.model_goals = config.model_goals
@@ -181,7 +178,6 @@ class RelayLab:
         if self.config.world_file:
             config["world_sha256"] = file_sha256(self.config.world_file)
         config["resolved_model_budget_s"] = self.model_budget
-        config["left_out_methods"] = self.left_out
         return self.store.create_run(KIND, config)
 
     def run(self, run_id: str, *, concurrency: int = 1, progress: Progress | None = None) -> None:

@@ -119,9 +119,6 @@ def _notes(store: RunStore, run: RunInfo, rows: list[Row]) -> list[str]:
     if config.get("model_goals") is not None:
         notes.append(f"model-dependent conditions (summary, extract, selective, the model Booker, a model "
                      f"Researcher) ran on the first {config['model_goals']} goals at most (--model-goals).")
-    if config.get("left_out_methods"):
-        notes.append(f"left out of the default methods with the embedded model (too slow on it): "
-                     f"{', '.join(config['left_out_methods'])}; name them in --methods to run them.")
     skipped = store.events(run.run_id, "skipped")
     if skipped:
         last = skipped[-1]["payload"]
