@@ -19,6 +19,7 @@ from relaykit.bench.relay.world import World, load_world, save_world
 from relaykit.bench.store import RunStore
 from relaykit.cli._common import console, print_json
 from relaykit.cli.groups import bench_app
+from relaykit.telemetry import JsonlSink, Telemetry
 
 relay_app = typer.Typer(help="The closed-world travel relay of paper 000.", invoke_without_command=True)
 
@@ -40,7 +41,8 @@ def relay(
                                 "passthrough,extract-rules,prune:threshold=0.6 (default: every registered one)."),
     researcher: str = typer.Option("auditor", "--researcher", help="auditor (deterministic) or model."),
     booker: str = typer.Option("reader", "--booker", help="reader, model, or reader,model for both."),
-    model: str = typer.Option("local", "--model", help="Model spec for summary, extract and model agents."),
+    model: str = typer.Option("local", "--model", help="Model spec for summary, extract and model agents; "
+                              "several, comma-separated, form a token-aware fallback chain."),
     goals: int = GOALS, hotels: int = HOTELS, flights: int = FLIGHTS, seed: int = SEED,
     world: Path | None = WORLD,
     model_goals: int = typer.Option(None, "--model-goals", help="Run the model-dependent parts on the first N "
@@ -50,6 +52,10 @@ def relay(
                                        "(default: 60 with the embedded model, else no limit; 0 = no limit)."),
     embedder: str = typer.Option("minilm", "--embedder", help="Embedder for prune and the diagnostics."),
     concurrency: int = typer.Option(1, "--concurrency", help="Goals worked on at once (threads)."),
+    cache: str = typer.Option(None, "--cache", help="Cache model answers: memory, sqlite, sqlite:PATH or "
+                              "redis://HOST:PORT/DB; a repeated identical run then makes no model calls."),
+    trace: Path | None = typer.Option(None, "--trace", help="Write telemetry events (paper 002, Appendix B) "
+                                      "to this JSONL file; read it with `relaykit trace summarize`."),
     resume: str = typer.Option(None, "--resume", help="Continue a stopped run (its stored settings are used)."),
     store: Path | None = typer.Option(None, "--store", help="Run store (default: $RELAYKIT_HOME/runs.sqlite)."),
     as_json: bool = typer.Option(False, "--json", help="Print the results as JSON."),
@@ -62,10 +68,11 @@ def relay(
         bookers=tuple(b.strip() for b in booker.split(",") if b.strip()), model=model, goals=goals,
         hotels=hotels, flights=flights, seed=seed, world_file=str(world) if world else None,
         world_sha256=file_sha256(str(world)) if world and world.is_file() else None,
-        model_goals=model_goals, model_budget_s=model_budget, embedder=embedder,
+        model_goals=model_goals, model_budget_s=model_budget, embedder=embedder, cache=cache,
     )
     runs = RunStore(store)
-    lab, run_id = open_lab(runs, config, resume=resume)
+    telemetry = Telemetry(JsonlSink(trace)) if trace is not None else None
+    lab, run_id = open_lab(runs, config, resume=resume, telemetry=telemetry)
     err = Console(stderr=True)
     err.print(f"run {run_id}: {len(lab.world.goals)} goals x {len(lab.methods)} methods x "
               f"{len(lab.config.bookers)} booker(s); resume with --resume {run_id}", highlight=False)

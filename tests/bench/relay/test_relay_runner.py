@@ -194,3 +194,32 @@ def test_terminal_tables_keep_booker_suffixes(tmp_path) -> None:  # type: ignore
     print_summary(summarise(store, store.get_run(run_id)), Console(file=buffer, width=160))
     text = buffer.getvalue()
     assert "passthrough [reader]" in text and "passthrough [model]" in text
+
+
+def _booker_and_summary(request: ChatRequest) -> Any:
+    if request.schema is not None:
+        return BookingAnswer(hotel_id="NONE", flight_id="NONE")
+    return "The traveller should take H01 and F01 within budget."
+
+
+def test_a_second_identical_cached_run_makes_no_model_calls_and_traces_its_stages(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from relaykit.telemetry import EVENT_NAMES, JsonlSink, Telemetry, read_jsonl
+
+    store = RunStore(tmp_path / "runs.sqlite")
+    config = _config(goals=3, methods=("summary", "passthrough"), bookers=("reader", "model"), model="scripted",
+                     cache=f"sqlite:{tmp_path / 'cache.sqlite'}")
+    first = ScriptedModel(_booker_and_summary)
+    lab, run1 = open_lab(store, config, model=first, telemetry=Telemetry(JsonlSink(tmp_path / "trace.jsonl")))
+    lab.run(run1)
+    assert first.calls > 0
+    second = ScriptedModel(_booker_and_summary)
+    lab2, run2 = open_lab(store, config, model=second)
+    lab2.run(run2)
+    assert second.calls == 0, "every answer of an identical run must come from the cache"
+    table = [(r.name, r.feasible_accuracy, r.ratio) for r in summarise(store, store.get_run(run1)).rows]
+    assert table == [(r.name, r.feasible_accuracy, r.ratio) for r in summarise(store, store.get_run(run2)).rows]
+    names = [e.name for e in read_jsonl(tmp_path / "trace.jsonl")]
+    assert names[0] == "pipeline.run.start" and names[-1] == "pipeline.run.end" and set(names) <= set(EVENT_NAMES)
+    stages = {e.fields.get("stage") for e in read_jsonl(tmp_path / "trace.jsonl") if e.name == "pipeline.stage.end"}
+    assert stages == {"researcher", "compression", "booker"}
+    assert names.count("pipeline.llm.call") == first.calls

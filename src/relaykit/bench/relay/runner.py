@@ -10,6 +10,7 @@ is the Booker's failure and is scored as such.
 
 from __future__ import annotations
 
+import contextvars
 import hashlib
 import threading
 import time
@@ -19,6 +20,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from relaykit.bench.labmodel import open_lab_model, wrap_lab_model
 from relaykit.bench.relay.booker import Booker, ModelBooker, Reader
 from relaykit.bench.relay.generate import WorldSpec, generate_world
 from relaykit.bench.relay.methods import MethodSpec, default_methods, parse_methods
@@ -30,7 +32,8 @@ from relaykit.bench.relay.world import Goal, World, load_world
 from relaykit.bench.store import RunStore
 from relaykit.embeddings import open_embedder
 from relaykit.errors import ModelError, UsageError
-from relaykit.models import Model, open_model
+from relaykit.models import Model
+from relaykit.telemetry import Telemetry
 
 KIND = "relay"
 RESEARCHERS = ("auditor", "model")
@@ -58,6 +61,7 @@ class RelayConfig:
     model_goals: int | None = None
     model_budget_s: float | None = None
     embedder: str = "minilm"
+    cache: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -121,7 +125,7 @@ class RelayLab:
     """Runs (or resumes) one relay run against a ``RunStore``."""
 
     def __init__(self, config: RelayConfig, store: RunStore, *, model: Model | None = None,
-                 known_methods: list[str] | None = None) -> None:
+                 known_methods: list[str] | None = None, telemetry: Telemetry | None = None) -> None:
         from relaykit.handoff import compressors
 
         config.check()
@@ -137,7 +141,9 @@ class RelayLab:
         self._model_seconds = 0.0
         self._skipped = 0
         self._budget_lock = threading.Lock()
-        self._model = model
+        self.telemetry = telemetry or Telemetry()  # no sinks: a no-op
+        self._given_model = model
+        self._model: Model | None = None
         self._model_lock = threading.Lock()
         self.inv = inventory(self.world)
         self.embedder = CachedEmbedder(open_embedder(config.embedder))
@@ -148,7 +154,9 @@ class RelayLab:
     def model(self) -> Model:
         with self._model_lock:
             if self._model is None:
-                self._model = open_model(self.config.model)
+                base = self._given_model or open_lab_model(self.config.model)
+                self._model = wrap_lab_model(base, cache=self.config.cache, namespace=KIND,
+                                             telemetry=self.telemetry if self.telemetry.sinks else None)
             return self._model
 
     def researcher(self) -> Researcher:
@@ -188,13 +196,17 @@ class RelayLab:
         advance = progress or (lambda n: None)
         units = self.plan()
         self._model_seconds, self._skipped = 0.0, 0
-        if concurrency == 1:
-            for unit in units:
-                self._run_unit(run_id, unit, done, advance)
-        else:
-            with ThreadPoolExecutor(max_workers=concurrency) as pool:
-                for future in [pool.submit(self._run_unit, run_id, u, done, advance) for u in units]:
-                    future.result()
+        with self.telemetry.run(self.config.to_json(), run_id=run_id):
+            if concurrency == 1:
+                for unit in units:
+                    self._run_unit(run_id, unit, done, advance)
+            else:
+                with ThreadPoolExecutor(max_workers=concurrency) as pool:
+                    # each worker runs in a copy of this context, so its events carry the run id
+                    futures = [pool.submit(contextvars.copy_context().run, self._run_unit, run_id, u, done, advance)
+                               for u in units]
+                    for future in futures:
+                        future.result()
         if self._skipped:
             self.store.log_event(run_id, "skipped", {"units": self._skipped, "model_budget_s": self.model_budget,
                                                      "model_seconds": round(self._model_seconds, 1)})
@@ -251,7 +263,8 @@ class RelayLab:
         if key in done:
             return self.store.result(run_id, key)
         try:
-            research = self.researcher().research(self.world, goal)
+            with self.telemetry.stage("researcher", goal=goal.id):
+                research = self.researcher().research(self.world, goal)
         except ModelError as exc:
             self._failed(run_id, "researcher", goal, exc)
             return None
@@ -269,8 +282,9 @@ class RelayLab:
             return self.store.result(run_id, key)
         model = self.model if spec.needs_model else None
         try:
-            handoff = compress_handoff(trace["trace"], goal.text, spec.compressor, model=model,
-                                       embedder=self.embedder, **spec.kwargs)
+            with self.telemetry.stage("compression", goal=goal.id, method=spec.label):
+                handoff = compress_handoff(trace["trace"], goal.text, spec.compressor, model=model,
+                                           embedder=self.embedder, **spec.kwargs)
         except ModelError as exc:
             self._failed(run_id, "compression", goal, exc, method=spec.label)
             return None
@@ -300,7 +314,8 @@ class RelayLab:
     def _score(self, run_id: str, goal: Goal, spec: MethodSpec, booker_name: str, trace: dict[str, Any],
                handoff: dict[str, Any]) -> None:
         try:
-            booking = self.booker(booker_name).book(goal, handoff["payload"], handoff["payload_text"])
+            with self.telemetry.stage("booker", goal=goal.id, method=spec.label, booker=booker_name):
+                booking = self.booker(booker_name).book(goal, handoff["payload"], handoff["payload_text"])
         except ModelError as exc:
             self._failed(run_id, "booker", goal, exc, method=spec.label, booker=booker_name)
             return
@@ -331,12 +346,12 @@ def research_accounting(research: Research) -> dict[str, Any]:
 
 
 def open_lab(store: RunStore, config: RelayConfig | None = None, *, resume: str | None = None,
-             model: Model | None = None) -> tuple[RelayLab, str]:
+             model: Model | None = None, telemetry: Telemetry | None = None) -> tuple[RelayLab, str]:
     """A lab and its run id: a new run from ``config``, or the stored run ``resume`` with its own config."""
     if resume is not None:
         info = store.get_run(resume)
         if info.kind != KIND:
             raise UsageError(f"run {resume} is a {info.kind!r} run, not a relay run; see `relaykit runs`")
-        return RelayLab(RelayConfig.from_json(info.config), store, model=model), resume
-    lab = RelayLab(config or RelayConfig(), store, model=model)
+        return RelayLab(RelayConfig.from_json(info.config), store, model=model, telemetry=telemetry), resume
+    lab = RelayLab(config or RelayConfig(), store, model=model, telemetry=telemetry)
     return lab, lab.start()
