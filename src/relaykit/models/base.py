@@ -205,6 +205,31 @@ class Model:
         return f"{type(self).__name__}(name={self.name!r})"
 
 
+class ModelWrapper(Model):
+    """Base of wrappers that are themselves Models (``Cached``, ``Instrumented``): token counting,
+    the context-window check and log-probabilities are the wrapped model's own."""
+
+    def __init__(self, model: Model) -> None:
+        self.model = model
+        self.name, self.context_window, self.encoding = model.name, model.context_window, model.encoding
+
+    def count_tokens(self, text: str) -> int:
+        return self.model.count_tokens(text)
+
+    def count_messages(self, messages: Sequence[Message]) -> int:
+        return self.model.count_messages(messages)
+
+    def check_fits(self, request: ChatRequest) -> int:
+        return self.model.check_fits(request)
+
+    def complete(self, request: ChatRequest | Sequence[Message] | str, **params: Any) -> ChatResponse:
+        req = request if isinstance(request, ChatRequest) else ChatRequest.of(request, **params)
+        return self._complete(req)  # the wrapped model checks the window itself when it is called
+
+    def score_continuation(self, messages: Sequence[Message], continuation: str) -> list[TokenLogprob]:
+        return self.model.score_continuation(messages, continuation)
+
+
 def parse_json_text(text: str) -> Any:
     """Parse a model's JSON answer, tolerating a fenced code block around it."""
     stripped = text.strip()

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Sequence
 from typing import Any
 
-from relaykit.models.base import ChatRequest, ChatResponse, Message, Model, TokenLogprob
+from relaykit.models.base import ChatRequest, ChatResponse, Model, ModelWrapper
 from relaykit.telemetry import LLM_CALL, Telemetry, content_hash
 
 # Family names matched as prefixes of a model's base name (after any "provider/" or "spec:" part).
@@ -26,31 +25,19 @@ def model_family(name: str) -> str:
     return re.split(r"[-_.\d]", base, maxsplit=1)[0] or base
 
 
-class Instrumented(Model):
+class Instrumented(ModelWrapper):
     """Wraps ``model``; each call emits ``pipeline.llm.call`` with estimated and actual tokens,
     latency, model family and hashes of the messages (the messages themselves only when the
     telemetry records content). Failed calls are reported with ``error_type`` and re-raised."""
 
     def __init__(self, model: Model, telemetry: Telemetry, *, family: str | None = None) -> None:
-        self.model = model
+        super().__init__(model)
         self.telemetry = telemetry
         self.family = family or model_family(model.name)
-        self.name = model.name
-        self.context_window = model.context_window
-        self.encoding = model.encoding
 
-    def count_tokens(self, text: str) -> int:
-        return self.model.count_tokens(text)
 
-    def count_messages(self, messages: Sequence[Message]) -> int:
-        return self.model.count_messages(messages)
 
-    def check_fits(self, request: ChatRequest) -> int:
-        return self.model.check_fits(request)
 
-    def complete(self, request: ChatRequest | Sequence[Message] | str, **params: Any) -> ChatResponse:
-        req = request if isinstance(request, ChatRequest) else ChatRequest.of(request, **params)
-        return self._complete(req)  # the wrapped model checks the window itself
 
     def _complete(self, request: ChatRequest) -> ChatResponse:
         estimate = self.model.count_messages(request.messages)
@@ -86,5 +73,3 @@ class Instrumented(Model):
             fields["error_type"] = error_type
         self.telemetry.emit(LLM_CALL, **fields)
 
-    def score_continuation(self, messages: Sequence[Message], continuation: str) -> list[TokenLogprob]:
-        return self.model.score_continuation(messages, continuation)

@@ -16,7 +16,7 @@ import numpy as np
 from relaykit import tokens
 from relaykit.embeddings.base import Embedder, Vectors, open_embedder
 from relaykit.errors import InvalidOutput, UsageError
-from relaykit.models.base import ChatRequest, ChatResponse, Message, Model, TokenLogprob
+from relaykit.models.base import ChatRequest, ChatResponse, Message, Model, ModelWrapper
 from relaykit.models.cache.guards import DEFAULT_GUARDS, Guard
 from relaykit.models.cache.store import CacheEntry, CacheStore, CacheStoreError
 from relaykit.models.structured import parsed_or_validate
@@ -66,7 +66,7 @@ def split_query(messages: Sequence[Message]) -> tuple[str, list[Any]]:
     return "", [dict(m) for m in messages]
 
 
-class Cached(Model):
+class Cached(ModelWrapper):
     """Wraps ``model`` with a cache in ``store``.
 
     - ``exact``: the key hashes the model name, namespace, parameters, messages and schema.
@@ -103,7 +103,8 @@ class Cached(Model):
             raise UsageError(f"ttl must be a positive number of seconds or None, not {ttl}")
         if not 0.0 < threshold <= 1.0:
             raise UsageError(f"threshold must be in (0, 1], not {threshold}")
-        self.model, self.store, self.mode, self.namespace, self.ttl = model, store, mode, namespace, ttl
+        super().__init__(model)
+        self.store, self.mode, self.namespace, self.ttl = store, mode, namespace, ttl
         self._mode = MODES[mode]
         self._embedder_spec = embedder if embedder is not None else "minilm"
         self.threshold = threshold
@@ -111,7 +112,6 @@ class Cached(Model):
         self.telemetry = telemetry
         self.stats = CacheStats()
         self._index: dict[str, tuple[int, list[str], Vectors]] = {}
-        self.name, self.context_window, self.encoding = model.name, model.context_window, model.encoding
         self.key_name = key_name or model.name
 
     @property
@@ -120,18 +120,9 @@ class Cached(Model):
             self._embedder_spec = open_embedder(self._embedder_spec)
         return self._embedder_spec
 
-    def count_tokens(self, text: str) -> int:
-        return self.model.count_tokens(text)
 
-    def count_messages(self, messages: Sequence[Message]) -> int:
-        return self.model.count_messages(messages)
 
-    def check_fits(self, request: ChatRequest) -> int:
-        return self.model.check_fits(request)
 
-    def complete(self, request: ChatRequest | Sequence[Message] | str, **params: Any) -> ChatResponse:
-        req = request if isinstance(request, ChatRequest) else ChatRequest.of(request, **params)
-        return self._complete(req)
 
     # -- keys ---------------------------------------------------------------------------------------
 
@@ -270,5 +261,3 @@ class Cached(Model):
             warnings.warn(f"cache store error, serving without the cache: {exc}", RuntimeWarning, stacklevel=3)
             return None
 
-    def score_continuation(self, messages: Sequence[Message], continuation: str) -> list[TokenLogprob]:
-        return self.model.score_continuation(messages, continuation)
