@@ -71,7 +71,7 @@ def compress_trajectory_command(
 
 @bench_app.command("trajectory")
 def bench_trajectory(
-    env: str = typer.Option(..., "--env", help="twx, scienceworld or bfcl."),
+    env: str = typer.Option(..., "--env", help="twx, scienceworld, bfcl, textworld, tau2-retail or tau2-airline."),
     policy: str | None = typer.Option(None, "--policy", help="A model spec (e.g. local) to play episodes with."),
     methods: str = typer.Option(",".join(("none", "agora", "floor", "truncate", "obs-mask", "selective-context")),
                                 "--methods", help="Comma-separated methods."),
