@@ -50,3 +50,10 @@ def test_doctor_json_reports_each_component(monkeypatch, capsys) -> None:  # typ
     assert [c["name"] for c in report["components"]] == ["token counter", "broken"]
     assert report["components"][0]["ok"] and "fix me" in report["components"][1]["detail"]
     assert set(report["components"][0]) == {"name", "ok", "detail", "seconds"}
+
+
+def test_print_json_writes_undefined_figures_as_null(capsys) -> None:  # type: ignore[no-untyped-def]
+    from relaykit.cli._common import print_json
+
+    print_json({"rate": float("nan"), "ci": [float("inf"), 0.5], "n": 1})
+    assert json.loads(capsys.readouterr().out) == {"rate": None, "ci": [None, 0.5], "n": 1}

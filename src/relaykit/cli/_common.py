@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import sys
 from pathlib import Path
 from typing import Any
@@ -40,5 +41,17 @@ def read_json(path: str) -> Any:
         raise UsageError(f"{path} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
 
 
+def _finite(value: Any) -> Any:
+    """NaN and infinities become null: they are not JSON, and an undefined figure (no data) is null."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(v) for v in value]
+    return value
+
+
 def print_json(value: Any) -> None:
-    sys.stdout.write(json.dumps(value, indent=2, default=str) + "\n")
+    """Print strict JSON (undefined figures as null)."""
+    sys.stdout.write(json.dumps(_finite(value), indent=2, default=str, allow_nan=False) + "\n")
