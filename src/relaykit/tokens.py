@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Protocol
 
 from relaykit.errors import UsageError
@@ -53,11 +53,34 @@ def encoding_for_model(model: str) -> str:
     return MODEL_ENCODINGS[max(matches, key=len)] if matches else "o200k_base"
 
 
+CHUNK_CHARS = 100_000
+"""Texts longer than this are counted in whitespace-aligned chunks: the tokenizer refuses very long inputs,
+and a chunk boundary at whitespace changes the count by at most a token or two per chunk."""
+
+
 def count(text: str, encoding: str = "o200k_base") -> int:
-    """Number of tokens in ``text``."""
+    """Number of tokens in ``text``, of any length (long texts are counted chunk by chunk)."""
     if not text:
         return 0
-    return len(get_encoding(encoding).encode(text))
+    enc = get_encoding(encoding)
+    if len(text) <= CHUNK_CHARS:
+        return len(enc.encode(text))
+    total = 0
+    for piece in iter_chunks(text, CHUNK_CHARS):
+        total += len(enc.encode(piece))
+    return total
+
+
+def iter_chunks(text: str, size: int = CHUNK_CHARS) -> Iterator[str]:
+    """``text`` in pieces of at most ``size`` characters, cut just before whitespace where there is any."""
+    start, length = 0, len(text)
+    while start < length:
+        end = min(start + size, length)
+        if end < length:
+            space = max(text.rfind(" ", start + size // 2, end), text.rfind("\n", start + size // 2, end))
+            end = space if space > start else end
+        yield text[start:end]
+        start = end
 
 
 def message_text(message: Mapping[str, Any]) -> str:
@@ -85,4 +108,12 @@ def count_messages(messages: Iterable[Mapping[str, Any]], encoding: str = "o200k
     return total
 
 
-__all__ = ["count", "count_messages", "encoding_for_model", "get_encoding", "message_text"]
+__all__ = [
+    "CHUNK_CHARS",
+    "count",
+    "count_messages",
+    "encoding_for_model",
+    "get_encoding",
+    "iter_chunks",
+    "message_text",
+]
