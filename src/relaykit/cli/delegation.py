@@ -10,7 +10,7 @@ from rich.markup import escape
 from relaykit.bench.delegation import LabConfig, run_lab, summarize
 from relaykit.bench.delegation.report import print_summary
 from relaykit.bench.store import RunStore
-from relaykit.cli._common import console, print_json, read_json
+from relaykit.cli._common import check_at_least, console, print_json, read_json
 from relaykit.cli.groups import bench_app
 from relaykit.delegation import check_graph_data, load_tools
 
@@ -63,7 +63,10 @@ def bench_delegation(
     as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
 ) -> None:
     """Run the delegation lab: plan, (route,) hand off and execute each task, scoring the end state."""
-
+    for option, value, minimum in (("--limit", limit, 1), ("--offset", offset, 0), ("--max-steps", max_steps, 1),
+                                   ("--plan-repairs", plan_repairs, 0), ("--plan-tokens", plan_tokens, 1),
+                                   ("--step-tokens", step_tokens, 1)):
+        check_at_least(value, minimum, option)
     config = LabConfig.build(suite=suite, planner=planner, executor=executor, formats=formats, router=router,
                              limit=limit, offset=offset, max_steps=max_steps, direct=direct,
                              plan_repairs=plan_repairs, plan_tokens=plan_tokens, step_tokens=step_tokens)

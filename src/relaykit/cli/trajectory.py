@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 from typing import Any
@@ -11,7 +10,7 @@ import typer
 from rich.progress import Progress
 
 from relaykit.bench.trajectory import report as _trajectory_report  # registers `relaykit report` for lab runs
-from relaykit.cli._common import console, print_json, read_text
+from relaykit.cli._common import check_output_path, console, loads_json, print_json, read_text
 from relaykit.cli.groups import bench_app, compress_app
 from relaykit.errors import UsageError
 
@@ -27,10 +26,7 @@ def _load_trajectory(file: str) -> list[dict[str, Any]] | str:
     stripped = text.lstrip()
     if not stripped.startswith(("[", "{")):
         return text  # a ReAct transcript
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise UsageError(f"{file} looks like JSON but is not valid: {exc.msg} at line {exc.lineno}") from None
+    data = loads_json(text, file)
     if isinstance(data, dict) and isinstance(data.get("messages"), list):
         data = data["messages"]
     if not isinstance(data, list):
@@ -126,6 +122,9 @@ def train(
     from relaykit.models import open_model
     from relaykit.trajectory.train import save_scorer, train_scorer
 
+    if not 0.0 < test_share < 1.0:
+        raise UsageError(f"--test-share must be above 0 and below 1 (a share of the episodes), not {test_share:g}")
+    check_output_path(out, "--out")
     plan = LabelPlan(envs=tuple(e.strip() for e in envs.split(",") if e.strip()), episodes=episodes,
                      prefixes=prefixes, seed=seed, policy=policy, threshold=threshold)
     model = None if policy == "grounded" else open_model(policy)
