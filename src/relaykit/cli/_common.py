@@ -117,7 +117,8 @@ def _setting_problem(key: str, value: Any, default: Any) -> str | None:
     if key in _UNIT_SETTINGS or key in _POSITIVE_SETTINGS or isinstance(default, (int, float)):
         if not number or value != value:
             return "must be a number"
-        if isinstance(default, int) and not isinstance(default, bool) and float(value) != int(value):
+        whole = key in ("budget",) or (isinstance(default, int) and not isinstance(default, bool))
+        if whole and float(value) != int(value):
             return "must be a whole number"
         if key in _UNIT_SETTINGS and not (0.0 <= value <= 1.0 and (key != "ratio" or value > 0)):
             return "must be between 0 and 1" + (" (above 0)" if key == "ratio" else "")
@@ -159,3 +160,12 @@ def existing_sqlite(path: Path, what: str) -> Path:
     if header != b"SQLite format 3\x00":
         raise UsageError(f"{path} is not a {what} (not an SQLite file); check the path")
     return path
+
+
+def open_run_store(store: Path | None, resume: str | None = None) -> Any:
+    """The run store of a lab command; resuming needs an existing store (a mistyped path creates nothing)."""
+    from relaykit.bench.store import RunStore, default_store_path
+
+    if resume is not None:
+        existing_sqlite(store or default_store_path(), "run store")
+    return RunStore(store)

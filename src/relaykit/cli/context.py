@@ -21,7 +21,6 @@ from relaykit.bench.composition import (
     write_corpus,
 )
 from relaykit.bench.composition.report import print_report
-from relaykit.bench.store import RunStore
 from relaykit.cli._common import (
     check_at_least,
     check_output_path,
@@ -29,6 +28,7 @@ from relaykit.cli._common import (
     console,
     err_console,
     loads_json,
+    open_run_store,
     print_json,
     read_json,
     read_text,
@@ -172,16 +172,16 @@ def composition_command(
     check_at_least(blocks, 1, "--blocks")
     check_at_least(max_tokens, 1, "--max-tokens")
     check_at_least(max_repairs, 0, "--max-repairs")
-    if corpus is not None and not resume:
-        check_utf8_file(corpus, "--corpus")
-    runs = RunStore(store)
     if resume:
+        runs = open_run_store(store, resume)
         config, loaded = resume_config(runs, resume)
         run_id = resume
     else:
         if corpus is None:
             raise UsageError("give --corpus FILE (make one: `relaykit context corpus --out FILE`) or --resume RUN_ID")
-        loaded = load_corpus(corpus)
+        check_utf8_file(corpus, "--corpus")
+        loaded = load_corpus(corpus)  # a bad corpus is refused before the run store is opened
+        runs = open_run_store(store)
         config = CompositionConfig(corpus=str(Path(corpus).resolve()), models=tuple(model), blocks=blocks, seed=seed,
                                    conditions=tuple(condition), max_tokens=max_tokens, max_repairs=max_repairs)
         run_id = start_run(runs, loaded, config)

@@ -81,6 +81,9 @@ def cache_clear(
     """Delete cached answers (all, or one namespace) and reset their counters."""
     from relaykit.models.cache import open_store
 
+    if not rebuild and not _readable_cache(store):
+        console.print(f"nothing to clear: no cache file yet ({store})")
+        return
     options: dict[str, Any] = {"rebuild": True} if rebuild and store.startswith("sqlite") else {}
     opened = open_store(store, **options)
     try:

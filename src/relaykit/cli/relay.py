@@ -16,13 +16,13 @@ from relaykit.bench.relay.runner import RelayConfig, RelayLab, file_sha256, open
 from relaykit.bench.relay.summary import summarise
 from relaykit.bench.relay.truth import truth_table
 from relaykit.bench.relay.world import World, load_world, save_world
-from relaykit.bench.store import RunStore
 from relaykit.cli._common import (
     check_at_least,
     check_cache_spec,
     check_method_settings,
     check_output_path,
     console,
+    open_run_store,
     print_json,
 )
 from relaykit.cli.groups import bench_app
@@ -117,6 +117,10 @@ def relay(
     _check_sizes_with_world(ctx, world)
     if resume is None:
         _check_run_options(methods, model_goals, model_budget, concurrency, cache, trace)
+        if world is None:
+            WorldSpec(hotels, flights, goals, seed)  # sizes out of range are refused before a run exists
+        else:
+            load_world(world)  # so is a world file that does not validate
     config = RelayConfig(
         methods=tuple(m.strip() for m in (methods or "").split(",") if m.strip()), researcher=researcher,
         bookers=tuple(b.strip() for b in booker.split(",") if b.strip()), model=model, goals=goals,
@@ -124,7 +128,8 @@ def relay(
         world_sha256=file_sha256(str(world)) if world and world.is_file() else None,
         model_goals=model_goals, model_budget_s=model_budget, embedder=embedder, cache=cache,
     )
-    runs = RunStore(store)
+    config.check()  # researcher and bookers, before the run store is opened
+    runs = open_run_store(store, resume)
     telemetry = Telemetry(JsonlSink(trace)) if trace is not None else None
     lab, run_id = open_lab(runs, config, resume=resume, telemetry=telemetry)
     err = Console(stderr=True)
