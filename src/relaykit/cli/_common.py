@@ -167,5 +167,9 @@ def open_run_store(store: Path | None, resume: str | None = None) -> Any:
     from relaykit.bench.store import RunStore, default_store_path
 
     if resume is not None:
-        existing_sqlite(store or default_store_path(), "run store")
+        path = store or default_store_path()
+        if not path.is_file():
+            raise UsageError(f"cannot resume {resume}: no run store at {path}; check --store (`relaykit runs "
+                             "--store PATH` lists a store's runs)")
+        existing_sqlite(path, "run store")
     return RunStore(store)
