@@ -48,10 +48,10 @@ def validate(
 
 def _check_names(suite: str, router: str) -> None:
     """The suite and router exist (checked before the run store is opened or a run is created)."""
-    from relaykit.bench.delegation.suites import _SUITES, suite_names
-    from relaykit.delegation.routing import _ROUTERS
+    from relaykit.bench.delegation.suites import suite_names
+    from relaykit.delegation.routing import _ROUTERS  # no public list of router names yet
 
-    if suite not in _SUITES:
+    if suite not in suite_names():
         raise UsageError(f"unknown suite {suite!r}; known suites: {', '.join(suite_names())}")
     if router not in _ROUTERS:
         raise UsageError(f"unknown router {router!r}; known routers: {', '.join(sorted(_ROUTERS))}")
