@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -34,11 +36,7 @@ def read_text(path: str) -> str:
 
 
 def read_json(path: str) -> Any:
-    text = read_text(path)
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise UsageError(f"{path} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
+    return loads_json(read_text(path), path)
 
 
 def _finite(value: Any) -> Any:
@@ -55,3 +53,123 @@ def _finite(value: Any) -> Any:
 def print_json(value: Any) -> None:
     """Print strict JSON (undefined figures as null)."""
     sys.stdout.write(json.dumps(_finite(value), indent=2, default=str, allow_nan=False) + "\n")
+
+
+# --- Input validation shared by the commands: every check runs before any work or any file is written. ---
+
+
+def loads_json(text: str, where: str) -> Any:
+    """Parse JSON text; bad or absurdly nested JSON is a ``UsageError`` naming ``where``."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UsageError(f"{where} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
+    except RecursionError:
+        raise UsageError(f"{where} is JSON nested too deeply to read; flatten it") from None
+
+
+def check_output_path(path: Path | str, option: str) -> Path:
+    """``path`` can be written as a file: not a folder, and its folder exists (checked before any work)."""
+    file = Path(path)
+    if file.is_dir():
+        raise UsageError(f"{option} {file} is a folder; give a file path such as {file / 'out.json'}")
+    parent = file.parent
+    if not parent.is_dir():
+        raise UsageError(f"{option} {file}: the folder {parent} does not exist; create it first or choose another path")
+    if (file.exists() and not os.access(file, os.W_OK)) or not os.access(parent, os.W_OK):
+        raise UsageError(f"{option} {file} cannot be written (permission denied); choose another path")
+    return file
+
+
+def check_at_least(value: float | None, minimum: float, option: str, hint: str = "") -> None:
+    """``value`` (when given) is at least ``minimum``."""
+    if value is not None and (value != value or value < minimum):
+        raise UsageError(f"{option} must be at least {minimum:g}, not {value:g}{hint}")
+
+
+def check_utf8_file(path: str, option: str = "") -> None:
+    """``path`` is an existing UTF-8 file (read once and decoded, so bad bytes are named before any work)."""
+    if path != "-" and not Path(path).is_file():
+        raise UsageError(f"{option + ' ' if option else ''}{path}: no such file")
+    read_text(path)
+
+
+def check_method_settings(method: str, settings: Mapping[str, Any]) -> None:
+    """Settings of a hand-off method: known names, and values of the type (and range) the method takes."""
+    from relaykit.handoff.base import get_compressor, resolve_settings
+
+    defaults = get_compressor(method).defaults
+    resolve_settings(method, defaults, settings)
+    for key, value in settings.items():
+        problem = _setting_problem(key, value, defaults[key])
+        if problem:
+            raise UsageError(f"method {method!r}: setting {key}={value!r} {problem}")
+
+
+_UNIT_SETTINGS = {"ratio", "head", "threshold"}
+_POSITIVE_SETTINGS = {"budget", "batch_size", "max_tokens", "chunk_tokens", "max_words"}
+
+
+def _setting_problem(key: str, value: Any, default: Any) -> str | None:
+    number = isinstance(value, (int, float)) and not isinstance(value, bool)
+    if isinstance(default, bool):
+        return None if isinstance(value, bool) else "must be true or false"
+    if key in _UNIT_SETTINGS or key in _POSITIVE_SETTINGS or isinstance(default, (int, float)):
+        if not number or value != value:
+            return "must be a number"
+        whole = key in ("budget",) or (isinstance(default, int) and not isinstance(default, bool))
+        if whole and float(value) != int(value):
+            return "must be a whole number"
+        if key in _UNIT_SETTINGS and not (0.0 <= value <= 1.0 and (key != "ratio" or value > 0)):
+            return "must be between 0 and 1" + (" (above 0)" if key == "ratio" else "")
+        if key in _POSITIVE_SETTINGS and value < 1:
+            return "must be 1 or more"
+        if key == "max_repairs" and value < 0:
+            return "must be 0 or more"
+        return None
+    if key == "id_pattern" and value is not None:
+        if not isinstance(value, str):
+            return "must be a regular expression"
+        from relaykit.handoff.text import compile_id_pattern
+
+        compile_id_pattern(value)
+    if isinstance(default, str) and not isinstance(value, str):
+        return "must be text"
+    return None
+
+
+def check_cache_spec(spec: str) -> None:
+    """A ``--cache`` spec that names a known store and, for Redis, one that answers now (before any run)."""
+    scheme, _, rest = spec.partition(":")
+    if scheme == "sqlite" and rest:
+        check_output_path(rest, "--cache sqlite:")
+        return
+    if scheme in ("sqlite", "memory") and not (scheme == "memory" and rest):
+        return
+    from relaykit.models.cache import open_store
+
+    open_store(spec).close()  # unknown schemes and unreachable servers raise UsageError here
+
+
+def existing_sqlite(path: Path, what: str) -> Path:
+    """For read-only commands: ``path`` is an existing SQLite file (nothing is created or converted)."""
+    if not path.is_file():
+        raise UsageError(f"no {what} at {path}; check the path (this command reads a store, it never creates one)")
+    with path.open("rb") as handle:
+        header = handle.read(16)
+    if header != b"SQLite format 3\x00":
+        raise UsageError(f"{path} is not a {what} (not an SQLite file); check the path")
+    return path
+
+
+def open_run_store(store: Path | None, resume: str | None = None) -> Any:
+    """The run store of a lab command; resuming needs an existing store (a mistyped path creates nothing)."""
+    from relaykit.bench.store import RunStore, default_store_path
+
+    if resume is not None:
+        path = store or default_store_path()
+        if not path.is_file():
+            raise UsageError(f"cannot resume {resume}: no run store at {path}; check --store (`relaykit runs "
+                             "--store PATH` lists a store's runs)")
+        existing_sqlite(path, "run store")
+    return RunStore(store)

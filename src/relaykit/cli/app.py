@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from typing import NoReturn
 
 import typer
 from rich.markup import escape
@@ -44,21 +45,44 @@ def tokens_command(
     encoding: str = typer.Option("o200k_base", help="o200k_base or cl100k_base."),
 ) -> None:
     """Print the number of tokens in FILE."""
-    from relaykit.tokens import count
+    from relaykit.tokens import count, get_encoding
 
+    get_encoding(encoding)  # an unknown encoding is a usage error even for an empty file
     typer.echo(count(read_text(file), encoding))
 
 
+def _one_line(message: str, code: int) -> NoReturn:
+    text = " ".join(message.split())  # one line, however the message was wrapped
+    err_console.print(f"[red]error:[/red] {escape(text)}", highlight=False, soft_wrap=True)
+    sys.exit(code)
+
+
 def main(argv: list[str] | None = None) -> None:
-    """Entry point: relaykit errors become one red line, exit 2 for usage errors and 1 for model errors."""
+    """Entry point: relaykit errors become one red line, exit 2 for usage errors and 1 for model errors.
+
+    Mistakes the option parser finds (a bad number, an unknown option) are one line with exit 2 too,
+    as is input nested too deeply to read.
+    """
+    from typer._click.exceptions import ClickException, NoArgsIsHelpError
+
     try:
-        app(args=argv, prog_name="relaykit")
+        code = app(args=argv, prog_name="relaykit", standalone_mode=False)
+    except NoArgsIsHelpError as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    except ClickException as exc:
+        ctx = getattr(exc, "ctx", None)
+        where = f"{ctx.command_path}: " if ctx is not None else ""
+        _one_line(f"{where}{exc.format_message()} (see --help)", exc.exit_code)
+    except typer.Abort:
+        _one_line("aborted", 1)
     except UsageError as exc:
-        err_console.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False, soft_wrap=True)
-        sys.exit(2)
+        _one_line(str(exc), 2)
     except RelaykitError as exc:
-        err_console.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False, soft_wrap=True)
-        sys.exit(1)
+        _one_line(str(exc), 1)
+    except RecursionError:
+        _one_line("the input is nested too deeply to read; flatten it", 2)
+    sys.exit(code if isinstance(code, int) else 0)
 
 
 if __name__ == "__main__":  # pragma: no cover

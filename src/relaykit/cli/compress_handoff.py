@@ -9,7 +9,7 @@ from typing import Any
 import typer
 from rich.markup import escape
 
-from relaykit.cli._common import err_console, print_json, read_json, read_text
+from relaykit.cli._common import check_method_settings, err_console, print_json, read_json, read_text
 from relaykit.errors import UsageError
 
 
@@ -53,6 +53,7 @@ def compress_handoff(
     from relaykit.models import open_model
 
     settings = dict(parse_setting(s) for s in setting)
+    check_method_settings(method, settings)  # before reading, opening a model or an embedder
     fact_list = _facts(facts)
     trace = read_text(file)
     handoff = compress(trace, goal, method, model=open_model(model) if model else None,

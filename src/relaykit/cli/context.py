@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -22,12 +21,24 @@ from relaykit.bench.composition import (
     write_corpus,
 )
 from relaykit.bench.composition.report import print_report
-from relaykit.bench.store import RunStore
-from relaykit.cli._common import console, err_console, print_json, read_json, read_text
+from relaykit.cli._common import (
+    check_at_least,
+    check_output_path,
+    check_utf8_file,
+    console,
+    err_console,
+    loads_json,
+    open_run_store,
+    print_json,
+    read_json,
+    read_text,
+)
 from relaykit.cli.groups import bench_app
 from relaykit.context import Arrangement, arrange, fuse
 from relaykit.errors import UsageError
 from relaykit.models import open_model
+
+MAX_CORPUS_ITEMS = 100_000  # per source type: a larger synthetic corpus tests nothing more and takes minutes
 
 context_app = typer.Typer(
     help="Arrange context for model calls, fuse extraction samples, generate a labelled corpus.", no_args_is_help=True
@@ -38,10 +49,7 @@ def _read_items(path: str) -> list[dict[str, Any]]:
     items = []
     for number, line in enumerate(read_text(path).splitlines(), 1):
         if line.strip():
-            try:
-                items.append(json.loads(line))
-            except json.JSONDecodeError as exc:
-                raise UsageError(f"{path} line {number} is not JSON: {exc.msg}") from None
+            items.append(loads_json(line, f"{path} line {number}"))
     return items
 
 
@@ -103,6 +111,9 @@ def fuse_command(
     data = read_json(samples)
     if not isinstance(data, list):
         raise UsageError(f"{samples} must hold a JSON list of samples")
+    if any(isinstance(s, dict) and "role" in s and "content" in s for s in data):
+        raise UsageError(f"{samples} looks like a chat message list; fuse takes extraction samples: a JSON list "
+                         "whose items are lists of ids or {id: payload} objects")
     fused = fuse(data, method, k=k, model=open_model(model) if model else None, task=task)
     if as_json:
         print_json({"ids": list(fused.ids), "support": dict(fused.support), "method": fused.method, "n": fused.n})
@@ -128,6 +139,11 @@ def corpus_command(
     seed: int = typer.Option(0, help="Random seed."),
 ) -> None:
     """Write a SYNTHETIC labelled workplace corpus (for trying the composition lab, not for findings)."""
+    for option, n in (("--meetings", meetings), ("--emails", emails), ("--chats", chats)):
+        if not 0 <= n <= MAX_CORPUS_ITEMS:
+            raise UsageError(f"{option} must be between 0 and {MAX_CORPUS_ITEMS:,} (the corpus generator's limit), "
+                             f"not {n:,}")
+    check_output_path(out, "--out")
     spec = SyntheticSpec(
         counts={"meeting": meetings, "email": emails, "chat": chats},
         signal_rates={"meeting": meeting_rate, "email": email_rate, "chat": chat_rate}, seed=seed,
@@ -153,14 +169,19 @@ def composition_command(
     as_json: bool = typer.Option(False, "--json", help="Print the run summary as JSON."),
 ) -> None:
     """The relevance-contrast experiment of paper 002: ratio and position conditions, RelAcc, C1-C5."""
-    runs = RunStore(store)
+    check_at_least(blocks, 1, "--blocks")
+    check_at_least(max_tokens, 1, "--max-tokens")
+    check_at_least(max_repairs, 0, "--max-repairs")
     if resume:
+        runs = open_run_store(store, resume)
         config, loaded = resume_config(runs, resume)
         run_id = resume
     else:
         if corpus is None:
             raise UsageError("give --corpus FILE (make one: `relaykit context corpus --out FILE`) or --resume RUN_ID")
-        loaded = load_corpus(corpus)
+        check_utf8_file(corpus, "--corpus")
+        loaded = load_corpus(corpus)  # a bad corpus is refused before the run store is opened
+        runs = open_run_store(store)
         config = CompositionConfig(corpus=str(Path(corpus).resolve()), models=tuple(model), blocks=blocks, seed=seed,
                                    conditions=tuple(condition), max_tokens=max_tokens, max_repairs=max_repairs)
         run_id = start_run(runs, loaded, config)

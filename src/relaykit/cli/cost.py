@@ -29,6 +29,12 @@ def cache_stats(
     """Entries, hits, misses and saved tokens, overall and per namespace."""
     from relaykit.models.cache import open_store
 
+    if not _readable_cache(store):
+        if as_json:
+            print_json({"entries": 0, "hits": 0, "misses": 0, "saved_tokens": 0, "namespaces": {}})
+        else:
+            console.print(f"cache ({store}): empty (no cache file yet)")
+        return
     opened = open_store(store)
     try:
         per_ns = opened.stats()
@@ -50,6 +56,22 @@ def cache_stats(
     console.print(table)
 
 
+def _readable_cache(store: str) -> bool:
+    """For ``cache stats``: False when the default SQLite cache does not exist yet; a given path must exist."""
+    from pathlib import Path
+
+    from relaykit.cli._common import existing_sqlite
+    from relaykit.models.cache.sqlite import default_path
+
+    scheme, _, rest = store.partition(":")
+    if scheme != "sqlite":
+        return True
+    if not rest and not default_path().exists():
+        return False
+    existing_sqlite(Path(rest) if rest else default_path(), "cache")
+    return True
+
+
 @cache_app.command("clear")
 def cache_clear(
     namespace: str = typer.Option(None, "--namespace", help="Clear only this namespace."),
@@ -59,6 +81,9 @@ def cache_clear(
     """Delete cached answers (all, or one namespace) and reset their counters."""
     from relaykit.models.cache import open_store
 
+    if not rebuild and not _readable_cache(store):
+        console.print(f"nothing to clear: no cache file yet ({store})")
+        return
     options: dict[str, Any] = {"rebuild": True} if rebuild and store.startswith("sqlite") else {}
     opened = open_store(store, **options)
     try:
@@ -78,8 +103,13 @@ def trace_summarize(
     as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
 ) -> None:
     """Latency and tokens per stage and per model, with cache hits and fallbacks."""
+    from pathlib import Path
+
+    from relaykit.cli._common import check_utf8_file
     from relaykit.telemetry import read_jsonl, summarize
 
+    if Path(file).is_file():
+        check_utf8_file(file)  # bad bytes are one clear line (read_jsonl names a missing file)
     summary = summarize(read_jsonl(file))
     if as_json:
         print_json(summary)

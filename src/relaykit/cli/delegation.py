@@ -9,10 +9,10 @@ from rich.markup import escape
 
 from relaykit.bench.delegation import LabConfig, run_lab, summarize
 from relaykit.bench.delegation.report import print_summary
-from relaykit.bench.store import RunStore
-from relaykit.cli._common import console, print_json, read_json
+from relaykit.cli._common import check_at_least, console, open_run_store, print_json, read_json
 from relaykit.cli.groups import bench_app
 from relaykit.delegation import check_graph_data, load_tools
+from relaykit.errors import UsageError
 
 delegation_app = typer.Typer(help="Typed delegation graphs: validate them.", no_args_is_help=True)
 
@@ -28,7 +28,11 @@ def validate(
     Exits 0 when the graph is valid and 1 when it has violations.
     """
     specs = load_tools(read_json(tools)) if tools else None
-    report = check_graph_data(read_json(graph), specs)
+    data = read_json(graph)
+    if not isinstance(data, dict):
+        raise UsageError(f"{graph} holds a JSON {type(data).__name__}, not a graph: give a JSON object "
+                         '{"nodes": [...], "edges": [...]}')
+    report = check_graph_data(data, specs)
     if as_json:
         print_json(report.as_dict())
     elif report.valid:
@@ -40,6 +44,17 @@ def validate(
             console.print(f"  [bold]{v.code}[/bold] ({escape(where)}): {escape(v.message)}", highlight=False)
     if not report.valid:
         raise typer.Exit(1)
+
+
+def _check_names(suite: str, router: str) -> None:
+    """The suite and router exist (checked before the run store is opened or a run is created)."""
+    from relaykit.bench.delegation.suites import suite_names
+    from relaykit.delegation.routing import _ROUTERS  # no public list of router names yet
+
+    if suite not in suite_names():
+        raise UsageError(f"unknown suite {suite!r}; known suites: {', '.join(suite_names())}")
+    if router not in _ROUTERS:
+        raise UsageError(f"unknown router {router!r}; known routers: {', '.join(sorted(_ROUTERS))}")
 
 
 @bench_app.command("delegation")
@@ -63,11 +78,15 @@ def bench_delegation(
     as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
 ) -> None:
     """Run the delegation lab: plan, (route,) hand off and execute each task, scoring the end state."""
-
+    for option, value, minimum in (("--limit", limit, 1), ("--offset", offset, 0), ("--max-steps", max_steps, 1),
+                                   ("--plan-repairs", plan_repairs, 0), ("--plan-tokens", plan_tokens, 1),
+                                   ("--step-tokens", step_tokens, 1)):
+        check_at_least(value, minimum, option)
+    _check_names(suite, router)
     config = LabConfig.build(suite=suite, planner=planner, executor=executor, formats=formats, router=router,
                              limit=limit, offset=offset, max_steps=max_steps, direct=direct,
                              plan_repairs=plan_repairs, plan_tokens=plan_tokens, step_tokens=step_tokens)
-    runs = RunStore(store)
+    runs = open_run_store(store, resume)
     run_id = run_lab(config, runs, resume=resume)
     summary = summarize(runs, run_id)
     if as_json:

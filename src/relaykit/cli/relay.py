@@ -16,9 +16,17 @@ from relaykit.bench.relay.runner import RelayConfig, RelayLab, file_sha256, open
 from relaykit.bench.relay.summary import summarise
 from relaykit.bench.relay.truth import truth_table
 from relaykit.bench.relay.world import World, load_world, save_world
-from relaykit.bench.store import RunStore
-from relaykit.cli._common import console, print_json
+from relaykit.cli._common import (
+    check_at_least,
+    check_cache_spec,
+    check_method_settings,
+    check_output_path,
+    console,
+    open_run_store,
+    print_json,
+)
 from relaykit.cli.groups import bench_app
+from relaykit.errors import UsageError
 from relaykit.telemetry import JsonlSink, Telemetry
 
 relay_app = typer.Typer(help="The closed-world travel relay of paper 000.", invoke_without_command=True)
@@ -32,6 +40,45 @@ SEED = typer.Option(0, "--seed", help="Seed of the generated world and of model 
 
 def _world(world: Path | None, goals: int, hotels: int, flights: int, seed: int) -> World:
     return load_world(world) if world else generate_world(WorldSpec(hotels, flights, goals, seed))
+
+
+SIZE_OPTIONS = ("goals", "hotels", "flights")
+
+
+def _given(ctx: typer.Context, names: tuple[str, ...] | None = None) -> list[str]:
+    """The options (among ``names``; default all) that the command line set explicitly."""
+    from typer._click.core import ParameterSource
+
+    return [param.opts[0] for param in ctx.command.params if param.name and (names is None or param.name in names)
+            and param.opts and ctx.get_parameter_source(param.name) == ParameterSource.COMMANDLINE]
+
+
+def _check_sizes_with_world(ctx: typer.Context, world: Path | None) -> None:
+    """--goals/--hotels/--flights size a generated world: with --world FILE they would be ignored."""
+    ignored = _given(ctx, SIZE_OPTIONS) if world is not None else []
+    if ignored:
+        raise UsageError(f"{', '.join(ignored)} size a generated world and do nothing with --world {world}; "
+                         "leave them out, or edit the world file (export-world writes one of any size)")
+
+
+def _check_run_options(methods: str | None, model_goals: int | None, model_budget: float | None, concurrency: int,
+                       cache: str | None, trace: Path | None) -> None:
+    """Everything a relay run is given, checked before the run is created (nothing is stored on a mistake)."""
+    from relaykit.bench.relay.methods import parse_methods
+    from relaykit.handoff import compressors
+
+    if methods is not None and not any(m.strip() for m in methods.split(",")):
+        raise UsageError("--methods is empty; name at least one method (e.g. --methods passthrough,prune) or "
+                         "leave the option out to run every registered method")
+    for spec in parse_methods(methods, compressors()):
+        check_method_settings(spec.compressor, spec.kwargs)
+    check_at_least(model_goals, 0, "--model-goals")
+    check_at_least(model_budget, 0, "--model-budget", " (0 removes the limit)")
+    check_at_least(concurrency, 1, "--concurrency")
+    if cache is not None:
+        check_cache_spec(cache)
+    if trace is not None:
+        check_output_path(trace, "--trace")
 
 
 @relay_app.callback()
@@ -62,7 +109,18 @@ def relay(
 ) -> None:
     """Run every hand-off method on every goal and print the paper's tables (Table I-III, McNemar)."""
     if ctx.invoked_subcommand is not None:
+        misplaced = _given(ctx)
+        if misplaced:
+            raise UsageError(f"{', '.join(misplaced)} given before {ctx.invoked_subcommand!r} would be ignored; put "
+                             f"them after it: relaykit bench relay {ctx.invoked_subcommand} ... {misplaced[0]} VALUE")
         return
+    _check_sizes_with_world(ctx, world)
+    if resume is None:
+        _check_run_options(methods, model_goals, model_budget, concurrency, cache, trace)
+        if world is None:
+            WorldSpec(hotels, flights, goals, seed)  # sizes out of range are refused before a run exists
+        else:
+            load_world(world)  # so is a world file that does not validate
     config = RelayConfig(
         methods=tuple(m.strip() for m in (methods or "").split(",") if m.strip()), researcher=researcher,
         bookers=tuple(b.strip() for b in booker.split(",") if b.strip()), model=model, goals=goals,
@@ -70,7 +128,8 @@ def relay(
         world_sha256=file_sha256(str(world)) if world and world.is_file() else None,
         model_goals=model_goals, model_budget_s=model_budget, embedder=embedder, cache=cache,
     )
-    runs = RunStore(store)
+    config.check()  # researcher and bookers, before the run store is opened
+    runs = open_run_store(store, resume)
     telemetry = Telemetry(JsonlSink(trace)) if trace is not None else None
     lab, run_id = open_lab(runs, config, resume=resume, telemetry=telemetry)
     err = Console(stderr=True)
@@ -104,16 +163,20 @@ def export_world(
     goals: int = GOALS, hotels: int = HOTELS, flights: int = FLIGHTS, seed: int = SEED,
 ) -> None:
     """Write the generated world (inventory and goals) as an editable, versioned JSON file."""
+    check_output_path(out, "export-world")
     save_world(generate_world(WorldSpec(hotels, flights, goals, seed)), out)
     console.print(f"wrote {out}")
 
 
 @relay_app.command("export-truth")
 def export_truth(
+    ctx: typer.Context,
     out: Path = typer.Argument(..., help="Where to write the ground truth JSON."),
     world: Path | None = WORLD, goals: int = GOALS, hotels: int = HOTELS, flights: int = FLIGHTS, seed: int = SEED,
 ) -> None:
     """Write, per goal, every feasible hotel-flight pair and the optimal pair (NONE when none is feasible)."""
+    _check_sizes_with_world(ctx, world)
+    check_output_path(out, "export-truth")
     table = truth_table(_world(world, goals, hotels, flights, seed))
     out.write_text(json.dumps(table) + "\n", encoding="utf-8")
     console.print(f"wrote {out}")

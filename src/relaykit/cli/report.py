@@ -8,8 +8,8 @@ import typer
 from rich.table import Table
 
 from relaykit.bench.reports import report_for
-from relaykit.bench.store import RunStore
-from relaykit.cli._common import console
+from relaykit.bench.store import RunStore, default_store_path
+from relaykit.cli._common import check_output_path, console, existing_sqlite
 
 STORE_OPTION = typer.Option(None, "--store", help="Run store file (default: $RELAYKIT_HOME/runs.sqlite).")
 
@@ -20,7 +20,9 @@ def report(
     store: Path | None = STORE_OPTION,
 ) -> None:
     """Print a run's tables; with --html, write them and the charts to one self-contained file."""
-    runs = RunStore(store)
+    if html is not None:
+        check_output_path(html, "--html")
+    runs = RunStore(existing_sqlite(store or default_store_path(), "run store"))
     run = runs.get_run(run_id)
     kind = report_for(run)
     kind.terminal(runs, run)
@@ -34,7 +36,10 @@ def runs(store: Path | None = STORE_OPTION) -> None:
     table = Table(title="runs")
     for column in ("run id", "kind", "status", "results"):
         table.add_column(column)
-    runs_store = RunStore(store)
+    if store is None and not default_store_path().exists():
+        console.print(table)  # no run yet: nothing to list, and a read-only command creates no store
+        return
+    runs_store = RunStore(existing_sqlite(store or default_store_path(), "run store"))
     for run in runs_store.list_runs():
         table.add_row(run.run_id, run.kind, run.status, str(len(runs_store.done_keys(run.run_id))))
     console.print(table)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 from typing import Any
@@ -11,7 +10,15 @@ import typer
 from rich.progress import Progress
 
 from relaykit.bench.trajectory import report as _trajectory_report  # registers `relaykit report` for lab runs
-from relaykit.cli._common import console, print_json, read_text
+from relaykit.cli._common import (
+    check_output_path,
+    check_utf8_file,
+    console,
+    loads_json,
+    open_run_store,
+    print_json,
+    read_text,
+)
 from relaykit.cli.groups import bench_app, compress_app
 from relaykit.errors import UsageError
 
@@ -25,17 +32,29 @@ JSON_KEYS = ("method", "messages", "tokens_in", "tokens_out", "ratio", "kept_ste
 def _load_trajectory(file: str) -> list[dict[str, Any]] | str:
     text = read_text(file)
     stripped = text.lstrip()
+    if not stripped:
+        raise UsageError(f"{file} is empty; give a JSON chat-message list or a ReAct transcript")
     if not stripped.startswith(("[", "{")):
+        if stripped.startswith(('"', "-")) or stripped[:1].isdigit() or stripped.rstrip() in ("null", "true", "false"):
+            _refuse_json_scalar(stripped, file)
         return text  # a ReAct transcript
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise UsageError(f"{file} looks like JSON but is not valid: {exc.msg} at line {exc.lineno}") from None
+    data = loads_json(text, file)
     if isinstance(data, dict) and isinstance(data.get("messages"), list):
         data = data["messages"]
     if not isinstance(data, list):
         raise UsageError(f"{file} must hold a JSON list of chat messages (or {{'messages': [...]}})")
     return data
+
+
+def _refuse_json_scalar(text: str, file: str) -> None:
+    """Text that is one JSON scalar (3, "x", null) is neither a message list nor a transcript."""
+    import json
+
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return
+    raise UsageError(f"{file} holds a JSON {type(value).__name__}, not a chat-message list or a ReAct transcript")
 
 
 @compress_app.command("trajectory")
@@ -54,6 +73,7 @@ def compress_trajectory_command(
 
     options: dict[str, Any] = {"budget": budget, "dropped": dropped}
     if scorer is not None:
+        check_utf8_file(str(scorer), "--scorer")
         options["scorer"] = load_scorer(scorer)
     out = compress_trajectory(_load_trajectory(file), method=method, keep=keep, **options)
     acc = out.accounting.to_dict()
@@ -84,7 +104,6 @@ def bench_trajectory(
     store: Path | None = STORE_OPTION,
 ) -> None:
     """Every method on a real environment: validity, grounding recall, compression; reward with --policy."""
-    from relaykit.bench.store import RunStore
     from relaykit.bench.trajectory import LabConfig, run_lab
     from relaykit.bench.trajectory.lab import units
     from relaykit.bench.trajectory.report import terminal
@@ -95,7 +114,15 @@ def bench_trajectory(
     unknown = [m for m in chosen if m not in METHODS]
     if unknown or not chosen:
         raise UsageError(f"unknown method(s) {unknown or methods!r}; use: {', '.join(METHODS)}")
-    runs = RunStore(store)
+    if resume is None:
+        from relaykit.bench.trajectory.envs import ADAPTERS
+
+        if env not in ADAPTERS:
+            raise UsageError(f"unknown environment {env!r}; use one of: {', '.join(ADAPTERS)}")
+        if not 0.0 <= keep <= 1.0 or dropped not in ("remove", "placeholder"):
+            raise UsageError(f"--keep must be in [0, 1] (not {keep:g}) and --dropped remove or placeholder "
+                             f"(not {dropped!r})")
+    runs = open_run_store(store, resume)
     if resume is not None:
         cfg = LabConfig(**{**runs.get_run(resume).config, "methods": tuple(runs.get_run(resume).config["methods"])})
     else:
@@ -126,6 +153,9 @@ def train(
     from relaykit.models import open_model
     from relaykit.trajectory.train import save_scorer, train_scorer
 
+    if not 0.0 < test_share < 1.0:
+        raise UsageError(f"--test-share must be above 0 and below 1 (a share of the episodes), not {test_share:g}")
+    check_output_path(out, "--out")
     plan = LabelPlan(envs=tuple(e.strip() for e in envs.split(",") if e.strip()), episodes=episodes,
                      prefixes=prefixes, seed=seed, policy=policy, threshold=threshold)
     model = None if policy == "grounded" else open_model(policy)

@@ -6,8 +6,12 @@ both are accepted on input:
 
 - an ``args`` object on the tool_call node (``{"id": "t1", "type": "tool_call", "value": "get_order",
   "args": {"order_id": "#W1"}}``), the canonical form relaykit emits because it is shorter, or
-- ``tool_arg`` nodes carrying the parameter name in ``key`` and the argument in ``value``, joined to
-  their tool_call by an edge in either direction (any relation).
+- ``tool_arg`` nodes joined to their tool_call by an edge in either direction (any relation), carrying
+  the parameter name in ``key`` and the argument in ``value``, or (paper 004's shape) no ``key`` and a
+  ``value`` written ``"key=value"`` (``{"id": "a1", "type": "tool_arg", "value": "email=mia@example.com"}``).
+
+Graphs are emitted in the form they were given: :meth:`DelegationGraph.to_json` never rewrites a
+``key=value`` node into a ``key`` field or ``args`` (only :meth:`DelegationGraph.canonical` folds).
 
 :meth:`DelegationGraph.call_args` reads both forms; :meth:`DelegationGraph.canonical` folds
 tool_arg nodes into ``args``.
@@ -46,6 +50,18 @@ class Node(BaseModel):
     value: JsonValue
     key: str | None = None
     args: dict[str, JsonValue] | None = None
+
+    def argument(self) -> tuple[str, JsonValue] | None:
+        """A tool_arg's (parameter, argument): from ``key`` and ``value``, or from a ``"key=value"`` value."""
+        if self.type != "tool_arg":
+            return None
+        if self.key:
+            return self.key, self.value
+        if isinstance(self.value, str) and "=" in self.value:
+            name, _, argument = self.value.partition("=")
+            if name.strip():
+                return name.strip(), argument
+        return None
 
 
 class Edge(BaseModel):
@@ -94,15 +110,26 @@ class DelegationGraph(BaseModel):
         args: dict[str, JsonValue] = dict(call.args or {})
         by_id = {node.id: node for node in self.nodes}
         for arg_id, owners in self.arg_owners().items():
-            arg = by_id[arg_id]
-            if call_id in owners and arg.key:
-                args[arg.key] = arg.value
+            argument = by_id[arg_id].argument()
+            if call_id in owners and argument is not None:
+                args[argument[0]] = argument[1]
         return args
+
+    def text_args(self, call_id: str) -> set[str]:
+        """The parameters of ``call_id`` given as ``"key=value"`` text (their argument is a string as written)."""
+        by_id = {node.id: node for node in self.nodes}
+        names = set()
+        for arg_id, owners in self.arg_owners().items():
+            node = by_id[arg_id]
+            argument = node.argument()
+            if call_id in owners and argument is not None and not node.key:
+                names.add(argument[0])
+        return names
 
     def canonical(self) -> DelegationGraph:
         """The same graph with tool_arg nodes folded into their tool_call's ``args`` (single owner only)."""
         owners = self.arg_owners()
-        folded = {arg for arg, calls in owners.items() if len(calls) == 1 and self.node(arg).key}
+        folded = {arg for arg, calls in owners.items() if len(calls) == 1 and self.node(arg).argument()}
         nodes = [
             node.model_copy(update={"args": self.call_args(node.id) or None}) if node.type == "tool_call" else node
             for node in self.nodes
@@ -129,8 +156,17 @@ def schema_errors(data: Any) -> list[str]:
     try:
         DelegationGraph.model_validate(data)
     except ValidationError as exc:
-        return [f"{json_path(err['loc'])}: {err['msg']}" for err in exc.errors()]
+        return [f"{json_path(err['loc'])}: {err['msg']}{_given(err)}" for err in exc.errors()]
     return []
+
+
+def _given(err: Any) -> str:
+    """`` (got 'widget')`` for a wrong scalar value, so the message shows what to fix."""
+    value = err.get("input")
+    if err.get("type") == "missing" or not isinstance(value, (str, int, float, bool)):
+        return ""
+    text = repr(value)
+    return f" (got {text[:60] + '...' if len(text) > 60 else text})"
 
 
 def json_path(loc: tuple[int | str, ...]) -> str:

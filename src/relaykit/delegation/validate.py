@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import heapq
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from relaykit.delegation.graph import ORDERING_RELATIONS, DelegationGraph, Node, schema_errors
+from relaykit.delegation.graph import ORDERING_RELATIONS, DelegationGraph, Edge, Node, schema_errors
 from relaykit.delegation.tools import ToolSpec
 
 
@@ -44,11 +45,41 @@ class GraphReport:
 
 
 def check_graph_data(data: Any, tools: Sequence[ToolSpec] | None = None) -> GraphReport:
-    """Validate raw JSON data: schema errors (with JSON paths) first, then :func:`validate_graph`."""
+    """Validate raw JSON data: schema errors (with JSON paths) and every structural violation, together.
+
+    When the schema fails, the structural checks still run on what can be read (every node object with
+    a text id, every edge object with text ends), so one unknown node type does not hide a dangling
+    edge, a cycle or a duplicate id.
+    """
     errors = schema_errors(data)
-    if errors:
-        return GraphReport(tuple(Violation("schema", e) for e in errors))
-    return validate_graph(DelegationGraph.model_validate(data), tools)
+    if not errors:
+        return validate_graph(DelegationGraph.model_validate(data), tools)
+    schema = [Violation("schema", e) for e in errors]
+    readable = _readable_graph(data)
+    if readable is None:
+        return GraphReport(tuple(schema))
+    structural = [v for v in validate_graph(readable, tools).violations
+                  if v.code != "empty" or isinstance(data.get("nodes"), list)]
+    return GraphReport(tuple(schema + structural), (), None)
+
+
+def _readable_graph(data: Any) -> DelegationGraph | None:
+    """The nodes and edges of schema-invalid ``data`` that structural checks can still read, unvalidated."""
+    if not isinstance(data, dict):
+        return None
+    raw_nodes: list[Any] = data["nodes"] if isinstance(data.get("nodes"), list) else []
+    raw_edges: list[Any] = data["edges"] if isinstance(data.get("edges"), list) else []
+    nodes = [Node.model_construct(id=n["id"], type=_text(n.get("type")), value=n.get("value"),
+                                  key=_text(n.get("key")), args=n["args"] if isinstance(n.get("args"), dict) else None)
+             for n in raw_nodes if isinstance(n, dict) and isinstance(n.get("id"), str) and n["id"]]
+    edges = [Edge.model_construct(src=e["src"], dst=e["dst"], relation=_text(e.get("relation")))
+             for e in raw_edges if isinstance(e, dict) and isinstance(e.get("src"), str)
+             and isinstance(e.get("dst"), str)]
+    return DelegationGraph.model_construct(nodes=nodes, edges=edges)
+
+
+def _text(value: Any) -> Any:
+    return value if isinstance(value, str) else None
 
 
 def validate_graph(graph: DelegationGraph, tools: Sequence[ToolSpec] | None = None) -> GraphReport:
@@ -94,9 +125,9 @@ def _arg_attachment(graph: DelegationGraph) -> Iterable[Violation]:
             where = "no tool_call" if not owners else f"{len(owners)} tool_calls ({', '.join(owners)})"
             yield Violation("tool_arg_owner", f"tool_arg {arg_id!r} is joined to {where}; join it to exactly one",
                             node=arg_id)
-        if not by_id[arg_id].key:
-            yield Violation("tool_arg_key", f"tool_arg {arg_id!r} has no 'key' naming the parameter it sets",
-                            node=arg_id)
+        if by_id[arg_id].argument() is None:
+            yield Violation("tool_arg_key", f"tool_arg {arg_id!r} names no parameter: give it a 'key', or write "
+                            "its value as key=value", node=arg_id)
     for node in graph.nodes:
         if node.type != "tool_call" and node.args:
             yield Violation("args_on_non_call", f"node {node.id!r} is a {node.type} but carries 'args'; only "
@@ -111,16 +142,17 @@ def _tool_violations(graph: DelegationGraph, tools: Mapping[str, ToolSpec]) -> I
             yield Violation("unknown_tool", f"tool_call {node.id!r} names tool {node.value!r}, which is not in the "
                             f"tool list; known tools: {known}", node=node.id)
             continue
-        yield from _arg_violations(node, graph.call_args(node.id), tool)
+        yield from _arg_violations(node, graph.call_args(node.id), tool, graph.text_args(node.id))
 
 
-def _arg_violations(node: Node, args: Mapping[str, Any], tool: ToolSpec) -> Iterable[Violation]:
+def _arg_violations(node: Node, args: Mapping[str, Any], tool: ToolSpec,
+                    text_args: set[str] | frozenset[str] = frozenset()) -> Iterable[Violation]:
     props = tool.properties
     for name, value in args.items():
         if name not in props:
             yield Violation("unknown_arg", f"tool_call {node.id!r} passes {name!r}, which {tool.name} does not "
                             f"take; its parameters: {', '.join(props) or '(none)'}", node=node.id)
-        elif not _matches(value, props[name]):
+        elif not _matches(value, props[name]) and not (name in text_args and _matches_as_text(value, props[name])):
             yield Violation("arg_type", f"tool_call {node.id!r}: {name}={value!r} does not match the type "
                             f"{tool.name} declares ({props[name].get('type', 'see schema')})", node=node.id)
 
@@ -135,6 +167,14 @@ def _matches(value: Any, schema: Any) -> bool:
         except (SchemaError, UnknownType, TypeError):
             return True
     return True  # "$node" references an earlier result, known only at run time
+
+
+def _matches_as_text(value: Any, schema: Any) -> bool:
+    """Whether a ``key=value`` argument (always text) matches once read as JSON ("5" -> 5, "true" -> true)."""
+    try:
+        return _matches(json.loads(value), schema)
+    except (TypeError, ValueError, RecursionError):
+        return False
 
 
 def ordering_edges(graph: DelegationGraph) -> list[tuple[str, str]]:

@@ -63,6 +63,9 @@ def test_bad_method_and_unknown_run_exit_2(tmp_path, capsys) -> None:  # type: i
     code, _, err = run_cli(capsys, "bench", "relay", "--methods", "zip", "--store", store)
     assert code == 2 and "registered:" in err and "prune" in err
     code, _, err = run_cli(capsys, "bench", "relay", "--resume", "relay-missing", "--store", store)
+    assert code == 2 and "no run store" in err and not Path(store).exists()  # a mistake creates nothing
+    RunStore(store).close()
+    code, _, err = run_cli(capsys, "bench", "relay", "--resume", "relay-missing", "--store", store)
     assert code == 2 and "known runs" in err
 
 

@@ -15,7 +15,8 @@ def test_default_world_is_the_papers_setup() -> None:
     assert world.city == "London"
     assert all(f.layovers >= 0 and isinstance(f.refundable, bool) for f in world.flights)
     tightness = Counter(g.tightness for g in world.goals)
-    assert set(tightness) == {"comfortable", "tight", "near-miss-feasible", "near-miss-infeasible", "unsatisfiable"}
+    assert set(tightness) == {"comfortable", "tight", "near-miss-feasible", "near-miss-infeasible", "unsatisfiable",
+                              "tie-distance", "tie-stars", "tie-ids"}
 
 
 def test_goals_span_tightness_and_near_misses_hold() -> None:

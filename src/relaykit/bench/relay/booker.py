@@ -94,7 +94,10 @@ def read_payload(goal: Goal, payload: str | Mapping[str, Any], payload_text: str
         except ValueError:
             return {}
     else:
-        extraction = extract_rules(payload_text, goal.text)
+        # Option ids come from the inventory part of the payload: the goal line (whose persona may
+        # mention "H9" or "F10") is left out, and only the goal's own id is excluded from the options.
+        inventory_text = payload_text.replace(goal.text, "")
+        extraction = extract_rules(inventory_text, f"Goal {goal.id}. {goal.constraints_text}")
     return facts_from_extraction(extraction)
 
 

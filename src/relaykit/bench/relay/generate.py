@@ -2,6 +2,10 @@
 
 Goals are spread over constraint tightness on purpose: comfortable budgets, tight ones, near misses
 that are feasible or infeasible by a few dollars, and goals whose categorical constraints nothing meets.
+A share of goals (``TIE_SHARE`` per ranking key) has an optimum decided by a tie-break: the cheapest
+pairs tie on cost and the optimum is decided by distance, by stars, or by the ids. The generator plants
+the twin hotels and flights those goals need (see ``plant_twins``) and checks every such goal with
+``relaykit.bench.relay.truth.decided_by``; a goal that does not check out is generated as a comfortable one.
 """
 
 from __future__ import annotations
@@ -31,12 +35,16 @@ JOBS = (
 CABIN_PRICES = {"economy": (70, 320), "premium": (260, 520), "business": (520, 1200), "first": (1200, 2400)}
 
 # (category, share of goals, budget margin range over the cheapest categorical match in USD)
+TIE_SHARE = 0.04  # per tie-break key (distance, stars, ids): 12% of the goals in all
 TIGHTNESS: tuple[tuple[str, float, tuple[int, int]], ...] = (
-    ("comfortable", 0.36, (60, 400)),
+    ("comfortable", 0.36 - 3 * TIE_SHARE, (60, 400)),
     ("tight", 0.20, (6, 40)),
     ("near-miss-feasible", 0.20, (0, 5)),
     ("near-miss-infeasible", 0.16, (-5, -1)),
     ("unsatisfiable", 0.08, (0, 300)),
+    ("tie-distance", TIE_SHARE, (0, 40)),
+    ("tie-stars", TIE_SHARE, (0, 40)),
+    ("tie-ids", TIE_SHARE, (0, 40)),
 )
 
 
@@ -121,25 +129,108 @@ def _unsatisfiable_anchor(rng: np.random.Generator, hotels: list[Hotel], flights
     return "rooftop-cinema", 0.1, "night", "first"  # no generated hotel has this amenity
 
 
-def make_goals(rng: np.random.Generator, hotels: list[Hotel], flights: list[Flight], n: int) -> list[Goal]:
+TIE_AMENITIES = ("valet", "rooftop")  # planted on the twin hotels only, so tie goals reach just them
+
+
+@dataclass(frozen=True)
+class Twins:
+    """Planted ties. ``base``, ``far`` and ``starred`` cost the same; ``far`` lies farther than ``base``
+    and shares ``distance_amenity`` with it; ``starred`` lies as far as ``base`` with other stars and
+    shares ``stars_amenity``; ``flight`` is a (window, cabin) whose two cheapest flights cost the same."""
+
+    base: Hotel
+    far: Hotel
+    distance_amenity: str
+    stars_amenity: str
+    flight: tuple[str, str]
+
+
+def plant_twins(rng: np.random.Generator, hotels: list[Hotel], flights: list[Flight]) -> Twins | None:
+    """Overwrite three hotels and one flight (in place) so that tie-break goals can be built; None if too small."""
+    if len(hotels) < 3 or len(flights) < 2:
+        return None
+    base_i, far_i, starred_i = (int(i) for i in rng.choice(len(hotels), 3, replace=False))
+    valet, rooftop = TIE_AMENITIES
+    base = hotels[base_i] = hotels[base_i].model_copy(update={
+        "amenities": (*hotels[base_i].amenities, valet, rooftop)})
+    far = hotels[far_i] = hotels[far_i].model_copy(update={
+        "price": base.price, "amenities": (*hotels[far_i].amenities, valet),
+        "distance_km": round(base.distance_km + float(rng.uniform(0.6, 2.5)), 1)})
+    hotels[starred_i] = hotels[starred_i].model_copy(update={
+        "price": base.price, "amenities": (*hotels[starred_i].amenities, rooftop),
+        "distance_km": base.distance_km, "stars": base.stars - 1 if base.stars > 1 else base.stars + 1})
+    source_i, twin_i = (int(i) for i in rng.choice(len(flights), 2, replace=False))
+    source = flights[source_i]
+    kind = (source.window, source.cabin)
+    low = min(f.price for j, f in enumerate(flights) if j != twin_i and (f.window, f.cabin) == kind)
+    flights[twin_i] = flights[twin_i].model_copy(update={"window": source.window, "cabin": source.cabin,
+                                                         "price": low})
+    return Twins(base, far, valet, rooftop, (source.window, source.cabin))
+
+
+def _unique_cheapest_categories(flights: list[Flight]) -> list[tuple[str, str]]:
+    lows: dict[tuple[str, str], list[int]] = {}
+    for f in flights:
+        lows.setdefault((f.window, f.cabin), []).append(f.price)
+    return sorted(k for k, prices in lows.items() if prices.count(min(prices)) == 1)
+
+
+def _tie_anchor(rng: np.random.Generator, category: str, twins: Twins, flights: list[Flight]) -> Anchor | None:
+    """The constraints of a goal whose optimum the ``category``'s key decides (checked by the caller)."""
+    base = twins.base
+    if category == "tie-ids":
+        window, cabin = twins.flight
+        cap = math.ceil(base.distance_km * 2) / 2  # below the far twin (at least 0.6 km farther)
+        return twins.distance_amenity, cap, window, cabin
+    choices = _unique_cheapest_categories(flights)
+    if not choices:
+        return None
+    window, cabin = choices[int(rng.integers(len(choices)))]
+    if category == "tie-distance":
+        cap = math.ceil((twins.far.distance_km + float(rng.uniform(0.0, 1.5))) * 2) / 2
+        return twins.distance_amenity, cap, window, cabin
+    cap = math.ceil((base.distance_km + float(rng.uniform(0.0, 0.5))) * 2) / 2
+    return twins.stars_amenity, cap, window, cabin
+
+
+def _persona(rng: np.random.Generator) -> str:
+    job = JOBS[int(rng.integers(len(JOBS)))]
+    return f"{NAMES[int(rng.integers(len(NAMES)))]}, {'an' if job[0] in 'aeiou' else 'a'} {job}"
+
+
+def _goal(rng: np.random.Generator, category: str, margin: tuple[int, int], hotels: list[Hotel],
+          flights: list[Flight], twins: Twins | None) -> tuple[str, int, Anchor]:
+    """(category, budget, anchor) of one goal; a tie-break goal that cannot be built becomes comfortable."""
+    lo, hi = margin
+    if category.startswith("tie-"):
+        anchor = _tie_anchor(rng, category, twins, flights) if twins else None
+        if anchor is not None:
+            budget = _cheapest_match(hotels, flights, *anchor)
+            if budget is not None:
+                return category, budget + int(rng.integers(lo, hi + 1)), anchor
+        category, (lo, hi) = "comfortable", TIGHTNESS[0][2]
+    if category == "unsatisfiable":
+        return category, 400 + int(rng.integers(lo, hi + 1)), _unsatisfiable_anchor(rng, hotels, flights)
+    anchor = _feasible_anchor(rng, hotels, flights)
+    cheapest = _cheapest_match(hotels, flights, *anchor)
+    assert cheapest is not None  # the anchor pair itself matches
+    return category, max(1, cheapest + int(rng.integers(lo, hi + 1))), anchor
+
+
+def make_goals(rng: np.random.Generator, hotels: list[Hotel], flights: list[Flight], n: int,
+               twins: Twins | None = None) -> list[Goal]:
+    from relaykit.bench.relay.truth import decided_by
+
     goals = []
     categories = _categories(n)
     order = rng.permutation(len(categories))
     for index, k in enumerate(order):
-        category, (lo, hi) = categories[int(k)]
-        if category == "unsatisfiable":
-            amenity, dist, window, cabin = _unsatisfiable_anchor(rng, hotels, flights)
-            budget = 400 + int(rng.integers(lo, hi + 1))
-        else:
-            amenity, dist, window, cabin = _feasible_anchor(rng, hotels, flights)
-            cheapest = _cheapest_match(hotels, flights, amenity, dist, window, cabin)
-            assert cheapest is not None  # the anchor pair itself matches
-            budget = max(1, cheapest + int(rng.integers(lo, hi + 1)))
-        job = JOBS[int(rng.integers(len(JOBS)))]
-        persona = f"{NAMES[int(rng.integers(len(NAMES)))]}, {'an' if job[0] in 'aeiou' else 'a'} {job}"
-        goals.append(Goal(id=f"G{index + 1:0{_width(n)}d}", persona=persona, budget=budget,
-                          amenity=amenity, max_distance_km=dist, window=window,  # type: ignore[arg-type]
-                          cabin=cabin, tightness=category))  # type: ignore[arg-type]
+        category, budget, (amenity, dist, window, cabin) = _goal(rng, *categories[int(k)], hotels, flights, twins)
+        goal = Goal(id=f"G{index + 1:0{_width(n)}d}", persona=_persona(rng), budget=budget, amenity=amenity,
+                    max_distance_km=dist, window=window, cabin=cabin, tightness=category)  # type: ignore[arg-type]
+        if category.startswith("tie-") and decided_by(hotels, flights, goal) != category[4:]:
+            goal = goal.model_copy(update={"tightness": "comfortable"})  # a coincidental tie spoilt it
+        goals.append(goal)
     return goals
 
 
@@ -149,5 +240,6 @@ def generate_world(spec: WorldSpec | None = None) -> World:
     rng = np.random.default_rng(spec.seed)
     hotels = make_hotels(rng, spec.hotels)
     flights = make_flights(rng, spec.flights)
-    goals = make_goals(rng, hotels, flights, spec.goals)
+    twins = plant_twins(np.random.default_rng([spec.seed, 18]), hotels, flights)
+    goals = make_goals(rng, hotels, flights, spec.goals, twins)
     return World(seed=spec.seed, hotels=tuple(hotels), flights=tuple(flights), goals=tuple(goals))

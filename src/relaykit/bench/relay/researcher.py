@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from relaykit import tokens
-from relaykit.bench.relay.world import Flight, Goal, Hotel, World
+from relaykit.bench.relay.world import Flight, Goal, Hotel, World, format_km
 from relaykit.models import Model, Usage
 
 RESEARCHER_SYSTEM = (
@@ -55,7 +55,7 @@ class Researcher(Protocol):
 
 
 def hotel_line(h: Hotel) -> str:
-    return (f"Hotel {h.id} ({h.name}): price {h.price} USD per night; distance {h.distance_km:.1f} km; "
+    return (f"Hotel {h.id} ({h.name}): price {h.price} USD per night; distance {format_km(h.distance_km)} km; "
             f"stars {h.stars}; amenities {', '.join(h.amenities)}.")
 
 
@@ -81,9 +81,9 @@ def audit_hotel(h: Hotel, goal: Goal) -> tuple[list[str], bool]:
     lines = [
         hotel_line(h),
         f"{h.id} amenity check: {goal.amenity} is {'present' if has else 'missing'}, {'pass' if has else 'fail'}.",
-        f"{h.id} distance check: {h.distance_km:.1f} km "
-        + (f"is at most {goal.max_distance_km:.1f} km, pass." if near
-           else f"exceeds {goal.max_distance_km:.1f} km, fail."),
+        f"{h.id} distance check: {format_km(h.distance_km)} km "
+        + (f"is at most {format_km(goal.max_distance_km)} km, pass." if near
+           else f"exceeds {format_km(goal.max_distance_km)} km, fail."),
     ]
     failed = [name for name, ok in (("amenity", has), ("distance", near)) if not ok]
     return [*lines, _verdict(h.id, failed)], not failed

@@ -12,7 +12,7 @@ from typing import Any
 
 from relaykit.bench.relay.booker import NONE, Booking, grounded
 from relaykit.bench.relay.truth import Inventory, Truth
-from relaykit.bench.relay.world import Goal, World
+from relaykit.bench.relay.world import Goal, World, format_km
 
 OUTCOMES = ("ok", "false_none", "wrong_pair", "ungrounded", "error")
 
@@ -51,7 +51,7 @@ def audit_facts(world: World, goal: Goal) -> list[tuple[str, str, str]]:
     facts: list[tuple[str, str, str]] = []
     for h in world.hotels:
         ok = goal.amenity in h.amenities and h.distance_km <= goal.max_distance_km
-        facts += [(h.id, "price", f"{h.price} USD"), (h.id, "distance", f"{h.distance_km:.1f} km"),
+        facts += [(h.id, "price", f"{h.price} USD"), (h.id, "distance", f"{format_km(h.distance_km)} km"),
                   (h.id, "verdict", "pass" if ok else "eliminated")]
     for f in world.flights:
         ok = f.window == goal.window and f.cabin == goal.cabin

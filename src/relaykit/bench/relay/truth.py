@@ -8,13 +8,14 @@ the smallest (hotel_id, flight_id). ``brute_force_truth`` is the plain double lo
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
 
-from relaykit.bench.relay.world import Goal, World
+from relaykit.bench.relay.world import Flight, Goal, Hotel, World
 
 Pair = tuple[str, str]
 NONE_PAIR: Pair = ("NONE", "NONE")
@@ -130,6 +131,32 @@ def brute_force_truth(world: World, goal: Goal) -> tuple[set[Pair], Pair | None]
     feasible.sort()
     pairs = {(row[3], row[4]) for row in feasible}
     return pairs, ((feasible[0][3], feasible[0][4]) if feasible else None)
+
+
+Decision = Literal["cost", "distance", "stars", "ids"]
+
+
+def decided_by(hotels: Sequence[Hotel], flights: Sequence[Flight], goal: Goal) -> Decision | None:
+    """Which ranking key picks ``goal``'s optimal pair out of the runner-up (None when nothing is feasible).
+
+    "cost" when one feasible pair is strictly cheapest; otherwise the first of distance, stars, ids on
+    which the two best pairs of equal cost differ. Only the cheapest pairs can tie, and a pair is
+    cheapest exactly when its hotel and its flight are each the cheapest that match, so this looks at
+    those alone (fast on any world size).
+    """
+    hs = [h for h in hotels if goal.amenity in h.amenities and h.distance_km <= goal.max_distance_km]
+    fs = [f for f in flights if f.window == goal.window and f.cabin == goal.cabin]
+    if not hs or not fs or min(h.price for h in hs) + min(f.price for f in fs) > goal.budget:
+        return None
+    low_h, low_f = min(h.price for h in hs), min(f.price for f in fs)
+    best = sorted((h.distance_km, -h.stars, h.id, f.id) for h in hs if h.price == low_h
+                  for f in fs if f.price == low_f)
+    if len(best) == 1:
+        return "cost"
+    first, second = best[0], best[1]
+    if first[0] != second[0]:
+        return "distance"
+    return "stars" if first[1] != second[1] else "ids"
 
 
 def truth_table(world: World) -> dict[str, Any]:
