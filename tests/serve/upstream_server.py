@@ -46,7 +46,7 @@ def _handler(up: Upstream) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
 
-        def do_POST(self) -> None:  # noqa: N802 - the http.server API
+        def do_POST(self) -> None:
             body = json.loads(self.rfile.read(int(self.headers.get("content-length") or 0)) or b"{}")
             n = up.record(body)
             model = body.get("model")

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import threading
-from typing import Any
 from collections import defaultdict
+from typing import Any
 
 
 def _labels(pairs: tuple[tuple[str, str], ...]) -> str:
