@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed-stamp
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[all,envs,dev]'
+	$(PY) -m pip install -q -e '.[all,envs,dev,integrations]'
 	# bfcl-eval's pinned dependencies clash with ours; its data and tool backends need none of them
 	$(PY) -m pip install -q --no-deps 'bfcl-eval==2026.3.23'
 	touch $(STAMP)

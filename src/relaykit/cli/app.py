@@ -17,6 +17,7 @@ from relaykit.cli.delegation import delegation_app  # also registers `bench dele
 from relaykit.cli.doctor import doctor
 from relaykit.cli.groups import bench_app, compress_app
 from relaykit.cli.report import report, runs
+from relaykit.cli.serve import serve
 from relaykit.cli.trajectory import trajectory_app  # also registers `compress/bench trajectory`
 from relaykit.errors import RelaykitError, UsageError
 
@@ -30,6 +31,7 @@ app = typer.Typer(
 app.command()(doctor)
 app.command()(report)
 app.command()(runs)
+app.command()(serve)
 app.add_typer(compress_app, name="compress")
 app.add_typer(bench_app, name="bench")
 app.add_typer(context_app, name="context")

@@ -1,0 +1,90 @@
+"""What every message format provides: detection, a lossless view as chat messages, rendering back, rules.
+
+relaykit compresses one structure (the chat-completions message list of ``trajectory.parse``). A provider
+format is converted to that view with every chat message tagged by the provider items it came from (the
+``SOURCE_KEY`` entry, which no provider API sees), compressed, and rendered back from the surviving tags:
+an unchanged message gives back its original items byte for byte, a shortened or masked observation gives
+back its original item with only the text replaced. Rendering the uncompressed view gives the input back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from relaykit.registry import Registry
+from relaykit.trajectory.validate import Violation
+
+Msg = dict[str, Any]
+SOURCE_KEY = "_relaykit_source"
+"""Key on a chat-view message naming the provider items it came from; removed again on rendering."""
+
+
+@dataclass(frozen=True)
+class ChatView:
+    """A provider history seen as chat messages, plus what rendering back needs (the original container)."""
+
+    messages: list[Msg]
+    original: Any
+
+
+@dataclass(frozen=True)
+class MessageFormat:
+    """One provider's message format: ``detect`` it, view it as chat, render a compressed view back, check it."""
+
+    name: str
+    description: str
+    detect: Callable[[Any], bool]
+    to_chat: Callable[[Any], ChatView]
+    from_chat: Callable[[Sequence[Mapping[str, Any]], ChatView], Any]
+    validate: Callable[[Any], list[Violation]]
+
+
+FORMATS: Registry[MessageFormat] = Registry("message format", "relaykit.formats")
+
+
+def register_format(fmt: MessageFormat) -> MessageFormat:
+    return FORMATS.register(fmt.name, fmt)
+
+
+def tag(message: Msg, source: Any) -> Msg:
+    """``message`` with the provider items it came from attached."""
+    return {**message, SOURCE_KEY: source}
+
+
+def source_of(message: Mapping[str, Any]) -> Any:
+    return message.get(SOURCE_KEY)
+
+
+def text_of(message: Mapping[str, Any]) -> str:
+    """The text content of a chat-view message (the compressor may have replaced it)."""
+    content = message.get("content")
+    return content if isinstance(content, str) else ""
+
+
+def changed(message: Mapping[str, Any], original: Mapping[str, Any]) -> bool:
+    return message.get("content") != original.get("content")
+
+
+def violation(index: int, rule: str, detail: str) -> Violation:
+    return Violation(index, rule, detail)
+
+
+def not_a_list(kind: str) -> list[Violation]:
+    return [Violation(-1, "not-a-list", f"{kind} must be a list")]
+
+
+__all__ = [
+    "FORMATS",
+    "SOURCE_KEY",
+    "ChatView",
+    "MessageFormat",
+    "Msg",
+    "changed",
+    "register_format",
+    "source_of",
+    "tag",
+    "text_of",
+    "violation",
+]
