@@ -6,8 +6,9 @@
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field, fields, replace
-from typing import Any
+from typing import Any, Protocol
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,78 @@ class Usage:
 
     def to_dict(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in fields(self)} | {"total_tokens": self.total_tokens}
+
+
+class _Response(Protocol):
+    """What ``Tally.add`` reads from a model answer (``relaykit.models.ChatResponse`` has these)."""
+
+    @property
+    def prompt_tokens(self) -> int: ...
+
+    @property
+    def completion_tokens(self) -> int: ...
+
+
+class Tally:
+    """A running ``Usage`` total that a caller passes in to have model calls added to (thread-safe).
+
+    ``add`` takes a model answer (one model call with its tokens) or a ``Usage``; ``usage`` is the total so
+    far as the one frozen ``Usage`` record.
+    """
+
+    def __init__(self, start: Usage | None = None) -> None:
+        self.usage = start or Usage()
+        self._lock = threading.Lock()
+
+    def add(self, item: Usage | _Response) -> None:
+        step = item if isinstance(item, Usage) else Usage(
+            model_calls=1, prompt_tokens=item.prompt_tokens, completion_tokens=item.completion_tokens)
+        with self._lock:
+            self.usage = self.usage + step
+
+    def _set(self, **values: int) -> None:
+        with self._lock:
+            self.usage = replace(self.usage, **values)
+
+    @property
+    def model_calls(self) -> int:
+        return self.usage.model_calls
+
+    @model_calls.setter
+    def model_calls(self, value: int) -> None:
+        self._set(model_calls=value)
+
+    @property
+    def prompt_tokens(self) -> int:
+        return self.usage.prompt_tokens
+
+    @prompt_tokens.setter
+    def prompt_tokens(self, value: int) -> None:
+        self._set(prompt_tokens=value)
+
+    @property
+    def completion_tokens(self) -> int:
+        return self.usage.completion_tokens
+
+    @completion_tokens.setter
+    def completion_tokens(self, value: int) -> None:
+        self._set(completion_tokens=value)
+
+    @property
+    def total_tokens(self) -> int:
+        return self.usage.total_tokens
+
+    @property
+    def requests(self) -> int:
+        """Deprecated name of ``model_calls`` (kept while hand-off and the labs' runners move over)."""
+        return self.usage.model_calls
+
+    @requests.setter
+    def requests(self, value: int) -> None:
+        self._set(model_calls=value)
+
+    def __repr__(self) -> str:
+        return f"Tally({self.usage!r})"
 
 
 @dataclass(frozen=True)
@@ -99,4 +172,4 @@ ACCOUNTING_KEYS = ("method", "tokens_in", "tokens_out", "ratio", "encoding", "bu
 """The keys of ``Accounting.to_dict()``: every compress/validate ``--json`` output carries them under
 ``"accounting"``."""
 
-__all__ = ["ACCOUNTING_KEYS", "Accounting", "Usage"]
+__all__ = ["ACCOUNTING_KEYS", "Accounting", "Tally", "Usage"]

@@ -71,7 +71,7 @@ def test_trace_summarize(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     sink.close()
     code, out, _ = run_cli(capsys, "trace", "summarize", str(path), "--json")
     data = json.loads(out)
-    assert code == 0 and data["models"]["m1"]["prompt_tokens"] == 11 and data["stages"]["extract"]["llm_calls"] == 1
+    assert code == 0 and data["models"]["m1"]["prompt_tokens"] == 11 and data["stages"]["extract"]["model_calls"] == 1
     code, out, _ = run_cli(capsys, "trace", "summarize", str(path))
     assert code == 0 and "extract" in out and "m1" in out
     code, _, err = run_cli(capsys, "trace", "summarize", str(tmp_path / "none.jsonl"))

@@ -92,7 +92,7 @@ def trace_summarize(
         for column in columns:
             table.add_column(column, justify="left" if column == title[:-1] else "right")
         for name, row in summary[title].items():
-            table.add_row(name, str(row["count"]), str(row["llm_calls"]), f"{row['total_ms']:.1f}",
+            table.add_row(name, str(row["count"]), str(row["model_calls"]), f"{row['total_ms']:.1f}",
                           f"{row['p50_ms']:.1f}", f"{row['p95_ms']:.1f}", str(row["prompt_tokens"]),
                           str(row["completion_tokens"]))
         console.print(table)

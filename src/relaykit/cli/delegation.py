@@ -30,7 +30,7 @@ def validate(
     specs = load_tools(read_json(tools)) if tools else None
     report = check_graph_data(read_json(graph), specs)
     if as_json:
-        print_json(report.as_dict())
+        print_json(report.to_dict())
     elif report.valid:
         console.print(f"[green]valid[/green]; execution order: {' -> '.join(report.order)}", highlight=False)
     else:

@@ -17,8 +17,10 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from relaykit import tokens
+from relaykit.accounting import Accounting
 from relaykit.context.positions import get_pattern, place, preferred_position
 from relaykit.context.relevance import RelevanceFn, keyword_relevance
+from relaykit.context.routing import stratify
 from relaykit.errors import UsageError
 
 MIXED = "mixed"
@@ -130,7 +132,23 @@ class Arrangement:
     relevance: Mapping[str, float]
     signal_ids: frozenset[str]
     fallback_ids: tuple[str, ...]
-    notes: tuple[str, ...]
+    notices: tuple[str, ...]
+    accounting: Accounting = field(default_factory=lambda: Accounting(0, 0, method="arrange"))
+    """Tokens of every item in, tokens placed in batches out; kept / dropped are input item indices."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: batches (ids, signal ids, position, tokens), left-out ids, routing, notices, accounting."""
+        return {
+            "batches": [
+                {"source_type": b.source_type, "position": b.position, "tokens": b.tokens,
+                 "signal_share": round(b.signal_share, 3), "ids": list(b.ids), "signal_ids": sorted(b.signal_ids)}
+                for b in self.batches
+            ],
+            "left_out": [item.id for item in self.left_out],
+            "routed": self.routed,
+            "notices": list(self.notices),
+            "accounting": self.accounting.to_dict(),
+        }
 
     def __iter__(self) -> Iterator[Batch]:
         return iter(self.batches)
@@ -183,7 +201,22 @@ def arrange(
         relevance={s.item.id: s.relevance for s in scored},
         signal_ids=frozenset(s.item.id for s in scored if s.signal),
         fallback_ids=tuple(fallback),
-        notes=tuple(notes),
+        notices=tuple(notes),
+        accounting=_accounting(scored, batches, cfg, notes),
+    )
+
+
+def _accounting(scored: Sequence[_Scored], batches: Sequence[Batch], cfg: ArrangeConfig,
+                notes: Sequence[str]) -> Accounting:
+    placed = {item.id for batch in batches for item in batch.items}
+    return Accounting(
+        tokens_in=sum(s.tokens for s in scored),
+        tokens_out=sum(b.tokens for b in batches),
+        method="arrange",
+        encoding=cfg.encoding,
+        kept=tuple(i for i, s in enumerate(scored) if s.item.id in placed),
+        dropped=tuple(i for i, s in enumerate(scored) if s.item.id not in placed),
+        notices=tuple(notes),
     )
 
 
@@ -246,9 +279,7 @@ def _score(items: Sequence[Item], cfg: ArrangeConfig, fallback_fn: RelevanceFn) 
 
 
 def _route(scored: Sequence[_Scored], cfg: ArrangeConfig) -> tuple[dict[str, list[_Scored]], bool, list[str]]:
-    by_type: dict[str, list[_Scored]] = {}
-    for entry in scored:
-        by_type.setdefault(entry.item.source_type, []).append(entry)
+    by_type = stratify(scored, lambda entry: entry.item.source_type)
     notes: list[str] = []
     densities = {name: sum(e.signal for e in group) / len(group) for name, group in by_type.items()}
     routed = cfg.route_by_type

@@ -8,12 +8,13 @@ from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
+from relaykit.accounting import Tally
 from relaykit.delegation.graph import DelegationGraph
 from relaykit.delegation.prompts import executor_system_prompt
 from relaykit.delegation.tools import ToolSpec
 from relaykit.delegation.validate import call_order, missing_args, validate_graph
 from relaykit.errors import InvalidOutput, UsageError
-from relaykit.models import Model, Usage, complete_structured
+from relaykit.models import Model, complete_structured
 
 
 @dataclass(frozen=True)
@@ -31,7 +32,7 @@ class ToolEnv(Protocol):
 
 
 @dataclass(frozen=True)
-class Step:
+class ToolStep:
     """One tool call an executor made and what came back."""
 
     tool: str
@@ -40,19 +41,21 @@ class Step:
     output: str
     node: str | None = None
 
-    def as_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         return {"tool": self.tool, "args": self.args, "ok": self.ok, "output": self.output[:300], "node": self.node}
+
+    as_dict = to_dict  # deprecated: the labs' runners still call it; the one verb is to_dict()
 
 
 @dataclass
 class Trace:
     """Everything an execution did: steps, the final answer, who executed it, and the model usage."""
 
-    steps: list[Step] = field(default_factory=list)
+    steps: list[ToolStep] = field(default_factory=list)
     answer: str = ""
     executed_by: str = "model"
     finished: bool = False
-    usage: Usage = field(default_factory=Usage)
+    usage: Tally = field(default_factory=Tally)
     error: str = ""
 
 
@@ -82,7 +85,7 @@ def execute_direct(graph: DelegationGraph, env: ToolEnv, *, stop_on_error: bool 
     for node in call_order(graph):
         args = {k: _resolve(v, outputs) for k, v in graph.call_args(node.id).items()}
         result = env.call(str(node.value), args)
-        trace.steps.append(Step(str(node.value), args, result.ok, result.output, node.id))
+        trace.steps.append(ToolStep(str(node.value), args, result.ok, result.output, node.id))
         outputs[node.id] = result.output
         if not result.ok and stop_on_error:
             trace.error = f"{node.id} ({node.value}) failed: {result.output[:200]}"
@@ -136,7 +139,7 @@ class ModelExecutor:
                 trace.answer, trace.finished = step.answer or "", True
                 return trace
             result = env.call(step.tool, step.args)
-            trace.steps.append(Step(step.tool, dict(step.args), result.ok, result.output))
+            trace.steps.append(ToolStep(step.tool, dict(step.args), result.ok, result.output))
             messages += [{"role": "assistant", "content": step.model_dump_json(exclude_none=True)},
                          {"role": "user", "content": f"Result ({'ok' if result.ok else 'error'}): "
                                                      f"{result.output[:1500]}"}]

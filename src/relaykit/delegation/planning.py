@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from relaykit.accounting import Tally
 from relaykit.delegation.graph import DelegationGraph
 from relaykit.delegation.prompts import GRAPH_PLANNER_PROMPT, NL_PLANNER_PROMPT, planner_user_prompt
 from relaykit.delegation.tools import ToolSpec, load_tools
 from relaykit.delegation.validate import GraphReport, validate_graph
 from relaykit.errors import InvalidOutput, UsageError
-from relaykit.models import Model, Usage, complete_structured
+from relaykit.models import Model, complete_structured
 
 
 def plan_graph(
@@ -19,7 +20,7 @@ def plan_graph(
     tools: Sequence[ToolSpec] | Sequence[dict[str, Any]] = (),
     *,
     max_repairs: int = 2,
-    usage: Usage | None = None,
+    usage: Tally | None = None,
     max_tokens: int = 768,
 ) -> DelegationGraph:
     """Ask ``model`` for a delegation graph of ``task`` and return it validated.
@@ -35,23 +36,22 @@ def plan_graph(
         {"role": "system", "content": GRAPH_PLANNER_PROMPT},
         {"role": "user", "content": planner_user_prompt(task, specs)},
     ]
-    attempts = Usage()  # every call counts against one bound, schema repairs and rule repairs alike
+    attempts = Tally()  # every call counts against one bound, schema repairs and rule repairs alike
     try:
         while True:
-            graph = complete_structured(model, messages, DelegationGraph, max_repairs=max_repairs - attempts.requests,
-                                        usage=attempts, temperature=0.0, max_tokens=max_tokens)
+            left = max_repairs - attempts.model_calls
+            graph = complete_structured(model, messages, DelegationGraph, max_repairs=left, usage=attempts,
+                                        temperature=0.0, max_tokens=max_tokens)
             report = validate_graph(graph, specs if specs else None)
             if report.valid:
                 return graph
-            if attempts.requests > max_repairs:
+            if attempts.model_calls > max_repairs:
                 raise _invalid(model, report, graph)
             messages += [{"role": "assistant", "content": graph.to_json()},
                          {"role": "user", "content": _repair_text(report)}]
     finally:
         if usage is not None:  # the tokens were spent whether or not a valid graph came back
-            usage.requests += attempts.requests
-            usage.prompt_tokens += attempts.prompt_tokens
-            usage.completion_tokens += attempts.completion_tokens
+            usage.add(attempts.usage)
 
 
 def _repair_text(report: GraphReport) -> str:
@@ -72,7 +72,7 @@ def plan_nl(
     task: str,
     tools: Sequence[ToolSpec] | Sequence[dict[str, Any]] = (),
     *,
-    usage: Usage | None = None,
+    usage: Tally | None = None,
     max_tokens: int = 768,
 ) -> str:
     """Ask ``model`` for a prose delegation of ``task``."""
