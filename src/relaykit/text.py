@@ -28,6 +28,16 @@ STOPWORDS = frozenset(_STOP_TEXT.split())
 """English function words that carry no content for ranking (identifiers and numbers are never stop words)."""
 
 
+TERM = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)*|#?[A-Z]?\d[\w.-]*\w|#?[A-Z]?\d|[A-Za-z_][A-Za-z0-9_']*")
+"""A word or identifier in its original case: e-mail addresses, ids such as #W123 or H07, and numbers with
+inner dots (2.5) stay whole, for text that must keep its identifiers verbatim."""
+
+
+def terms(text: str) -> list[str]:
+    """The words and identifiers of ``text`` in their original case (see ``TERM``); ``words`` lower-cases."""
+    return TERM.findall(text)
+
+
 def words(text: str) -> list[str]:
     """The lower-cased words of ``text`` (see ``WORD``)."""
     return WORD.findall(text.lower())
@@ -114,6 +124,7 @@ def pack(items: Iterable[T], cost: Callable[[T], int], budget: int, *, separator
 
 __all__ = [
     "STOPWORDS",
+    "TERM",
     "WORD",
     "content_words",
     "idf_weights",
@@ -121,6 +132,7 @@ __all__ = [
     "iter_sentences",
     "pack",
     "split_sentences",
+    "terms",
     "tfidf_mean",
     "words",
 ]
