@@ -132,3 +132,23 @@ def test_model_needing_fusion_is_an_attribute_of_the_method() -> None:
     assert FUSIONS.get("best_of_n").needs_model and not FUSIONS.get("union").needs_model
     with pytest.raises(UsageError, match="needs a model"):
         fuse([["a"], ["b"]], "best_of_n")
+
+
+def test_tally_is_the_running_total_of_the_one_usage() -> None:
+    import threading
+
+    from relaykit.accounting import Tally, Usage
+    from relaykit.models import ChatResponse
+
+    tally = Tally()
+    answer = ChatResponse(text="x", model="m", prompt_tokens=3, completion_tokens=2)
+    threads = [threading.Thread(target=lambda: [tally.add(answer) for _ in range(200)]) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    tally.add(Usage(embedding_calls=2, seconds=0.5))
+    assert tally.usage == Usage(model_calls=800, prompt_tokens=2400, completion_tokens=1600, embedding_calls=2,
+                                seconds=0.5)
+    tally.prompt_tokens += 1  # the labs' runners still add field by field
+    assert tally.total_tokens == 4001 and tally.requests == tally.model_calls == 800

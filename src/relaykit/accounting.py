@@ -50,6 +50,19 @@ class _Response(Protocol):
     def completion_tokens(self) -> int: ...
 
 
+class _TallyField:
+    """One ``Usage`` field read and written through a ``Tally`` (``tally.prompt_tokens += n`` works)."""
+
+    def __init__(self, field_name: str) -> None:
+        self.field_name = field_name
+
+    def __get__(self, tally: Tally | None, owner: type | None = None) -> int:
+        return 0 if tally is None else int(getattr(tally.usage, self.field_name))
+
+    def __set__(self, tally: Tally, value: int) -> None:
+        tally._set(**{self.field_name: value})
+
+
 class Tally:
     """A running ``Usage`` total that a caller passes in to have model calls added to (thread-safe).
 
@@ -71,42 +84,15 @@ class Tally:
         with self._lock:
             self.usage = replace(self.usage, **values)
 
-    @property
-    def model_calls(self) -> int:
-        return self.usage.model_calls
-
-    @model_calls.setter
-    def model_calls(self, value: int) -> None:
-        self._set(model_calls=value)
-
-    @property
-    def prompt_tokens(self) -> int:
-        return self.usage.prompt_tokens
-
-    @prompt_tokens.setter
-    def prompt_tokens(self, value: int) -> None:
-        self._set(prompt_tokens=value)
-
-    @property
-    def completion_tokens(self) -> int:
-        return self.usage.completion_tokens
-
-    @completion_tokens.setter
-    def completion_tokens(self, value: int) -> None:
-        self._set(completion_tokens=value)
+    model_calls = _TallyField("model_calls")
+    prompt_tokens = _TallyField("prompt_tokens")
+    completion_tokens = _TallyField("completion_tokens")
+    requests = _TallyField("model_calls")
+    """Deprecated name of ``model_calls`` (kept while hand-off and the labs' runners move over)."""
 
     @property
     def total_tokens(self) -> int:
         return self.usage.total_tokens
-
-    @property
-    def requests(self) -> int:
-        """Deprecated name of ``model_calls`` (kept while hand-off and the labs' runners move over)."""
-        return self.usage.model_calls
-
-    @requests.setter
-    def requests(self, value: int) -> None:
-        self._set(model_calls=value)
 
     def __repr__(self) -> str:
         return f"Tally({self.usage!r})"

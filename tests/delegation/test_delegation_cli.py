@@ -29,8 +29,10 @@ def test_validate_json_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     code, out, _ = run_cli(capsys, "delegation", "validate", write(tmp_path, "g.json", GRAPH),
                            "--tools", write(tmp_path, "t.json", TOOLS), "--json")
     result = json.loads(out)
-    assert code == 0 and set(result) == {"valid", "violations", "order"}
+    assert code == 0 and set(result) == {"valid", "violations", "order", "accounting"}
+    accounting = result.pop("accounting")
     assert result == {"valid": True, "violations": [], "order": ["t1", "t2"]}
+    assert accounting["method"] == "validate" and accounting["ratio"] == 1.0 and accounting["notices"] == []
 
 
 def test_validate_reports_every_violation(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

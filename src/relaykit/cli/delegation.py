@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import typer
@@ -13,6 +14,7 @@ from relaykit.bench.store import RunStore
 from relaykit.cli._common import console, print_json, read_json
 from relaykit.cli.groups import bench_app
 from relaykit.delegation import check_graph_data, load_tools
+from relaykit.tokens import count
 
 delegation_app = typer.Typer(help="Typed delegation graphs: validate them.", no_args_is_help=True)
 
@@ -21,16 +23,17 @@ delegation_app = typer.Typer(help="Typed delegation graphs: validate them.", no_
 def validate(
     graph: str = typer.Argument(..., help="A delegation graph JSON file, or - for standard input."),
     tools: str | None = typer.Option(None, "--tools", help="A JSON list of tools the graph must call from."),
-    as_json: bool = typer.Option(False, "--json", help="Print {valid, violations, order} as JSON."),
+    as_json: bool = typer.Option(False, "--json", help="Print {valid, violations, order, accounting} as JSON."),
 ) -> None:
     """Check GRAPH: ids, edges, acyclic ordering, tools and arguments; print the execution order.
 
     Exits 0 when the graph is valid and 1 when it has violations.
     """
     specs = load_tools(read_json(tools)) if tools else None
-    report = check_graph_data(read_json(graph), specs)
+    data = read_json(graph)
+    report = check_graph_data(data, specs)
     if as_json:
-        print_json(report.to_dict())
+        print_json({**report.to_dict(), "accounting": report.accounting(count(json.dumps(data))).to_dict()})
     elif report.valid:
         console.print(f"[green]valid[/green]; execution order: {' -> '.join(report.order)}", highlight=False)
     else:

@@ -7,6 +7,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from relaykit.accounting import Accounting
 from relaykit.delegation.graph import ORDERING_RELATIONS, DelegationGraph, Node, schema_errors
 from relaykit.delegation.tools import ToolSpec
 
@@ -38,6 +39,11 @@ class GraphReport:
 
     def to_dict(self) -> dict[str, Any]:
         return {"valid": self.valid, "violations": [v.to_dict() for v in self.violations], "order": list(self.order)}
+
+    def accounting(self, tokens: int, encoding: str = "o200k_base") -> Accounting:
+        """Validation changes nothing: ``tokens`` in and out (ratio 1.0), the violations as notices."""
+        return Accounting(tokens_in=tokens, tokens_out=tokens, method="validate", encoding=encoding,
+                          notices=tuple(f"{v.code}: {v.message}" for v in self.violations))
 
     def summary(self) -> str:
         return "; ".join(v.message for v in self.violations[:8])
