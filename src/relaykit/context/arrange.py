@@ -264,7 +264,7 @@ def _score(items: Sequence[Item], cfg: ArrangeConfig, fallback_fn: RelevanceFn) 
         if cfg.max_tokens is not None and n_tokens > cfg.max_tokens:
             raise UsageError(
                 f"item {item.id!r} has {n_tokens} tokens, more than the batch budget of {cfg.max_tokens}; "
-                "split or summarise it, or raise max_tokens"
+                "split or summarize it, or raise max_tokens"
             )
         if item.relevance is not None:
             value, signal = float(item.relevance), item.relevance >= cfg.signal_threshold
