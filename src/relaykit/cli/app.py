@@ -9,9 +9,9 @@ from rich.markup import escape
 
 from relaykit.cli import relay  # noqa: F401 - registers `bench relay`
 from relaykit.cli._common import err_console, read_text
+from relaykit.cli.cache_trace import register as register_cache_trace_commands
 from relaykit.cli.compress_handoff import compress_handoff
 from relaykit.cli.context import context_app  # also registers `bench composition`
-from relaykit.cli.cache_trace import register as register_cache_trace_commands
 from relaykit.cli.delegation import delegation_app  # also registers `bench delegation`
 from relaykit.cli.doctor import doctor
 from relaykit.cli.groups import bench_app, compress_app
