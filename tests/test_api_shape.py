@@ -152,3 +152,22 @@ def test_tally_is_the_running_total_of_the_one_usage() -> None:
                                 seconds=0.5)
     tally.prompt_tokens += 1  # the labs' runners still add field by field
     assert tally.total_tokens == 4001 and tally.requests == tally.model_calls == 800
+
+
+def test_settings_are_frozen_values_apart_from_resources() -> None:
+    import dataclasses
+
+    from relaykit.context import ArrangeConfig, FusionSettings
+    from relaykit.delegation import ExecutorSettings, ModelExecutor, PlanSettings, plan_nl
+    from relaykit.testing import ScriptedModel
+
+    for settings in (ExecutorSettings(), PlanSettings(), FusionSettings(), ArrangeConfig()):
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            settings.max_tokens = 1  # type: ignore[misc]
+    model = ScriptedModel(["First look the user up."])
+    executor = ModelExecutor(model, ExecutorSettings(max_steps=3), max_tokens=64)
+    assert executor.settings == ExecutorSettings(max_steps=3, max_tokens=64) and executor.model is model
+    plan_nl(model, "find the user", settings=PlanSettings(max_tokens=32))
+    assert model.requests[-1].max_tokens == 32
+    with pytest.raises(UsageError, match="max_repairs"):
+        PlanSettings(max_repairs=-1)

@@ -9,6 +9,7 @@ from relaykit.delegation.accounting import (
 )
 from relaykit.delegation.execute import (
     DictToolEnv,
+    ExecutorSettings,
     ModelExecutor,
     ToolEnv,
     ToolResult,
@@ -26,7 +27,7 @@ from relaykit.delegation.graph import (
     graph_json_schema,
     parse_graph,
 )
-from relaykit.delegation.planning import plan_graph, plan_nl
+from relaykit.delegation.planning import PlanSettings, plan_graph, plan_nl
 from relaykit.delegation.prompts import GRAPH_EXECUTOR_PROMPT, executor_system_prompt
 from relaykit.delegation.render import RENDERERS, register_renderer, render_graph
 from relaykit.delegation.routing import (
@@ -56,6 +57,7 @@ __all__ = [
     "DelegationGraph",
     "DictToolEnv",
     "Edge",
+    "ExecutorSettings",
     "FixedRouter",
     "Format",
     "GraphReport",
@@ -65,6 +67,7 @@ __all__ = [
     "ModelExecutor",
     "ModelRouter",
     "Node",
+    "PlanSettings",
     "RouteDecision",
     "Router",
     "ToolEnv",

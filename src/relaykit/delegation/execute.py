@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
@@ -112,13 +112,43 @@ class ExecutorStep(BaseModel):
 
 
 @dataclass(frozen=True)
-class ModelExecutor:
-    """Carries out a graph or prose delegation with a model, one tool call per turn."""
+class ExecutorSettings:
+    """The settings of ``ModelExecutor``: turns allowed, tokens per turn, repairs of an invalid turn."""
 
-    model: Model
     max_steps: int = 12
     max_tokens: int = 256
     max_repairs: int = 1
+
+    def __post_init__(self) -> None:
+        if self.max_steps < 1 or self.max_tokens < 1 or self.max_repairs < 0:
+            raise UsageError(f"executor settings need max_steps >= 1, max_tokens >= 1, max_repairs >= 0: {self}")
+
+
+@dataclass(frozen=True, init=False)
+class ModelExecutor:
+    """Carries out a graph or prose delegation with a model (the resource), one tool call per turn.
+
+    ``ModelExecutor(model, ExecutorSettings(...))``, or keyword overrides: ``ModelExecutor(model, max_steps=5)``.
+    """
+
+    model: Model
+    settings: ExecutorSettings
+
+    def __init__(self, model: Model, settings: ExecutorSettings | None = None, **overrides: int) -> None:
+        object.__setattr__(self, "model", model)
+        object.__setattr__(self, "settings", replace(settings or ExecutorSettings(), **overrides))
+
+    @property
+    def max_steps(self) -> int:
+        return self.settings.max_steps
+
+    @property
+    def max_tokens(self) -> int:
+        return self.settings.max_tokens
+
+    @property
+    def max_repairs(self) -> int:
+        return self.settings.max_repairs
 
     def run(self, delegation: str, fmt: str, env: ToolEnv, *, history: Sequence[dict[str, Any]] = ()) -> Trace:
         """Execute ``delegation`` (a graph's JSON when ``fmt == "graph"``, prose otherwise) against ``env``."""

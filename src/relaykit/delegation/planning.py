@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 from relaykit.accounting import Tally
@@ -14,23 +15,43 @@ from relaykit.errors import InvalidOutput, UsageError
 from relaykit.models import Model, complete_structured
 
 
+@dataclass(frozen=True)
+class PlanSettings:
+    """The settings of planning: repairs allowed for an invalid graph, tokens of one planner answer."""
+
+    max_repairs: int = 2
+    max_tokens: int = 768
+
+    def __post_init__(self) -> None:
+        if self.max_repairs < 0:
+            raise UsageError(f"max_repairs must be 0 or more, not {self.max_repairs}")
+        if self.max_tokens < 1:
+            raise UsageError(f"max_tokens must be at least 1, not {self.max_tokens}")
+
+
+def _settings(settings: PlanSettings | None, overrides: dict[str, int | None]) -> PlanSettings:
+    return replace(settings or PlanSettings(), **{k: v for k, v in overrides.items() if v is not None})
+
+
 def plan_graph(
     model: Model,
     task: str,
     tools: Sequence[ToolSpec] | Sequence[dict[str, Any]] = (),
     *,
-    max_repairs: int = 2,
+    settings: PlanSettings | None = None,
     usage: Tally | None = None,
-    max_tokens: int = 768,
+    max_repairs: int | None = None,
+    max_tokens: int | None = None,
 ) -> DelegationGraph:
     """Ask ``model`` for a delegation graph of ``task`` and return it validated.
 
     The graph schema goes to the backend for constrained decoding; a graph that parses but breaks
     a rule (cycle, unknown tool, bad argument, ...) goes back to the model with its violations, at
-    most ``max_repairs`` times in all, then ``InvalidOutput`` is raised.
+    most ``max_repairs`` times in all, then ``InvalidOutput`` is raised. ``model`` and ``usage`` are resources;
+    ``settings`` (or the ``max_repairs`` / ``max_tokens`` overrides) are the method's settings.
     """
-    if max_repairs < 0:
-        raise UsageError(f"max_repairs must be 0 or more, not {max_repairs}")
+    chosen = _settings(settings, {"max_repairs": max_repairs, "max_tokens": max_tokens})
+    max_repairs, max_tokens = chosen.max_repairs, chosen.max_tokens
     specs = load_tools(tools)
     messages: list[dict[str, Any]] = [
         {"role": "system", "content": GRAPH_PLANNER_PROMPT},
@@ -72,10 +93,12 @@ def plan_nl(
     task: str,
     tools: Sequence[ToolSpec] | Sequence[dict[str, Any]] = (),
     *,
+    settings: PlanSettings | None = None,
     usage: Tally | None = None,
-    max_tokens: int = 768,
+    max_tokens: int | None = None,
 ) -> str:
     """Ask ``model`` for a prose delegation of ``task``."""
+    max_tokens = _settings(settings, {"max_tokens": max_tokens}).max_tokens
     specs = load_tools(tools)
     messages = [
         {"role": "system", "content": NL_PLANNER_PROMPT},
