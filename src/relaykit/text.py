@@ -122,6 +122,27 @@ def pack(items: Iterable[T], cost: Callable[[T], int], budget: int, *, separator
     return taken
 
 
+def runs(items: Iterable[T], cost: Callable[[T], int], budget: int | None, *,
+         max_items: int | None = None) -> list[list[T]]:
+    """Consecutive runs of ``items`` whose cost stays within ``budget`` and whose length within ``max_items``
+    (None: no limit). Nothing is dropped: an item over ``budget`` on its own gets a run of its own."""
+    out: list[list[T]] = []
+    current: list[T] = []
+    used = 0
+    for item in items:
+        c = cost(item) if budget is not None else 0
+        full = (max_items is not None and len(current) >= max_items) or (
+            budget is not None and bool(current) and used + c > budget)
+        if full:
+            out.append(current)
+            current, used = [], 0
+        current.append(item)
+        used += c
+    if current:
+        out.append(current)
+    return out
+
+
 __all__ = [
     "STOPWORDS",
     "TERM",
@@ -131,6 +152,7 @@ __all__ = [
     "iter_lines",
     "iter_sentences",
     "pack",
+    "runs",
     "split_sentences",
     "terms",
     "tfidf_mean",

@@ -22,6 +22,7 @@ from relaykit.context.positions import get_pattern, place, preferred_position
 from relaykit.context.relevance import RelevanceFn, keyword_relevance
 from relaykit.context.routing import stratify
 from relaykit.errors import UsageError
+from relaykit.text import runs
 
 MIXED = "mixed"
 
@@ -350,17 +351,7 @@ def _even_chunks(entries: Sequence[_Scored], n: int) -> list[list[_Scored]]:
 
 def _pack(entries: Sequence[_Scored], budget: int | None) -> list[list[_Scored]]:
     """Consecutive runs of ``entries`` whose tokens stay within ``budget`` (one run when there is none)."""
-    if budget is None:
-        return [list(entries)]
-    parts: list[list[_Scored]] = [[]]
-    used = 0
-    for entry in entries:
-        if parts[-1] and used + entry.tokens > budget:
-            parts.append([])
-            used = 0
-        parts[-1].append(entry)
-        used += entry.tokens
-    return parts
+    return runs(entries, lambda entry: entry.tokens, budget) or [[]]
 
 
 def _make_batch(name: str, part: Sequence[_Scored], cfg: ArrangeConfig, index: int) -> Batch:
