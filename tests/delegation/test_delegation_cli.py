@@ -64,7 +64,7 @@ def test_bench_rejects_unknown_suite_and_format(capsys: pytest.CaptureFixture[st
     store = str(tmp_path / "runs.sqlite")
     code, _, err = run_cli(capsys, "bench", "delegation", "--suite", "nope", "--planner", "scripted",
                            "--executor", "scripted", "--store", store)
-    assert code == 2 and "known suites" in err
+    assert code == 2 and "unknown suite" in err and "choose one of" in err
     code, _, err = run_cli(capsys, "bench", "delegation", "--suite", "tau2-retail", "--format", "json",
                            "--store", store)
     assert code == 2 and "unknown format" in err
