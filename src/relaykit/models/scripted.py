@@ -48,7 +48,13 @@ class ScriptedModel(Model):
         self.requests: list[ChatRequest] = []
 
     @property
+    def model_calls(self) -> int:
+        """How many requests reached this model."""
+        return len(self.requests)
+
+    @property
     def calls(self) -> int:
+        """Older name of ``model_calls``."""
         return len(self.requests)
 
     def push(self, *answers: Answer) -> None:
