@@ -8,14 +8,13 @@ the registry is asked for a name it does not hold, or for its list of names.
 
 from __future__ import annotations
 
-import difflib
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from importlib import metadata
 from typing import Generic, TypeVar
 
-from relaykit.errors import UsageError
+from relaykit.errors import UsageError, unknown_name
 
 T = TypeVar("T")
 
@@ -59,10 +58,8 @@ class Registry(Generic[T]):
 
     def unknown_message(self, name: str) -> str:
         known = self.names()
-        close = difflib.get_close_matches(str(name), known, n=1, cutoff=0.6)
-        hint = f"did you mean {close[0]!r}? " if close else ""
         shown = [self._describe(n, self._items[n]) for n in known] if self._describe else known
-        return f"unknown {self.kind} {name!r}; {hint}choose one of: {', '.join(shown) or 'none registered'}"
+        return str(unknown_name(self.kind, name, known, shown))
 
     def names(self) -> list[str]:
         """Registered names in registration order (plugins included)."""

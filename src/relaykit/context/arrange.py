@@ -21,7 +21,7 @@ from relaykit.accounting import Accounting
 from relaykit.context.positions import get_pattern, place, preferred_position
 from relaykit.context.relevance import RelevanceFn, keyword_relevance
 from relaykit.context.routing import stratify
-from relaykit.errors import UsageError
+from relaykit.errors import UsageError, unknown_name
 from relaykit.text import runs
 
 MIXED = "mixed"
@@ -223,10 +223,10 @@ def _accounting(scored: Sequence[_Scored], batches: Sequence[Batch], cfg: Arrang
 
 def _config(config: ArrangeConfig | None, options: Mapping[str, Any]) -> ArrangeConfig:
     cfg = config or ArrangeConfig()
-    unknown = set(options) - {f.name for f in fields(ArrangeConfig)}
+    names = [f.name for f in fields(ArrangeConfig)]
+    unknown = sorted(set(options) - set(names))
     if unknown:
-        names = ", ".join(f.name for f in fields(ArrangeConfig))
-        raise UsageError(f"unknown arrange option(s): {', '.join(sorted(unknown))}; known: {names}")
+        raise unknown_name("arrange option", unknown[0], names)
     return replace(cfg, **options) if options else cfg
 
 
