@@ -63,3 +63,20 @@ def test_counting_never_fails_on_length() -> None:
     text = "word " * 400_000  # 2,000,000 characters: the tokenizer alone refuses this
     assert tokens.count(text) == pytest.approx(400_000, rel=0.01)
     assert "".join(tokens.iter_chunks(text)) == text
+
+
+def test_runs_split_in_order_without_dropping() -> None:
+    from relaykit.text import runs
+
+    assert runs([3, 3, 9, 1, 1], cost=lambda x: x, budget=6) == [[3, 3], [9], [1, 1]]
+    assert runs([1, 1, 1], cost=lambda x: x, budget=None, max_items=2) == [[1, 1], [1]]
+    assert runs([], cost=lambda x: x, budget=5) == []
+
+
+def test_one_unknown_name_wording() -> None:
+    from relaykit.errors import unknown_name
+
+    assert str(unknown_name("encoding", "o200k", ["o200k_base", "cl100k_base"])) == (
+        "unknown encoding 'o200k'; did you mean 'o200k_base'? choose one of: o200k_base, cl100k_base")
+    with pytest.raises(UsageError, match="unknown encoding 'x'; choose one of"):
+        tokens.count("hi", "x")

@@ -1,5 +1,6 @@
 """relaykit: compress what passes between LLM agents without losing the facts, and measure it."""
 
+from relaykit.accounting import Accounting, Tally, Usage
 from relaykit.context import arrange, fuse
 from relaykit.delegation import DelegationGraph, execute_direct, plan_graph, plan_nl, route, validate_graph
 from relaykit.embeddings import Embedder, open_embedder
@@ -22,12 +23,12 @@ from relaykit.models import (
     FallbackChain,
     Instrumented,
     Model,
-    Usage,
     complete_structured,
     open_model,
     open_store,
     register_model,
 )
+from relaykit.registry import Registry
 from relaykit.telemetry import Telemetry
 from relaykit.tokens import count, count_messages
 from relaykit.trajectory import compress_trajectory
@@ -36,6 +37,7 @@ from relaykit.trajectory import validate as validate_messages
 __version__ = "0.1.0"
 
 __all__ = [
+    "Accounting",
     "AllModelsFailed",
     "Cached",
     "ChatRequest",
@@ -52,8 +54,10 @@ __all__ = [
     "ModelError",
     "ModelTimeout",
     "RateLimited",
+    "Registry",
     "RelaykitError",
     "ServerError",
+    "Tally",
     "Telemetry",
     "Usage",
     "UsageError",

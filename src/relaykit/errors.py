@@ -91,6 +91,19 @@ class AllModelsFailed(ModelError, _ExceptionGroup):  # type: ignore[misc]
         return AllModelsFailed(self.message, excs)
 
 
+def unknown_name(kind: str, name: object, known: Sequence[str], shown: Sequence[str] | None = None) -> UsageError:
+    """The one "unknown name" error: ``unknown KIND 'x'; did you mean 'y'? choose one of: a, b, c``.
+
+    ``known`` are the accepted names (matched for the hint); ``shown`` how they are listed (default ``known``).
+    """
+    import difflib
+
+    close = difflib.get_close_matches(str(name), list(known), n=1, cutoff=0.6)
+    hint = f"did you mean {close[0]!r}? " if close else ""
+    listed = ", ".join(shown if shown is not None else known) or "none registered"
+    return UsageError(f"unknown {kind} {name!r}; {hint}choose one of: {listed}")
+
+
 __all__ = [
     "AllModelsFailed",
     "ContextWindowExceeded",
@@ -101,4 +114,5 @@ __all__ = [
     "RelaykitError",
     "ServerError",
     "UsageError",
+    "unknown_name",
 ]

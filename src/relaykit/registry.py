@@ -8,14 +8,13 @@ the registry is asked for a name it does not hold, or for its list of names.
 
 from __future__ import annotations
 
-import difflib
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from importlib import metadata
 from typing import Generic, TypeVar
 
-from relaykit.errors import UsageError
+from relaykit.errors import UsageError, unknown_name
 
 T = TypeVar("T")
 
@@ -25,10 +24,12 @@ ENTRY_POINT_PREFIX = "relaykit."
 class Registry(Generic[T]):
     """Named entries of one kind. ``kind`` is the word used in messages ("hand-off method", "model spec")."""
 
-    def __init__(self, kind: str, group: str | None = None, *, check: Callable[[object], T] | None = None) -> None:
+    def __init__(self, kind: str, group: str | None = None, *, check: Callable[[object], T] | None = None,
+                 describe: Callable[[str, T], str] | None = None) -> None:
         self.kind = kind
         self.group = group
         self._check = check
+        self._describe = describe  # how a name is shown in the "choose one of" list (e.g. "openai:MODEL")
         self._items: dict[str, T] = {}
         self._lock = threading.RLock()
         self._plugins_loaded = group is None
@@ -57,9 +58,8 @@ class Registry(Generic[T]):
 
     def unknown_message(self, name: str) -> str:
         known = self.names()
-        close = difflib.get_close_matches(str(name), known, n=1, cutoff=0.6)
-        hint = f"did you mean {close[0]!r}? " if close else ""
-        return f"unknown {self.kind} {name!r}; {hint}choose one of: {', '.join(known) or 'none registered'}"
+        shown = [self._describe(n, self._items[n]) for n in known] if self._describe else known
+        return str(unknown_name(self.kind, name, known, shown))
 
     def names(self) -> list[str]:
         """Registered names in registration order (plugins included)."""
@@ -92,12 +92,12 @@ class Registry(Generic[T]):
                 else:
                     self._items.pop(name, None)
 
-    def load_plugins(self) -> None:
-        """Register the entry points of ``group`` once; a broken plugin is a ``UsageError`` naming it."""
-        if self._plugins_loaded:
+    def load_plugins(self, *, refresh: bool = False) -> None:
+        """Register the entry points of ``group`` once (again with ``refresh=True``, e.g. after installing a
+        plugin in a running process); a broken plugin is a ``UsageError`` naming it."""
+        if self.group is None or (self._plugins_loaded and not refresh):
             return
         self._plugins_loaded = True
-        assert self.group is not None
         for ep in metadata.entry_points(group=self.group):
             if ep.name in self._items:
                 continue

@@ -28,6 +28,16 @@ STOPWORDS = frozenset(_STOP_TEXT.split())
 """English function words that carry no content for ranking (identifiers and numbers are never stop words)."""
 
 
+TERM = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)*|#?[A-Z]?\d[\w.-]*\w|#?[A-Z]?\d|[A-Za-z_][A-Za-z0-9_']*")
+"""A word or identifier in its original case: e-mail addresses, ids such as #W123 or H07, and numbers with
+inner dots (2.5) stay whole, for text that must keep its identifiers verbatim."""
+
+
+def terms(text: str) -> list[str]:
+    """The words and identifiers of ``text`` in their original case (see ``TERM``); ``words`` lower-cases."""
+    return TERM.findall(text)
+
+
 def words(text: str) -> list[str]:
     """The lower-cased words of ``text`` (see ``WORD``)."""
     return WORD.findall(text.lower())
@@ -112,15 +122,39 @@ def pack(items: Iterable[T], cost: Callable[[T], int], budget: int, *, separator
     return taken
 
 
+def runs(items: Iterable[T], cost: Callable[[T], int], budget: int | None, *,
+         max_items: int | None = None) -> list[list[T]]:
+    """Consecutive runs of ``items`` whose cost stays within ``budget`` and whose length within ``max_items``
+    (None: no limit). Nothing is dropped: an item over ``budget`` on its own gets a run of its own."""
+    out: list[list[T]] = []
+    current: list[T] = []
+    used = 0
+    for item in items:
+        c = cost(item) if budget is not None else 0
+        full = (max_items is not None and len(current) >= max_items) or (
+            budget is not None and bool(current) and used + c > budget)
+        if full:
+            out.append(current)
+            current, used = [], 0
+        current.append(item)
+        used += c
+    if current:
+        out.append(current)
+    return out
+
+
 __all__ = [
     "STOPWORDS",
+    "TERM",
     "WORD",
     "content_words",
     "idf_weights",
     "iter_lines",
     "iter_sentences",
     "pack",
+    "runs",
     "split_sentences",
+    "terms",
     "tfidf_mean",
     "words",
 ]

@@ -6,7 +6,7 @@ import functools
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Protocol
 
-from relaykit.errors import UsageError
+from relaykit.errors import unknown_name
 
 ENCODINGS = ("o200k_base", "cl100k_base")
 
@@ -39,7 +39,7 @@ class Encoding(Protocol):
 def get_encoding(name: str = "o200k_base") -> Encoding:
     """The tokenizer for an encoding name; raises ``UsageError`` for an unknown one."""
     if name not in ENCODINGS:
-        raise UsageError(f"unknown encoding {name!r}; use one of: {', '.join(ENCODINGS)}")
+        raise unknown_name("encoding", name, list(ENCODINGS))
     import bpe_openai
 
     enc: Encoding = bpe_openai.get_encoding(name)

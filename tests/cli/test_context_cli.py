@@ -29,7 +29,7 @@ def test_corpus_then_arrange(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     assert code == 0 and "SYNTHETIC" in out and len(load_corpus(corpus).items) == 50
     code, out, _ = run_cli(capsys, "context", "arrange", str(corpus), "--json", "--max-tokens", "400")
     data = json.loads(out)
-    assert code == 0 and set(data) == {"batches", "left_out", "routed", "notes"} and data["routed"]
+    assert code == 0 and set(data) == {"batches", "left_out", "routed", "notices", "accounting"} and data["routed"]
     assert all(b["tokens"] <= 400 for b in data["batches"])
     placed = {i for b in data["batches"] for i in b["ids"]}
     assert {i.id for i in load_corpus(corpus).signal} <= placed
@@ -47,7 +47,7 @@ def test_fuse_union(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     samples.write_text(json.dumps([["a", "b"], ["b", "c"], ["b"]]))
     code, out, _ = run_cli(capsys, "context", "fuse", str(samples), "--k", "2", "--json")
     assert code == 0 and json.loads(out) == {"ids": ["b"], "support": {"a": 1, "b": 3, "c": 1}, "method": "union",
-                                             "n": 3}
+                                             "n": 3, "chosen": None, "dropped": []}
 
 
 def _oracle(corpus_path: Path) -> ScriptedModel:
@@ -61,25 +61,24 @@ def _oracle(corpus_path: Path) -> ScriptedModel:
     return ScriptedModel(respond, name="oracle")
 
 
-def test_bench_composition_runs_resumes_and_reports(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_bench_composition_runs_resumes_and_reports(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     corpus = tmp_path / "c.jsonl"
     run_cli(capsys, "context", "corpus", "--out", str(corpus), "--meetings", "20", "--emails", "40", "--chats", "10")
-    monkeypatch.setitem(registry._REGISTRY, "oracle-test",
-                        registry.SpecForm("oracle-test", "oracle-test", lambda rest, options: _oracle(corpus)))
-    store = str(tmp_path / "runs.sqlite")
-    code, out, err = run_cli(capsys, "bench", "composition", "--corpus", str(corpus), "--model", "oracle-test",
-                             "--blocks", "2", "--store", store, "--json")
-    summary = json.loads(out)
-    assert code == 0 and "SYNTHETIC" in err and summary["trials"] == 22
-    assert summary["conditions"]["signal_100"]["relacc"] == 1.0
-    assert [c["name"] for c in summary["contrasts"]] == ["C1", "C2", "C3", "C4", "C5"]
-    code, out, _ = run_cli(capsys, "bench", "composition", "--resume", summary["run_id"], "--store", store, "--json")
-    assert code == 0 and json.loads(out)["trials"] == 22
-    html = tmp_path / "r.html"
-    code, out, _ = run_cli(capsys, "report", summary["run_id"], "--store", store, "--html", str(html))
-    assert code == 0 and "C1" in out and html.read_text().startswith("<!doctype html>")
+    oracle = registry.SpecForm("oracle-test", lambda rest, options: _oracle(corpus))
+    with registry.MODELS.override("oracle-test", oracle):
+        store = str(tmp_path / "runs.sqlite")
+        code, out, err = run_cli(capsys, "bench", "composition", "--corpus", str(corpus), "--model", "oracle-test",
+                                 "--blocks", "2", "--store", store, "--json")
+        summary = json.loads(out)
+        assert code == 0 and "SYNTHETIC" in err and summary["trials"] == 22
+        assert summary["conditions"]["signal_100"]["relacc"] == 1.0
+        assert [c["name"] for c in summary["contrasts"]] == ["C1", "C2", "C3", "C4", "C5"]
+        code, out, _ = run_cli(capsys, "bench", "composition", "--resume", summary["run_id"], "--store", store,
+                               "--json")
+        assert code == 0 and json.loads(out)["trials"] == 22
+        html = tmp_path / "r.html"
+        code, out, _ = run_cli(capsys, "report", summary["run_id"], "--store", store, "--html", str(html))
+        assert code == 0 and "C1" in out and html.read_text().startswith("<!doctype html>")
 
 
 def test_bench_composition_small_corpus_names_the_shortfall(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -35,7 +35,7 @@ def test_signal_is_spread_evenly_over_batches() -> None:
 def test_too_little_noise_is_reported_not_hidden() -> None:
     result = arrange(items("email", 10, 2))
     assert sum(len(b.items) for b in result) == 12
-    assert any("add 8 same-domain" in note for note in result.notes)
+    assert any("add 8 same-domain" in note for note in result.notices)
 
 
 def test_noise_lowest_relevance_first() -> None:
@@ -62,7 +62,7 @@ def test_type_routing_is_automatic_when_densities_differ() -> None:
 def test_small_types_are_pooled() -> None:
     result = arrange(items("meeting", 8, 2) + items("email", 2, 30) + items("chat", 1, 1), route_by_type=True)
     assert "mixed" in {b.source_type for b in result}
-    assert any("pooled" in note for note in result.notes)
+    assert any("pooled" in note for note in result.notices)
 
 
 @pytest.mark.parametrize(
@@ -136,7 +136,7 @@ def test_fallback_and_scores_decide_without_hints() -> None:
     result = arrange(pool, route_by_type=False)
     assert result.signal_ids == {"a", "c"}
     assert set(result.fallback_ids) == {"a", "b"}
-    assert any("unvalidated" in note for note in result.notes)
+    assert any("unvalidated" in note for note in result.notices)
 
 
 def test_render_shows_ids_and_types() -> None:

@@ -2,9 +2,9 @@ from __future__ import annotations
 
 import pytest
 
+from relaykit.accounting import Tally
 from relaykit.context import fuse
 from relaykit.errors import UsageError
-from relaykit.models import Usage
 from relaykit.testing import ScriptedModel
 
 SAMPLES = [["a", "b"], ["b", "c"], ["b", "d", "a"]]
@@ -30,10 +30,10 @@ def test_payloads_are_kept() -> None:
 
 def test_best_of_n_uses_the_judge() -> None:
     judge = ScriptedModel([{"best": 3, "reason": "most complete"}])
-    usage = Usage()
+    usage = Tally()
     fused = fuse(SAMPLES, "best_of_n", model=judge, task="find action items", usage=usage)
     assert fused.chosen == 2 and fused.ids == ("b", "d", "a") and fused.support["b"] == 3
-    assert usage.requests == 1 and "find action items" in judge.requests[0].messages[0]["content"]
+    assert usage.model_calls == 1 and "find action items" in judge.requests[0].messages[0]["content"]
 
 
 def test_best_of_n_repairs_an_out_of_range_pick() -> None:

@@ -34,5 +34,5 @@ def test_preference_table() -> None:
 
 
 def test_unknown_position() -> None:
-    with pytest.raises(UsageError, match="use one of"):
+    with pytest.raises(UsageError, match="choose one of"):
         layout("left", 1, 1)

@@ -29,8 +29,10 @@ def test_validate_json_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     code, out, _ = run_cli(capsys, "delegation", "validate", write(tmp_path, "g.json", GRAPH),
                            "--tools", write(tmp_path, "t.json", TOOLS), "--json")
     result = json.loads(out)
-    assert code == 0 and set(result) == {"valid", "violations", "order"}
+    assert code == 0 and set(result) == {"valid", "violations", "order", "accounting"}
+    accounting = result.pop("accounting")
     assert result == {"valid": True, "violations": [], "order": ["t1", "t2"]}
+    assert accounting["method"] == "validate" and accounting["ratio"] == 1.0 and accounting["notices"] == []
 
 
 def test_validate_reports_every_violation(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -62,7 +64,7 @@ def test_bench_rejects_unknown_suite_and_format(capsys: pytest.CaptureFixture[st
     store = str(tmp_path / "runs.sqlite")
     code, _, err = run_cli(capsys, "bench", "delegation", "--suite", "nope", "--planner", "scripted",
                            "--executor", "scripted", "--store", store)
-    assert code == 2 and "known suites" in err
+    assert code == 2 and "unknown suite" in err and "choose one of" in err
     code, _, err = run_cli(capsys, "bench", "delegation", "--suite", "tau2-retail", "--format", "json",
                            "--store", store)
     assert code == 2 and "unknown format" in err

@@ -76,7 +76,7 @@ def test_model_executor_calls_tools_and_sees_results() -> None:
     assert model.requests[0].schema is ExecutorStep
     assert GRAPH_EXECUTOR_PROMPT in model.requests[0].messages[0]["content"]
     assert "Result (ok): u42" in model.requests[1].messages[-1]["content"]
-    assert trace.usage.requests == 3
+    assert trace.usage.model_calls == 3
 
 
 def test_model_executor_stops_after_max_steps_and_on_invalid_output() -> None:

@@ -2,7 +2,7 @@ import json
 
 import pytest
 
-from relaykit.delegation import NODE_TYPES, RELATIONS, DelegationGraph, graph_json_schema, parse_graph, render
+from relaykit.delegation import NODE_TYPES, RELATIONS, DelegationGraph, graph_json_schema, parse_graph, render_graph
 from relaykit.errors import UsageError
 
 PAPER_EXAMPLE = {
@@ -66,9 +66,9 @@ def test_both_argument_forms_read_the_same() -> None:
 
 def test_renderers() -> None:
     graph = parse_graph(PAPER_EXAMPLE)
-    outline = render(graph, "outline")
+    outline = render_graph(graph, "outline")
     assert outline.index("t1") < outline.index("t2") < outline.index("t3")
     assert "after t1" in outline and "e1 targets t1" in outline
-    assert render(graph, "mermaid").startswith("flowchart")
-    with pytest.raises(UsageError, match="known forms"):
-        render(graph, "svg")
+    assert render_graph(graph, "mermaid").startswith("flowchart")
+    with pytest.raises(UsageError, match=r"unknown graph form.*choose one of"):
+        render_graph(graph, "svg")

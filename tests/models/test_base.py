@@ -1,8 +1,9 @@
 import pytest
 from pydantic import BaseModel
 
+from relaykit.accounting import Tally
 from relaykit.errors import ContextWindowExceeded, InvalidOutput, UsageError
-from relaykit.models import ChatRequest, Usage, complete_structured, open_model
+from relaykit.models import ChatRequest, complete_structured, open_model
 from relaykit.testing import ScriptedModel
 
 
@@ -42,10 +43,10 @@ def test_context_window_is_checked_before_any_call() -> None:
 
 def test_structured_output_repairs_then_succeeds_and_sums_usage() -> None:
     model = ScriptedModel(['{"hotel_id": "H1"}', "not json", '{"hotel_id": "H1", "flight_id": "F2"}'])
-    usage = Usage()
+    usage = Tally()
     value = complete_structured(model, "book", Booking, usage=usage)
     assert value == Booking(hotel_id="H1", flight_id="F2")
-    assert usage.requests == 3
+    assert usage.model_calls == 3
     # the second request carries the validation errors of the first answer
     repair = model.requests[1].messages[-1]["content"]
     assert "flight_id" in repair and "not valid" in repair
@@ -101,6 +102,6 @@ def test_structured_usage_sums_completion_tokens_of_every_attempt() -> None:
 
     answers = ["oops", '{"hotel_id": "H1", "flight_id": "F1"}']
     model = ScriptedModel(list(answers))
-    usage = Usage()
+    usage = Tally()
     complete_structured(model, "book", Booking, usage=usage)
     assert usage.completion_tokens == sum(count(a) for a in answers)

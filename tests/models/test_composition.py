@@ -40,10 +40,10 @@ def test_second_identical_run_makes_no_model_calls(tmp_path: Path) -> None:
     assert primary.calls + backup.calls == calls_after_first, "the cached rerun must not reach any model"
     assert len(sink.of(FALLBACK)) == 1 and len(sink.of(LLM_CALL)) == 3 and len(sink.of(CACHE_HIT)) == 3
     ends = sink.of(RUN_END)
-    assert ends[0].fields["summary"]["llm_calls"] == 3 and ends[1].fields["summary"]["llm_calls"] == 0
+    assert ends[0].fields["summary"]["model_calls"] == 3 and ends[1].fields["summary"]["model_calls"] == 0
     assert ends[1].fields["summary"]["cache_hits"] == 3
     summary = summarize(sink.events)
-    assert summary["models"]["fallback(primary,backup)"]["llm_calls"] == 3
+    assert summary["models"]["fallback(primary,backup)"]["model_calls"] == 3
     assert set(summary["stages"]) == {"hop0", "hop1", "hop2"}
     # a fresh process over the same file replays the run offline
     offline = ScriptedModel(fail_with=AssertionError("no calls in replay"), name="stand-in")

@@ -50,7 +50,7 @@ def test_events_follow_the_appendix_b_spec() -> None:
         assert event.run_id == run_id
         assert event.missing_fields() == [], event
     end = sink.of(RUN_END)[0]
-    assert end.fields["summary"]["llm_calls"] == 2
+    assert end.fields["summary"]["model_calls"] == 2
     assert end.fields["summary"]["prompt_tokens"] == 201
     assert end.fields["fallback_count"] == 1
     acquire_end = next(e for e in sink.of(STAGE_END) if e.fields["stage"] == "acquire")
@@ -82,7 +82,7 @@ def test_jsonl_round_trip_and_summarize(tmp_path: Path) -> None:
     assert summary["runs"] == 1 and summary["fallbacks"] == 1 and summary["cache_hits"] == 1
     assert summary["models"]["gpt-4o"]["prompt_tokens"] == 101
     assert summary["models"]["llama"]["p50_ms"] == 80.0
-    assert summary["stages"]["extract"]["llm_calls"] == 2
+    assert summary["stages"]["extract"]["model_calls"] == 2
     assert summary["stages"]["extract"]["completion_tokens"] == 49
     assert summary["stages"]["acquire"]["count"] == 1
 

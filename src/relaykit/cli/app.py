@@ -10,9 +10,9 @@ from rich.markup import escape
 
 from relaykit.cli import relay  # noqa: F401 - registers `bench relay`
 from relaykit.cli._common import err_console, read_text
+from relaykit.cli.cache_trace import register as register_cache_trace_commands
 from relaykit.cli.compress_handoff import compress_handoff
 from relaykit.cli.context import context_app  # also registers `bench composition`
-from relaykit.cli.cost import register as register_cost_commands
 from relaykit.cli.delegation import delegation_app  # also registers `bench delegation`
 from relaykit.cli.doctor import doctor
 from relaykit.cli.groups import bench_app, compress_app
@@ -38,7 +38,7 @@ app.add_typer(context_app, name="context")
 app.add_typer(delegation_app, name="delegation")
 app.add_typer(trajectory_app, name="trajectory")
 compress_app.command("handoff")(compress_handoff)
-register_cost_commands(app)
+register_cache_trace_commands(app)
 
 
 @app.command("tokens")

@@ -34,7 +34,7 @@ from relaykit.cli._common import (
     read_text,
 )
 from relaykit.cli.groups import bench_app
-from relaykit.context import Arrangement, arrange, fuse
+from relaykit.context import arrange, fuse
 from relaykit.errors import UsageError
 from relaykit.models import open_model
 
@@ -53,19 +53,6 @@ def _read_items(path: str) -> list[dict[str, Any]]:
     return items
 
 
-def _arrangement_json(result: Arrangement) -> dict[str, Any]:
-    return {
-        "batches": [
-            {"source_type": b.source_type, "position": b.position, "tokens": b.tokens,
-             "signal_share": round(b.signal_share, 3), "ids": list(b.ids), "signal_ids": sorted(b.signal_ids)}
-            for b in result.batches
-        ],
-        "left_out": [item.id for item in result.left_out],
-        "routed": result.routed,
-        "notes": list(result.notes),
-    }
-
-
 @context_app.command("arrange")
 def arrange_command(
     items: str = typer.Argument(..., help="JSONL items: id, text, and optional source_type, relevance|label, score."),
@@ -76,7 +63,7 @@ def arrange_command(
     model: str | None = typer.Option(None, help="Model name for the per-model position preference (long prompts)."),
     route: bool | None = typer.Option(None, "--route/--no-route", help="Force type routing on or off (default: auto)."),
     keep_surplus: bool = typer.Option(False, help="Batch the noise items not needed for calibration too."),
-    as_json: bool = typer.Option(False, "--json", help="Print JSON: batches, left_out, routed, notes."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON: batches, left_out, routed, notices, accounting."),
 ) -> None:
     """Arrange ITEMS into batches at a calibrated signal share, routed by source type."""
     result = arrange(
@@ -84,7 +71,7 @@ def arrange_command(
         position=position, model=model, route_by_type=route, keep_surplus=keep_surplus,
     )
     if as_json:
-        print_json(_arrangement_json(result))
+        print_json(result.to_dict())
         return
     table = Table(title=f"{len(result.batches)} batches ({'routed by type' if result.routed else 'not routed'})")
     for column in ("#", "type", "position", "items", "signal", "tokens", "ids"):
@@ -94,7 +81,7 @@ def arrange_command(
                       " ".join(b.ids))
     console.print(table)
     console.print(f"left out: {len(result.left_out)} noise item(s)")
-    for note in result.notes:
+    for note in result.notices:
         console.print(f"[yellow]note:[/yellow] {note}")
 
 
@@ -116,7 +103,7 @@ def fuse_command(
                          "whose items are lists of ids or {id: payload} objects")
     fused = fuse(data, method, k=k, model=open_model(model) if model else None, task=task)
     if as_json:
-        print_json({"ids": list(fused.ids), "support": dict(fused.support), "method": fused.method, "n": fused.n})
+        print_json(fused.to_dict())
         return
     table = Table(title=f"{fused.method}: {len(fused.ids)} of {len(fused.support)} ids kept from {fused.n} samples")
     table.add_column("id")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import typer
@@ -13,6 +14,7 @@ from relaykit.cli._common import check_at_least, console, open_run_store, print_
 from relaykit.cli.groups import bench_app
 from relaykit.delegation import check_graph_data, load_tools
 from relaykit.errors import UsageError
+from relaykit.tokens import count
 
 delegation_app = typer.Typer(help="Typed delegation graphs: validate them.", no_args_is_help=True)
 
@@ -21,7 +23,7 @@ delegation_app = typer.Typer(help="Typed delegation graphs: validate them.", no_
 def validate(
     graph: str = typer.Argument(..., help="A delegation graph JSON file, or - for standard input."),
     tools: str | None = typer.Option(None, "--tools", help="A JSON list of tools the graph must call from."),
-    as_json: bool = typer.Option(False, "--json", help="Print {valid, violations, order} as JSON."),
+    as_json: bool = typer.Option(False, "--json", help="Print {valid, violations, order, accounting} as JSON."),
 ) -> None:
     """Check GRAPH: ids, edges, acyclic ordering, tools and arguments; print the execution order.
 
@@ -34,7 +36,7 @@ def validate(
                          '{"nodes": [...], "edges": [...]}')
     report = check_graph_data(data, specs)
     if as_json:
-        print_json(report.as_dict())
+        print_json({**report.to_dict(), "accounting": report.accounting(count(json.dumps(data))).to_dict()})
     elif report.valid:
         console.print(f"[green]valid[/green]; execution order: {' -> '.join(report.order)}", highlight=False)
     else:
@@ -49,12 +51,12 @@ def validate(
 def _check_names(suite: str, router: str) -> None:
     """The suite and router exist (checked before the run store is opened or a run is created)."""
     from relaykit.bench.delegation.suites import suite_names
-    from relaykit.delegation.routing import _ROUTERS  # no public list of router names yet
+    from relaykit.delegation.routing import ROUTERS
 
     if suite not in suite_names():
         raise UsageError(f"unknown suite {suite!r}; known suites: {', '.join(suite_names())}")
-    if router not in _ROUTERS:
-        raise UsageError(f"unknown router {router!r}; known routers: {', '.join(sorted(_ROUTERS))}")
+    if router not in ROUTERS:
+        raise UsageError(ROUTERS.unknown_message(router))
 
 
 @bench_app.command("delegation")

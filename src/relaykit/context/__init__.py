@@ -8,9 +8,19 @@ as one block each.
 from relaykit.context.acquire import AcquisitionMemo
 from relaykit.context.arrange import ArrangeConfig, Arrangement, Batch, Item, arrange
 from relaykit.context.contracts import contract_instruction, empty_result, is_empty, parse_contract
-from relaykit.context.fusion import Fused, fuse, fusion_methods, register_fusion
+from relaykit.context.fusion import (
+    FUSIONS,
+    FunctionFusion,
+    Fused,
+    FusionMethod,
+    FusionSettings,
+    fuse,
+    fusion_methods,
+    register_fusion,
+)
 from relaykit.context.positions import (
     POSITION_PREFERENCES,
+    POSITIONS,
     layout,
     place,
     position_names,
@@ -22,12 +32,17 @@ from relaykit.context.relevance import KeywordRelevance, RelevanceFn, keyword_re
 from relaykit.context.routing import TypeBatch, batches, route_by_type, stratify
 
 __all__ = [
+    "FUSIONS",
+    "POSITIONS",
     "POSITION_PREFERENCES",
     "AcquisitionMemo",
     "ArrangeConfig",
     "Arrangement",
     "Batch",
+    "FunctionFusion",
     "Fused",
+    "FusionMethod",
+    "FusionSettings",
     "Item",
     "KeywordRelevance",
     "RelevanceFn",

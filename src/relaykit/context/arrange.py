@@ -17,9 +17,12 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from relaykit import tokens
+from relaykit.accounting import Accounting
 from relaykit.context.positions import get_pattern, place, preferred_position
 from relaykit.context.relevance import RelevanceFn, keyword_relevance
-from relaykit.errors import UsageError
+from relaykit.context.routing import stratify
+from relaykit.errors import UsageError, unknown_name
+from relaykit.text import runs
 
 MIXED = "mixed"
 
@@ -130,7 +133,23 @@ class Arrangement:
     relevance: Mapping[str, float]
     signal_ids: frozenset[str]
     fallback_ids: tuple[str, ...]
-    notes: tuple[str, ...]
+    notices: tuple[str, ...]
+    accounting: Accounting = field(default_factory=lambda: Accounting(0, 0, method="arrange"))
+    """Tokens of every item in, tokens placed in batches out; kept / dropped are input item indices."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: batches (ids, signal ids, position, tokens), left-out ids, routing, notices, accounting."""
+        return {
+            "batches": [
+                {"source_type": b.source_type, "position": b.position, "tokens": b.tokens,
+                 "signal_share": round(b.signal_share, 3), "ids": list(b.ids), "signal_ids": sorted(b.signal_ids)}
+                for b in self.batches
+            ],
+            "left_out": [item.id for item in self.left_out],
+            "routed": self.routed,
+            "notices": list(self.notices),
+            "accounting": self.accounting.to_dict(),
+        }
 
     def __iter__(self) -> Iterator[Batch]:
         return iter(self.batches)
@@ -183,16 +202,31 @@ def arrange(
         relevance={s.item.id: s.relevance for s in scored},
         signal_ids=frozenset(s.item.id for s in scored if s.signal),
         fallback_ids=tuple(fallback),
-        notes=tuple(notes),
+        notices=tuple(notes),
+        accounting=_accounting(scored, batches, cfg, notes),
+    )
+
+
+def _accounting(scored: Sequence[_Scored], batches: Sequence[Batch], cfg: ArrangeConfig,
+                notes: Sequence[str]) -> Accounting:
+    placed = {item.id for batch in batches for item in batch.items}
+    return Accounting(
+        tokens_in=sum(s.tokens for s in scored),
+        tokens_out=sum(b.tokens for b in batches),
+        method="arrange",
+        encoding=cfg.encoding,
+        kept=tuple(i for i, s in enumerate(scored) if s.item.id in placed),
+        dropped=tuple(i for i, s in enumerate(scored) if s.item.id not in placed),
+        notices=tuple(notes),
     )
 
 
 def _config(config: ArrangeConfig | None, options: Mapping[str, Any]) -> ArrangeConfig:
     cfg = config or ArrangeConfig()
-    unknown = set(options) - {f.name for f in fields(ArrangeConfig)}
+    names = [f.name for f in fields(ArrangeConfig)]
+    unknown = sorted(set(options) - set(names))
     if unknown:
-        names = ", ".join(f.name for f in fields(ArrangeConfig))
-        raise UsageError(f"unknown arrange option(s): {', '.join(sorted(unknown))}; known: {names}")
+        raise unknown_name("arrange option", unknown[0], names)
     return replace(cfg, **options) if options else cfg
 
 
@@ -231,7 +265,7 @@ def _score(items: Sequence[Item], cfg: ArrangeConfig, fallback_fn: RelevanceFn) 
         if cfg.max_tokens is not None and n_tokens > cfg.max_tokens:
             raise UsageError(
                 f"item {item.id!r} has {n_tokens} tokens, more than the batch budget of {cfg.max_tokens}; "
-                "split or summarise it, or raise max_tokens"
+                "split or summarize it, or raise max_tokens"
             )
         if item.relevance is not None:
             value, signal = float(item.relevance), item.relevance >= cfg.signal_threshold
@@ -246,9 +280,7 @@ def _score(items: Sequence[Item], cfg: ArrangeConfig, fallback_fn: RelevanceFn) 
 
 
 def _route(scored: Sequence[_Scored], cfg: ArrangeConfig) -> tuple[dict[str, list[_Scored]], bool, list[str]]:
-    by_type: dict[str, list[_Scored]] = {}
-    for entry in scored:
-        by_type.setdefault(entry.item.source_type, []).append(entry)
+    by_type = stratify(scored, lambda entry: entry.item.source_type)
     notes: list[str] = []
     densities = {name: sum(e.signal for e in group) / len(group) for name, group in by_type.items()}
     routed = cfg.route_by_type
@@ -319,17 +351,7 @@ def _even_chunks(entries: Sequence[_Scored], n: int) -> list[list[_Scored]]:
 
 def _pack(entries: Sequence[_Scored], budget: int | None) -> list[list[_Scored]]:
     """Consecutive runs of ``entries`` whose tokens stay within ``budget`` (one run when there is none)."""
-    if budget is None:
-        return [list(entries)]
-    parts: list[list[_Scored]] = [[]]
-    used = 0
-    for entry in entries:
-        if parts[-1] and used + entry.tokens > budget:
-            parts.append([])
-            used = 0
-        parts[-1].append(entry)
-        used += entry.tokens
-    return parts
+    return runs(entries, lambda entry: entry.tokens, budget) or [[]]
 
 
 def _make_batch(name: str, part: Sequence[_Scored], cfg: ArrangeConfig, index: int) -> Batch:

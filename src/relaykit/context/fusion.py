@@ -12,13 +12,15 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, Field, create_model
 
+from relaykit.accounting import Tally
 from relaykit.errors import UsageError
-from relaykit.models.base import Model, Usage
+from relaykit.models.base import Model
 from relaykit.models.structured import complete_structured
+from relaykit.registry import Registry
 
 Sample = Iterable[str] | Mapping[str, Any]
 
@@ -38,45 +40,82 @@ class Fused:
     def __contains__(self, item_id: object) -> bool:
         return item_id in self.ids
 
+    def to_dict(self) -> dict[str, Any]:
+        return {"ids": list(self.ids), "support": dict(self.support), "method": self.method, "n": self.n,
+                "chosen": self.chosen, "dropped": list(self.dropped)}
+
 
 @dataclass(frozen=True)
-class FusionOptions:
+class FusionSettings:
+    """The settings of one fusion (resources, the model and the usage tally, are passed apart)."""
+
     k: int = 1  # union: keep ids found by at least k of the N samples
-    model: Model | None = None  # judge (best_of_n) or fuser (model)
     task: str = ""  # what was extracted, shown to the judge or fuser
-    usage: Usage | None = None  # model tokens are added here when given
     max_tokens: int = 512
 
 
-FusionFn = Callable[[list[dict[str, Any]], FusionOptions], Fused]
-_FUSIONS: dict[str, FusionFn] = {}
+class FusionMethod(Protocol):
+    """A fusion method: ``needs_model`` says whether ``fuse`` must be given a model for it."""
+
+    @property
+    def needs_model(self) -> bool: ...
+
+    def __call__(self, samples: list[dict[str, Any]], settings: FusionSettings, model: Model | None,
+                 usage: Tally | None) -> Fused: ...
 
 
-def register_fusion(name: str, fn: FusionFn) -> None:
-    """Make ``fuse(..., method=name)`` use ``fn`` (it receives the samples as id -> payload dicts)."""
-    _FUSIONS[name] = fn
+@dataclass(frozen=True)
+class FunctionFusion:
+    """A plain function as a ``FusionMethod``."""
+
+    fn: Callable[[list[dict[str, Any]], FusionSettings, Model | None, Tally | None], Fused]
+    needs_model: bool = False
+
+    def __call__(self, samples: list[dict[str, Any]], settings: FusionSettings, model: Model | None,
+                 usage: Tally | None) -> Fused:
+        return self.fn(samples, settings, model, usage)
+
+
+FUSIONS: Registry[FusionMethod] = Registry("fusion method")
+"""Fusion methods by name: ``union``, ``best_of_n``, ``model``."""
+
+
+def register_fusion(name: str, method: FusionMethod | Callable[..., Fused], *, needs_model: bool = False) -> None:
+    """Make ``fuse(..., method=name)`` use ``method`` (it receives the samples as id -> payload dicts)."""
+    FUSIONS.register(name, _as_method(method, needs_model))
+
+
+def _as_method(method: FusionMethod | Callable[..., Fused], needs_model: bool = False) -> FusionMethod:
+    if hasattr(method, "needs_model"):
+        return method  # type: ignore[return-value]
+    return FunctionFusion(method, needs_model)
 
 
 def fusion_methods() -> list[str]:
-    return list(_FUSIONS)
+    return FUSIONS.names()
 
 
 def fuse(
     samples: Sequence[Sample],
-    method: str = "union",
+    method: str | FusionMethod = "union",
     *,
     k: int = 1,
     model: Model | None = None,
     task: str = "",
-    usage: Usage | None = None,
+    usage: Tally | None = None,
 ) -> Fused:
-    """Fuse N extraction samples; each sample is an iterable of ids or a mapping of id -> payload."""
-    if method not in _FUSIONS:
-        raise UsageError(f"unknown fusion method {method!r}; use one of: {', '.join(_FUSIONS)}")
+    """Fuse N extraction samples; each sample is an iterable of ids or a mapping of id -> payload.
+
+    ``method`` is a registered name or a fusion method itself; one that ``needs_model`` must get ``model``.
+    """
+    impl = FUSIONS.get(method) if isinstance(method, str) else _as_method(method)
+    if impl.needs_model and model is None:
+        name = method if isinstance(method, str) else type(method).__name__
+        raise UsageError(f"fusion method {name!r} needs a model: fuse(samples, {name!r}, model=open_model(...))")
     normalised = normalise_samples(samples)
     if not 1 <= k <= len(normalised):
         raise UsageError(f"k must be between 1 and the number of samples ({len(normalised)}), not {k}")
-    return _FUSIONS[method](normalised, FusionOptions(k=k, model=model, task=task, usage=usage))
+    return impl(normalised, FusionSettings(k=k, task=task), model, usage)
 
 
 def normalise_samples(samples: Sequence[Sample]) -> list[dict[str, Any]]:
@@ -112,17 +151,12 @@ def _first_payloads(samples: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     return payloads
 
 
-def _union(samples: list[dict[str, Any]], options: FusionOptions) -> Fused:
+def _union(samples: list[dict[str, Any]], settings: FusionSettings, model: Model | None,
+           usage: Tally | None) -> Fused:
     support = support_counts(samples)
-    ids = tuple(item_id for item_id, n in support.items() if n >= options.k)
+    ids = tuple(item_id for item_id, n in support.items() if n >= settings.k)
     payloads = _first_payloads(samples)
     return Fused(ids, support, len(samples), "union", {i: payloads[i] for i in ids})
-
-
-def _need_model(options: FusionOptions, method: str) -> Model:
-    if options.model is None:
-        raise UsageError(f"fusion method {method!r} needs a model: fuse(samples, {method!r}, model=open_model(...))")
-    return options.model
 
 
 def _render_samples(samples: Sequence[Mapping[str, Any]]) -> str:
@@ -133,37 +167,39 @@ def _render_samples(samples: Sequence[Mapping[str, Any]]) -> str:
     return "\n".join(lines)
 
 
-def _best_of_n(samples: list[dict[str, Any]], options: FusionOptions) -> Fused:
-    model = _need_model(options, "best_of_n")
+def _best_of_n(samples: list[dict[str, Any]], settings: FusionSettings, model: Model | None,
+               usage: Tally | None) -> Fused:
+    assert model is not None  # fuse() checks needs_model
     schema: type[BaseModel] = create_model(
         "BestSample", best=(int, Field(ge=1, le=len(samples))), reason=(str, Field(default="", max_length=300))
     )
     prompt = (
-        f"Task the samples answer: {options.task or 'extract the relevant item ids'}\n"
+        f"Task the samples answer: {settings.task or 'extract the relevant item ids'}\n"
         f"{_render_samples(samples)}\n\n"
         f"Pick the single most complete and correct sample (1 to {len(samples)}). "
         'Answer as JSON: {"best": <number>, "reason": "<a few words>"}.'
     )
-    answer = complete_structured(model, prompt, schema, usage=options.usage, max_tokens=options.max_tokens)
+    answer = complete_structured(model, prompt, schema, usage=usage, max_tokens=settings.max_tokens)
     chosen = int(answer.best) - 1  # type: ignore[attr-defined]
     support = support_counts(samples)
     picked = samples[chosen]
     return Fused(tuple(picked), support, len(samples), "best_of_n", dict(picked), chosen=chosen)
 
 
-def _model_fusion(samples: list[dict[str, Any]], options: FusionOptions) -> Fused:
-    model = _need_model(options, "model")
+def _model_fusion(samples: list[dict[str, Any]], settings: FusionSettings, model: Model | None,
+                  usage: Tally | None) -> Fused:
+    assert model is not None  # fuse() checks needs_model
     support = support_counts(samples)
     allowed = tuple(support)
     id_type: Any = Literal[allowed] if allowed else str  # the fuser can only name ids some sample had
     schema: type[BaseModel] = create_model("FusedIds", ids=(list[id_type], ...))
     prompt = (
-        f"Task the samples answer: {options.task or 'extract the relevant item ids'}\n"
+        f"Task the samples answer: {settings.task or 'extract the relevant item ids'}\n"
         f"{_render_samples(samples)}\n\n"
         "Merge these samples into one final list of item ids: keep every id you judge correct. "
         'Answer as JSON: {"ids": ["<id>", ...]}.'
     )
-    answer = complete_structured(model, prompt, schema, usage=options.usage, max_tokens=options.max_tokens)
+    answer = complete_structured(model, prompt, schema, usage=usage, max_tokens=settings.max_tokens)
     named = [str(i) for i in answer.ids]  # type: ignore[attr-defined]
     ids = tuple(dict.fromkeys(i for i in named if i in support))
     dropped = tuple(dict.fromkeys(i for i in named if i not in support))
@@ -172,5 +208,5 @@ def _model_fusion(samples: list[dict[str, Any]], options: FusionOptions) -> Fuse
 
 
 register_fusion("union", _union)
-register_fusion("best_of_n", _best_of_n)
-register_fusion("model", _model_fusion)
+register_fusion("best_of_n", _best_of_n, needs_model=True)
+register_fusion("model", _model_fusion, needs_model=True)

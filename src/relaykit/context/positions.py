@@ -18,27 +18,28 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from relaykit.errors import UsageError
+from relaykit.registry import Registry
 
 T = TypeVar("T")
 Layout = list[bool]
 Pattern = Callable[[int, int, random.Random], Layout]
 
-_PATTERNS: dict[str, Pattern] = {}
+POSITIONS: Registry[Pattern] = Registry("position")
+"""Position patterns by name: ``start``, ``middle``, ``end``, ``scatter_even``, ``scatter_shifted``,
+``scatter_random``."""
 
 
 def register_position(name: str, pattern: Pattern) -> None:
     """Make ``name`` usable wherever a position is accepted (``arrange(position=...)``, the runner)."""
-    _PATTERNS[name] = pattern
+    POSITIONS.register(name, pattern)
 
 
 def position_names() -> list[str]:
-    return list(_PATTERNS)
+    return POSITIONS.names()
 
 
 def get_pattern(name: str) -> Pattern:
-    if name not in _PATTERNS:
-        raise UsageError(f"unknown position {name!r}; use one of: {', '.join(_PATTERNS)}")
-    return _PATTERNS[name]
+    return POSITIONS.get(name)
 
 
 def layout(name: str, n_signal: int, n_noise: int, seed: int = 0) -> Layout:

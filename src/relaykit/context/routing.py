@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from relaykit.errors import UsageError
+from relaykit.text import runs
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -45,21 +46,12 @@ def batches(
         raise UsageError(f"max_items must be at least 1, not {max_items}")
     if max_tokens is not None and count is None:
         raise UsageError("max_tokens needs count=, a function giving each item's token count")
+    size = count or (lambda _item: 0)
     out: list[TypeBatch[T]] = []
     for kind, group in stratify(items, type_of).items():
-        current: list[T] = []
-        size = 0
-        for item in group:
-            n = count(item) if count is not None else 0
-            full = (max_items is not None and len(current) >= max_items) or (
-                max_tokens is not None and current and size + n > max_tokens)
-            if full:
-                out.append(TypeBatch(kind, tuple(current), size))
-                current, size = [], 0
-            current.append(item)
-            size += n
-        if current:
-            out.append(TypeBatch(kind, tuple(current), size))
+        sized = [(item, size(item)) for item in group]  # each item counted once
+        for run in runs(sized, lambda pair: pair[1], max_tokens, max_items=max_items):
+            out.append(TypeBatch(kind, tuple(item for item, _ in run), sum(n for _, n in run)))
     return out
 
 

@@ -1,12 +1,19 @@
 """Routed graph hand-off: typed delegation graphs, their validation, planning, routing and execution."""
 
-from relaykit.delegation.accounting import DelegationCost, compression, delegation_cost, graph_prefill_tokens
+from relaykit.delegation.accounting import (
+    DelegationCost,
+    delegation_accounting,
+    delegation_cost,
+    delegation_ratio,
+    graph_prefill_tokens,
+)
 from relaykit.delegation.execute import (
     DictToolEnv,
+    ExecutorSettings,
     ModelExecutor,
-    Step,
     ToolEnv,
     ToolResult,
+    ToolStep,
     Trace,
     execute_direct,
     is_directly_executable,
@@ -20,10 +27,11 @@ from relaykit.delegation.graph import (
     graph_json_schema,
     parse_graph,
 )
-from relaykit.delegation.planning import plan_graph, plan_nl
+from relaykit.delegation.planning import PlanSettings, plan_graph, plan_nl
 from relaykit.delegation.prompts import GRAPH_EXECUTOR_PROMPT, executor_system_prompt
-from relaykit.delegation.render import register_renderer, render
+from relaykit.delegation.render import RENDERERS, register_renderer, render_graph
 from relaykit.delegation.routing import (
+    ROUTERS,
     FixedRouter,
     Format,
     HeuristicRouter,
@@ -37,36 +45,41 @@ from relaykit.delegation.routing import (
 from relaykit.delegation.taxonomy import Misalignment, classify
 from relaykit.delegation.tfidf import tfidf_reencode
 from relaykit.delegation.tools import ToolSpec, load_tools
-from relaykit.delegation.validate import GraphReport, Violation, check_graph_data, execution_order, validate_graph
+from relaykit.delegation.validate import GraphReport, GraphViolation, check_graph_data, execution_order, validate_graph
 
 __all__ = [
     "GRAPH_EXECUTOR_PROMPT",
     "NODE_TYPES",
     "RELATIONS",
+    "RENDERERS",
+    "ROUTERS",
     "DelegationCost",
     "DelegationGraph",
     "DictToolEnv",
     "Edge",
+    "ExecutorSettings",
     "FixedRouter",
     "Format",
     "GraphReport",
+    "GraphViolation",
     "HeuristicRouter",
     "Misalignment",
     "ModelExecutor",
     "ModelRouter",
     "Node",
+    "PlanSettings",
     "RouteDecision",
     "Router",
-    "Step",
     "ToolEnv",
     "ToolResult",
     "ToolSpec",
+    "ToolStep",
     "Trace",
-    "Violation",
     "check_graph_data",
     "classify",
-    "compression",
+    "delegation_accounting",
     "delegation_cost",
+    "delegation_ratio",
     "execute_direct",
     "execution_order",
     "executor_system_prompt",
@@ -80,8 +93,10 @@ __all__ = [
     "plan_nl",
     "register_renderer",
     "register_router",
-    "render",
+    "render_graph",
     "route",
     "tfidf_reencode",
     "validate_graph",
 ]
+
+Step = ToolStep  # deprecated name (trajectory exports its own Step); the labs' runners still import it

@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
+from relaykit.accounting import Tally
 from relaykit.delegation.graph import DelegationGraph
 from relaykit.delegation.prompts import executor_system_prompt
 from relaykit.delegation.tools import ToolSpec
 from relaykit.delegation.validate import call_order, missing_args, validate_graph
 from relaykit.errors import InvalidOutput, UsageError
-from relaykit.models import Model, Usage, complete_structured
+from relaykit.models import Model, complete_structured
 
 
 @dataclass(frozen=True)
@@ -31,7 +32,7 @@ class ToolEnv(Protocol):
 
 
 @dataclass(frozen=True)
-class Step:
+class ToolStep:
     """One tool call an executor made and what came back."""
 
     tool: str
@@ -40,19 +41,21 @@ class Step:
     output: str
     node: str | None = None
 
-    def as_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         return {"tool": self.tool, "args": self.args, "ok": self.ok, "output": self.output[:300], "node": self.node}
+
+    as_dict = to_dict  # deprecated: the labs' runners still call it; the one verb is to_dict()
 
 
 @dataclass
 class Trace:
     """Everything an execution did: steps, the final answer, who executed it, and the model usage."""
 
-    steps: list[Step] = field(default_factory=list)
+    steps: list[ToolStep] = field(default_factory=list)
     answer: str = ""
     executed_by: str = "model"
     finished: bool = False
-    usage: Usage = field(default_factory=Usage)
+    usage: Tally = field(default_factory=Tally)
     error: str = ""
 
 
@@ -82,7 +85,7 @@ def execute_direct(graph: DelegationGraph, env: ToolEnv, *, stop_on_error: bool 
     for node in call_order(graph):
         args = {k: _resolve(v, outputs) for k, v in graph.call_args(node.id).items()}
         result = env.call(str(node.value), args)
-        trace.steps.append(Step(str(node.value), args, result.ok, result.output, node.id))
+        trace.steps.append(ToolStep(str(node.value), args, result.ok, result.output, node.id))
         outputs[node.id] = result.output
         if not result.ok and stop_on_error:
             trace.error = f"{node.id} ({node.value}) failed: {result.output[:200]}"
@@ -109,13 +112,43 @@ class ExecutorStep(BaseModel):
 
 
 @dataclass(frozen=True)
-class ModelExecutor:
-    """Carries out a graph or prose delegation with a model, one tool call per turn."""
+class ExecutorSettings:
+    """The settings of ``ModelExecutor``: turns allowed, tokens per turn, repairs of an invalid turn."""
 
-    model: Model
     max_steps: int = 12
     max_tokens: int = 256
     max_repairs: int = 1
+
+    def __post_init__(self) -> None:
+        if self.max_steps < 1 or self.max_tokens < 1 or self.max_repairs < 0:
+            raise UsageError(f"executor settings need max_steps >= 1, max_tokens >= 1, max_repairs >= 0: {self}")
+
+
+@dataclass(frozen=True, init=False)
+class ModelExecutor:
+    """Carries out a graph or prose delegation with a model (the resource), one tool call per turn.
+
+    ``ModelExecutor(model, ExecutorSettings(...))``, or keyword overrides: ``ModelExecutor(model, max_steps=5)``.
+    """
+
+    model: Model
+    settings: ExecutorSettings
+
+    def __init__(self, model: Model, settings: ExecutorSettings | None = None, **overrides: int) -> None:
+        object.__setattr__(self, "model", model)
+        object.__setattr__(self, "settings", replace(settings or ExecutorSettings(), **overrides))
+
+    @property
+    def max_steps(self) -> int:
+        return self.settings.max_steps
+
+    @property
+    def max_tokens(self) -> int:
+        return self.settings.max_tokens
+
+    @property
+    def max_repairs(self) -> int:
+        return self.settings.max_repairs
 
     def run(self, delegation: str, fmt: str, env: ToolEnv, *, history: Sequence[dict[str, Any]] = ()) -> Trace:
         """Execute ``delegation`` (a graph's JSON when ``fmt == "graph"``, prose otherwise) against ``env``."""
@@ -136,7 +169,7 @@ class ModelExecutor:
                 trace.answer, trace.finished = step.answer or "", True
                 return trace
             result = env.call(step.tool, step.args)
-            trace.steps.append(Step(step.tool, dict(step.args), result.ok, result.output))
+            trace.steps.append(ToolStep(step.tool, dict(step.args), result.ok, result.output))
             messages += [{"role": "assistant", "content": step.model_dump_json(exclude_none=True)},
                          {"role": "user", "content": f"Result ({'ok' if result.ok else 'error'}): "
                                                      f"{result.output[:1500]}"}]

@@ -3,14 +3,34 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
+from relaykit.accounting import Tally
 from relaykit.delegation.graph import DelegationGraph
 from relaykit.delegation.prompts import GRAPH_PLANNER_PROMPT, NL_PLANNER_PROMPT, planner_user_prompt
 from relaykit.delegation.tools import ToolSpec, load_tools
 from relaykit.delegation.validate import GraphReport, validate_graph
 from relaykit.errors import InvalidOutput, UsageError
-from relaykit.models import Model, Usage, complete_structured
+from relaykit.models import Model, complete_structured
+
+
+@dataclass(frozen=True)
+class PlanSettings:
+    """The settings of planning: repairs allowed for an invalid graph, tokens of one planner answer."""
+
+    max_repairs: int = 2
+    max_tokens: int = 768
+
+    def __post_init__(self) -> None:
+        if self.max_repairs < 0:
+            raise UsageError(f"max_repairs must be 0 or more, not {self.max_repairs}")
+        if self.max_tokens < 1:
+            raise UsageError(f"max_tokens must be at least 1, not {self.max_tokens}")
+
+
+def _settings(settings: PlanSettings | None, overrides: dict[str, int | None]) -> PlanSettings:
+    return replace(settings or PlanSettings(), **{k: v for k, v in overrides.items() if v is not None})
 
 
 def plan_graph(
@@ -18,40 +38,41 @@ def plan_graph(
     task: str,
     tools: Sequence[ToolSpec] | Sequence[dict[str, Any]] = (),
     *,
-    max_repairs: int = 2,
-    usage: Usage | None = None,
-    max_tokens: int = 768,
+    settings: PlanSettings | None = None,
+    usage: Tally | None = None,
+    max_repairs: int | None = None,
+    max_tokens: int | None = None,
 ) -> DelegationGraph:
     """Ask ``model`` for a delegation graph of ``task`` and return it validated.
 
     The graph schema goes to the backend for constrained decoding; a graph that parses but breaks
     a rule (cycle, unknown tool, bad argument, ...) goes back to the model with its violations, at
-    most ``max_repairs`` times in all, then ``InvalidOutput`` is raised.
+    most ``max_repairs`` times in all, then ``InvalidOutput`` is raised. ``model`` and ``usage`` are resources;
+    ``settings`` (or the ``max_repairs`` / ``max_tokens`` overrides) are the method's settings.
     """
-    if max_repairs < 0:
-        raise UsageError(f"max_repairs must be 0 or more, not {max_repairs}")
+    chosen = _settings(settings, {"max_repairs": max_repairs, "max_tokens": max_tokens})
+    max_repairs, max_tokens = chosen.max_repairs, chosen.max_tokens
     specs = load_tools(tools)
     messages: list[dict[str, Any]] = [
         {"role": "system", "content": GRAPH_PLANNER_PROMPT},
         {"role": "user", "content": planner_user_prompt(task, specs)},
     ]
-    attempts = Usage()  # every call counts against one bound, schema repairs and rule repairs alike
+    attempts = Tally()  # every call counts against one bound, schema repairs and rule repairs alike
     try:
         while True:
-            graph = complete_structured(model, messages, DelegationGraph, max_repairs=max_repairs - attempts.requests,
-                                        usage=attempts, temperature=0.0, max_tokens=max_tokens)
+            left = max_repairs - attempts.model_calls
+            graph = complete_structured(model, messages, DelegationGraph, max_repairs=left, usage=attempts,
+                                        temperature=0.0, max_tokens=max_tokens)
             report = validate_graph(graph, specs if specs else None)
             if report.valid:
                 return graph
-            if attempts.requests > max_repairs:
+            if attempts.model_calls > max_repairs:
                 raise _invalid(model, report, graph)
             messages += [{"role": "assistant", "content": graph.to_json()},
                          {"role": "user", "content": _repair_text(report)}]
     finally:
         if usage is not None:  # the tokens were spent whether or not a valid graph came back
-            usage.requests += attempts.requests
-            usage.prompt_tokens += attempts.prompt_tokens
-            usage.completion_tokens += attempts.completion_tokens
+            usage.add(attempts.usage)
 
 
 def _repair_text(report: GraphReport) -> str:
@@ -72,10 +93,12 @@ def plan_nl(
     task: str,
     tools: Sequence[ToolSpec] | Sequence[dict[str, Any]] = (),
     *,
-    usage: Usage | None = None,
-    max_tokens: int = 768,
+    settings: PlanSettings | None = None,
+    usage: Tally | None = None,
+    max_tokens: int | None = None,
 ) -> str:
     """Ask ``model`` for a prose delegation of ``task``."""
+    max_tokens = _settings(settings, {"max_tokens": max_tokens}).max_tokens
     specs = load_tools(tools)
     messages = [
         {"role": "system", "content": NL_PLANNER_PROMPT},

@@ -7,21 +7,21 @@ from collections.abc import Callable
 
 from relaykit.delegation.graph import DelegationGraph
 from relaykit.delegation.validate import execution_order, ordering_cycles
-from relaykit.errors import UsageError
+from relaykit.registry import Registry
 
 Renderer = Callable[[DelegationGraph], str]
-_RENDERERS: dict[str, Renderer] = {}
+RENDERERS: Registry[Renderer] = Registry("graph form")
+"""Graph forms (``json``, ``pretty``, ``outline``, ``mermaid``) mapped to ``renderer(graph) -> str``."""
 
 
 def register_renderer(name: str, renderer: Renderer) -> None:
-    """Make ``render(graph, name)`` use ``renderer``."""
-    _RENDERERS[name] = renderer
+    """Make ``render_graph(graph, name)`` use ``renderer``."""
+    RENDERERS.register(name, renderer)
 
 
-def render(graph: DelegationGraph, form: str = "json") -> str:
-    renderer = _RENDERERS.get(form)
-    if renderer is None:
-        raise UsageError(f"unknown graph form {form!r}; known forms: {', '.join(sorted(_RENDERERS))}")
+def render_graph(graph: DelegationGraph, form: str | Renderer = "json") -> str:
+    """``graph`` in the registered form ``form``, or through ``form`` itself when it is a renderer."""
+    renderer = RENDERERS.get(form) if isinstance(form, str) else form
     return renderer(graph)
 
 

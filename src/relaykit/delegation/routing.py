@@ -15,6 +15,7 @@ from typing import Protocol
 from relaykit.delegation.prompts import ROUTER_PROMPT
 from relaykit.errors import UsageError
 from relaykit.models import Model
+from relaykit.registry import Registry
 
 
 class Format(str, Enum):
@@ -84,12 +85,13 @@ class FixedRouter:
 
 
 RouterFactory = Callable[[Model | None], Router]
-_ROUTERS: dict[str, RouterFactory] = {}
+ROUTERS: Registry[RouterFactory] = Registry("router")
+"""Router names (``model``, ``heuristic``, ``graph``, ``nl``) mapped to ``factory(model) -> Router``."""
 
 
 def register_router(name: str, factory: RouterFactory) -> None:
     """Make ``open_router(name, model)`` build a router with ``factory``."""
-    _ROUTERS[name] = factory
+    ROUTERS.register(name, factory)
 
 
 def _model_router(model: Model | None) -> Router:
@@ -98,11 +100,11 @@ def _model_router(model: Model | None) -> Router:
     return ModelRouter(model)
 
 
-def open_router(name: str, model: Model | None = None) -> Router:
-    factory = _ROUTERS.get(name)
-    if factory is None:
-        raise UsageError(f"unknown router {name!r}; known routers: {', '.join(sorted(_ROUTERS))}")
-    return factory(model)
+def open_router(name: str | Router, model: Model | None = None) -> Router:
+    """The router registered as ``name`` (built with ``model``), or ``name`` itself when it is a router."""
+    if not isinstance(name, str):
+        return name
+    return ROUTERS.get(name)(model)
 
 
 def route(task: str, router: Router | Model | None = None) -> RouteDecision:

@@ -8,47 +8,39 @@ delegations when given (the lab passes every NL plan of the run), else from the 
 from __future__ import annotations
 
 import math
-import re
 from collections import Counter
 from collections.abc import Sequence
 
 from relaykit.errors import UsageError
-
-WORD = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)*|#?[A-Z]?\d[\w.-]*\w|#?[A-Z]?\d|[A-Za-z_][A-Za-z0-9_']*")
-_STOP_TEXT = (
-    "a an the and or of to in on for with by at from is are be was were it its this that these those as "
-    "then than so do does not no yes you your we our they their he she his her i me my will would should "
-    "can could may might must have has had into about over after before if when which who whom what"
-)
-STOPWORDS = frozenset(_STOP_TEXT.split())
+from relaykit.text import STOPWORDS, idf_weights, split_sentences, terms
 
 
-def terms(text: str) -> list[str]:
-    return [w for w in WORD.findall(text) if w.lower() not in STOPWORDS]
+def content_terms(text: str) -> list[str]:
+    """Words and identifiers of ``text`` in their original case, without stop words."""
+    return [w for w in terms(text) if w.lower() not in STOPWORDS]
 
 
 def tfidf_reencode(text: str, corpus: Sequence[str] = (), *, keep: float = 0.5) -> str:
-    """The top ``keep`` share of distinct terms of ``text`` by TF-IDF, in first-appearance order."""
+    """The top ``keep`` share of distinct terms of ``text`` by TF-IDF, in first-appearance order.
+
+    IDF is ``relaykit.text.idf_weights(form="plain")`` over ``corpus`` (else the plan's own sentences), so a
+    term in every document weighs close to zero; identifiers (#W123, e-mail addresses) stay whole.
+    """
     if not 0.0 < keep <= 1.0:
         raise UsageError(f"keep must be in (0, 1], not {keep}")
-    words = terms(text)
-    if not words:
+    found = content_terms(text)
+    if not found:
         return text.strip()
-    docs = list(corpus) or [s for s in re.split(r"(?<=[.!?])\s+|\n+", text) if s.strip()]
-    doc_terms = [{w.lower() for w in terms(d)} for d in docs]
-    tf = Counter(w.lower() for w in words)
-    n_docs = len(doc_terms)
-
-    def weight(term: str) -> float:
-        df = sum(1 for d in doc_terms if term in d)
-        return tf[term] * math.log((1 + n_docs) / max(1, df))
-
-    distinct = list(dict.fromkeys(w.lower() for w in words))
+    docs = list(corpus) or split_sentences(text)
+    idf = idf_weights(([w.lower() for w in content_terms(d)] for d in docs), form="plain")
+    unseen = math.log(1 + len(docs))  # a term no document holds counts as held by one
+    tf = Counter(w.lower() for w in found)
+    distinct = list(tf)  # first-appearance order
     n_keep = max(1, round(len(distinct) * keep))
-    kept = set(sorted(distinct, key=lambda t: (-weight(t), distinct.index(t)))[:n_keep])
-    out, seen = [], set()
-    for word in words:
-        if word.lower() in kept and word.lower() not in seen:
-            out.append(word)
-            seen.add(word.lower())
-    return " ".join(out)
+    ranked = sorted(range(len(distinct)), key=lambda i: (-tf[distinct[i]] * idf.get(distinct[i], unseen), i))
+    kept = {distinct[i] for i in ranked[:n_keep]}
+    out: dict[str, str] = {}
+    for word in found:
+        if word.lower() in kept:
+            out.setdefault(word.lower(), word)
+    return " ".join(out.values())

@@ -8,12 +8,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from relaykit.accounting import Accounting
 from relaykit.delegation.graph import ORDERING_RELATIONS, DelegationGraph, Edge, Node, schema_errors
 from relaykit.delegation.tools import ToolSpec
 
 
 @dataclass(frozen=True)
-class Violation:
+class GraphViolation:
     """One problem: a code, a message that says how to fix it, and the node or edge it concerns."""
 
     code: str
@@ -21,7 +22,7 @@ class Violation:
     node: str | None = None
     edge: int | None = None
 
-    def as_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         return {"code": self.code, "message": self.message, "node": self.node, "edge": self.edge}
 
 
@@ -29,7 +30,7 @@ class Violation:
 class GraphReport:
     """The result of validation: violations (empty when valid) and the execution order of the node ids."""
 
-    violations: tuple[Violation, ...] = ()
+    violations: tuple[GraphViolation, ...] = ()
     order: tuple[str, ...] = ()
     graph: DelegationGraph | None = field(default=None, compare=False)
 
@@ -37,8 +38,13 @@ class GraphReport:
     def valid(self) -> bool:
         return not self.violations
 
-    def as_dict(self) -> dict[str, Any]:
-        return {"valid": self.valid, "violations": [v.as_dict() for v in self.violations], "order": list(self.order)}
+    def to_dict(self) -> dict[str, Any]:
+        return {"valid": self.valid, "violations": [v.to_dict() for v in self.violations], "order": list(self.order)}
+
+    def accounting(self, tokens: int, encoding: str = "o200k_base") -> Accounting:
+        """Validation changes nothing: ``tokens`` in and out (ratio 1.0), the violations as notices."""
+        return Accounting(tokens_in=tokens, tokens_out=tokens, method="validate", encoding=encoding,
+                          notices=tuple(f"{v.code}: {v.message}" for v in self.violations))
 
     def summary(self) -> str:
         return "; ".join(v.message for v in self.violations[:8])
@@ -54,7 +60,7 @@ def check_graph_data(data: Any, tools: Sequence[ToolSpec] | None = None) -> Grap
     errors = schema_errors(data)
     if not errors:
         return validate_graph(DelegationGraph.model_validate(data), tools)
-    schema = [Violation("schema", e) for e in errors]
+    schema = [GraphViolation("schema", e) for e in errors]
     readable = _readable_graph(data)
     if readable is None:
         return GraphReport(tuple(schema))
@@ -86,10 +92,10 @@ def validate_graph(graph: DelegationGraph, tools: Sequence[ToolSpec] | None = No
     """Every violation of ``graph`` (against ``tools`` when given) and its topological execution order."""
     violations = [*_duplicate_ids(graph), *_dangling_edges(graph), *_arg_attachment(graph)]
     if not graph.nodes:
-        violations.append(Violation("empty", "the graph has no nodes; give at least its goal or one step"))
+        violations.append(GraphViolation("empty", "the graph has no nodes; give at least its goal or one step"))
     cycles = ordering_cycles(graph)
     for cycle in cycles:
-        violations.append(Violation("cycle", f"depends_on/follows edges form a cycle through {', '.join(cycle)}; "
+        violations.append(GraphViolation("cycle", f"depends_on/follows edges form a cycle through {', '.join(cycle)}; "
                                     "remove one of its edges", node=cycle[0]))
     if tools is not None:
         violations.extend(_tool_violations(graph, {t.name: t for t in tools}))
@@ -97,63 +103,64 @@ def validate_graph(graph: DelegationGraph, tools: Sequence[ToolSpec] | None = No
     return GraphReport(tuple(violations), order, graph)
 
 
-def _duplicate_ids(graph: DelegationGraph) -> Iterable[Violation]:
+def _duplicate_ids(graph: DelegationGraph) -> Iterable[GraphViolation]:
     seen: set[str] = set()
     for node in graph.nodes:
         if node.id in seen:
-            yield Violation("duplicate_id", f"node id {node.id!r} is used more than once; give each node its own id",
-                            node=node.id)
+            yield GraphViolation("duplicate_id",
+                                 f"node id {node.id!r} is used more than once; give each node its own id", node=node.id)
         seen.add(node.id)
 
 
-def _dangling_edges(graph: DelegationGraph) -> Iterable[Violation]:
+def _dangling_edges(graph: DelegationGraph) -> Iterable[GraphViolation]:
     ids = set(graph.ids())
     for i, edge in enumerate(graph.edges):
         for end in ("src", "dst"):
             value = getattr(edge, end)
             if value not in ids:
-                yield Violation("unknown_node", f"edge {i} ({edge.relation}) has {end} {value!r}, which is no node "
-                                "of the graph", edge=i)
+                yield GraphViolation("unknown_node",
+                                     f"edge {i} ({edge.relation}) has {end} {value!r}, which is no node of the graph",
+                                     edge=i)
         if edge.src == edge.dst and edge.relation not in ORDERING_RELATIONS:
-            yield Violation("self_loop", f"edge {i} joins node {edge.src!r} to itself", edge=i, node=edge.src)
+            yield GraphViolation("self_loop", f"edge {i} joins node {edge.src!r} to itself", edge=i, node=edge.src)
 
 
-def _arg_attachment(graph: DelegationGraph) -> Iterable[Violation]:
+def _arg_attachment(graph: DelegationGraph) -> Iterable[GraphViolation]:
     by_id = {node.id: node for node in graph.nodes}
     for arg_id, owners in graph.arg_owners().items():
         if len(owners) != 1:
             where = "no tool_call" if not owners else f"{len(owners)} tool_calls ({', '.join(owners)})"
-            yield Violation("tool_arg_owner", f"tool_arg {arg_id!r} is joined to {where}; join it to exactly one",
+            yield GraphViolation("tool_arg_owner", f"tool_arg {arg_id!r} is joined to {where}; join it to exactly one",
                             node=arg_id)
         if by_id[arg_id].argument() is None:
-            yield Violation("tool_arg_key", f"tool_arg {arg_id!r} names no parameter: give it a 'key', or write "
+            yield GraphViolation("tool_arg_key", f"tool_arg {arg_id!r} names no parameter: give it a 'key', or write "
                             "its value as key=value", node=arg_id)
     for node in graph.nodes:
         if node.type != "tool_call" and node.args:
-            yield Violation("args_on_non_call", f"node {node.id!r} is a {node.type} but carries 'args'; only "
+            yield GraphViolation("args_on_non_call", f"node {node.id!r} is a {node.type} but carries 'args'; only "
                             "tool_call nodes take arguments", node=node.id)
 
 
-def _tool_violations(graph: DelegationGraph, tools: Mapping[str, ToolSpec]) -> Iterable[Violation]:
+def _tool_violations(graph: DelegationGraph, tools: Mapping[str, ToolSpec]) -> Iterable[GraphViolation]:
     for node in graph.tool_calls():
         tool = tools.get(str(node.value))
         if tool is None:
             known = ", ".join(sorted(tools)) or "(none)"
-            yield Violation("unknown_tool", f"tool_call {node.id!r} names tool {node.value!r}, which is not in the "
-                            f"tool list; known tools: {known}", node=node.id)
+            yield GraphViolation("unknown_tool", f"tool_call {node.id!r} names tool {node.value!r}, which is not "
+                                 f"in the tool list; known tools: {known}", node=node.id)
             continue
         yield from _arg_violations(node, graph.call_args(node.id), tool, graph.text_args(node.id))
 
 
 def _arg_violations(node: Node, args: Mapping[str, Any], tool: ToolSpec,
-                    text_args: set[str] | frozenset[str] = frozenset()) -> Iterable[Violation]:
+                    text_args: set[str] | frozenset[str] = frozenset()) -> Iterable[GraphViolation]:
     props = tool.properties
     for name, value in args.items():
         if name not in props:
-            yield Violation("unknown_arg", f"tool_call {node.id!r} passes {name!r}, which {tool.name} does not "
+            yield GraphViolation("unknown_arg", f"tool_call {node.id!r} passes {name!r}, which {tool.name} does not "
                             f"take; its parameters: {', '.join(props) or '(none)'}", node=node.id)
         elif not _matches(value, props[name]) and not (name in text_args and _matches_as_text(value, props[name])):
-            yield Violation("arg_type", f"tool_call {node.id!r}: {name}={value!r} does not match the type "
+            yield GraphViolation("arg_type", f"tool_call {node.id!r}: {name}={value!r} does not match the type "
                             f"{tool.name} declares ({props[name].get('type', 'see schema')})", node=node.id)
 
 

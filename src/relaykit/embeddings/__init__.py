@@ -1,5 +1,14 @@
-"""One ``Embedder`` interface: MiniLM (shipped in a wheel), OpenAI-compatible, and a hashing embedder."""
+"""One embedder interface: MiniLM from its wheel, OpenAI-compatible, hashing; found through ``EMBEDDERS``."""
 
-from relaykit.embeddings.base import Embedder, HashingEmbedder, cosine, open_embedder, register_embedder
+from relaykit.embeddings.base import (
+    EMBEDDERS,
+    Embedder,
+    EmbedderFactory,
+    HashingEmbedder,
+    cosine,
+    open_embedder,
+    register_embedder,
+)
 
-__all__ = ["Embedder", "HashingEmbedder", "cosine", "open_embedder", "register_embedder"]
+__all__ = ["EMBEDDERS", "Embedder", "EmbedderFactory", "HashingEmbedder", "cosine", "open_embedder",
+           "register_embedder"]

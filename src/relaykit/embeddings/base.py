@@ -14,6 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from relaykit.errors import UsageError
+from relaykit.registry import Registry
 
 Vectors = npt.NDArray[np.float32]
 
@@ -115,12 +116,15 @@ class OpenAIEmbedder:
         return normalise([item.embedding for item in result.data])
 
 
-_REGISTRY: dict[str, Callable[[str], Embedder]] = {}
+EmbedderFactory = Callable[[str], Embedder]  # called with the rest of the spec after "PREFIX:"
+
+EMBEDDERS: Registry[EmbedderFactory] = Registry("embedder", "relaykit.embedders")
+"""Embedder spec prefixes (``minilm``, ``hashing``, ``openai`` and plugins of group ``relaykit.embedders``)."""
 
 
-def register_embedder(prefix: str, factory: Callable[[str], Embedder]) -> None:
+def register_embedder(prefix: str, factory: EmbedderFactory) -> None:
     """Make ``open_embedder`` accept specs starting with ``prefix``."""
-    _REGISTRY[prefix] = factory
+    EMBEDDERS.register(prefix, factory)
 
 
 def _openai_embedder(rest: str) -> Embedder:
@@ -142,11 +146,13 @@ register_embedder("openai", _openai_embedder)
 _CACHE: dict[str, Embedder] = {}
 
 
-def open_embedder(spec: str = "minilm") -> Embedder:
-    """``minilm`` (default), ``hashing[:DIM]``, ``openai:MODEL`` or ``openai:BASE_URL#MODEL``; one per spec."""
+def open_embedder(spec: str | Embedder = "minilm") -> Embedder:
+    """``minilm`` (default), ``hashing[:DIM]``, ``openai:MODEL`` or ``openai:BASE_URL#MODEL`` (one instance per
+    spec), a plugin's prefix, or ``spec`` itself when it already is an ``Embedder``."""
+    if not isinstance(spec, str):
+        return spec
     prefix, _, rest = spec.partition(":")
-    if prefix not in _REGISTRY:
-        raise UsageError(f"unknown embedder {spec!r}; accepted: minilm, hashing[:DIM], openai:MODEL")
+    factory = EMBEDDERS.get(prefix)
     if spec not in _CACHE:
-        _CACHE[spec] = _REGISTRY[prefix](rest)
+        _CACHE[spec] = factory(rest)
     return _CACHE[spec]

@@ -1,17 +1,20 @@
 """One small model interface, its backends, and structured output."""
 
-from relaykit.models.base import ChatRequest, ChatResponse, Message, Model, TokenLogprob, Usage
-from relaykit.models.registry import accepted_forms, open_model, register_model
+from relaykit.models.base import ChatRequest, ChatResponse, Message, Model, TokenLogprob, check_chat_messages
+from relaykit.models.base import Usage as Usage  # deprecated alias of relaykit.accounting.Tally, not in __all__
+from relaykit.models.registry import MODELS, SpecForm, accepted_forms, open_model, register_model
 from relaykit.models.structured import complete_structured, validate_output
 
 __all__ = [
+    "MODELS",
     "ChatRequest",
     "ChatResponse",
     "Message",
     "Model",
+    "SpecForm",
     "TokenLogprob",
-    "Usage",
     "accepted_forms",
+    "check_chat_messages",
     "complete_structured",
     "open_model",
     "register_model",

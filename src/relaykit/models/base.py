@@ -11,6 +11,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from relaykit import tokens
+from relaykit.accounting import Tally
 from relaykit.errors import ContextWindowExceeded, ModelError, UsageError
 
 ROLES = frozenset({"system", "developer", "user", "assistant", "tool"})
@@ -41,7 +42,7 @@ def schema_name(schema: SchemaLike) -> str:
     return str(schema.get("title") or "output")
 
 
-def validate_messages(messages: Sequence[Message]) -> tuple[dict[str, Any], ...]:
+def check_chat_messages(messages: Sequence[Message]) -> tuple[dict[str, Any], ...]:
     """Checked, copied messages; raises ``UsageError`` naming the first problem."""
     if isinstance(messages, (str, bytes)) or not isinstance(messages, Sequence):
         raise UsageError("messages must be a list of {'role': ..., 'content': ...} dicts")
@@ -71,7 +72,7 @@ class ChatRequest:
     logprobs: bool = False
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "messages", validate_messages(self.messages))
+        object.__setattr__(self, "messages", check_chat_messages(self.messages))
         if self.max_tokens < 1:
             raise UsageError(f"max_tokens must be at least 1, not {self.max_tokens}")
         if not 0.0 <= self.temperature <= 2.0:
@@ -86,11 +87,11 @@ class ChatRequest:
             messages = [{"role": "user", "content": messages}]
         if "stop" in params and params["stop"] is not None:
             params["stop"] = tuple([params["stop"]] if isinstance(params["stop"], str) else params["stop"])
-        checked = validate_messages(messages)  # raises UsageError naming the bad message
+        checked = check_chat_messages(messages)  # raises UsageError naming the bad message
         return cls(messages=checked, **{k: v for k, v in params.items() if v is not None})
 
     def with_messages(self, messages: Sequence[Message]) -> ChatRequest:
-        return replace(self, messages=validate_messages(messages))
+        return replace(self, messages=check_chat_messages(messages))
 
     def json_schema(self) -> dict[str, Any] | None:
         return None if self.schema is None else json_schema_of(self.schema)
@@ -132,22 +133,9 @@ class ChatResponse:
         return self.prompt_tokens + self.completion_tokens
 
 
-@dataclass
-class Usage:
-    """A running total of calls and tokens; pass one in to have it added to."""
-
-    requests: int = 0
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-
-    def add(self, response: ChatResponse) -> None:
-        self.requests += 1
-        self.prompt_tokens += response.prompt_tokens
-        self.completion_tokens += response.completion_tokens
-
-    @property
-    def total_tokens(self) -> int:
-        return self.prompt_tokens + self.completion_tokens
+Usage = Tally
+"""Deprecated alias of ``relaykit.accounting.Tally`` (the running total); the one value record is
+``relaykit.accounting.Usage``. Kept importable from here while hand-off and the relay lab move over."""
 
 
 class Model:

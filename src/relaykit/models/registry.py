@@ -1,4 +1,9 @@
-"""``open_model(spec)``: model specs resolved through a registry that plugins extend."""
+"""``open_model(spec)``: model specs resolved through ``MODELS``, a ``Registry`` that plugins extend.
+
+A plugin package adds a backend through the entry-point group ``relaykit.models``: the entry point names a
+``SpecForm`` or a factory ``factory(rest_of_spec, options) -> Model`` and is registered under its own name,
+so ``open_model("NAME:REST")`` finds it with no code change.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +13,7 @@ from typing import Any
 
 from relaykit.errors import UsageError
 from relaykit.models.base import Model
+from relaykit.registry import Registry
 from relaykit.settings import env_value, load_settings
 
 Factory = Callable[[str, dict[str, Any]], Model]
@@ -15,31 +21,42 @@ Factory = Callable[[str, dict[str, Any]], Model]
 
 @dataclass(frozen=True)
 class SpecForm:
-    prefix: str
+    """How one spec prefix opens a model: an example spec for help texts and the factory."""
+
     example: str
     factory: Factory
 
 
-_REGISTRY: dict[str, SpecForm] = {}
+def _spec_form(item: object) -> SpecForm:
+    if isinstance(item, SpecForm):
+        return item
+    if callable(item):
+        return SpecForm("", item)
+    raise UsageError(f"a model backend must be a SpecForm or a factory(rest, options) -> Model, not {item!r}")
+
+
+MODELS: Registry[SpecForm] = Registry("model backend", "relaykit.models", check=_spec_form,
+                                      describe=lambda name, form: form.example or name)
+"""Model spec prefixes (``local``, ``openai``, ``openai-compat``, ``scripted`` and plugins)."""
 
 
 def register_model(prefix: str, example: str, factory: Factory) -> None:
     """Make ``open_model`` accept specs that start with ``prefix`` (``"local"``, ``"openai"``, ...)."""
-    _REGISTRY[prefix] = SpecForm(prefix, example, factory)
+    MODELS.register(prefix, SpecForm(example, factory))
 
 
 def accepted_forms() -> list[str]:
-    return [form.example for form in _REGISTRY.values()]
+    return [MODELS.get(name).example or name for name in MODELS.names()]
 
 
-def open_model(spec: str | None = None, **options: Any) -> Model:
-    """Open a model from a spec: ``local``, ``openai:MODEL``, ``openai-compat:BASE_URL#MODEL``, ``scripted``."""
+def open_model(spec: str | Model | None = None, **options: Any) -> Model:
+    """A model from a spec (``local``, ``openai:MODEL``, ``openai-compat:BASE_URL#MODEL``, ``scripted``, or a
+    plugin's prefix), or ``spec`` itself when it already is a ``Model``."""
+    if isinstance(spec, Model):
+        return spec
     spec = (spec or load_settings().default_model).strip()
     prefix, _, rest = spec.partition(":")
-    form = _REGISTRY.get(prefix)
-    if form is None:
-        raise UsageError(f"unknown model spec {spec!r}; accepted forms: {', '.join(accepted_forms())}")
-    return form.factory(rest, options)
+    return MODELS.get(prefix).factory(rest, options)
 
 
 def _local(rest: str, options: dict[str, Any]) -> Model:
@@ -74,7 +91,7 @@ def _openai_compat(rest: str, options: dict[str, Any]) -> Model:
 
 
 def _scripted(rest: str, options: dict[str, Any]) -> Model:
-    from relaykit.testing import ScriptedModel
+    from relaykit.models.scripted import ScriptedModel
 
     return ScriptedModel(options.pop("answers", None), name=rest or "scripted", **options)
 

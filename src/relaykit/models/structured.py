@@ -8,6 +8,7 @@ from typing import Any, TypeVar, overload
 
 from pydantic import BaseModel, ValidationError
 
+from relaykit.accounting import Tally
 from relaykit.errors import InvalidOutput, UsageError
 from relaykit.models.base import (
     ChatRequest,
@@ -15,7 +16,6 @@ from relaykit.models.base import (
     Message,
     Model,
     SchemaLike,
-    Usage,
     json_schema_of,
     parse_json_text,
     schema_name,
@@ -70,14 +70,14 @@ def repair_message(error: InvalidOutput) -> str:
 @overload
 def complete_structured(
     model: Model, messages: Sequence[Message] | str, schema: type[T], *,
-    max_repairs: int = ..., usage: Usage | None = ..., **params: Any,
+    max_repairs: int = ..., usage: Tally | None = ..., **params: Any,
 ) -> T: ...
 
 
 @overload
 def complete_structured(
     model: Model, messages: Sequence[Message] | str, schema: Mapping[str, Any], *,
-    max_repairs: int = ..., usage: Usage | None = ..., **params: Any,
+    max_repairs: int = ..., usage: Tally | None = ..., **params: Any,
 ) -> Any: ...
 
 
@@ -87,7 +87,7 @@ def complete_structured(
     schema: SchemaLike,
     *,
     max_repairs: int = 2,
-    usage: Usage | None = None,
+    usage: Tally | None = None,
     **params: Any,
 ) -> Any:
     """Ask ``model`` for output matching ``schema`` and return the validated value.

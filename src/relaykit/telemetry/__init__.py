@@ -14,7 +14,7 @@ from relaykit.telemetry.events import (
     Event,
 )
 from relaykit.telemetry.redact import content_hash, redact
-from relaykit.telemetry.sinks import JsonlSink, MemorySink, OTelSink, genai_attributes, read_jsonl
+from relaykit.telemetry.sinks import SINKS, JsonlSink, MemorySink, OTelSink, genai_attributes, open_sink, read_jsonl
 from relaykit.telemetry.summarize import summarize
 
 __all__ = [
@@ -25,6 +25,7 @@ __all__ = [
     "LLM_CALL",
     "RUN_END",
     "RUN_START",
+    "SINKS",
     "STAGE_END",
     "STAGE_START",
     "Event",
@@ -37,6 +38,7 @@ __all__ = [
     "Telemetry",
     "content_hash",
     "genai_attributes",
+    "open_sink",
     "read_jsonl",
     "redact",
     "summarize",

@@ -11,6 +11,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
+from relaykit.accounting import Usage
 from relaykit.telemetry.events import (
     CACHE_HIT,
     FALLBACK,
@@ -39,15 +40,26 @@ _STAGE: contextvars.ContextVar[str | None] = contextvars.ContextVar("relaykit_st
 class RunTotals:
     """Running totals of one run, reported in ``pipeline.run.end``'s summary."""
 
-    llm_calls: int = 0
+    model_calls: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
     cache_hits: int = 0
     fallback_count: int = 0
 
+    @property
+    def usage(self) -> Usage:
+        """The model calls and tokens as the one ``Usage`` record."""
+        return Usage(model_calls=self.model_calls, prompt_tokens=self.prompt_tokens,
+                     completion_tokens=self.completion_tokens)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"model_calls": self.model_calls, "prompt_tokens": self.prompt_tokens,
+                "completion_tokens": self.completion_tokens, "cache_hits": self.cache_hits,
+                "fallback_count": self.fallback_count}
+
     def add(self, event: Event) -> None:
         if event.name == LLM_CALL:
-            self.llm_calls += 1
+            self.model_calls += 1
             self.prompt_tokens += int(event.fields.get("prompt_tokens") or 0)
             self.completion_tokens += int(event.fields.get("completion_tokens") or 0)
         elif event.name == CACHE_HIT:
@@ -114,7 +126,7 @@ class Telemetry:
             status = "ok"
         finally:
             totals = self.totals(rid)
-            summary = {"status": status, **totals.__dict__}
+            summary = {"status": status, **totals.to_dict()}
             self.emit(RUN_END, total_elapsed_ms=_ms_since(start), summary=summary,
                       fallback_count=totals.fallback_count)
             _RUN.reset(token)

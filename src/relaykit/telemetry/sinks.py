@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from relaykit.errors import UsageError
+from relaykit.registry import Registry
+from relaykit.telemetry.core import Sink
 from relaykit.telemetry.events import CACHE_HIT, FALLBACK, LLM_CALL, RUN_END, RUN_START, STAGE_END, STAGE_START, Event
 
 
@@ -183,3 +186,29 @@ class OTelSink:
 
 
 __all__ = ["CACHE_HIT", "FALLBACK", "JsonlSink", "MemorySink", "OTelSink", "read_jsonl"]
+
+
+SinkFactory = Callable[[str], Sink]  # called with the rest of the spec after "NAME:"
+
+SINKS: Registry[SinkFactory] = Registry("telemetry sink", "relaykit.sinks")
+"""Sink specs (``memory``, ``jsonl:PATH``, ``otel`` and plugins of group ``relaykit.sinks``)."""
+
+
+def _jsonl(rest: str) -> Sink:
+    if not rest:
+        raise UsageError("the jsonl sink needs a file: jsonl:PATH")
+    return JsonlSink(rest)
+
+
+SINKS.register("memory", lambda rest: MemorySink())
+SINKS.register("jsonl", _jsonl)
+SINKS.register("otel", lambda rest: OTelSink())
+
+
+def open_sink(spec: str | Sink) -> Sink:
+    """A sink from a spec (``memory``, ``jsonl:PATH``, ``otel``, a plugin's name), or ``spec`` itself when it
+    already is a sink."""
+    if not isinstance(spec, str):
+        return spec
+    name, _, rest = spec.partition(":")
+    return SINKS.get(name)(rest)

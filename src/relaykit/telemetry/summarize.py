@@ -16,7 +16,7 @@ class Bucket:
     """Latencies (ms) and token totals of one stage or one model."""
 
     latencies_ms: list[float] = field(default_factory=list)
-    calls: int = 0
+    model_calls: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
 
@@ -24,7 +24,7 @@ class Bucket:
         lat = np.asarray(self.latencies_ms or [0.0])
         return {
             "count": len(self.latencies_ms),
-            "llm_calls": self.calls,
+            "model_calls": self.model_calls,
             "total_ms": round(float(lat.sum()), 3),
             "p50_ms": round(float(np.percentile(lat, 50)), 3),
             "p95_ms": round(float(np.percentile(lat, 95)), 3),
@@ -34,7 +34,7 @@ class Bucket:
 
 
 def _add_call(bucket: Bucket, fields: dict[str, Any], with_latency: bool) -> None:
-    bucket.calls += 1
+    bucket.model_calls += 1
     bucket.prompt_tokens += int(fields.get("prompt_tokens") or fields.get("input_tokens_est") or 0)
     bucket.completion_tokens += int(fields.get("completion_tokens") or fields.get("output_tokens_est") or 0)
     if with_latency:

@@ -74,8 +74,10 @@ class ContrastResult:
     p_holm: float = float("nan")
     positive_units: int = 0
 
-    def as_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+    as_dict = to_dict  # deprecated: the lab's report still calls it; the one verb is to_dict()
 
 
 def sign_flip_p(diffs: Sequence[float], *, resamples: int = 20_000, seed: int = 0) -> float:

@@ -44,7 +44,7 @@ class CorpusItem:
     def is_noise(self) -> bool:
         return self.label == 0
 
-    def to_json(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "source_type": self.source_type, "text": self.text, "label": self.label,
                 "fact_types": list(self.fact_types), **self.extra}
 
@@ -75,7 +75,7 @@ class Corpus:
         return {item.id: item for item in self.items}
 
     def digest(self) -> str:
-        body = "\n".join(json.dumps(item.to_json(), sort_keys=True) for item in self.items)
+        body = "\n".join(json.dumps(item.to_dict(), sort_keys=True) for item in self.items)
         return hashlib.sha256(body.encode()).hexdigest()[:16]
 
     def summary(self) -> dict[str, dict[str, int]]:
@@ -146,5 +146,5 @@ def load_corpus(path: str | Path) -> Corpus:
 
 
 def write_corpus(items: Sequence[CorpusItem], path: str | Path) -> None:
-    lines = (json.dumps(item.to_json(), ensure_ascii=False) for item in items)
+    lines = (json.dumps(item.to_dict(), ensure_ascii=False) for item in items)
     Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")

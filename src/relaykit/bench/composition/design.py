@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from relaykit.bench.composition.corpus import Corpus, CorpusItem
 from relaykit.context.positions import place
-from relaykit.errors import UsageError
+from relaykit.errors import UsageError, unknown_name
 
 PROMPT_ITEMS = 10
 
@@ -67,7 +67,7 @@ def conditions_named(names: Sequence[str] | None) -> tuple[Condition, ...]:
         return CONDITIONS
     unknown = [n for n in names if n not in BY_NAME]
     if unknown:
-        raise UsageError(f"unknown condition(s) {', '.join(unknown)}; use: {', '.join(BY_NAME)}")
+        raise unknown_name("condition", unknown[0], list(BY_NAME))
     return tuple(BY_NAME[n] for n in names)
 
 

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from relaykit.bench.composition.corpus import Corpus, CorpusItem
-from relaykit.errors import UsageError
+from relaykit.errors import UsageError, unknown_name
 
 DEFAULT_COUNTS: Mapping[str, int] = {"meeting": 30, "email": 200, "chat": 40}
 DEFAULT_SIGNAL_RATES: Mapping[str, float] = {"meeting": 0.733, "email": 0.10, "chat": 0.632}
@@ -71,7 +71,7 @@ class SyntheticSpec:
     def __post_init__(self) -> None:
         for kind, n in self.counts.items():
             if kind not in WRAPPERS:
-                raise UsageError(f"unknown source type {kind!r}; the generator makes: {', '.join(WRAPPERS)}")
+                raise unknown_name("source type", kind, list(WRAPPERS))
             if n < 0:
                 raise UsageError(f"the count of {kind} items must be 0 or more, not {n}")
             rate = self.signal_rates.get(kind, 0.0)

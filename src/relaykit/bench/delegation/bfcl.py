@@ -7,30 +7,17 @@ replays them and the ground truth and compares the states and results turn by tu
 
 from __future__ import annotations
 
-import copy
-import importlib
-import inspect
 import json
 import uuid
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 from relaykit.bench.delegation.suites import SuiteTask
+from relaykit.bench.envs.bfcl import INSTALL, backend_methods, call_string, data_file, turn_text
 from relaykit.delegation import ToolResult, ToolSpec, load_tools
-from relaykit.errors import UsageError
 
-INSTALL = "pip install --no-deps bfcl-eval && pip install mpmath (or see relaykit's `make install`)"
 CATEGORY = "multi_turn_base"
 TYPE_MAP = {"dict": "object", "float": "number", "tuple": "array", "any": None}
-
-
-def _package_dir() -> Path:
-    try:
-        import bfcl_eval
-    except ImportError as exc:
-        raise UsageError(f"the BFCL suite needs the bfcl-eval package ({exc}); install it: {INSTALL}") from None
-    return Path(bfcl_eval.__file__).parent
 
 
 def json_schema_types(schema: Any) -> Any:
@@ -51,18 +38,16 @@ class BfclMultiTurnSuite:
     name = "bfcl-multi-turn"
 
     def __init__(self) -> None:
-        root = _package_dir()
+        self._entries = data_file(f"BFCL_v4_{CATEGORY}.json")
         from bfcl_eval.constants.executable_backend_config import MULTI_TURN_FUNC_DOC_FILE_MAPPING
 
-        data = root / "data"
-        self._entries = [json.loads(line) for line in (data / f"BFCL_v4_{CATEGORY}.json").open()]
-        answers = [json.loads(line) for line in (data / "possible_answer" / f"BFCL_v4_{CATEGORY}.json").open()]
+        answers = data_file(f"possible_answer/BFCL_v4_{CATEGORY}.json")
         self._answers = {a["id"]: a["ground_truth"] for a in answers}
         self._docs: dict[str, list[dict[str, Any]]] = {}
         for cls, file in MULTI_TURN_FUNC_DOC_FILE_MAPPING.items():
-            path = data / "multi_turn_func_doc" / file
-            if path.exists():
-                self._docs[cls] = [json.loads(line) for line in path.open()]
+            docs = data_file(f"multi_turn_func_doc/{file}", missing_ok=True)
+            if docs:
+                self._docs[cls] = docs
         self._by_id = {e["id"]: e for e in self._entries}
 
     def _tools(self, entry: Mapping[str, Any]) -> tuple[ToolSpec, ...]:
@@ -74,35 +59,17 @@ class BfclMultiTurnSuite:
     def tasks(self, limit: int | None = None, offset: int = 0) -> list[SuiteTask]:
         entries = self._entries[offset:]
         entries = entries[:limit] if limit is not None else entries
-        return [SuiteTask(e["id"], tuple(_turn_text(t) for t in e["question"]), self._tools(e),
+        return [SuiteTask(e["id"], tuple(turn_text(t) for t in e["question"]), self._tools(e),
                           {"classes": e["involved_classes"]}) for e in entries]
 
     def episode(self, task: SuiteTask) -> BfclEpisode:
         return BfclEpisode(self._by_id[task.id], self._answers[task.id], task.tools)
 
 
-def _turn_text(turn: Sequence[Mapping[str, Any]]) -> str:
-    return "\n".join(str(m.get("content", "")) for m in turn if m.get("role") == "user")
-
-
-def call_string(name: str, args: Mapping[str, Any]) -> str:
-    """The call as BFCL's checker reads it: ``name(a='x', b=2)``."""
-    return f"{name}({', '.join(f'{k}={v!r}' for k, v in args.items())})"
-
-
 class BfclEpisode:
     def __init__(self, entry: Mapping[str, Any], ground_truth: list[list[str]], tools: Sequence[ToolSpec]) -> None:
-        from bfcl_eval.constants.executable_backend_config import CLASS_FILE_PATH_MAPPING, STATELESS_CLASSES
-
         self._entry, self._truth, self._tools = entry, ground_truth, tools
-        self._methods: dict[str, Any] = {}
-        for cls_name in entry["involved_classes"]:
-            instance = getattr(importlib.import_module(CLASS_FILE_PATH_MAPPING[cls_name]), cls_name)()
-            if cls_name not in STATELESS_CLASSES:
-                instance._load_scenario(copy.deepcopy(entry["initial_config"].get(cls_name, {})), long_context=False)
-            for name, method in inspect.getmembers(instance, predicate=inspect.ismethod):
-                if not name.startswith("_"):
-                    self._methods[name] = method
+        self._methods = backend_methods(entry)
         self.calls: list[list[str]] = [[] for _ in ground_truth]
         self._turn = 0
 
@@ -135,3 +102,6 @@ class BfclEpisode:
         except Exception:  # the checker asserts on malformed runs; that is a failure, not a crash
             return False
         return bool(verdict.get("valid"))
+
+
+__all__ = ["CATEGORY", "INSTALL", "BfclEpisode", "BfclMultiTurnSuite", "call_string", "json_schema_types"]

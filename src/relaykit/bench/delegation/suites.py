@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from relaykit.delegation import ToolResult, ToolSpec
-from relaykit.errors import UsageError
+from relaykit.registry import Registry
 
 
 @dataclass(frozen=True)
@@ -46,23 +46,22 @@ class Suite(Protocol):
 
 
 SuiteFactory = Callable[[], Suite]
-_SUITES: dict[str, SuiteFactory] = {}
+SUITES: Registry[SuiteFactory] = Registry("suite")
+"""Delegation-lab suites by name: ``tau2-retail``, ``tau2-airline``, ``bfcl-multi-turn``."""
 
 
 def register_suite(name: str, factory: SuiteFactory) -> None:
     """Make ``open_suite(name)`` (and ``--suite name``) build a suite with ``factory``."""
-    _SUITES[name] = factory
+    SUITES.register(name, factory)
 
 
 def suite_names() -> list[str]:
-    return sorted(_SUITES)
+    return sorted(SUITES.names())
 
 
-def open_suite(name: str) -> Suite:
-    factory = _SUITES.get(name)
-    if factory is None:
-        raise UsageError(f"unknown suite {name!r}; known suites: {', '.join(suite_names())}")
-    return factory()
+def open_suite(name: str | Suite) -> Suite:
+    """The suite registered as ``name``, or ``name`` itself when it already is a suite."""
+    return SUITES.get(name)() if isinstance(name, str) else name
 
 
 def _tau2(domain: str) -> SuiteFactory:

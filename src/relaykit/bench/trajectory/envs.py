@@ -8,8 +8,6 @@ a missing one is a ``UsageError`` that names the install command.
 
 from __future__ import annotations
 
-import ast
-import copy
 import importlib
 import inspect
 import json
@@ -17,6 +15,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from relaykit.bench.envs import bfcl
 from relaykit.errors import UsageError
 
 TEXT_SYSTEM = ("You are an agent in a text environment. Reply with exactly one action, using the words "
@@ -208,25 +207,8 @@ class ScienceWorld:
 
 # --- BFCL multi-turn (tool calls) --------------------------------------------------------------
 
-def _bfcl_file(name: str) -> list[dict[str, Any]]:
-    from importlib import resources
-
-    _require("bfcl_eval", "bfcl-eval")
-    ref = resources.files("bfcl_eval").joinpath("data", name)
-    return [json.loads(line) for line in ref.read_text(encoding="utf-8").splitlines() if line.strip()]
-
-
-def parse_call(text: str) -> tuple[str, list[Any], dict[str, Any]]:
-    """``name(arg, key=value)`` -> (name, positional args, keyword args), literals only."""
-    try:
-        node = ast.parse(text.strip(), mode="eval").body
-        if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
-            raise ValueError("not a plain call")
-        args = [ast.literal_eval(a) for a in node.args]
-        kwargs = {kw.arg: ast.literal_eval(kw.value) for kw in node.keywords if kw.arg}
-    except (SyntaxError, ValueError) as exc:
-        raise UsageError(f"cannot read the call {text!r}: {exc}") from None
-    return node.func.id, args, kwargs
+_bfcl_file = bfcl.data_file  # BFCL data and backends come from the shared adapter in relaykit.bench.envs
+parse_call = bfcl.parse_call
 
 
 @dataclass
@@ -236,15 +218,7 @@ class BFCLMultiTurn:
     dataset: str = "BFCL_v4_multi_turn_base.json"
 
     def _instances(self, entry: dict[str, Any]) -> dict[str, Callable[..., Any]]:
-        const = _require("bfcl_eval.constants.executable_backend_config", "bfcl-eval")
-        methods: dict[str, Callable[..., Any]] = {}
-        for cls_name in entry["involved_classes"]:
-            module = importlib.import_module(const.CLASS_FILE_PATH_MAPPING[cls_name])
-            instance = getattr(module, cls_name)()
-            if cls_name not in const.STATELESS_CLASSES:
-                instance._load_scenario(copy.deepcopy(entry["initial_config"].get(cls_name, {})))
-            methods.update({n: m for n, m in inspect.getmembers(instance, inspect.ismethod) if not n.startswith("_")})
-        return methods
+        return bfcl.backend_methods(entry)
 
     def _run(self, methods: dict[str, Callable[..., Any]], text: str) -> tuple[dict[str, Any], str]:
         name, args, kwargs = parse_call(text)
@@ -267,7 +241,7 @@ class BFCLMultiTurn:
             methods = self._instances(entry)
             steps: list[GoldStep] = []
             for turn, calls in zip(entry["question"], answers[entry["id"]]):
-                request = "\n".join(str(m.get("content", "")) for m in turn if m.get("role") == "user")
+                request = bfcl.turn_text(turn)
                 for j, text in enumerate(calls):
                     call, result = self._run(methods, text)
                     steps.append(GoldStep(text, result, call=call, user_before=request if j == 0 else None))

@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from relaykit.bench.envs.bfcl import call_string
+from relaykit.bench.envs.tau2 import Tau2Episode, domain_module, request_text
 from relaykit.bench.trajectory.envs import TOOL_SYSTEM, Episode, GoldStep, LiveEpisode, _require, register_env
 from relaykit.errors import UsageError
 
@@ -101,9 +103,7 @@ class TextWorldMake:
 
 # --- τ²-bench retail / airline -----------------------------------------------------------------
 
-def call_text(name: str, arguments: dict[str, Any]) -> str:
-    """A tool call written as ``name(key='value', ...)`` (the form BFCL's gold actions use)."""
-    return f"{name}({', '.join(f'{k}={v!r}' for k, v in arguments.items())})"
+call_text = call_string  # a tool call written as ``name(key='value', ...)`` (the form BFCL's gold actions use)
 
 
 @dataclass
@@ -118,9 +118,7 @@ class Tau2Gold:
 
     def _domain(self) -> Any:
         if self._module is None:
-            from relaykit.bench.delegation.tau2 import _domain_module
-
-            self._module = _domain_module(self.domain)
+            self._module = domain_module(self.domain)
         return self._module
 
     def _tasks(self) -> list[Any]:
@@ -132,8 +130,6 @@ class Tau2Gold:
         return tasks
 
     def episodes(self, n: int, seed: int) -> Iterator[Episode]:
-        from relaykit.bench.delegation.tau2 import Tau2Episode, request_text
-
         tasks = self._tasks()
         for k in range(min(n, len(tasks))):  # the seed picks where to start; it wraps around the task list
             task = tasks[(seed + k) % len(tasks)]

@@ -3,6 +3,7 @@
 from relaykit.models.cache.cached import MODES, Cached, CacheMiss, CacheStats, split_query
 from relaykit.models.cache.guards import DEFAULT_GUARDS, Guard, negation_count, same_negation, same_numbers
 from relaykit.models.cache.store import (
+    CACHE_STORES,
     CacheEntry,
     CacheStore,
     CacheStoreError,
@@ -13,6 +14,7 @@ from relaykit.models.cache.store import (
 )
 
 __all__ = [
+    "CACHE_STORES",
     "DEFAULT_GUARDS",
     "MODES",
     "CacheEntry",

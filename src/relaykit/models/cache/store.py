@@ -10,7 +10,8 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from relaykit.embeddings.base import Vectors
-from relaykit.errors import RelaykitError, UsageError
+from relaykit.errors import RelaykitError
+from relaykit.registry import Registry
 
 
 class CacheStoreError(RelaykitError):
@@ -147,21 +148,22 @@ class MemoryStore:
 
 
 StoreFactory = Callable[..., CacheStore]  # called as factory(rest_of_spec, **options)
-_STORES: dict[str, StoreFactory] = {}
+CACHE_STORES: Registry[StoreFactory] = Registry("cache store", "relaykit.cache_stores")
+"""Cache store schemes (``memory``, ``sqlite``, ``redis`` and plugins of group ``relaykit.cache_stores``)."""
 
 
 def register_store(scheme: str, factory: StoreFactory) -> None:
     """Make ``open_store`` accept ``SCHEME`` or ``SCHEME:REST`` specs (``factory(REST, **options)``)."""
-    _STORES[scheme] = factory
+    CACHE_STORES.register(scheme, factory)
 
 
-def open_store(spec: str = "sqlite", **options: Any) -> CacheStore:
-    """``memory``, ``sqlite`` (under RELAYKIT_HOME), ``sqlite:PATH``, ``redis://HOST:PORT/DB``."""
+def open_store(spec: str | CacheStore = "sqlite", **options: Any) -> CacheStore:
+    """``memory``, ``sqlite`` (under RELAYKIT_HOME), ``sqlite:PATH``, ``redis://HOST:PORT/DB``, a plugin's
+    scheme, or ``spec`` itself when it already is a store."""
+    if not isinstance(spec, str):
+        return spec
     scheme, _, rest = spec.partition(":")
-    factory = _STORES.get(scheme)
-    if factory is None:
-        raise UsageError(f"unknown cache store {spec!r}; use memory, sqlite, sqlite:PATH or redis://HOST:PORT/DB")
-    return factory(rest, **options)
+    return CACHE_STORES.get(scheme)(rest, **options)
 
 
 def _memory(rest: str, **options: Any) -> CacheStore:

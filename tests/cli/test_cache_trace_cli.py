@@ -32,12 +32,12 @@ def fill(path: Path) -> int:
 def test_cache_stats_json_and_clear(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "c.sqlite"
     saved = fill(path)
-    code, out, _ = run_cli(capsys, "cache", "stats", "--store", f"sqlite:{path}", "--json")
+    code, out, _ = run_cli(capsys, "cache", "stats", "--cache", f"sqlite:{path}", "--json")
     data = json.loads(out)
     assert code == 0 and set(data) == {"entries", "hits", "misses", "saved_tokens", "namespaces"}
     assert (data["entries"], data["hits"], data["misses"]) == (4, 2, 4)
     assert data["namespaces"]["a"]["saved_tokens"] == saved and data["saved_tokens"] == 2 * saved
-    code, out, _ = run_cli(capsys, "cache", "clear", "--store", f"sqlite:{path}", "--namespace", "a")
+    code, out, _ = run_cli(capsys, "cache", "clear", "--cache", f"sqlite:{path}", "--namespace", "a")
     assert code == 0 and "cleared 2 entries" in out
     _, out, _ = run_cli(capsys, "cache", "stats", "--store", f"sqlite:{path}", "--json")
     assert json.loads(out)["entries"] == 2
@@ -71,7 +71,7 @@ def test_trace_summarize(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     sink.close()
     code, out, _ = run_cli(capsys, "trace", "summarize", str(path), "--json")
     data = json.loads(out)
-    assert code == 0 and data["models"]["m1"]["prompt_tokens"] == 11 and data["stages"]["extract"]["llm_calls"] == 1
+    assert code == 0 and data["models"]["m1"]["prompt_tokens"] == 11 and data["stages"]["extract"]["model_calls"] == 1
     code, out, _ = run_cli(capsys, "trace", "summarize", str(path))
     assert code == 0 and "extract" in out and "m1" in out
     code, _, err = run_cli(capsys, "trace", "summarize", str(tmp_path / "none.jsonl"))

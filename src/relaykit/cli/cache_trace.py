@@ -12,7 +12,8 @@ from relaykit.cli._common import console, print_json
 cache_app = typer.Typer(help="Inspect or clear the model-answer cache.", no_args_is_help=True)
 trace_app = typer.Typer(help="Read telemetry traces (JSONL files written by JsonlSink).", no_args_is_help=True)
 
-STORE_HELP = "memory, sqlite (RELAYKIT_HOME/cache.sqlite), sqlite:PATH or redis://HOST:PORT/DB."
+STORE_HELP = ("The cache store: memory, sqlite (RELAYKIT_HOME/cache.sqlite), sqlite:PATH or redis://HOST:PORT/DB "
+              "(--store is the old name of this flag).")
 
 
 def register(app: typer.Typer) -> None:
@@ -23,7 +24,7 @@ def register(app: typer.Typer) -> None:
 
 @cache_app.command("stats")
 def cache_stats(
-    store: str = typer.Option("sqlite", "--store", help=STORE_HELP),
+    store: str = typer.Option("sqlite", "--cache", "--store", help=STORE_HELP),
     as_json: bool = typer.Option(False, "--json", help="Print entries, hits, misses, saved_tokens as JSON."),
 ) -> None:
     """Entries, hits, misses and saved tokens, overall and per namespace."""
@@ -75,7 +76,7 @@ def _readable_cache(store: str) -> bool:
 @cache_app.command("clear")
 def cache_clear(
     namespace: str = typer.Option(None, "--namespace", help="Clear only this namespace."),
-    store: str = typer.Option("sqlite", "--store", help=STORE_HELP),
+    store: str = typer.Option("sqlite", "--cache", "--store", help=STORE_HELP),
     rebuild: bool = typer.Option(False, "--rebuild", help="Move a corrupt SQLite cache file aside and start afresh."),
 ) -> None:
     """Delete cached answers (all, or one namespace) and reset their counters."""
@@ -122,7 +123,7 @@ def trace_summarize(
         for column in columns:
             table.add_column(column, justify="left" if column == title[:-1] else "right")
         for name, row in summary[title].items():
-            table.add_row(name, str(row["count"]), str(row["llm_calls"]), f"{row['total_ms']:.1f}",
+            table.add_row(name, str(row["count"]), str(row["model_calls"]), f"{row['total_ms']:.1f}",
                           f"{row['p50_ms']:.1f}", f"{row['p95_ms']:.1f}", str(row["prompt_tokens"]),
                           str(row["completion_tokens"]))
         console.print(table)
