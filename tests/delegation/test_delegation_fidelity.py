@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from relaykit.cli.app import main
-from relaykit.delegation import ToolSpec, check_graph_data, parse_graph, render
+from relaykit.delegation import ToolSpec, check_graph_data, parse_graph, render_graph
 
 TOOLS = [
     ToolSpec("find_user_id_by_email", "Find a user.", {"type": "object", "properties": {
@@ -33,7 +33,7 @@ def test_paper_shape_tool_args_are_accepted_and_read() -> None:
     graph = parse_graph(PAPER_SHAPE)
     assert graph.call_args("t1") == {"email": "mia.lee@example.com"}
     assert graph.call_args("t2") == {"user_id": "$t1", "limit": "5"}
-    assert "email=\"mia.lee@example.com\"" in render(graph, "outline")
+    assert "email=\"mia.lee@example.com\"" in render_graph(graph, "outline")
     folded = graph.canonical()
     assert folded.node("t1").args == {"email": "mia.lee@example.com"} and "a1" not in folded.ids()
 

@@ -50,11 +50,11 @@ def validate(
 
 def _check_names(suite: str, router: str) -> None:
     """The suite and router exist (checked before the run store is opened or a run is created)."""
-    from relaykit.bench.delegation.suites import suite_names
+    from relaykit.bench.delegation.suites import SUITES
     from relaykit.delegation.routing import ROUTERS
 
-    if suite not in suite_names():
-        raise UsageError(f"unknown suite {suite!r}; known suites: {', '.join(suite_names())}")
+    if suite not in SUITES:
+        raise UsageError(SUITES.unknown_message(suite))
     if router not in ROUTERS:
         raise UsageError(ROUTERS.unknown_message(router))
 
