@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -11,15 +12,13 @@ import typer
 from rich.progress import Progress
 
 from relaykit.bench.trajectory import report as _trajectory_report  # registers `relaykit report` for lab runs
-from relaykit.cli._common import console, print_json, read_text
+from relaykit.cli._common import console, err_console, print_json, read_text
 from relaykit.cli.groups import bench_app, compress_app
 from relaykit.errors import UsageError
 
 del _trajectory_report
 trajectory_app = typer.Typer(help="Train and inspect the AGORA step scorer.", no_args_is_help=True)
 STORE_OPTION = typer.Option(None, "--store", help="Run store file (default: $RELAYKIT_HOME/runs.sqlite).")
-JSON_KEYS = ("method", "messages", "tokens_in", "tokens_out", "ratio", "kept_steps", "dropped_steps", "valid",
-             "violations")
 
 
 def _load_trajectory(file: str) -> list[dict[str, Any]] | str:
@@ -41,32 +40,62 @@ def _load_trajectory(file: str) -> list[dict[str, Any]] | str:
 @compress_app.command("trajectory")
 def compress_trajectory_command(
     file: str = typer.Argument(..., help="A JSON chat-message list or a ReAct transcript; - reads stdin."),
-    method: str = typer.Option("agora", "--method", help="agora, none, truncate, floor, obs-mask, selective-context."),
+    method: str = typer.Option("agora", "--method", help="agora, none, truncate, floor, obs-mask, selective-context, "
+                                                         "recency, head-tail (or a plugin's name)."),
     keep: float = typer.Option(0.3, "--keep", help="Share of past steps beyond the floor to keep (0..1)."),
-    budget: int | None = typer.Option(None, "--budget", help="Token ceiling instead of a keep ratio."),
-    dropped: str = typer.Option("remove", "--dropped", help="remove, or placeholder (keep the action, mask the "
-                                                            "observation)."),
+    budget: str | None = typer.Option(None, "--budget", help="Hard token ceiling: 1200 tokens or 30% of the input "
+                                                             "(replaces --keep)."),
+    dropped: str = typer.Option("remove", "--dropped", help="remove; placeholder (keep the action, mask the "
+                                                            "observation with a digest); reference (placeholder + "
+                                                            "a recall_step handle, originals stored)."),
+    digest_tokens: int = typer.Option(24, "--digest-tokens", min=0, help="Token bound of a masked step's digest "
+                                                                         "(0: plain placeholder)."),
+    store: Path | None = typer.Option(None, "--store", help="Reference store for --dropped reference (default: "
+                                                            "$RELAYKIT_HOME/references.sqlite)."),
     scorer: Path | None = typer.Option(None, "--scorer", help="A scorer JSON from `relaykit trajectory train`."),
-    as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
+    as_json: bool = typer.Option(False, "--json", help="Print the result as JSON (messages, accounting, ...)."),
 ) -> None:
     """Compress an agent trajectory step by step without breaking its tool-call structure."""
-    from relaykit.trajectory import compress_trajectory, load_scorer
+    from relaykit.trajectory import SQLiteStore, compress_trajectory, load_scorer
 
-    options: dict[str, Any] = {"budget": budget, "dropped": dropped}
+    options: dict[str, Any] = {"budget": budget, "dropped": dropped, "digest_tokens": digest_tokens}
     if scorer is not None:
         options["scorer"] = load_scorer(scorer)
+    if dropped == "reference":
+        options["store"] = SQLiteStore(store)
     out = compress_trajectory(_load_trajectory(file), method=method, keep=keep, **options)
-    acc = out.accounting.to_dict()
     if as_json:
-        print_json({k: (out.messages if k == "messages" else acc[k]) for k in JSON_KEYS})
+        print_json(out.to_dict())
         return
+    acc = out.accounting
     if isinstance(out.messages, str):
-        typer.echo(out.messages)
+        sys.stdout.write(out.messages if out.messages.endswith("\n") else out.messages + "\n")
     else:
         print_json(out.messages)
-    console.print(f"[dim]{method}: {acc['tokens_in']} -> {acc['tokens_out']} tokens ({acc['ratio']:.2f}x), "
-                  f"kept steps {list(acc['kept_steps'])}, dropped {list(acc['dropped_steps'])}, "
-                  f"masked {list(acc['masked_steps'])}[/dim]", highlight=False)
+    ceiling = f", budget {acc.budget}" if acc.budget is not None else ""
+    err_console.print(f"[dim]{acc.method}: {acc.tokens_in} -> {acc.tokens_out} tokens (ratio {acc.ratio:.2f}"
+                      f"{ceiling}), kept steps {list(acc.kept)}, dropped {list(acc.dropped)}, masked "
+                      f"{list(acc.masked)}[/dim]", highlight=False)
+    for notice in acc.notices:
+        err_console.print(f"[yellow]note:[/yellow] {notice}", highlight=False)
+
+
+@trajectory_app.command("recall")
+def recall_command(
+    handle: str = typer.Argument(..., help="A handle from a placeholder (step-...)."),
+    store: Path | None = typer.Option(None, "--store", help="Reference store (default: "
+                                                            "$RELAYKIT_HOME/references.sqlite)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the step's original messages as JSON."),
+) -> None:
+    """Print the original observation of a step elided with --dropped reference."""
+    from relaykit.trajectory import SQLiteStore, recall
+    from relaykit.trajectory.recall import original_observation
+
+    messages = recall(SQLiteStore(store), handle)
+    if as_json:
+        print_json(messages)
+    else:
+        sys.stdout.write(original_observation(messages) + "\n")
 
 
 @bench_app.command("trajectory")
@@ -94,7 +123,7 @@ def bench_trajectory(
     chosen = tuple(m.strip() for m in methods.split(",") if m.strip())
     unknown = [m for m in chosen if m not in METHODS]
     if unknown or not chosen:
-        raise UsageError(f"unknown method(s) {unknown or methods!r}; use: {', '.join(METHODS)}")
+        raise UsageError(f"unknown method(s) {unknown or methods!r}; use: {', '.join(METHODS.names())}")
     runs = RunStore(store)
     if resume is not None:
         cfg = LabConfig(**{**runs.get_run(resume).config, "methods": tuple(runs.get_run(resume).config["methods"])})
