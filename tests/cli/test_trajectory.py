@@ -3,7 +3,6 @@ import json
 import pytest
 
 from relaykit.accounting import ACCOUNTING_KEYS
-
 from relaykit.cli.app import main
 
 

@@ -101,7 +101,8 @@ def _pack(plan: Plan, present: dict[int, Step], floor: list[int], room: int, cos
           s: TrajectorySettings) -> dict[int, Step]:
     """Stage 1: the floor, then the method's other steps best first, whole; then masked versions."""
     rest = [i for i in (plan.priority or ()) if i in present and i not in floor]
-    rest += sorted((i for i in present if i not in floor and i not in rest), reverse=True)
+    listed = set(rest)
+    rest += sorted((i for i in present if i not in floor and i not in listed), reverse=True)
     chosen = {i: present[i] for i in floor}
     for i in rest:
         c = cost.step(present[i])
@@ -158,8 +159,8 @@ def shorten(text: str, max_tokens: int, encoding: str = "o200k_base", facts_toke
         if used <= max_tokens:
             return out
         room -= used - max_tokens
-    bare = marker(n)
-    return bare if tokens.count(bare, encoding) <= max_tokens else ""
+    only = marker(n)
+    return only if tokens.count(only, encoding) <= max_tokens else ""
 
 
 def _decode(enc: tokens.Encoding, ids: list[int]) -> str:

@@ -14,7 +14,7 @@ from relaykit.errors import UsageError
 from relaykit.trajectory.budget import BudgetTooSmall, fit, resolve_budget
 from relaykit.trajectory.methods import Method, get_method, method_name
 from relaykit.trajectory.parse import Msg, Trajectory, parse, render, render_messages
-from relaykit.trajectory.plan import Masker, Plan, TrajectorySettings
+from relaykit.trajectory.plan import Cost, Masker, Plan, TrajectorySettings
 from relaykit.trajectory.recall import ReferenceStore, SQLiteStore, handle_for
 from relaykit.trajectory.validate import Violation, validate
 
@@ -147,9 +147,12 @@ def _store_references(original: Trajectory, elided: Sequence[int], s: Trajectory
 
 
 def _tokens(t: Trajectory, encoding: str) -> int:
+    """The accounting's count: ``tokens.count_messages`` of the rendered list (its per-message sum, memoised),
+    or ``tokens.count`` of the rendered ReAct text."""
     if t.form == "react":
         return tokens.count(str(render(t)), encoding)
-    return tokens.count_messages(render_messages(t), encoding)
+    cost = Cost("chat", encoding)
+    return cost.base + cost.messages(render_messages(t))
 
 
 __all__ = ["CompressedTrajectory", "compress_trajectory"]

@@ -97,10 +97,12 @@ def digest(text: str, max_tokens: int, df: Mapping[str, int] | None = None, enco
         low = item.lower()
         if any(low in c.lower() for c in chosen):
             continue
-        cost = tokens.count(item, encoding) + (1 if chosen else 0)  # ", " joins items: about one token
-        if used + cost <= max_tokens:
-            chosen.append(item)
-            used += cost
+        inside = [c for c in chosen if c.lower() in low]  # "ORD" then "ORD-1182": keep the longer one
+        freed = sum(tokens.count(c, encoding) + 1 for c in inside)
+        cost = tokens.count(item, encoding) + 1  # ", " joins items: about one token
+        if used - freed + cost <= max_tokens + 1:
+            chosen = [c for c in chosen if c not in inside] + [item]
+            used += cost - freed
     joined = ", ".join(chosen)
     while chosen and tokens.count(joined, encoding) > max_tokens:  # the join estimate was short
         chosen.pop()

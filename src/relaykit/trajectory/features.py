@@ -18,8 +18,7 @@ from relaykit.trajectory.parse import Step, Trajectory
 FAILURE = re.compile(
     r"\b(error|exception|invalid|unknown|not found|no such|nothing happens|can't|cannot|couldn't|failed|"
     r"fail|unable|not possible|doesn't|don't understand|not recognized|traceback)\b",
-    re.IGNORECASE,
-)
+)  # matched against lower-cased text (much faster than IGNORECASE)
 
 FEATURES = (
     "age",              # (t - i) / t: 1 for the oldest past step, small for recent ones
@@ -86,7 +85,7 @@ def step_features(trajectory: Trajectory) -> np.ndarray:
             len(w.all & task) / size,
             math.log1p(sum(1 for word in new_obs if last_action.get(word, -1) > i)),
             len(new_obs) / (len(w.obs) + 1.0),
-            1.0 if FAILURE.search(w.obs_text) else 0.0,
+            1.0 if FAILURE.search(w.obs_text.lower()) else 0.0,
             1.0 if w.action_key and last_key.get(w.action_key, -1) > i else 0.0,
             1.0 if step.action.get("tool_calls") else 0.0,
             1.0 if step.masked else 0.0,

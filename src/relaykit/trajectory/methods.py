@@ -60,9 +60,11 @@ def select(t: Trajectory, priority: Sequence[int], floor: frozenset[int], s: Tra
     """Keep ``floor`` plus the first ``count`` of ``priority``; mask (placeholder modes) or drop the rest."""
     rest = [i for i in priority if i not in floor]
     keep = set(floor) | set(rest[:count])
-    masker = Masker(t, s) if s.dropped != "remove" else None
-    steps = [step if step.index in keep else masker.mask(step)
-             for step in t.past if step.index in keep or masker is not None]
+    if s.dropped == "remove":
+        steps = [step for step in t.past if step.index in keep]
+    else:
+        masker = Masker(t, s)
+        steps = [step if step.index in keep else masker.mask(step) for step in t.past]
     return t.with_steps([*steps, *t.steps[-1:]])
 
 

@@ -3,6 +3,7 @@ and the exact token cost of blocks (the same count the accounting reports)."""
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -128,6 +129,12 @@ class Masker:
         return self._masked[step.index]
 
 
+@functools.lru_cache(maxsize=32768)
+def count_text(text: str, encoding: str) -> int:
+    """``tokens.count``, memoised: an agent loop recompresses the same messages at every step."""
+    return tokens.count(text, encoding)
+
+
 class Cost:
     """Exact token cost of messages as the accounting counts them: chat lists are additive per message
     (``tokens.count_messages``); a ReAct text is counted whole, so per-block costs are close, not exact."""
@@ -141,9 +148,14 @@ class Cost:
         return tokens.TOKENS_REPLY_PRIMER if self.form == "chat" else 0
 
     def message(self, m: Mapping[str, Any]) -> int:
+        """What ``m`` adds to ``tokens.count_messages`` (the same arithmetic, with counts memoised)."""
         if self.form == "react":
-            return tokens.count(str(m.get("content") or ""), self.encoding)
-        return tokens.count_messages([m], self.encoding) - tokens.TOKENS_REPLY_PRIMER
+            return count_text(str(m.get("content") or ""), self.encoding)
+        total = tokens.TOKENS_PER_MESSAGE + count_text(tokens.message_text(m), self.encoding)
+        total += count_text(str(m.get("role", "")), self.encoding)
+        if m.get("name"):
+            total += tokens.TOKENS_PER_NAME + count_text(str(m["name"]), self.encoding)
+        return total
 
     def messages(self, ms: Iterable[Msg]) -> int:
         return sum(self.message(m) for m in ms)
