@@ -11,13 +11,15 @@ from typing import Any
 import typer
 from rich.progress import Progress
 
+from relaykit.bench.trajectory import decisions_report as _decisions_report  # registers its report kind
 from relaykit.bench.trajectory import report as _trajectory_report  # registers `relaykit report` for lab runs
 from relaykit.cli._common import console, err_console, print_json, read_text
 from relaykit.cli.groups import bench_app, compress_app
 from relaykit.errors import UsageError
 
-del _trajectory_report
+del _decisions_report, _trajectory_report
 trajectory_app = typer.Typer(help="Train and inspect the AGORA step scorer.", no_args_is_help=True)
+DEFAULT_LAB_METHODS = "none,agora,floor,truncate,obs-mask,selective-context"
 STORE_OPTION = typer.Option(None, "--store", help="Run store file (default: $RELAYKIT_HOME/runs.sqlite).")
 
 
@@ -100,19 +102,29 @@ def recall_command(
 
 @bench_app.command("trajectory")
 def bench_trajectory(
-    env: str = typer.Option(..., "--env", help="twx, scienceworld, bfcl, textworld, tau2-retail or tau2-airline."),
+    env: str = typer.Option(..., "--env", help="twx, scienceworld, bfcl, textworld, tau2-retail or tau2-airline "
+                                               "(comma-separated with --decision-points)."),
     policy: str | None = typer.Option(None, "--policy", help="A model spec (e.g. local) to play episodes with."),
-    methods: str = typer.Option(",".join(("none", "agora", "floor", "truncate", "obs-mask", "selective-context")),
-                                "--methods", help="Comma-separated methods."),
+    methods: str = typer.Option(DEFAULT_LAB_METHODS, "--methods", help="Comma-separated methods (decision points "
+                                "default to agora, its ablations and the recency / head-tail baselines)."),
     episodes: int = typer.Option(5, "--episodes", min=1),
     keep: float = typer.Option(0.3, "--keep"),
     dropped: str = typer.Option("remove", "--dropped", help="remove or placeholder."),
     max_steps: int = typer.Option(30, "--max-steps", min=1, help="Step limit per played episode."),
-    seed: int = typer.Option(100, "--seed", help="First episode seed (training labels use 0 upwards)."),
+    seed: int | None = typer.Option(None, "--seed", help="First episode seed (default 100; 105 with "
+                                                         "--decision-points; training labels use 0 to 11)."),
     resume: str | None = typer.Option(None, "--resume", help="Continue this run id, skipping finished units."),
     store: Path | None = STORE_OPTION,
+    decision_points: bool = typer.Option(False, "--decision-points", help="Compress before every gold step t >= 3 "
+                                         "to each --budget: validity, within budget, floor kept, entity recall."),
+    budget: str = typer.Option("30%,50%", "--budget", help="With --decision-points: comma-separated budgets "
+                                                           "(shares like 30% or token counts)."),
+    as_json: bool = typer.Option(False, "--json", help="With --decision-points: print the summary rows as JSON."),
 ) -> None:
     """Every method on a real environment: validity, grounding recall, compression; reward with --policy."""
+    if decision_points:
+        _decision_points(env, methods, episodes, seed, budget, resume, store, as_json)
+        return
     from relaykit.bench.store import RunStore
     from relaykit.bench.trajectory import LabConfig, run_lab
     from relaykit.bench.trajectory.lab import units
@@ -128,12 +140,40 @@ def bench_trajectory(
     if resume is not None:
         cfg = LabConfig(**{**runs.get_run(resume).config, "methods": tuple(runs.get_run(resume).config["methods"])})
     else:
-        cfg = LabConfig(env=env, methods=chosen, episodes=episodes, seed=seed, keep=keep, dropped=dropped,
-                        policy=policy, max_steps=max_steps)
+        cfg = LabConfig(env=env, methods=chosen, episodes=episodes, seed=100 if seed is None else seed, keep=keep,
+                        dropped=dropped, policy=policy, max_steps=max_steps)
     model = open_model(cfg.policy) if cfg.policy else None
     with Progress(console=console) as progress:
         task = progress.add_task(f"trajectory lab on {cfg.env}", total=units(cfg))
         run_id = run_lab(cfg, runs, run_id=resume, model=model, on_unit=lambda _: progress.advance(task))
+    terminal(runs, runs.get_run(run_id))
+    console.print(f"run id: {run_id}  (relaykit report {run_id} --html report.html)")
+
+
+def _decision_points(env: str, methods: str, episodes: int, seed: int | None, budget: str, resume: str | None,
+                     store: Path | None, as_json: bool) -> None:
+    from relaykit.bench.store import RunStore
+    from relaykit.bench.trajectory.decisions import DEFAULT_METHODS, DecisionConfig, run_decisions, units
+    from relaykit.bench.trajectory.decisions_report import summarise, terminal
+
+    runs = RunStore(store)
+    if resume is not None:
+        config: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v
+                                  for k, v in runs.get_run(resume).config.items()}
+        cfg = DecisionConfig(**config)
+    else:
+        chosen = tuple(m.strip() for m in methods.split(",") if m.strip())
+        cfg = DecisionConfig(envs=tuple(e.strip() for e in env.split(",") if e.strip()),
+                             methods=DEFAULT_METHODS if methods == DEFAULT_LAB_METHODS else chosen,
+                             budgets=tuple(b.strip() for b in budget.split(",") if b.strip()), episodes=episodes,
+                             seed=DecisionConfig.seed if seed is None else seed)
+    with Progress(console=err_console) as progress:
+        task = progress.add_task("decision points", total=units(cfg))
+        run_id = run_decisions(cfg, runs, run_id=resume, on_unit=lambda _: progress.advance(task))
+    if as_json:
+        print_json({"run_id": run_id, "config": runs.get_run(run_id).config,
+                    "rows": summarise(runs.results(run_id))})
+        return
     terminal(runs, runs.get_run(run_id))
     console.print(f"run id: {run_id}  (relaykit report {run_id} --html report.html)")
 

@@ -90,6 +90,8 @@ def fit(plan: Plan, budget: int, s: TrajectorySettings, masker: Masker) -> Plan:
         if over <= 0:
             break
         over -= cost.step(kept.pop(i))
+    if over < 0:  # slack left by the last stage: refill it with masked scored steps, best first
+        _refill(plan, present, kept, -over, cost, masker)
     out = _with_past(t, kept)
     if over > 0:  # stage 4: shorten the current observation
         out = _shorten_current(out, budget, cost, s)
@@ -121,6 +123,18 @@ def _pack(plan: Plan, present: dict[int, Step], floor: list[int], room: int, cos
             elif plan.contiguous:
                 break
     return chosen
+
+
+def _refill(plan: Plan, present: dict[int, Step], kept: dict[int, Step], room: int, cost: Cost,
+            masker: Masker) -> None:
+    """Masked versions of dropped steps, in the method's priority order, into ``room`` tokens of slack."""
+    for i in plan.priority or sorted(present, reverse=True):
+        if i in kept or i not in present:
+            continue
+        masked = masker.mask(present[i])
+        c = cost.step(masked)
+        if c <= room:
+            kept[i], room = masked, room - c
 
 
 def _with_past(t: Trajectory, kept: dict[int, Step]) -> Trajectory:
@@ -195,6 +209,17 @@ def _shorten_current(t: Trajectory, budget: int, cost: Cost, s: TrajectorySettin
     return t.with_steps([*t.past, replace(current, observation=tuple(obs))])
 
 
+def minimum_budget(t: Trajectory, encoding: str = "o200k_base") -> int:
+    """The smallest budget any method can meet for ``t``: system, task, pending turn and the current step with
+    its observation cut to the bare marker (the figure :class:`BudgetTooSmall` states)."""
+    cost = Cost(t.form, encoding)
+    floor = t.with_steps(t.steps[-1:])
+    if not t.steps:
+        return cost.total(floor)
+    obs = t.steps[-1].observation
+    return cost.total(floor) - cost.messages(obs) + cost.messages(_bare(m, cost, encoding) for m in obs)
+
+
 def _bare(m: Msg, cost: Cost, encoding: str) -> Msg:
     """The message with its content cut to the bare marker (unchanged if that would not be shorter)."""
     if not _shortenable(m):
@@ -207,4 +232,4 @@ def _shortenable(m: Msg) -> bool:
     return isinstance(m.get("content"), str) and bool(m["content"])
 
 
-__all__ = ["MARKER", "BudgetTooSmall", "fit", "marker", "resolve_budget", "shorten"]
+__all__ = ["MARKER", "BudgetTooSmall", "fit", "marker", "minimum_budget", "resolve_budget", "shorten"]

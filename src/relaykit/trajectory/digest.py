@@ -4,8 +4,9 @@ A digest lists identifiers (``ORD-1182``, ``user_id``, ``camelCase``, e-mail add
 units (``42 kg``, ``$19.99``, ``3.5%``), paths and file names, quoted strings (not JSON keys), and names
 (capitalised words that do not open a sentence, and the object named after an article: "a red apple" ->
 ``red apple``). Items are ranked by recurrence: how many other blocks of the trajectory (task, other steps)
-mention the item's rarest word; ties keep the order of first appearance. Items are added while the digest
-stays within its token bound.
+mention the item's rarest word; ties keep the order of first appearance. Items the context holds anyway
+(their words all appear in the system prompt, task, current step or pending turn) and JSON field names are
+left out. Items are added while the digest stays within its token bound.
 
 Everything here is regular-expression work over the text, linear in its length.
 """
@@ -22,7 +23,7 @@ from relaykit.text import STOPWORDS, words
 _UNITS = (r"%|°\s?[CF]|kg|mg|g|lbs?|oz|km|cm|mm|m|mi|ft|in|ms|sec|s|min|h|hrs?|hours?|days?|weeks?|"
           r"degrees?|celsius|fahrenheit|usd|eur|gbp|tb|gb|mb|kb|bytes?|tokens?|items?|units?|points?")
 PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("quoted", re.compile(r"\"([^\"\n]{1,60})\"(?!\s*:)|'([^'\n]{1,60})'(?!\s*:)")),
+    ("quoted", re.compile(r"\"([^\"\n]{1,60})\"|(?<!\w)'([^'\n]{1,60})'(?!\w)")),
     ("path", re.compile(r"(?<![\w/])(?:~|\.{1,2})?/[\w.\-]+(?:/[\w.\-]+)*|\b[\w\-]+\.(?:txt|py|json|csv|md|log|"
                         r"pdf|png|jpe?g|ya?ml|toml|html?|js|ts|sh|xml|zip|tar|gz)\b")),
     ("email", re.compile(r"\b[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+\b")),
@@ -34,11 +35,16 @@ PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 
 
+_JSON_KEY = re.compile(r"[\"']?\s*:\s*[\[{\"'\d\-tfn]")
+
+
 def candidates(text: str) -> list[str]:
     """The digest candidates of ``text`` in order of first appearance, without duplicates."""
     found: list[tuple[int, str]] = []
     for kind, pattern in PATTERNS:
         for match in pattern.finditer(text):
+            if _JSON_KEY.match(text, match.end()):
+                continue  # a key of a JSON object names a field, not a fact
             item = _clean(kind, next((g for g in match.groups() if g), match.group(0)))
             if item:
                 found.append((match.start(), item))
@@ -82,11 +88,13 @@ def recurrence(item: str, df: Mapping[str, int], own: frozenset[str] | set[str])
     return min(df.get(w, 0) - (1 if w in own else 0) for w in ws)
 
 
-def digest(text: str, max_tokens: int, df: Mapping[str, int] | None = None, encoding: str = "o200k_base") -> str:
-    """At most ``max_tokens`` tokens of the facts in ``text``, most recurrent first (``""`` for none)."""
+def digest(text: str, max_tokens: int, df: Mapping[str, int] | None = None, encoding: str = "o200k_base",
+           known: frozenset[str] | set[str] = frozenset()) -> str:
+    """At most ``max_tokens`` tokens of the facts in ``text``, most recurrent first (``""`` for none). Items
+    whose words are all in ``known`` (what the context holds anyway) are left out."""
     if max_tokens <= 0 or not text:
         return ""
-    items = candidates(text)
+    items = [item for item in candidates(text) if not known or not set(words(item)) <= known]
     if df is not None:
         own = set(words(text))
         order = sorted(range(len(items)), key=lambda k: (-recurrence(items[k], df, own), k))

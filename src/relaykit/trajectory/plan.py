@@ -11,6 +11,7 @@ from typing import Any, Literal
 
 from relaykit import tokens
 from relaykit.errors import UsageError
+from relaykit.text import words as text_words
 from relaykit.trajectory.digest import block_frequencies, digest
 from relaykit.trajectory.parse import PLACEHOLDER, Msg, Step, Trajectory, mask_observation
 from relaykit.trajectory.recall import ReferenceStore, handle_for
@@ -92,6 +93,7 @@ class Masker:
         self._df: Counter[str] | None = None
         self._cache: dict[int, str] = {}
         self._masked: dict[int, Step] = {}
+        self._known_words: frozenset[str] | None = None
 
     def _frequencies(self) -> Counter[str]:
         if self._df is None:
@@ -102,13 +104,23 @@ class Masker:
             self._df = block_frequencies(blocks)
         return self._df
 
+    def _known(self) -> frozenset[str]:
+        """Words of what every result holds (system, task, current step, pending turn): no digest repeats them."""
+        if self._known_words is None:
+            t = self.original
+            current = t.steps[-1].messages if t.steps else ()
+            self._known_words = frozenset(
+                w for m in (*t.system, *t.task, *current, *t.pending) for w in text_words(tokens.message_text(m)))
+        return self._known_words
+
     def placeholder(self, index: int, with_digest: bool = True) -> str:
         key = index if with_digest else -1 - index
         if key not in self._cache:
             step = self.original.steps[index]
             parts = []
             if self.s.digest_tokens and with_digest:
-                facts = digest(step.observation_text, self.s.digest_tokens, self._frequencies(), self.s.encoding)
+                facts = digest(step.observation_text, self.s.digest_tokens, self._frequencies(), self.s.encoding,
+                               self._known())
                 parts += [f"facts: {facts}"] if facts else []
             if self.s.dropped == "reference":
                 parts.append(f'recall_step("{handle_for(step.messages)}")')
