@@ -200,3 +200,27 @@ def test_methods_are_a_registry_and_accept_objects() -> None:
     assert by_object.accounting.kept == (2, 3) and by_object.accounting.method == "floor_k"
     with pytest.raises(UsageError, match="did you mean 'agora'"):
         compress_trajectory(msgs, method="agorra")
+
+
+def test_memory_is_linear_in_steps() -> None:
+    """The quadratic later-action sets of the old feature code took ~300 MB at 2,500 steps of this shape."""
+    import tracemalloc
+
+    from relaykit.trajectory import parse
+    from relaykit.trajectory.features import step_features
+
+    def long_run(n: int) -> list[dict]:
+        msgs = [{"role": "user", "content": "Collect every item."}]
+        for i in range(n):
+            msgs += [{"role": "assistant", "content": f"take item_{i} from shelf_{i % 97}"},
+                     {"role": "user", "content": f"You take item_{i}. Next you see item_{i + 1} and box_{i}."}]
+        return msgs
+
+    peaks = []
+    for n in (500, 2000):
+        trajectory = parse(long_run(n))
+        tracemalloc.start()
+        step_features(trajectory)
+        peaks.append(tracemalloc.get_traced_memory()[1])
+        tracemalloc.stop()
+    assert peaks[1] < 6 * peaks[0] and peaks[1] < 30e6  # 4x the steps: about 4x the memory, not 16x
