@@ -38,7 +38,7 @@ class TrajectorySettings:
     theta_hi: float = 0.9
     dropped: Dropped = "remove"
     placeholder: str = PLACEHOLDER
-    digest_tokens: int = 24
+    digest_tokens: int = 48
     truncate_tokens: int = 2048
     mask_window: int = 10
     head_steps: int = 1
