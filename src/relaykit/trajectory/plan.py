@@ -153,7 +153,7 @@ class Cost:
 
     def __init__(self, form: str, encoding: str) -> None:
         self.form, self.encoding = form, encoding
-        self._steps: dict[tuple[int, bool], int] = {}
+        self._steps: dict[int, tuple[Step, int]] = {}  # id(step) -> (the step, kept alive so ids stay unique; cost)
 
     @property
     def base(self) -> int:
@@ -173,10 +173,10 @@ class Cost:
         return sum(self.message(m) for m in ms)
 
     def step(self, step: Step) -> int:
-        key = (step.index, step.masked)  # one Cost per fit: a step has one full and one masked version
+        key = id(step)
         if key not in self._steps:
-            self._steps[key] = self.messages(step.messages)
-        return self._steps[key]
+            self._steps[key] = (step, self.messages(step.messages))
+        return self._steps[key][1]
 
     def fixed(self, t: Trajectory) -> int:
         """System, task, pending turn and the current step: what every result holds."""
