@@ -15,11 +15,12 @@ from relaykit.trajectory import (
     MemoryStore,
     SQLiteStore,
     compress_trajectory,
+    parse,
     recall_handler,
     resolve_budget,
     validate,
 )
-from relaykit.trajectory.budget import shorten
+from relaykit.trajectory.budget import minimum_budget, shorten
 from relaykit.trajectory.digest import block_frequencies, candidates, digest
 from relaykit.trajectory.selective import word_info
 
@@ -101,6 +102,7 @@ def test_budget_too_small_states_the_minimum_and_the_minimum_works() -> None:
         compress_trajectory(msgs, budget=10)
     minimum = info.value.minimum
     assert isinstance(info.value, UsageError) and str(minimum) in str(info.value)
+    assert minimum_budget(parse(msgs)) == minimum  # what the lab calls feasible is what the error states
     out = compress_trajectory(msgs, budget=minimum)
     assert out.accounting.tokens_out <= minimum and "tokens cut" in out.messages[-1]["content"]
     with pytest.raises(BudgetTooSmall):
@@ -206,7 +208,6 @@ def test_memory_is_linear_in_steps() -> None:
     """The quadratic later-action sets of the old feature code took ~300 MB at 2,500 steps of this shape."""
     import tracemalloc
 
-    from relaykit.trajectory import parse
     from relaykit.trajectory.features import step_features
 
     def long_run(n: int) -> list[dict]:
