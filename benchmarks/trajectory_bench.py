@@ -76,15 +76,20 @@ def baseline_ms(msgs: list[dict[str, Any]]) -> float:
 def long_run(n: int) -> None:
     msgs = trajectory(n)
     for budget in (None, "30%"):
-        tracemalloc.start()
+        before = resource.getrusage(resource.RUSAGE_SELF)
         started = time.perf_counter()
-        out = compress_trajectory(msgs, budget=budget)
+        out = compress_trajectory(msgs, budget=budget)  # timed without tracemalloc, which slows Python down
         seconds = time.perf_counter() - started
+        after = resource.getrusage(resource.RUSAGE_SELF)
+        cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+        tracemalloc.start()
+        compress_trajectory(msgs, budget=budget)
         peak = tracemalloc.get_traced_memory()[1] / 1e6
         tracemalloc.stop()
         rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e3
-        print(f"{n} steps, budget={budget}: {seconds:.2f} s, peak traced {peak:.1f} MB, process peak RSS {rss:.0f} MB, "
-              f"ratio {out.accounting.ratio:.3f}   (targets: <= 3 s, <= 300 MB)", flush=True)
+        print(f"{n} steps, budget={budget}: {seconds:.2f} s wall ({cpu:.2f} s CPU), peak traced {peak:.1f} MB, "
+              f"process peak RSS {rss:.0f} MB, ratio {out.accounting.ratio:.3f}   (targets: <= 3 s, <= 300 MB)",
+              flush=True)
 
 
 def quantile(values: list[float], q: float) -> float:
