@@ -76,20 +76,21 @@ def fit(plan: Plan, budget: int, s: TrajectorySettings, masker: Masker) -> Plan:
     if room >= 0:
         chosen = _pack(plan, present, floor, room, cost, masker, s)
         return replace(plan, trajectory=_with_past(t, chosen))
-    notices = [f"the floor ({cost.total(_with_past(t, {i: present[i] for i in floor}))} tokens) is over the "
-               f"budget of {budget}: older floor steps masked, then dropped, then the current observation shortened"]
     kept = {i: present[i] for i in floor}
-    over = -room
+    floor_cost, over, done = cost.total(_with_past(t, kept)), -room, []
     for i in floor:  # stage 2: mask older floor steps, oldest first
         if over <= 0:
             break
         masked = masker.mask(kept[i])
         over -= cost.step(kept[i]) - cost.step(masked)
         kept[i] = masked
+        done.append(f"masked floor step {i}")
     for i in floor:  # stage 3: lower K
         if over <= 0:
             break
         over -= cost.step(kept.pop(i))
+        done.append(f"dropped floor step {i}")
+    notices = [f"the floor ({floor_cost} tokens) is over the budget of {budget}: {', '.join(done) or 'no step'}"]
     if over < 0:  # slack left by the last stage: refill it with masked scored steps, best first
         _refill(plan, present, kept, -over, cost, masker)
     out = _with_past(t, kept)
