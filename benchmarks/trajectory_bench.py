@@ -1,17 +1,22 @@
 """Per-step latency of AGORA (parser + floor + scorer) next to the token-level baseline, in one run.
 
     PYTHONPATH=src python benchmarks/trajectory_bench.py [--reps 50] [--baseline-steps 10,30] [--no-baseline]
+                                                         [--long 10000]
 
-Target: at most 0.5 ms per step at the median on 2 cores. The baseline is Selective Context with
-the embedded model's self-information (it must read every token once, so it costs far more).
+Targets: at most 0.5 ms per step at the median on 2 cores; one call on a 10,000-step trajectory in at most
+3 s and 300 MB (``--long``: wall time, peak traced Python memory and the process's peak RSS, keep 0.3 and
+budget 30%). The baseline is Selective Context with the embedded model's self-information (it must read
+every token once, so it costs far more).
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import resource
 import statistics
 import time
+import tracemalloc
 from typing import Any
 
 from relaykit.trajectory import TrajectorySettings, compress_trajectory, default_scorer, parse
@@ -27,14 +32,15 @@ def trajectory(n_steps: int, seed: int = 0) -> list[dict[str, Any]]:
                                   {"role": "user", "content": "Find the coin and put it in the blue box."}]
     for i in range(n_steps):
         room, thing = rng.choice(ROOMS), rng.choice(THINGS)
-        obs = (f"You are in the {room}. You see a {thing}, a table and a door to the {rng.choice(ROOMS)}. "
-               * rng.randint(1, 3))
-        if i % 3 == 2:
+        obs = (f"You are in the {room}. You see a {thing} (item_{i + 1}), a table and a door to the "
+               f"{rng.choice(ROOMS)}. " * rng.randint(1, 3))
+        if i % 3 == 2:  # identifiers are new at every step, as in tool logs: the vocabulary keeps growing
             msgs += [{"role": "assistant", "content": None, "tool_calls": [{"id": f"c{i}", "type": "function",
-                      "function": {"name": "inspect", "arguments": f'{{"object": "{thing}"}}'}}]},
+                      "function": {"name": "inspect", "arguments": f'{{"object": "item_{i}"}}'}}]},
                      {"role": "tool", "tool_call_id": f"c{i}", "content": obs}]
         else:
-            msgs += [{"role": "assistant", "content": f"go to {room}"}, {"role": "user", "content": obs}]
+            msgs += [{"role": "assistant", "content": f"go to {room} and take item_{i}"},
+                     {"role": "user", "content": obs}]
     return msgs
 
 
@@ -67,6 +73,25 @@ def baseline_ms(msgs: list[dict[str, Any]]) -> float:
     return (time.perf_counter() - started) * 1000 / n
 
 
+def long_run(n: int) -> None:
+    msgs = trajectory(n)
+    for budget in (None, "30%"):
+        before = resource.getrusage(resource.RUSAGE_SELF)
+        started = time.perf_counter()
+        out = compress_trajectory(msgs, budget=budget)  # timed without tracemalloc, which slows Python down
+        seconds = time.perf_counter() - started
+        after = resource.getrusage(resource.RUSAGE_SELF)
+        cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+        tracemalloc.start()
+        compress_trajectory(msgs, budget=budget)
+        peak = tracemalloc.get_traced_memory()[1] / 1e6
+        tracemalloc.stop()
+        rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e3
+        print(f"{n} steps, budget={budget}: {seconds:.2f} s wall ({cpu:.2f} s CPU), peak traced {peak:.1f} MB, "
+              f"process peak RSS {rss:.0f} MB, ratio {out.accounting.ratio:.3f}   (targets: <= 3 s, <= 300 MB)",
+              flush=True)
+
+
 def quantile(values: list[float], q: float) -> float:
     return statistics.quantiles(values, n=100)[int(q * 100) - 1] if len(values) > 1 else values[0]
 
@@ -76,6 +101,7 @@ def main() -> None:
     parser.add_argument("--reps", type=int, default=50)
     parser.add_argument("--baseline-steps", default="10,30")
     parser.add_argument("--no-baseline", action="store_true")
+    parser.add_argument("--long", type=int, default=0, help="Also time one call on a trajectory this long.")
     args = parser.parse_args()
     baseline_at = {int(s) for s in args.baseline_steps.split(",") if s}
     default_scorer()  # load once, outside the timings
@@ -90,6 +116,8 @@ def main() -> None:
         print(f"{n:>5} | {statistics.median(times):>17.3f} | {quantile(times, 0.95):>6.3f} | {full:>27.3f} | "
               f"{base:>25}", flush=True)
     print("target: AGORA p50 <= 0.5 ms/step (the paper's 125M scorer: ~2 ms/step)")
+    if args.long:
+        long_run(args.long)
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@ import json
 
 import pytest
 
+from relaykit.accounting import ACCOUNTING_KEYS
 from relaykit.cli.app import main
 
 
@@ -26,10 +27,50 @@ def test_compress_trajectory_json_has_exactly_the_issue_keys(tmp_path, capsys) -
     f.write_text(json.dumps(tool_messages(8)))
     code, out, _ = run_cli(capsys, "compress", "trajectory", str(f), "--method", "floor", "--json")
     data = json.loads(out)
-    assert code == 0 and set(data) == {"method", "messages", "tokens_in", "tokens_out", "ratio", "kept_steps",
-                                       "dropped_steps", "valid", "violations"}
-    assert data["kept_steps"] == [5, 6] and data["valid"] and data["violations"] == []
-    assert data["tokens_out"] < data["tokens_in"] and data["method"] == "floor"
+    assert code == 0 and set(data) == {"messages", "accounting", "valid", "violations", "floor_steps", "scores",
+                                       "references"}
+    acc = data["accounting"]
+    assert set(acc) == set(ACCOUNTING_KEYS) and acc["kept"] == [5, 6] and data["valid"] and data["violations"] == []
+    assert acc["tokens_out"] < acc["tokens_in"] and acc["method"] == "floor"
+    assert acc["ratio"] == round(acc["tokens_out"] / acc["tokens_in"], 4)
+
+
+def test_plain_output_is_pure_json_on_stdout_and_the_summary_goes_to_stderr(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    f = tmp_path / "t.json"
+    f.write_text(json.dumps(tool_messages(8)))
+    code, out, err = run_cli(capsys, "compress", "trajectory", str(f), "--budget", "50%")
+    assert code == 0 and isinstance(json.loads(out), list) and "ratio 0." in err and "budget" in err
+
+
+def test_budget_too_small_exits_2_with_the_minimum(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    f = tmp_path / "t.json"
+    f.write_text(json.dumps(tool_messages(8)))
+    code, _, err = run_cli(capsys, "compress", "trajectory", str(f), "--budget", "20")
+    assert code == 2 and "at least" in err and "Traceback" not in err
+    minimum = int(err.split("at least ")[1].split()[0])
+    code, out, _ = run_cli(capsys, "compress", "trajectory", str(f), "--budget", str(minimum), "--json")
+    assert code == 0 and json.loads(out)["accounting"]["tokens_out"] <= minimum
+    code, _, err = run_cli(capsys, "compress", "trajectory", str(f), "--budget", "lots")
+    assert code == 2 and "30%" in err
+
+
+def test_reference_mode_and_recall_command(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    f = tmp_path / "t.json"
+    msgs = tool_messages(8)
+    for m in msgs[3::2]:
+        m["content"] = (m["content"] + ", and a long description of everything else in the room. ") * 3
+    f.write_text(json.dumps(msgs))
+    db = str(tmp_path / "refs.sqlite")
+    code, out, _ = run_cli(capsys, "compress", "trajectory", str(f), "--keep", "0", "--dropped", "reference",
+                           "--store", db, "--json")
+    data = json.loads(out)
+    handle, index = next(iter(data["references"].items()))
+    assert code == 0 and any(handle in str(m.get("content")) for m in data["messages"])
+    assert (tmp_path / "refs.sqlite").stat().st_mode & 0o777 == 0o600
+    code, out, _ = run_cli(capsys, "trajectory", "recall", handle, "--store", db)
+    assert code == 0 and out == msgs[3 + 2 * index]["content"] + "\n"
+    code, _, err = run_cli(capsys, "trajectory", "recall", "step-nope", "--store", db)
+    assert code == 2 and "no step is stored" in err
 
 
 def test_compress_react_transcript(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]

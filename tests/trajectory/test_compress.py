@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 from trajectory_strategies import chat_trajectories, react_transcripts
 
 from relaykit.errors import UsageError
-from relaykit.trajectory import METHODS, FunctionScorer, compress_trajectory, parse, validate
+from relaykit.trajectory import METHODS, BudgetTooSmall, FunctionScorer, compress_trajectory, parse, validate
 from relaykit.trajectory.selective import word_info
 
 
@@ -26,41 +26,45 @@ def fixed(*scores: float) -> FunctionScorer:
 def test_floor_keeps_recent_and_confident_steps_and_keep_picks_by_score() -> None:
     msgs = tool_trajectory(8)  # 7 past steps + the current one
     scorer = fixed(0.1, 0.95, 0.2, 0.8, 0.3, 0.0, 0.0)
-    out = compress_trajectory(msgs, keep=0.25, scorer=scorer).accounting
-    assert out.floor_steps == (1, 5, 6)  # theta_hi=0.9 catches step 1; the last two are recent
-    assert out.kept_steps == (1, 3, 5, 6)  # one of the 4 remaining steps (0.25 * 4): the best, step 3
-    assert out.dropped_steps == (0, 2, 4) and out.valid and out.tokens_out < out.tokens_in
+    result = compress_trajectory(msgs, keep=0.25, scorer=scorer)
+    out = result.accounting
+    assert result.floor_steps == (1, 5, 6)  # theta_hi=0.9 catches step 1; the last two are recent
+    assert out.kept == (1, 3, 5, 6)  # one of the 4 remaining steps (0.25 * 4): the best, step 3
+    assert out.dropped == (0, 2, 4) and result.valid and out.tokens_out < out.tokens_in
+    assert out.ratio == out.tokens_out / out.tokens_in < 1  # ratio = out / in everywhere in relaykit
     everything = compress_trajectory(msgs, keep=1.0, scorer=scorer).accounting
-    assert everything.dropped_steps == () and everything.tokens_out == everything.tokens_in
+    assert everything.dropped == () and everything.tokens_out == everything.tokens_in
 
 
 def test_placeholder_keeps_the_action_and_masks_the_observation() -> None:
     msgs = tool_trajectory(5)
     out = compress_trajectory(msgs, keep=0.0, dropped="placeholder", scorer=fixed(0, 0, 0, 0))
-    assert out.accounting.masked_steps == (0, 1) and out.accounting.dropped_steps == ()
+    assert out.accounting.masked == (0, 1) and out.accounting.dropped == ()
     result = out.messages
     assert isinstance(result, list) and len(result) == len(msgs) and validate(result) == []
     assert result[2] == msgs[2] and result[3]["tool_call_id"] == "c0" and "omitted" in result[3]["content"]
 
 
-def test_budget_is_a_ceiling_when_the_floor_fits_and_says_so_when_not() -> None:
+def test_budget_is_a_ceiling_when_the_floor_fits() -> None:
     msgs = tool_trajectory(10)
     ok = compress_trajectory(msgs, budget=400).accounting
-    assert ok.tokens_out <= 400 and not ok.over_budget
-    tight = compress_trajectory(msgs, budget=50).accounting
-    assert tight.over_budget and tight.dropped_steps == tuple(range(7))
+    assert ok.tokens_out <= 400 and not ok.over_budget and ok.budget == 400
     masked = compress_trajectory(msgs, budget=400, dropped="placeholder").accounting
-    assert masked.tokens_out <= 400 and masked.masked_steps
+    assert masked.tokens_out <= 400 and masked.masked
 
 
 def test_baselines() -> None:
     msgs = tool_trajectory(12)
     assert compress_trajectory(msgs, method="none").messages == msgs
     trunc = compress_trajectory(msgs, method="truncate", truncate_tokens=300).accounting
-    assert trunc.tokens_out <= 300 and trunc.kept_steps == tuple(range(11 - len(trunc.kept_steps), 11))
-    assert compress_trajectory(msgs, method="floor").accounting.kept_steps == (9, 10)
+    assert trunc.tokens_out <= 300 and trunc.kept == tuple(range(11 - len(trunc.kept), 11))
+    assert compress_trajectory(msgs, method="floor").accounting.kept == (9, 10)
     mask = compress_trajectory(msgs, method="obs-mask", mask_window=3).accounting
-    assert mask.masked_steps == tuple(range(9)) and mask.kept_steps == (9, 10)
+    assert mask.masked == tuple(range(9)) and mask.kept == (9, 10)
+    assert compress_trajectory(msgs, method="recency", keep=0.25).accounting.kept == (8, 9, 10)
+    assert compress_trajectory(msgs, method="head-tail", keep=0.25).accounting.kept == (0, 9, 10)
+    everything = compress_trajectory(tool_trajectory(3), method="truncate")
+    assert everything.accounting.ratio == 1.0 and "nothing was cut" in everything.accounting.notices[0]
 
 
 def test_selective_context_breaks_the_action_grammar_but_not_the_structure() -> None:
@@ -70,7 +74,7 @@ def test_selective_context_breaks_the_action_grammar_but_not_the_structure() -> 
                  {"role": "user", "content": f"The door {i} opens onto a corridor."}]
     out = compress_trajectory(msgs, method="selective-context", keep=0.3, token_info=word_info)
     actions = [m["content"] for m in out.messages if m["role"] == "assistant"]
-    assert actions == ["open"] * 4 and out.accounting.valid  # the object id is gone from every action
+    assert actions == ["open"] * 4 and out.valid  # the object id is gone from every action
 
 
 def test_bad_input_is_a_usage_error_listing_every_violation() -> None:
@@ -103,7 +107,7 @@ def test_react_compression_keeps_text_form() -> None:
         for i in range(6))
     out = compress_trajectory(text, keep=0.0, dropped="placeholder")
     assert isinstance(out.messages, str) and "Action: look 0" in out.messages and "item 0" not in out.messages
-    assert out.messages.endswith("item 5 here, by a table, a chair and a rug\n") and out.accounting.masked_steps
+    assert out.messages.endswith("item 5 here, by a table, a chair and a rug\n") and out.accounting.masked
 
 
 @st.composite
@@ -124,14 +128,20 @@ def method_settings(draw: st.DrawFn, n_scores: int) -> dict:
 @given(chat_trajectories(), st.sampled_from(sorted(METHODS)), st.data())
 def test_no_method_and_no_setting_ever_returns_an_invalid_list(msgs: list, method: str, data: st.DataObject) -> None:
     options = data.draw(method_settings(len(parse(msgs).past)))
-    out = compress_trajectory(msgs, method=method, **options)
+    try:
+        out = compress_trajectory(msgs, method=method, **options)
+    except BudgetTooSmall as exc:  # the stated minimum is right: it fits, and one token less does not
+        assert exc.minimum > options["budget"]
+        out = compress_trajectory(msgs, method=method, **{**options, "budget": exc.minimum})
+        assert out.accounting.tokens_out <= exc.minimum
+        with pytest.raises(BudgetTooSmall):
+            compress_trajectory(msgs, method=method, **{**options, "budget": exc.minimum - 1})
     assert isinstance(out.messages, list)
-    assert validate(out.messages) == [] and out.accounting.valid
+    assert validate(out.messages) == [] and out.valid
     acc = out.accounting
     n_past = len(parse(msgs).past)
-    assert sorted(acc.kept_steps + acc.dropped_steps + acc.masked_steps) == list(range(n_past))
-    if "budget" in options and method == "agora" and not acc.over_budget:
-        assert acc.tokens_out <= options["budget"]
+    assert sorted(acc.kept + acc.dropped + acc.masked) == list(range(n_past))
+    assert not acc.over_budget
 
 
 @settings(max_examples=60, deadline=None)
@@ -140,8 +150,13 @@ def test_react_compression_never_fails(text: str, method: str, data: st.DataObje
     options = data.draw(method_settings(len(parse(text).past)))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        out = compress_trajectory(text, method=method, **options)
+        try:
+            out = compress_trajectory(text, method=method, **options)
+        except BudgetTooSmall as exc:
+            assert exc.minimum > options["budget"]
+            return
     assert isinstance(out.messages, str) and out.accounting.tokens_out <= out.accounting.tokens_in + 50
+    assert not out.accounting.over_budget
 
 
 def test_a_placeholder_never_lengthens_a_step() -> None:
@@ -153,4 +168,4 @@ def test_a_placeholder_never_lengthens_a_step() -> None:
 
 def test_floor_k_masks_instead_of_dropping_in_placeholder_mode() -> None:
     acc = compress_trajectory(tool_trajectory(6), method="floor", dropped="placeholder").accounting
-    assert acc.masked_steps == (0, 1, 2) and acc.kept_steps == (3, 4) and acc.dropped_steps == ()
+    assert acc.masked == (0, 1, 2) and acc.kept == (3, 4) and acc.dropped == ()

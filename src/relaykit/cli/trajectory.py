@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -9,11 +11,13 @@ from typing import Any
 import typer
 from rich.progress import Progress
 
+from relaykit.bench.trajectory import decisions_report as _decisions_report  # registers its report kind
 from relaykit.bench.trajectory import report as _trajectory_report  # registers `relaykit report` for lab runs
 from relaykit.cli._common import (
     check_output_path,
     check_utf8_file,
     console,
+    err_console,
     loads_json,
     open_run_store,
     print_json,
@@ -22,11 +26,10 @@ from relaykit.cli._common import (
 from relaykit.cli.groups import bench_app, compress_app
 from relaykit.errors import UsageError
 
-del _trajectory_report
+del _decisions_report, _trajectory_report
 trajectory_app = typer.Typer(help="Train and inspect the AGORA step scorer.", no_args_is_help=True)
+DEFAULT_LAB_METHODS = "none,agora,floor,truncate,obs-mask,selective-context"
 STORE_OPTION = typer.Option(None, "--store", help="Run store file (default: $RELAYKIT_HOME/runs.sqlite).")
-JSON_KEYS = ("method", "messages", "tokens_in", "tokens_out", "ratio", "kept_steps", "dropped_steps", "valid",
-             "violations")
 
 
 def _load_trajectory(file: str) -> list[dict[str, Any]] | str:
@@ -48,7 +51,6 @@ def _load_trajectory(file: str) -> list[dict[str, Any]] | str:
 
 def _refuse_json_scalar(text: str, file: str) -> None:
     """Text that is one JSON scalar (3, "x", null) is neither a message list nor a transcript."""
-    import json
 
     try:
         value = json.loads(text)
@@ -60,50 +62,90 @@ def _refuse_json_scalar(text: str, file: str) -> None:
 @compress_app.command("trajectory")
 def compress_trajectory_command(
     file: str = typer.Argument(..., help="A JSON chat-message list or a ReAct transcript; - reads stdin."),
-    method: str = typer.Option("agora", "--method", help="agora, none, truncate, floor, obs-mask, selective-context."),
+    method: str = typer.Option("agora", "--method", help="agora, none, truncate, floor, obs-mask, selective-context, "
+                                                         "recency, head-tail (or a plugin's name)."),
     keep: float = typer.Option(0.3, "--keep", help="Share of past steps beyond the floor to keep (0..1)."),
-    budget: int | None = typer.Option(None, "--budget", help="Token ceiling instead of a keep ratio."),
-    dropped: str = typer.Option("remove", "--dropped", help="remove, or placeholder (keep the action, mask the "
-                                                            "observation)."),
+    budget: str | None = typer.Option(None, "--budget", help="Hard token ceiling: 1200 tokens or 30% of the input "
+                                                             "(replaces --keep)."),
+    dropped: str = typer.Option("remove", "--dropped", help="remove; placeholder (keep the action, mask the "
+                                                            "observation with a digest); reference (placeholder + "
+                                                            "a recall_step handle, originals stored)."),
+    digest_tokens: int = typer.Option(48, "--digest-tokens", min=0, help="Token bound of a masked step's digest "
+                                                                         "(0: plain placeholder)."),
+    store: Path | None = typer.Option(None, "--store", help="Reference store for --dropped reference (default: "
+                                                            "$RELAYKIT_HOME/references.sqlite)."),
     scorer: Path | None = typer.Option(None, "--scorer", help="A scorer JSON from `relaykit trajectory train`."),
-    as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
+    as_json: bool = typer.Option(False, "--json", help="Print the result as JSON (messages, accounting, ...)."),
 ) -> None:
     """Compress an agent trajectory step by step without breaking its tool-call structure."""
-    from relaykit.trajectory import compress_trajectory, load_scorer
+    from relaykit.trajectory import SQLiteStore, compress_trajectory, load_scorer
 
-    options: dict[str, Any] = {"budget": budget, "dropped": dropped}
+    options: dict[str, Any] = {"budget": budget, "dropped": dropped, "digest_tokens": digest_tokens}
     if scorer is not None:
         check_utf8_file(str(scorer), "--scorer")
         options["scorer"] = load_scorer(scorer)
+    if dropped == "reference":
+        options["store"] = SQLiteStore(store)
     out = compress_trajectory(_load_trajectory(file), method=method, keep=keep, **options)
-    acc = out.accounting.to_dict()
     if as_json:
-        print_json({k: (out.messages if k == "messages" else acc[k]) for k in JSON_KEYS})
+        print_json(out.to_dict())
         return
+    acc = out.accounting
     if isinstance(out.messages, str):
-        typer.echo(out.messages)
+        sys.stdout.write(out.messages if out.messages.endswith("\n") else out.messages + "\n")
     else:
         print_json(out.messages)
-    console.print(f"[dim]{method}: {acc['tokens_in']} -> {acc['tokens_out']} tokens ({acc['ratio']:.2f}x), "
-                  f"kept steps {list(acc['kept_steps'])}, dropped {list(acc['dropped_steps'])}, "
-                  f"masked {list(acc['masked_steps'])}[/dim]", highlight=False)
+    ceiling = f", budget {acc.budget}" if acc.budget is not None else ""
+    err_console.print(f"[dim]{acc.method}: {acc.tokens_in} -> {acc.tokens_out} tokens (ratio {acc.ratio:.2f}"
+                      f"{ceiling}), kept steps {list(acc.kept)}, dropped {list(acc.dropped)}, masked "
+                      f"{list(acc.masked)}[/dim]", highlight=False)
+    for notice in acc.notices:
+        err_console.print(f"[yellow]note:[/yellow] {notice}", highlight=False)
+
+
+@trajectory_app.command("recall")
+def recall_command(
+    handle: str = typer.Argument(..., help="A handle from a placeholder (step-...)."),
+    store: Path | None = typer.Option(None, "--store", help="Reference store (default: "
+                                                            "$RELAYKIT_HOME/references.sqlite)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the step's original messages as JSON."),
+) -> None:
+    """Print the original observation of a step elided with --dropped reference."""
+    from relaykit.trajectory import SQLiteStore, recall
+    from relaykit.trajectory.recall import original_observation
+
+    messages = recall(SQLiteStore(store), handle)
+    if as_json:
+        print_json(messages)
+    else:
+        sys.stdout.write(original_observation(messages) + "\n")
 
 
 @bench_app.command("trajectory")
 def bench_trajectory(
-    env: str = typer.Option(..., "--env", help="twx, scienceworld, bfcl, textworld, tau2-retail or tau2-airline."),
+    env: str = typer.Option(..., "--env", help="twx, scienceworld, bfcl, textworld, tau2-retail or tau2-airline "
+                                               "(comma-separated with --decision-points)."),
     policy: str | None = typer.Option(None, "--policy", help="A model spec (e.g. local) to play episodes with."),
-    methods: str = typer.Option(",".join(("none", "agora", "floor", "truncate", "obs-mask", "selective-context")),
-                                "--methods", help="Comma-separated methods."),
+    methods: str = typer.Option(DEFAULT_LAB_METHODS, "--methods", help="Comma-separated methods (decision points "
+                                "default to agora, its ablations and the recency / head-tail baselines)."),
     episodes: int = typer.Option(5, "--episodes", min=1),
     keep: float = typer.Option(0.3, "--keep"),
     dropped: str = typer.Option("remove", "--dropped", help="remove or placeholder."),
     max_steps: int = typer.Option(30, "--max-steps", min=1, help="Step limit per played episode."),
-    seed: int = typer.Option(100, "--seed", help="First episode seed (training labels use 0 upwards)."),
+    seed: int | None = typer.Option(None, "--seed", help="First episode seed (default 100; 105 with "
+                                                         "--decision-points; training labels use 0 to 11)."),
     resume: str | None = typer.Option(None, "--resume", help="Continue this run id, skipping finished units."),
     store: Path | None = STORE_OPTION,
+    decision_points: bool = typer.Option(False, "--decision-points", help="Compress before every gold step t >= 3 "
+                                         "to each --budget: validity, within budget, floor kept, entity recall."),
+    budget: str = typer.Option("30%,50%", "--budget", help="With --decision-points: comma-separated budgets "
+                                                           "(shares like 30% or token counts)."),
+    as_json: bool = typer.Option(False, "--json", help="With --decision-points: print the summary rows as JSON."),
 ) -> None:
     """Every method on a real environment: validity, grounding recall, compression; reward with --policy."""
+    if decision_points:
+        _decision_points(env, methods, episodes, seed, budget, resume, store, as_json)
+        return
     from relaykit.bench.trajectory import LabConfig, run_lab
     from relaykit.bench.trajectory.lab import units
     from relaykit.bench.trajectory.report import terminal
@@ -113,7 +155,7 @@ def bench_trajectory(
     chosen = tuple(m.strip() for m in methods.split(",") if m.strip())
     unknown = [m for m in chosen if m not in METHODS]
     if unknown or not chosen:
-        raise UsageError(f"unknown method(s) {unknown or methods!r}; use: {', '.join(METHODS)}")
+        raise UsageError(f"unknown method(s) {unknown or methods!r}; use: {', '.join(METHODS.names())}")
     if resume is None:
         from relaykit.bench.trajectory.envs import ADAPTERS
 
@@ -126,12 +168,39 @@ def bench_trajectory(
     if resume is not None:
         cfg = LabConfig(**{**runs.get_run(resume).config, "methods": tuple(runs.get_run(resume).config["methods"])})
     else:
-        cfg = LabConfig(env=env, methods=chosen, episodes=episodes, seed=seed, keep=keep, dropped=dropped,
-                        policy=policy, max_steps=max_steps)
+        cfg = LabConfig(env=env, methods=chosen, episodes=episodes, seed=100 if seed is None else seed, keep=keep,
+                        dropped=dropped, policy=policy, max_steps=max_steps)
     model = open_model(cfg.policy) if cfg.policy else None
     with Progress(console=console) as progress:
         task = progress.add_task(f"trajectory lab on {cfg.env}", total=units(cfg))
         run_id = run_lab(cfg, runs, run_id=resume, model=model, on_unit=lambda _: progress.advance(task))
+    terminal(runs, runs.get_run(run_id))
+    console.print(f"run id: {run_id}  (relaykit report {run_id} --html report.html)")
+
+
+def _decision_points(env: str, methods: str, episodes: int, seed: int | None, budget: str, resume: str | None,
+                     store: Path | None, as_json: bool) -> None:
+    from relaykit.bench.trajectory.decisions import DEFAULT_METHODS, DecisionConfig, run_decisions, units
+    from relaykit.bench.trajectory.decisions_report import summarise, terminal
+
+    runs = open_run_store(store, resume)
+    if resume is not None:
+        config: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v
+                                  for k, v in runs.get_run(resume).config.items()}
+        cfg = DecisionConfig(**config)
+    else:
+        chosen = tuple(m.strip() for m in methods.split(",") if m.strip())
+        cfg = DecisionConfig(envs=tuple(e.strip() for e in env.split(",") if e.strip()),
+                             methods=DEFAULT_METHODS if methods == DEFAULT_LAB_METHODS else chosen,
+                             budgets=tuple(b.strip() for b in budget.split(",") if b.strip()), episodes=episodes,
+                             seed=DecisionConfig.seed if seed is None else seed)
+    with Progress(console=err_console) as progress:
+        task = progress.add_task("decision points", total=units(cfg))
+        run_id = run_decisions(cfg, runs, run_id=resume, on_unit=lambda _: progress.advance(task))
+    if as_json:
+        print_json({"run_id": run_id, "config": runs.get_run(run_id).config,
+                    "rows": summarise(runs.results(run_id))})
+        return
     terminal(runs, runs.get_run(run_id))
     console.print(f"run id: {run_id}  (relaykit report {run_id} --html report.html)")
 

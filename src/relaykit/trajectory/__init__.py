@@ -1,9 +1,20 @@
 """AGORA step-level trajectory compression: parse, floor, score, keep; never break the message structure."""
 
-from relaykit.trajectory.compress import CompressedTrajectory, TrajectoryAccounting, compress_trajectory
+from relaykit.trajectory.budget import BudgetTooSmall, resolve_budget
+from relaykit.trajectory.compress import CompressedTrajectory, compress_trajectory
 from relaykit.trajectory.floor import floor_steps
-from relaykit.trajectory.methods import METHODS, Plan, TrajectorySettings, get_method, register_method
+from relaykit.trajectory.methods import METHODS, Method, get_method, register_method
 from relaykit.trajectory.parse import PLACEHOLDER, Step, Trajectory, mask_observation, parse, render
+from relaykit.trajectory.plan import Plan, TrajectorySettings
+from relaykit.trajectory.recall import (
+    RECALL_TOOL,
+    MemoryStore,
+    ReferenceStore,
+    SQLiteStore,
+    recall,
+    recall_handler,
+    recall_step,
+)
 from relaykit.trajectory.scorer import (
     FunctionScorer,
     LinearScorer,
@@ -17,15 +28,20 @@ from relaykit.trajectory.validate import Violation, is_valid, validate
 __all__ = [
     "METHODS",
     "PLACEHOLDER",
+    "RECALL_TOOL",
+    "BudgetTooSmall",
     "CompressedTrajectory",
     "FunctionScorer",
     "LinearScorer",
+    "MemoryStore",
+    "Method",
     "Plan",
     "RecencyScorer",
+    "ReferenceStore",
+    "SQLiteStore",
     "Scorer",
     "Step",
     "Trajectory",
-    "TrajectoryAccounting",
     "TrajectorySettings",
     "Violation",
     "compress_trajectory",
@@ -36,7 +52,11 @@ __all__ = [
     "load_scorer",
     "mask_observation",
     "parse",
+    "recall",
+    "recall_handler",
+    "recall_step",
     "register_method",
     "render",
+    "resolve_budget",
     "validate",
 ]

@@ -1,54 +1,50 @@
-"""``compress_trajectory``: parse, compress with a method, render, check, and account for it."""
+"""``compress_trajectory``: parse, compress with a method, keep the budget, render, check, and account for it."""
 
 from __future__ import annotations
 
+import time
 import warnings
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from relaykit import tokens
+from relaykit.accounting import Accounting, Usage
 from relaykit.errors import UsageError
-from relaykit.trajectory.methods import Plan, TrajectorySettings, get_method
+from relaykit.trajectory.budget import BudgetTooSmall, fit, resolve_budget
+from relaykit.trajectory.methods import Method, get_method, method_name
 from relaykit.trajectory.parse import Msg, Trajectory, parse, render, render_messages
+from relaykit.trajectory.plan import Cost, Masker, Plan, TrajectorySettings
+from relaykit.trajectory.recall import ReferenceStore, SQLiteStore, handle_for
 from relaykit.trajectory.validate import Violation, validate
 
 
 @dataclass(frozen=True)
-class TrajectoryAccounting:
-    """What a compression did: tokens in and out, which past steps were kept, masked or dropped."""
+class CompressedTrajectory:
+    """The compressed trajectory in its input form (message list or ReAct text), with its accounting.
 
-    method: str
-    tokens_in: int
-    tokens_out: int
-    kept_steps: tuple[int, ...]
-    dropped_steps: tuple[int, ...]
-    masked_steps: tuple[int, ...] = ()
+    ``accounting`` is relaykit's one :class:`~relaykit.accounting.Accounting` (units are past-step indices;
+    ``ratio`` = tokens_out / tokens_in). Trajectory-specific facts live here: the floor, the scores, the
+    structural ``violations`` of the output (always empty for chat input) and, with
+    ``dropped="reference"``, the handle of every elided step.
+    """
+
+    messages: list[Msg] | str
+    accounting: Accounting
+    trajectory: Trajectory
     floor_steps: tuple[int, ...] = ()
     scores: tuple[float, ...] = ()
-    over_budget: bool = False
-    violations: tuple[str, ...] = field(default=())
-
-    @property
-    def ratio(self) -> float:
-        """Compression ratio, tokens in / tokens out (1.0 = unchanged)."""
-        return self.tokens_in / self.tokens_out if self.tokens_out else 1.0
+    violations: tuple[str, ...] = ()
+    references: dict[str, int] = field(default_factory=dict)
 
     @property
     def valid(self) -> bool:
         return not self.violations
 
     def to_dict(self) -> dict[str, Any]:
-        return {**asdict(self), "ratio": round(self.ratio, 4), "valid": self.valid}
-
-
-@dataclass(frozen=True)
-class CompressedTrajectory:
-    """The compressed trajectory in its input form (message list or ReAct text), with its accounting."""
-
-    messages: list[Msg] | str
-    accounting: TrajectoryAccounting
-    trajectory: Trajectory
+        return {"messages": self.messages, "accounting": self.accounting.to_dict(), "valid": self.valid,
+                "violations": list(self.violations), "floor_steps": list(self.floor_steps),
+                "scores": list(self.scores), "references": dict(self.references)}
 
 
 def check_input(messages: Sequence[Mapping[str, Any]]) -> list[Violation]:
@@ -62,60 +58,101 @@ def check_input(messages: Sequence[Mapping[str, Any]]) -> list[Violation]:
 
 def compress_trajectory(
     messages: Sequence[Mapping[str, Any]] | str,
-    method: str = "agora",
+    method: str | Method = "agora",
     keep: float = 0.3,
     *,
+    budget: int | str | None = None,
     settings: TrajectorySettings | None = None,
     **options: Any,
 ) -> CompressedTrajectory:
-    """Compress an agent trajectory (chat message list or ReAct transcript) with ``method``.
+    """Compress an agent trajectory (chat message list or ReAct transcript) with ``method`` (a name or a
+    method function).
 
-    ``keep`` is the share of past steps beyond the always-kept floor that survive (``budget=N`` makes
-    it a token ceiling instead). Other options are :class:`TrajectorySettings` fields (``dropped=
-    "placeholder"``, ``k_recent``, ``theta_hi``, ``scorer``, ...). Invalid input raises ``UsageError``.
+    ``keep`` is the share of past steps beyond the always-kept floor that survive. ``budget`` (``1200``
+    tokens, or ``"30%"`` of the input) is a hard ceiling instead: the output fits it, or
+    :class:`~relaykit.trajectory.budget.BudgetTooSmall` (a ``UsageError``) states the minimum. Other options
+    are :class:`TrajectorySettings` fields (``dropped="placeholder"|"reference"``, ``k_recent``,
+    ``digest_tokens``, ``scorer``, ``store``, ...). Invalid input raises ``UsageError``.
     """
+    started = time.perf_counter()
     try:
-        s = settings or TrajectorySettings(keep=keep, **options)
+        s = settings or TrajectorySettings(keep=keep, budget=budget, **options)
     except TypeError as exc:
         raise UsageError(f"unknown option for compress_trajectory: {exc}") from None
-    fn = get_method(method)
+    fn, name = get_method(method), method_name(method)
     if not isinstance(messages, str):
         check_input(messages)
     trajectory = parse(messages)
     if isinstance(messages, str) and not trajectory.steps:
         warnings.warn("no Thought/Action/Observation steps recognised in the transcript; returned unchanged",
                       stacklevel=2)
+    tokens_in = _tokens(trajectory, s.encoding)
+    limit = resolve_budget(s.budget, tokens_in)
+    s = replace(s, budget=limit)
     plan = fn(trajectory, s) if trajectory.steps else Plan(trajectory)
-    return _finish(method, trajectory, plan, s)
+    if limit is not None:
+        plan = _within(trajectory, plan, limit, s)
+    return _finish(name, trajectory, plan, s, tokens_in, time.perf_counter() - started)
 
 
-def _finish(method: str, original: Trajectory, plan: Plan, s: TrajectorySettings) -> CompressedTrajectory:
+def _within(original: Trajectory, plan: Plan, budget: int, s: TrajectorySettings) -> Plan:
+    """The plan fitted to the budget; ReAct text is counted whole, so tighten until the exact count fits."""
+    masker = Masker(original, s)
+    target = budget
+    for _ in range(8):
+        try:
+            fitted = fit(plan, target, s, masker)
+        except BudgetTooSmall as exc:
+            raise BudgetTooSmall(budget, exc.minimum + (budget - target)) from None
+        used = _tokens(fitted.trajectory, s.encoding)
+        if used <= budget:
+            return fitted
+        target -= used - budget
+    raise BudgetTooSmall(budget, budget + 1)  # pragma: no cover - the count converges within a few rounds
+
+
+def _finish(name: str, original: Trajectory, plan: Plan, s: TrajectorySettings, tokens_in: int,
+            seconds: float) -> CompressedTrajectory:
     out = plan.trajectory
-    rendered = render(out)
-    before, after = render_messages(original), render_messages(out)
     present = {step.index: step for step in out.steps[:-1]}
     past = [step.index for step in original.past]
-    tokens_out = _tokens(out, after, s.encoding)
-    violations = () if original.form == "react" else tuple(str(v) for v in validate(after))
-    accounting = TrajectoryAccounting(
-        method=method,
-        tokens_in=_tokens(original, before, s.encoding),
-        tokens_out=tokens_out,
-        kept_steps=tuple(i for i in past if i in present and not present[i].masked),
-        dropped_steps=tuple(i for i in past if i not in present),
-        masked_steps=tuple(i for i in past if i in present and present[i].masked),
-        floor_steps=tuple(sorted(plan.floor)),
-        scores=tuple(round(x, 4) for x in plan.scores),
-        over_budget=plan.over_budget or (s.budget is not None and tokens_out > s.budget),
-        violations=violations,
-    )
-    return CompressedTrajectory(rendered, accounting, out)
+    tokens_out = _tokens(out, s.encoding)
+    violations = () if original.form == "react" else tuple(str(v) for v in validate(render_messages(out)))
+    dropped = tuple(i for i in past if i not in present)
+    masked = tuple(i for i in past if i in present and present[i].masked)
+    notices = list(plan.notices)
+    budget = s.token_budget
+    if budget is not None and tokens_out > budget:  # never silently: fit() makes this unreachable
+        notices.append(f"over the budget of {budget} tokens by {tokens_out - budget}")
+    references = _store_references(original, dropped + masked, s)
+    accounting = Accounting(
+        tokens_in=tokens_in, tokens_out=tokens_out, method=name, encoding=s.encoding, budget=budget,
+        kept=tuple(i for i in past if i in present and not present[i].masked), dropped=dropped, masked=masked,
+        notices=(*notices, *violations), usage=Usage(seconds=round(seconds, 6)))
+    return CompressedTrajectory(render(out), accounting, out, tuple(sorted(plan.floor)),
+                                tuple(round(x, 4) for x in plan.scores), violations, references)
 
 
-def _tokens(t: Trajectory, messages: list[Msg], encoding: str) -> int:
+def _store_references(original: Trajectory, elided: Sequence[int], s: TrajectorySettings) -> dict[str, int]:
+    if s.dropped != "reference" or not elided:
+        return {}
+    store: ReferenceStore = s.store if s.store is not None else SQLiteStore()
+    references = {}
+    for i in sorted(elided):
+        step = original.steps[i]
+        handle = handle_for(step.messages)
+        store.put(handle, step.messages)
+        references[handle] = i
+    return references
+
+
+def _tokens(t: Trajectory, encoding: str) -> int:
+    """The accounting's count: ``tokens.count_messages`` of the rendered list (its per-message sum, memoised),
+    or ``tokens.count`` of the rendered ReAct text."""
     if t.form == "react":
         return tokens.count(str(render(t)), encoding)
-    return tokens.count_messages(messages, encoding)
+    cost = Cost("chat", encoding)
+    return cost.base + cost.messages(render_messages(t))
 
 
-__all__ = ["CompressedTrajectory", "TrajectoryAccounting", "compress_trajectory"]
+__all__ = ["CompressedTrajectory", "compress_trajectory"]

@@ -11,21 +11,14 @@ import re
 
 import numpy as np
 
+from relaykit import text
 from relaykit.tokens import message_text
 from relaykit.trajectory.parse import Step, Trajectory
 
-WORD = re.compile(r"[a-z0-9_]+")
-_STOP = (
-    "a an the to of in on at for and or is are was were be been it its this that with as by from you your "
-    "i we he she they there here not no yes do does did can could will would should have has had into onto "
-    "out up down over under then than so if else what which who whom how when where why all any some"
-)
-STOPWORDS = frozenset(_STOP.split())
 FAILURE = re.compile(
     r"\b(error|exception|invalid|unknown|not found|no such|nothing happens|can't|cannot|couldn't|failed|"
     r"fail|unable|not possible|doesn't|don't understand|not recognized|traceback)\b",
-    re.IGNORECASE,
-)
+)  # matched against lower-cased text (much faster than IGNORECASE)
 
 FEATURES = (
     "age",              # (t - i) / t: 1 for the oldest past step, small for recent ones
@@ -43,8 +36,9 @@ FEATURES = (
 )
 
 
-def words(text: str) -> frozenset[str]:
-    return frozenset(w for w in WORD.findall(text.lower()) if len(w) > 1 and w not in STOPWORDS)
+def words(content: str) -> frozenset[str]:
+    """The set of content words of ``content`` (relaykit's one tokeniser, stop words and one-letter words out)."""
+    return frozenset(w for w in text.words(content) if len(w) > 1 and w not in text.STOPWORDS)
 
 
 def _block_words(messages: tuple[dict[str, object], ...]) -> frozenset[str]:
@@ -71,13 +65,11 @@ def step_features(trajectory: Trajectory) -> np.ndarray:
     info = [_StepWords(s) for s in trajectory.steps]
     task = _block_words(trajectory.task)
     now = info[-1].all | _block_words(trajectory.pending)
-    later_actions: list[frozenset[str]] = [frozenset()] * n
-    later_keys: list[frozenset[str]] = [frozenset()] * n
-    acc_words: frozenset[str] = frozenset()
-    acc_keys: frozenset[str] = frozenset()
-    for j in range(n, 0, -1):  # steps after past step j - 1, the current step included
-        acc_words, acc_keys = acc_words | info[j].action, acc_keys | {info[j].action_key}
-        later_actions[j - 1], later_keys[j - 1] = acc_words, acc_keys
+    last_action: dict[str, int] = {}  # word -> the latest step whose action names it (linear, not per step)
+    last_key: dict[str, int] = {}
+    for j in range(1, n + 1):  # steps after the first past step, the current step included
+        last_action.update(dict.fromkeys(info[j].action, j))
+        last_key[info[j].action_key] = j
     seen = set(task)
     rows = np.zeros((n, len(FEATURES)))
     for i, step in enumerate(past):
@@ -91,10 +83,10 @@ def step_features(trajectory: Trajectory) -> np.ndarray:
             math.log1p(len(w.action)),
             len(w.all & now) / size,
             len(w.all & task) / size,
-            math.log1p(len(new_obs & later_actions[i])),
+            math.log1p(sum(1 for word in new_obs if last_action.get(word, -1) > i)),
             len(new_obs) / (len(w.obs) + 1.0),
-            1.0 if FAILURE.search(w.obs_text) else 0.0,
-            1.0 if w.action_key and w.action_key in later_keys[i] else 0.0,
+            1.0 if FAILURE.search(w.obs_text.lower()) else 0.0,
+            1.0 if w.action_key and last_key.get(w.action_key, -1) > i else 0.0,
             1.0 if step.action.get("tool_calls") else 0.0,
             1.0 if step.masked else 0.0,
         )

@@ -60,7 +60,7 @@ def model_free(episode: Episode, method: str, cfg: LabConfig, token_info: TokenI
         out = compress(messages, method, cfg, token_info)
         acc = out.accounting
         prefixes += 1
-        valid += int(acc.valid)
+        valid += int(out.valid)
         tokens_in, tokens_out = tokens_in + acc.tokens_in, tokens_out + acc.tokens_out
         target = words(episode.steps[t].action) & context_words(messages)
         needed += len(target)

@@ -35,10 +35,10 @@ def summarise(results: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
             "valid_rate": _ratio(sum(r["valid"] for r in f), sum(r["prefixes"] for r in f)),
             "grounding_recall": _mean(recall),
             "grounding_ci": bootstrap_ci(recall, resamples=2000) if recall else (float("nan"),) * 2,
-            "ratio": _ratio(sum(r["tokens_in"] for r in f), sum(r["tokens_out"] for r in f)),
+            "ratio": _ratio(sum(r["tokens_out"] for r in f), sum(r["tokens_in"] for r in f)),  # out / in
             "reward": _mean(rewards),
             "reward_ci": bootstrap_ci(rewards, resamples=2000) if rewards else (float("nan"),) * 2,
-            "policy_ratio": _ratio(sum(r["tokens_in"] for r in p), sum(r["tokens_out"] for r in p)),
+            "policy_ratio": _ratio(sum(r["tokens_out"] for r in p), sum(r["tokens_in"] for r in p)),
             "retention": (_mean(rewards) / base) if rewards and base and base > 0 else float("nan"),
         })
     return rows
@@ -56,7 +56,7 @@ def _fmt(value: float, digits: int = 3) -> str:
     return "—" if value != value else f"{value:.{digits}f}"
 
 
-COLUMNS = ("method", "episodes", "valid", "grounding recall [95% CI]", "compression ×", "reward [95% CI]",
+COLUMNS = ("method", "episodes", "valid", "grounding recall [95% CI]", "ratio (out / in)", "reward [95% CI]",
            "retention")
 
 

@@ -1,0 +1,153 @@
+"""Decision-point evaluation: every method at a token budget, before every gold action t >= 3.
+
+For each episode and each gold step t >= ``min_step``, the history before t (system, task, steps 0..t-1, the
+last of which holds the current observation) is compressed to each budget (a share of its tokens), and we
+record: validity; whether the output is within the budget; whether the floor survived (system and task
+unchanged, the current action present); and grounding recall, the share of the entities action t names
+(:func:`entities`) that the history mentioned and the compressed history still holds (0 when invalid or
+over budget: strict). The lab's stricter all-words recall (verbs, function and parameter names too) is
+recorded next to it.
+
+A case is *feasible* when the budget holds system + task + the current step with its observation cut to a
+marker (:func:`relaykit.trajectory.budget.minimum_budget`); on the others a method must raise
+``BudgetTooSmall`` with that minimum. The two are reported apart.
+
+This mode has its own loop for now (the shared lab runner lands separately). Method labels may name a
+registered method or one of :data:`VARIANTS` (settings fixed for an ablation).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from relaykit.bench.store import RunStore
+from relaykit.bench.trajectory.envs import Episode, GoldStep, episode_messages, open_env
+from relaykit.errors import UsageError
+from relaykit.trajectory import METHODS, BudgetTooSmall, compress_trajectory, parse, resolve_budget
+from relaykit.trajectory.budget import minimum_budget
+from relaykit.trajectory.features import words
+from relaykit.trajectory.labels import context_words
+from relaykit.trajectory.parse import Msg
+
+KIND = "trajectory-decisions"
+
+VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
+    "agora": ("agora", {"dropped": "placeholder"}),  # scorer + masks with a digest
+    "agora-plain-mask": ("agora", {"dropped": "placeholder", "digest_tokens": 0}),  # ablation: no digest
+    "agora-remove": ("agora", {"dropped": "remove"}),  # ablation: no masks at all
+    "recency-digest": ("recency", {"dropped": "placeholder"}),  # ablation: digests without the scorer
+    "obs-mask": ("obs-mask", {"dropped": "placeholder"}),
+    "recency": ("recency", {"dropped": "remove"}),  # baseline: system + task + newest steps that fit
+    "head-tail": ("head-tail", {"dropped": "remove"}),  # baseline: first step + newest steps that fit
+}
+DEFAULT_METHODS = ("agora", "agora-plain-mask", "agora-remove", "recency-digest", "floor", "truncate", "obs-mask",
+                   "recency", "head-tail")
+
+
+@dataclass(frozen=True)
+class DecisionConfig:
+    envs: tuple[str, ...]
+    methods: tuple[str, ...] = DEFAULT_METHODS
+    budgets: tuple[str, ...] = ("30%", "50%")
+    episodes: int = 5
+    seed: int = 105  # unseen by the shipped scorer's training episodes in every default environment
+    min_step: int = 3
+    # where the digest and degrade rules were tuned; every other environment is held out
+    dev_envs: tuple[str, ...] = ("twx", "textworld", "tau2-retail", "tau2-airline")
+
+
+def check_methods(methods: Sequence[str]) -> None:
+    unknown = [m for m in methods if m not in VARIANTS and m not in METHODS]
+    if unknown or not methods:
+        known = sorted({*VARIANTS, *METHODS.names()})
+        raise UsageError(f"unknown method(s) {unknown or list(methods)}; use: {', '.join(known)}")
+
+
+def case(messages: list[Msg], target: frozenset[str], label: str, budget: str) -> dict[str, Any]:
+    """One decision point, one method, one budget."""
+    method, options = VARIANTS.get(label, (label, {}))
+    trajectory = parse(messages)
+    minimum = minimum_budget(trajectory)
+    tokens_in = compress_trajectory(messages, method="none").accounting.tokens_in
+    limit = resolve_budget(budget, tokens_in)
+    assert limit is not None
+    row: dict[str, Any] = {"budget_tokens": limit, "tokens_in": tokens_in, "minimum": minimum,
+                           "feasible": limit >= minimum, "needed": len(target)}
+    try:
+        out = compress_trajectory(messages, method=method, budget=budget, **options)
+    except BudgetTooSmall as exc:
+        return {**row, "error": "BudgetTooSmall", "stated_minimum": exc.minimum, "valid": True, "within": False,
+                "floor_kept": False, "hits": 0, "tokens_out": 0, "kept_words": frozenset()}
+    acc = out.accounting
+    result = out.messages if isinstance(out.messages, list) else []
+    valid, within = out.valid, acc.tokens_out <= limit
+    current = trajectory.steps[-1].action if trajectory.steps else None
+    floor_kept = result[:len(trajectory.system) + len(trajectory.task)] == messages[
+        :len(trajectory.system) + len(trajectory.task)] and (current is None or current in result)
+    kept = context_words(result) if valid and within else frozenset()
+    return {**row, "error": None, "valid": valid, "within": within, "floor_kept": floor_kept,
+            "hits": len(target & kept), "tokens_out": acc.tokens_out, "kept_words": kept}
+
+
+def entities(step: GoldStep) -> frozenset[str]:
+    """The words of what an action names: a tool call's argument values (not the function or parameter
+    names), or a text command without its verb ("take purple potato" -> purple, potato)."""
+    if step.call is not None:
+        return words(" ".join(_values(step.call.get("arguments"))))
+    parts = step.action.split(maxsplit=1)
+    return words(parts[1]) if len(parts) > 1 else frozenset()
+
+
+def _values(value: Any) -> list[str]:
+    if isinstance(value, dict):
+        return [v for item in value.values() for v in _values(item)]
+    if isinstance(value, (list, tuple)):
+        return [v for item in value for v in _values(item)]
+    return [] if value is None else [str(value)]
+
+
+def episode_cases(episode: Episode, label: str, budget: str, min_step: int) -> list[dict[str, Any]]:
+    out = []
+    for t in range(min_step, len(episode.steps)):
+        messages = episode_messages(episode, t)
+        mentioned = context_words(messages)
+        row = case(messages, entities(episode.steps[t]) & mentioned, label, budget)
+        everything = words(episode.steps[t].action) & mentioned  # the lab's stricter notion: every word
+        kept = row.pop("kept_words")
+        out.append({"t": t, **row, "word_hits": len(everything & kept), "word_needed": len(everything)})
+    return out
+
+
+def run_decisions(cfg: DecisionConfig, store: RunStore, *, run_id: str | None = None,
+                  on_unit: Callable[[str], None] | None = None) -> str:
+    """Run (or resume) the evaluation; one stored unit per (environment, episode, method, budget)."""
+    check_methods(cfg.methods)
+    for budget in cfg.budgets:
+        resolve_budget(budget, 100)  # a bad budget fails before any environment starts
+    if run_id is None:
+        run_id = store.create_run(KIND, asdict(cfg))
+    done = store.done_keys(run_id)
+    for env in cfg.envs:
+        split = "dev" if env in cfg.dev_envs else "held-out"
+        for episode in open_env(env).episodes(cfg.episodes, cfg.seed):
+            for label in cfg.methods:
+                for budget in cfg.budgets:
+                    key = f"{env}/{episode.episode_id}/{label}/{budget}"
+                    if key not in done:
+                        store.record(run_id, key, {"env": env, "split": split, "episode": episode.episode_id,
+                                                   "method": label, "budget": budget,
+                                                   "cases": episode_cases(episode, label, budget, cfg.min_step)})
+                    if on_unit is not None:
+                        on_unit(key)
+    store.finish(run_id)
+    return run_id
+
+
+def units(cfg: DecisionConfig) -> int:
+    return len(cfg.envs) * cfg.episodes * len(cfg.methods) * len(cfg.budgets)
+
+
+__all__ = ["DEFAULT_METHODS", "KIND", "VARIANTS", "DecisionConfig", "case", "check_methods", "entities",
+           "episode_cases", "run_decisions", "units"]

@@ -1,0 +1,236 @@
+"""The token budget: a hard ceiling every trajectory method keeps, with one documented degrade order.
+
+A method proposes a plan (what it keeps, its floor, the order its other steps matter). When the plan is
+over the budget, :func:`fit` degrades it, each stage going only as far as needed:
+
+1. **drop scored steps**: the floor stays; the method's other steps are packed best first (whole, then
+   masked with a digest when the settings or the method mask), the rest are dropped;
+2. **mask the observations of older floor steps**, oldest first (action kept, placeholder with a digest);
+3. **lower K**: drop those masked floor steps, oldest first;
+4. **shorten the current observation**: head + tail, with a marker saying how many tokens were cut and
+   the identifiers and numbers of the cut part.
+
+When even system + task + pending turn + the current step with its observation cut to the bare marker do
+not fit, :class:`BudgetTooSmall` says the minimum. Costs are exact for chat lists (the count the accounting
+reports); ``compress_trajectory`` re-checks ReAct text, counted whole, and tightens if needed.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import replace
+
+from relaykit import tokens
+from relaykit.errors import UsageError
+from relaykit.trajectory.digest import digest
+from relaykit.trajectory.parse import Msg, Step, Trajectory
+from relaykit.trajectory.plan import Cost, Masker, Plan, TrajectorySettings
+
+_SHARE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*%\s*$")
+
+
+class BudgetTooSmall(UsageError):
+    """Not even the floor (system, task, current step with its observation cut to a marker) fits."""
+
+    def __init__(self, budget: int, minimum: int) -> None:
+        super().__init__(f"a budget of {budget} tokens is too small: system + task + the current step (its "
+                         f"observation cut to a marker) need at least {minimum} tokens; give a budget of at "
+                         f"least {minimum}, or use a keep ratio instead")
+        self.budget = budget
+        self.minimum = minimum
+
+
+def resolve_budget(budget: int | str | None, tokens_in: int) -> int | None:
+    """Tokens from ``1200``, ``"1200"`` or a share of the input such as ``"30%"`` (rounded down, at least 1)."""
+    if budget is None:
+        return None
+    if isinstance(budget, bool) or not isinstance(budget, (int, str)):
+        raise UsageError(f"budget must be a number of tokens (1200) or a share of the input ('30%'), not {budget!r}")
+    if isinstance(budget, int):
+        if budget < 1:
+            raise UsageError(f"budget must be a positive number of tokens, not {budget}")
+        return budget
+    share = _SHARE.match(budget)
+    if share:
+        pct = float(share.group(1))
+        if not 0 < pct <= 100:
+            raise UsageError(f"a budget share must be above 0% and at most 100%, not {budget!r}")
+        return max(1, math.floor(tokens_in * pct / 100))
+    if budget.strip().isdigit():
+        return resolve_budget(int(budget), tokens_in)
+    raise UsageError(f"budget must be a number of tokens (1200) or a share of the input ('30%'), not {budget!r}")
+
+
+def fit(plan: Plan, budget: int, s: TrajectorySettings, masker: Masker) -> Plan:
+    """``plan`` brought within ``budget`` tokens by the degrade order above (unchanged if it fits)."""
+    t = plan.trajectory
+    cost = Cost(t.form, s.encoding)
+    if cost.total(t) <= budget or not t.steps:
+        if cost.total(t) > budget:
+            raise BudgetTooSmall(budget, cost.total(t))
+        return plan
+    present = {step.index: step for step in t.past}
+    floor = [i for i in sorted(plan.floor) if i in present]
+    room = budget - cost.fixed(t) - sum(cost.step(present[i]) for i in floor)
+    if room >= 0:
+        chosen = _pack(plan, present, floor, room, cost, masker, s)
+        return replace(plan, trajectory=_with_past(t, chosen))
+    kept = {i: present[i] for i in floor}
+    floor_cost, over, done = cost.total(_with_past(t, kept)), -room, []
+    for i in floor:  # stage 2: mask older floor steps, oldest first
+        if over <= 0:
+            break
+        masked = masker.mask(kept[i])
+        over -= cost.step(kept[i]) - cost.step(masked)
+        kept[i] = masked
+        done.append(f"masked floor step {i}")
+    for i in floor:  # stage 3: lower K
+        if over <= 0:
+            break
+        over -= cost.step(kept.pop(i))
+        done.append(f"dropped floor step {i}")
+    notices = [f"the floor ({floor_cost} tokens) is over the budget of {budget}: {', '.join(done) or 'no step'}"]
+    if over < 0:  # slack left by the last stage: refill it with masked scored steps, best first
+        _refill(plan, present, kept, -over, cost, masker)
+    out = _with_past(t, kept)
+    if over > 0:  # stage 4: shorten the current observation
+        out = _shorten_current(out, budget, cost, s)
+        notices.append("the current observation was shortened (head and tail kept, with a marker)")
+    return replace(plan, trajectory=out, notices=(*plan.notices, *notices))
+
+
+def _pack(plan: Plan, present: dict[int, Step], floor: list[int], room: int, cost: Cost, masker: Masker,
+          s: TrajectorySettings) -> dict[int, Step]:
+    """Stage 1: the floor, then the method's other steps best first, whole; then masked versions."""
+    rest = [i for i in (plan.priority or ()) if i in present and i not in floor]
+    listed = set(rest)
+    rest += sorted((i for i in present if i not in floor and i not in listed), reverse=True)
+    chosen = {i: present[i] for i in floor}
+    for i in rest:
+        c = cost.step(present[i])
+        if c <= room:
+            chosen[i], room = present[i], room - c
+        elif plan.contiguous:
+            break
+    if s.dropped != "remove" or plan.mask_rest:
+        for i in rest:
+            if i in chosen:
+                continue
+            masked = masker.mask(present[i])
+            c = cost.step(masked)
+            if c <= room:
+                chosen[i], room = masked, room - c
+            elif plan.contiguous:
+                break
+    return chosen
+
+
+def _refill(plan: Plan, present: dict[int, Step], kept: dict[int, Step], room: int, cost: Cost,
+            masker: Masker) -> None:
+    """Masked versions of dropped steps, in the method's priority order, into ``room`` tokens of slack."""
+    for i in plan.priority or sorted(present, reverse=True):
+        if i in kept or i not in present:
+            continue
+        masked = masker.mask(present[i])
+        c = cost.step(masked)
+        if c <= room:
+            kept[i], room = masked, room - c
+
+
+def _with_past(t: Trajectory, kept: dict[int, Step]) -> Trajectory:
+    return t.with_steps([*(kept[i] for i in sorted(kept)), *t.steps[-1:]])
+
+
+MARKER = "[... {cut} tokens cut{facts} ...]"
+
+
+def marker(cut: int, facts: str = "") -> str:
+    return MARKER.format(cut=cut, facts=f"; kept: {facts}" if facts else "")
+
+
+def shorten(text: str, max_tokens: int, encoding: str = "o200k_base", facts_tokens: int = 24) -> str:
+    """``text`` in at most ``max_tokens`` tokens: head and tail around a marker that says how much was cut and
+    keeps the identifiers and numbers of the cut middle (as many as fit); ``""`` if not even the bare marker
+    fits. Unchanged when it already fits."""
+    enc = tokens.get_encoding(encoding)
+    ids = enc.encode(text) if len(text) <= tokens.CHUNK_CHARS else None
+    n = len(ids) if ids is not None else tokens.count(text, encoding)
+    if n <= max_tokens:
+        return text
+    if ids is None:  # very long: cut by characters first, then by tokens
+        return shorten(text[:tokens.CHUNK_CHARS // 2] + text[-tokens.CHUNK_CHARS // 2:], max_tokens, encoding)
+    room = max_tokens
+    for _ in range(6):
+        bare = tokens.count(marker(n), encoding)
+        keep = max(0, room - bare - 2)
+        middle = _decode(enc, ids[keep // 2:n - (keep - keep // 2)])
+        facts = digest(middle, min(facts_tokens, max(0, (room - bare) // 3)), None, encoding)
+        mark = marker(n - keep, facts)
+        keep = max(0, room - tokens.count(mark, encoding) - 2)
+        head, tail = _decode(enc, ids[:keep // 2]), _decode(enc, ids[n - (keep - keep // 2):]) if keep else ""
+        out = f"{head} {mark} {tail}".strip() if keep else mark
+        used = tokens.count(out, encoding)
+        if used <= max_tokens:
+            return out
+        room -= used - max_tokens
+    only = marker(n)
+    return only if tokens.count(only, encoding) <= max_tokens else ""
+
+
+def _decode(enc: tokens.Encoding, ids: list[int]) -> str:
+    if not ids:
+        return ""
+    raw: bytes = enc.decode_bytes(ids)  # type: ignore[attr-defined]
+    return raw.decode("utf-8", errors="ignore")
+
+
+def _shorten_current(t: Trajectory, budget: int, cost: Cost, s: TrajectorySettings) -> Trajectory:
+    current = t.steps[-1]
+    obs = list(current.observation)
+    bare = [_bare(m, cost, s.encoding) for m in obs]
+    others = cost.total(t) - cost.messages(obs)
+    minimum = others + cost.messages(bare)
+    if minimum > budget or not any(_shortenable(m) for m in obs):
+        raise BudgetTooSmall(budget, minimum)
+    over = cost.total(t) - budget
+    for k in sorted(range(len(obs)), key=lambda k: -cost.message(obs[k])):  # largest first
+        if over <= 0:
+            break
+        m = obs[k]
+        if not _shortenable(m):
+            continue
+        text = str(m["content"])
+        target = max(0, tokens.count(text, s.encoding) - over)
+        new: Msg = {**m, "content": shorten(text, target, s.encoding) or marker(tokens.count(text, s.encoding))}
+        over -= cost.message(m) - cost.message(new)
+        obs[k] = new
+    if over > 0:
+        raise BudgetTooSmall(budget, minimum)
+    return t.with_steps([*t.past, replace(current, observation=tuple(obs))])
+
+
+def minimum_budget(t: Trajectory, encoding: str = "o200k_base") -> int:
+    """The smallest budget any method can meet for ``t``: system, task, pending turn and the current step with
+    its observation cut to the bare marker (the figure :class:`BudgetTooSmall` states)."""
+    cost = Cost(t.form, encoding)
+    floor = t.with_steps(t.steps[-1:])
+    if not t.steps:
+        return cost.total(floor)
+    obs = t.steps[-1].observation
+    return cost.total(floor) - cost.messages(obs) + cost.messages(_bare(m, cost, encoding) for m in obs)
+
+
+def _bare(m: Msg, cost: Cost, encoding: str) -> Msg:
+    """The message with its content cut to the bare marker (unchanged if that would not be shorter)."""
+    if not _shortenable(m):
+        return m
+    cut = {**m, "content": marker(tokens.count(m["content"], encoding))}
+    return cut if cost.message(cut) < cost.message(m) else m
+
+
+def _shortenable(m: Msg) -> bool:
+    return isinstance(m.get("content"), str) and bool(m["content"])
+
+
+__all__ = ["MARKER", "BudgetTooSmall", "fit", "marker", "minimum_budget", "resolve_budget", "shorten"]

@@ -1,0 +1,121 @@
+"""Digests: the few facts of a masked observation that later steps may need, in a bounded number of tokens.
+
+A digest lists identifiers (``ORD-1182``, ``user_id``, ``camelCase``, e-mail addresses), numbers with their
+units (``42 kg``, ``$19.99``, ``3.5%``), paths and file names, quoted strings (not JSON keys), and names
+(capitalised words that do not open a sentence, and the object named after an article: "a red apple" ->
+``red apple``). Items are ranked by recurrence: how many other blocks of the trajectory (task, other steps)
+mention the item's rarest word; ties keep the order of first appearance. Items the context holds anyway
+(their words all appear in the system prompt, task, current step or pending turn) and JSON field names are
+left out. Items are added while the digest stays within its token bound.
+
+Everything here is regular-expression work over the text, linear in its length.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping
+
+from relaykit import tokens
+from relaykit.text import STOPWORDS, words
+
+_UNITS = (r"%|°\s?[CF]|kg|mg|g|lbs?|oz|km|cm|mm|m|mi|ft|in|ms|sec|s|min|h|hrs?|hours?|days?|weeks?|"
+          r"degrees?|celsius|fahrenheit|usd|eur|gbp|tb|gb|mb|kb|bytes?|tokens?|items?|units?|points?")
+PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("quoted", re.compile(r"\"([^\"\n]{1,60})\"|(?<!\w)'([^'\n]{1,60})'(?!\w)")),
+    ("path", re.compile(r"(?<![\w/])(?:~|\.{1,2})?/[\w.\-]+(?:/[\w.\-]+)*|\b[\w\-]+\.(?:txt|py|json|csv|md|log|"
+                        r"pdf|png|jpe?g|ya?ml|toml|html?|js|ts|sh|xml|zip|tar|gz)\b")),
+    ("email", re.compile(r"\b[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+\b")),
+    ("number", re.compile(r"[$€£]?(?<![\w.])\d+(?:[.,:]\d+)*(?:\s?(?:" + _UNITS + r")\b)?", re.IGNORECASE)),
+    ("id", re.compile(r"\b(?=[\w\-]*\d)(?=[\w\-]*[A-Za-z])[A-Za-z0-9][\w\-]{2,}\b|\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b"
+                      r"|\b[a-z]+[A-Z][A-Za-z0-9]+\b")),
+    ("name", re.compile(r"(?<![.!?:]\s)(?<!^)(?<!\n)\b[A-Z][a-zA-Z]+(?:\s+[A-Z][a-zA-Z]+)*")),
+    ("object", re.compile(r"\b(?:a|an|the|some|your)\s+([a-z][a-z\-]*(?:\s+[a-z][a-z\-]*){0,2})")),
+)
+
+
+_JSON_KEY = re.compile(r"[\"']?\s*:\s*[\[{\"'\d\-tfn]")
+
+
+def candidates(text: str) -> list[str]:
+    """The digest candidates of ``text`` in order of first appearance, without duplicates."""
+    found: list[tuple[int, str]] = []
+    for kind, pattern in PATTERNS:
+        for match in pattern.finditer(text):
+            if _JSON_KEY.match(text, match.end()):
+                continue  # a key of a JSON object names a field, not a fact
+            item = _clean(kind, next((g for g in match.groups() if g), match.group(0)))
+            if item:
+                found.append((match.start(), item))
+    seen: set[str] = set()
+    out: list[str] = []
+    for _, item in sorted(found, key=lambda pair: pair[0]):
+        key = item.lower()
+        if key not in seen:
+            seen.add(key)
+            out.append(item)
+    return out
+
+
+def _clean(kind: str, item: str) -> str:
+    item = item.strip()
+    if kind == "object":
+        kept = []
+        for word in item.split():
+            if word in STOPWORDS:
+                break
+            kept.append(word)
+        item = " ".join(kept)
+    if kind == "name" and item.lower() in STOPWORDS:
+        return ""
+    return item if len(item) > 1 else ""
+
+
+def block_frequencies(blocks: Iterable[str]) -> Counter[str]:
+    """In how many of ``blocks`` each word occurs (the recurrence table a digest is ranked with)."""
+    df: Counter[str] = Counter()
+    for block in blocks:
+        df.update(set(words(block)))
+    return df
+
+
+def recurrence(item: str, df: Mapping[str, int], own: frozenset[str] | set[str]) -> int:
+    """How many other blocks mention the item's rarest word (the block holding it counts once less)."""
+    ws = [w for w in words(item) if w not in STOPWORDS] or words(item)
+    if not ws:
+        return 0
+    return min(df.get(w, 0) - (1 if w in own else 0) for w in ws)
+
+
+def digest(text: str, max_tokens: int, df: Mapping[str, int] | None = None, encoding: str = "o200k_base",
+           known: frozenset[str] | set[str] = frozenset()) -> str:
+    """At most ``max_tokens`` tokens of the facts in ``text``, most recurrent first (``""`` for none). Items
+    whose words are all in ``known`` (what the context holds anyway) are left out."""
+    if max_tokens <= 0 or not text:
+        return ""
+    items = [item for item in candidates(text) if not known or not set(words(item)) <= known]
+    if df is not None:
+        own = set(words(text))
+        order = sorted(range(len(items)), key=lambda k: (-recurrence(items[k], df, own), k))
+        items = [items[k] for k in order]
+    chosen: list[str] = []
+    used = 0
+    for item in items:
+        low = item.lower()
+        if any(low in c.lower() for c in chosen):
+            continue
+        inside = [c for c in chosen if c.lower() in low]  # "ORD" then "ORD-1182": keep the longer one
+        freed = sum(tokens.count(c, encoding) + 1 for c in inside)
+        cost = tokens.count(item, encoding) + 1  # ", " joins items: about one token
+        if used - freed + cost <= max_tokens + 1:
+            chosen = [c for c in chosen if c not in inside] + [item]
+            used += cost - freed
+    joined = ", ".join(chosen)
+    while chosen and tokens.count(joined, encoding) > max_tokens:  # the join estimate was short
+        chosen.pop()
+        joined = ", ".join(chosen)
+    return joined
+
+
+__all__ = ["PATTERNS", "block_frequencies", "candidates", "digest", "recurrence"]

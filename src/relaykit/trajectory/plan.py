@@ -1,0 +1,190 @@
+"""What every trajectory method shares: the settings, the plan a method returns, masking with a digest,
+and the exact token cost of blocks (the same count the accounting reports)."""
+
+from __future__ import annotations
+
+import functools
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from relaykit import tokens
+from relaykit.errors import UsageError
+from relaykit.text import words as text_words
+from relaykit.trajectory.digest import block_frequencies, digest
+from relaykit.trajectory.parse import PLACEHOLDER, Msg, Step, Trajectory, mask_observation
+from relaykit.trajectory.recall import ReferenceStore, handle_for
+from relaykit.trajectory.scorer import Scorer
+from relaykit.trajectory.selective import TokenInfo
+
+Dropped = Literal["remove", "placeholder", "reference"]
+DROPPED = ("remove", "placeholder", "reference")
+
+
+@dataclass(frozen=True)
+class TrajectorySettings:
+    """Every knob of trajectory compression, explicit and frozen.
+
+    ``budget`` is a hard token ceiling: an int, or a share of the input such as ``"30%"`` (resolved against
+    the input's token count before a method runs). ``digest_tokens`` bounds the facts a masked observation's
+    placeholder keeps (0: plain placeholder). ``dropped="reference"`` masks like ``"placeholder"`` and also
+    writes every elided step to ``store`` under a handle the placeholder names.
+    """
+
+    keep: float = 0.3
+    budget: int | str | None = None
+    k_recent: int = 2
+    theta_hi: float = 0.9
+    dropped: Dropped = "remove"
+    placeholder: str = PLACEHOLDER
+    digest_tokens: int = 48
+    truncate_tokens: int = 2048
+    mask_window: int = 10
+    head_steps: int = 1
+    scorer: Scorer | None = None
+    token_info: TokenInfo | None = field(default=None, compare=False)
+    store: ReferenceStore | None = field(default=None, compare=False)
+    encoding: str = "o200k_base"
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.keep <= 1.0:
+            raise UsageError(f"keep must be a ratio between 0 and 1, not {self.keep}")
+        if isinstance(self.budget, (int, float)) and not isinstance(self.budget, bool) and self.budget < 1:
+            raise UsageError(f"budget must be a positive number of tokens (or a share like '30%'), not {self.budget}")
+        if self.k_recent < 0 or self.mask_window < 1 or self.truncate_tokens < 1 or self.head_steps < 0:
+            raise UsageError("k_recent and head_steps must be >= 0, and mask_window and truncate_tokens >= 1")
+        if self.digest_tokens < 0:
+            raise UsageError(f"digest_tokens must be >= 0 (0 turns the digest off), not {self.digest_tokens}")
+        if self.dropped not in DROPPED:
+            raise UsageError(f"dropped must be one of {', '.join(DROPPED)}, not {self.dropped!r}")
+
+    @property
+    def token_budget(self) -> int | None:
+        """The budget in tokens (only after ``compress_trajectory`` resolved a share like ``"30%"``)."""
+        if self.budget is None:
+            return None
+        if not isinstance(self.budget, int):
+            raise UsageError(f"the budget {self.budget!r} is a share of the input; compress_trajectory resolves it")
+        return self.budget
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A method's answer: the trajectory it keeps, its always-keep floor, and, for the budget, the order in
+    which its other kept past steps matter (most important first; ``contiguous``: stop at the first that
+    does not fit, as a recency window does)."""
+
+    trajectory: Trajectory
+    floor: frozenset[int] = frozenset()
+    scores: tuple[float, ...] = ()
+    priority: tuple[int, ...] | None = None
+    contiguous: bool = False
+    mask_rest: bool = False
+    notices: tuple[str, ...] = ()
+
+
+class Masker:
+    """Masks past steps (action kept, observation -> placeholder with a digest and, in reference mode, a
+    handle). Digests are ranked by recurrence over the whole original trajectory, computed once."""
+
+    def __init__(self, original: Trajectory, s: TrajectorySettings) -> None:
+        self.original, self.s = original, s
+        self._df: Counter[str] | None = None
+        self._cache: dict[int, str] = {}
+        self._masked: dict[int, Step] = {}
+        self._known_words: frozenset[str] | None = None
+
+    def _frequencies(self) -> Counter[str]:
+        if self._df is None:
+            t = self.original
+            blocks: Iterable[str] = (
+                *(tokens.message_text(m) for m in (*t.task, *t.pending)),
+                *(f"{step.action_text}\n{step.observation_text}" for step in t.steps))
+            self._df = block_frequencies(blocks)
+        return self._df
+
+    def _known(self) -> frozenset[str]:
+        """Words of what every result holds (system, task, current step, pending turn): no digest repeats them."""
+        if self._known_words is None:
+            t = self.original
+            current = t.steps[-1].messages if t.steps else ()
+            self._known_words = frozenset(
+                w for m in (*t.system, *t.task, *current, *t.pending) for w in text_words(tokens.message_text(m)))
+        return self._known_words
+
+    def placeholder(self, index: int, with_digest: bool = True) -> str:
+        key = index if with_digest else -1 - index
+        if key not in self._cache:
+            step = self.original.steps[index]
+            parts = []
+            if self.s.digest_tokens and with_digest:
+                facts = digest(step.observation_text, self.s.digest_tokens, self._frequencies(), self.s.encoding,
+                               self._known())
+                parts += [f"facts: {facts}"] if facts else []
+            if self.s.dropped == "reference":
+                parts.append(f'recall_step("{handle_for(step.messages)}")')
+            base = self.s.placeholder
+            joined = "; ".join(parts)
+            self._cache[key] = (base if not parts else f"{base[:-1]}; {joined}]" if base.endswith("]")
+                                else f"{base} ({joined})")
+        return self._cache[key]
+
+    def mask(self, step: Step) -> Step:
+        if step.masked:
+            return step
+        if step.index not in self._masked:
+            masked = mask_observation(step, self.original.form, self.placeholder(step.index))
+            if masked.observation == step.observation:  # a digest longer than the observation: go without it
+                masked = mask_observation(step, self.original.form, self.placeholder(step.index, False))
+            self._masked[step.index] = masked
+        return self._masked[step.index]
+
+
+@functools.lru_cache(maxsize=32768)
+def count_text(text: str, encoding: str) -> int:
+    """``tokens.count``, memoised: an agent loop recompresses the same messages at every step."""
+    return tokens.count(text, encoding)
+
+
+class Cost:
+    """Exact token cost of messages as the accounting counts them: chat lists are additive per message
+    (``tokens.count_messages``); a ReAct text is counted whole, so per-block costs are close, not exact."""
+
+    def __init__(self, form: str, encoding: str) -> None:
+        self.form, self.encoding = form, encoding
+        self._steps: dict[int, tuple[Step, int]] = {}  # id(step) -> (the step, kept alive so ids stay unique; cost)
+
+    @property
+    def base(self) -> int:
+        return tokens.TOKENS_REPLY_PRIMER if self.form == "chat" else 0
+
+    def message(self, m: Mapping[str, Any]) -> int:
+        """What ``m`` adds to ``tokens.count_messages`` (the same arithmetic, with counts memoised)."""
+        if self.form == "react":
+            return count_text(str(m.get("content") or ""), self.encoding)
+        total = tokens.TOKENS_PER_MESSAGE + count_text(tokens.message_text(m), self.encoding)
+        total += count_text(str(m.get("role", "")), self.encoding)
+        if m.get("name"):
+            total += tokens.TOKENS_PER_NAME + count_text(str(m["name"]), self.encoding)
+        return total
+
+    def messages(self, ms: Iterable[Msg]) -> int:
+        return sum(self.message(m) for m in ms)
+
+    def step(self, step: Step) -> int:
+        key = id(step)
+        if key not in self._steps:
+            self._steps[key] = (step, self.messages(step.messages))
+        return self._steps[key][1]
+
+    def fixed(self, t: Trajectory) -> int:
+        """System, task, pending turn and the current step: what every result holds."""
+        current = t.steps[-1].messages if t.steps else ()
+        return self.base + self.messages((*t.system, *t.task, *current, *t.pending))
+
+    def total(self, t: Trajectory) -> int:
+        return self.fixed(t) + sum(self.step(step) for step in t.past)
+
+
+__all__ = ["DROPPED", "Cost", "Dropped", "Masker", "Plan", "TrajectorySettings"]

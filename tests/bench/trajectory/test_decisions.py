@@ -1,0 +1,71 @@
+import json
+import subprocess
+import sys
+
+import pytest
+from lab_fakes import FakeEnv
+
+from relaykit.bench.reports import report_for
+from relaykit.bench.store import RunStore
+from relaykit.bench.trajectory import register_env
+from relaykit.bench.trajectory.decisions import DecisionConfig, case, entities, run_decisions
+from relaykit.bench.trajectory.decisions_report import html_report, summarise
+from relaykit.bench.trajectory.envs import GoldStep
+from relaykit.cli.app import main
+from relaykit.errors import UsageError
+
+
+@pytest.fixture(autouse=True)
+def fake_env() -> None:
+    register_env("fake", FakeEnv)
+
+
+def test_entities_are_argument_values_or_the_object_of_a_command() -> None:
+    assert entities(GoldStep("take purple potato", "ok")) == {"purple", "potato"}
+    call = GoldStep("f(x)", "ok", call={"name": "get_order", "arguments": {"order_id": "#W42", "ids": ["a1", "b2"]}})
+    assert entities(call) == {"w42", "a1", "b2"}
+    assert entities(GoldStep("look", "ok")) == frozenset()
+
+
+def test_a_case_is_within_budget_or_raises_with_the_stated_minimum() -> None:
+    msgs = [{"role": "system", "content": "Agent."}, {"role": "user", "content": "Find the coin in the hall-box."}]
+    for i in range(6):
+        msgs += [{"role": "assistant", "content": f"go to room{i}"},
+                 {"role": "user", "content": f"You are in room{i}. There is a box{i} here. " * 5}]
+    ok = case(msgs, frozenset({"box1"}), "agora", "50%")
+    assert ok["feasible"] and ok["valid"] and ok["within"] and ok["floor_kept"]
+    assert ok["tokens_out"] <= ok["budget_tokens"] and ok["hits"] <= 1
+    tight = case(msgs, frozenset({"box1"}), "recency", "1%")
+    assert not tight["feasible"] and tight["error"] == "BudgetTooSmall" and tight["stated_minimum"] == tight["minimum"]
+
+
+def test_run_summary_and_report(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    store = RunStore(tmp_path / "runs.sqlite")
+    cfg = DecisionConfig(envs=("fake",), methods=("agora", "recency", "head-tail"), budgets=("30%", "50%"),
+                         episodes=2)
+    run_id = run_decisions(cfg, store)
+    rows = summarise(store.results(run_id))
+    assert {(r["budget"], r["method"]) for r in rows} == {(b, m) for b in cfg.budgets for m in cfg.methods}
+    for row in rows:
+        assert row["split"] == "held-out" and row["feasible"] + row["infeasible"] == 2 * 4
+        if row["feasible"]:
+            assert row["valid"] == 1.0 and row["within"] == 1.0
+        if row["infeasible"]:
+            assert row["clear_error"] == 1.0
+    assert report_for(store.get_run(run_id)).kind == "trajectory-decisions"
+    assert "entity recall" in html_report(store, store.get_run(run_id))
+    with pytest.raises(UsageError, match="unknown method"):
+        run_decisions(DecisionConfig(envs=("fake",), methods=("magic",)), store)
+
+
+def test_cli_decision_points_json(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    db = str(tmp_path / "runs.sqlite")
+    with pytest.raises(SystemExit) as info:
+        main(["bench", "trajectory", "--decision-points", "--env", "fake", "--episodes", "1", "--methods",
+              "agora,recency", "--budget", "30%,50%", "--store", db, "--json"])
+    out, _ = capsys.readouterr()
+    data = json.loads(out)
+    assert info.value.code in (0, None) and len(data["rows"]) == 4 and data["config"]["seed"] == 105
+    proc = subprocess.run([sys.executable, "-m", "relaykit.cli.app", "report", data["run_id"], "--store", db],
+                          capture_output=True, text=True, check=False)
+    assert proc.returncode == 0 and "decision points" in proc.stdout
