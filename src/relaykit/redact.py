@@ -32,7 +32,13 @@ _URL_USERINFO = re.compile(r"(?P<scheme>\b[a-zA-Z][a-zA-Z0-9+.\-]*://)(?P<userin
 _ASSIGNMENT_KEYS = (r"passw(?:or)?d|passphrase|secret|api[_-]?key|apikey|access[_-]?key(?:[_-]?id)?|secret[_-]?key"
                     r"|client[_-]?secret|(?:access|refresh|auth|id|session)[_-]?token|private[_-]?key|token")
 
-_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
+def _mask_value(match: re.Match[str]) -> str:
+    value = match.group(3)
+    quote = value[0] if value[0] in "\"'" else ""
+    return f"{match.group(1)}{match.group(2)}{quote}{MASK}{quote}"
+
+
+_PATTERNS: tuple[tuple[re.Pattern[str], Any], ...] = (
     # PEM private key blocks
     (re.compile(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----.*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|\Z)", re.DOTALL),
      MASK),
@@ -54,11 +60,13 @@ _PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\bhf_[A-Za-z0-9]{30,}"), MASK),
     # JSON Web Tokens (header.payload.signature, base64url, header and payload start with '{"')
     (re.compile(r"\beyJ[A-Za-z0-9_\-]{4,}\.eyJ[A-Za-z0-9_\-]{4,}\.[A-Za-z0-9_\-]*"), MASK),
-    # Authorization header values
-    (re.compile(r"\b(Bearer|Basic|Token)(\s+)[A-Za-z0-9._~+/\-]{8,}=*", re.IGNORECASE), r"\1\2" + MASK),
+    # Authorization header values: any scheme after "Authorization:", a bearer token anywhere
+    (re.compile(r"(?i)\b(authorization[\"']?\s*[:=]\s*[\"']?)(?:(bearer|basic|token|digest)\s+)?(?!\[redacted\])"
+                r"[^\s\"',;]+"), lambda m: m.group(1) + (m.group(2) + " " if m.group(2) else "") + MASK),
+    (re.compile(r"\b([Bb]earer)(\s+)(?!\[redacted\])[A-Za-z0-9._~+/\-]{8,}=*"), r"\1\2" + MASK),
     # password=..., "api_key": "...", token: ...
-    (re.compile(r"(?i)(?<![A-Za-z0-9_])(" + _ASSIGNMENT_KEYS + r")([\"']?\s*[:=]\s*[\"']?)(?![\"'\s])"
-                r"[^\s\"'&,;}\]]+"), r"\1\2" + MASK),
+    (re.compile(r"(?i)(?<![A-Za-z0-9_])(" + _ASSIGNMENT_KEYS + r")([\"']?\s*[:=]\s*)"
+                r"(\"(?!\[redacted\])[^\"]+\"|'(?!\[redacted\])[^']+'|(?![\"'\s\[])[^\s\"'&,;}\]]+)"), _mask_value),
     # "my password is hunter2"
     (re.compile(r"(?i)\b(password|passphrase|passwd)(\s+(?:is|was|=)\s+)(?!\[redacted\])[\"']?[^\s\"',;]+"),
      r"\1\2" + MASK),

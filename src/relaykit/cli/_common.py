@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import sys
 from pathlib import Path
 from typing import Any
 
+import typer
 from rich.console import Console
 
 from relaykit.errors import UsageError
@@ -55,3 +57,18 @@ def _finite(value: Any) -> Any:
 def print_json(value: Any) -> None:
     """Print strict JSON (undefined figures as null)."""
     sys.stdout.write(json.dumps(_finite(value), indent=2, default=str, allow_nan=False) + "\n")
+
+
+TIMEOUT_OPTION: Any = typer.Option(
+    None, "--timeout", metavar="SECONDS",
+    help="Total seconds one call to a model endpoint may take: connect, headers and body together "
+         "(default: $RELAYKIT_TIMEOUT, else 60). The embedded model runs in-process and is not bounded.")
+
+
+def use_timeout(seconds: float | None) -> None:
+    """Make ``--timeout`` the total deadline of every model call this command makes (via RELAYKIT_TIMEOUT)."""
+    if seconds is None:
+        return
+    if not 0 < seconds < math.inf:
+        raise UsageError(f"--timeout must be a positive number of seconds, not {seconds:g}")
+    os.environ["RELAYKIT_TIMEOUT"] = repr(float(seconds))

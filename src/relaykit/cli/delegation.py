@@ -10,7 +10,7 @@ from rich.markup import escape
 from relaykit.bench.delegation import LabConfig, run_lab, summarize
 from relaykit.bench.delegation.report import print_summary
 from relaykit.bench.store import RunStore
-from relaykit.cli._common import console, print_json, read_json
+from relaykit.cli._common import TIMEOUT_OPTION, console, print_json, read_json, use_timeout
 from relaykit.cli.groups import bench_app
 from relaykit.delegation import check_graph_data, load_tools
 
@@ -61,8 +61,10 @@ def bench_delegation(
     resume: str | None = typer.Option(None, "--resume", help="Continue this run id, skipping finished units."),
     store: Path | None = typer.Option(None, "--store", help="Run store file."),
     as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
+    timeout: float | None = TIMEOUT_OPTION,
 ) -> None:
     """Run the delegation lab: plan, (route,) hand off and execute each task, scoring the end state."""
+    use_timeout(timeout)
 
     config = LabConfig.build(suite=suite, planner=planner, executor=executor, formats=formats, router=router,
                              limit=limit, offset=offset, max_steps=max_steps, direct=direct,

@@ -11,7 +11,7 @@ import typer
 from rich.progress import Progress
 
 from relaykit.bench.trajectory import report as _trajectory_report  # registers `relaykit report` for lab runs
-from relaykit.cli._common import console, print_json, read_text
+from relaykit.cli._common import TIMEOUT_OPTION, console, print_json, read_text, use_timeout
 from relaykit.cli.groups import bench_app, compress_app
 from relaykit.errors import UsageError
 
@@ -82,8 +82,10 @@ def bench_trajectory(
     seed: int = typer.Option(100, "--seed", help="First episode seed (training labels use 0 upwards)."),
     resume: str | None = typer.Option(None, "--resume", help="Continue this run id, skipping finished units."),
     store: Path | None = STORE_OPTION,
+    timeout: float | None = TIMEOUT_OPTION,
 ) -> None:
     """Every method on a real environment: validity, grounding recall, compression; reward with --policy."""
+    use_timeout(timeout)
     from relaykit.bench.store import RunStore
     from relaykit.bench.trajectory import LabConfig, run_lab
     from relaykit.bench.trajectory.lab import units
@@ -120,8 +122,10 @@ def train(
     seed: int = typer.Option(0, "--seed"),
     test_share: float = typer.Option(0.25, "--test-share", help="Share of episodes held out for the AUC."),
     out: Path = typer.Option(Path("agora_scorer.json"), "--out", help="Where to write the scorer JSON."),
+    timeout: float | None = TIMEOUT_OPTION,
 ) -> None:
     """Label gold trajectories counterfactually, fit the step scorer, print the held-out AUC, save it."""
+    use_timeout(timeout)
     from relaykit.bench.trajectory.labelset import LabelPlan, collect
     from relaykit.models import open_model
     from relaykit.trajectory.train import save_scorer, train_scorer
