@@ -87,3 +87,14 @@ def test_secret_key_names() -> None:
         assert is_secret_key(name), name
     for name in ("prompt_tokens", "max_tokens", "model", "cache_key_hash", "tokens_in", "input_tokens_est"):
         assert not is_secret_key(name), name
+
+
+@pytest.mark.parametrize("unit", ["a.", "a-", "eyJa-", "eyJabcd.", "a://", "@", "password: ", "authorization: ",
+                                  "sk-", "glpat-", "Bearer ", 'password="'])
+def test_hostile_text_is_scrubbed_in_linear_time(unit: str) -> None:
+    import time
+
+    text = unit * (100_000 // len(unit))
+    started = time.perf_counter()
+    scrub(text)
+    assert time.perf_counter() - started < 3.0, "a pattern rescans the text: bound its repeats"

@@ -27,7 +27,9 @@ SECRET_KEY = re.compile(
 )
 """Key names whose values are secrets whatever they look like."""
 
-_URL_USERINFO = re.compile(r"(?P<scheme>\b[a-zA-Z][a-zA-Z0-9+.\-]*://)(?P<userinfo>[^\s/?#@]*(?:@[^\s/?#@]*)*)@")
+# bounded repeats keep every pattern linear in the length of the text (no quadratic rescans)
+_URL_USERINFO = re.compile(r"(?P<scheme>\b[a-zA-Z][a-zA-Z0-9+.\-]{0,31}://)"
+                           r"(?P<userinfo>[^\s/?#@]{0,1024}(?:@[^\s/?#@]{0,1024}){0,4})@")
 
 _ASSIGNMENT_KEYS = (r"passw(?:or)?d|passphrase|secret|api[_-]?key|apikey|access[_-]?key(?:[_-]?id)?|secret[_-]?key"
                     r"|client[_-]?secret|(?:access|refresh|auth|id|session)[_-]?token|private[_-]?key|token")
@@ -59,7 +61,7 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Any], ...] = (
     (re.compile(r"\bAIza[0-9A-Za-z_\-]{35}"), MASK),
     (re.compile(r"\bhf_[A-Za-z0-9]{30,}"), MASK),
     # JSON Web Tokens (header.payload.signature, base64url, header and payload start with '{"')
-    (re.compile(r"\beyJ[A-Za-z0-9_\-]{4,}\.eyJ[A-Za-z0-9_\-]{4,}\.[A-Za-z0-9_\-]*"), MASK),
+    (re.compile(r"\beyJ[A-Za-z0-9_\-]{4,2048}\.eyJ[A-Za-z0-9_\-]{4,16384}\.[A-Za-z0-9_\-]{0,2048}"), MASK),
     # Authorization header values: any scheme after "Authorization:", a bearer token anywhere
     (re.compile(r"(?i)\b(authorization[\"']?\s*[:=]\s*[\"']?)(?:(bearer|basic|token|digest)\s+)?(?!\[redacted\])"
                 r"[^\s\"',;]+"), lambda m: m.group(1) + (m.group(2) + " " if m.group(2) else "") + MASK),
