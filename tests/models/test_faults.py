@@ -191,3 +191,15 @@ def test_cli_timeout_bounds_a_hung_endpoint(server: HostileServer, tmp_path: Pat
     with pytest.raises(SystemExit) as info:
         main([*args, "--timeout", "0"])
     assert info.value.code == 2 and "--timeout" in capsys.readouterr().err
+
+
+def test_a_chain_inside_a_chain_shares_the_outer_deadline() -> None:
+    def slow(request: ChatRequest) -> str:
+        time.sleep(3.0)
+        return "late"
+
+    inner = FallbackChain([ScriptedModel(slow, name="slow")], retries=0, name="inner")  # no deadline of its own
+    outer = FallbackChain([inner, ScriptedModel(["ok"], name="b")], deadline=0.6, retries=0)
+    seconds, outcome = timed(lambda: outer.complete("hi"))
+    assert isinstance(outcome, AllModelsFailed) and seconds <= 0.6 + SLACK
+    assert "caller's deadline around inner" in str(outcome.exceptions[0])

@@ -143,8 +143,12 @@ class FallbackChain(Model):
         message = _failure_message(attempts, self.deadline if ran_out else None)
         raise AllModelsFailed(message, [_annotated(a) for a in attempts])
 
+    def _deadline_words(self) -> str:
+        own = f"the {self.deadline:g} s deadline of {self.name}" if self.deadline is not None else ""
+        return own or f"the caller's deadline around {self.name}"
+
     def _not_reached(self) -> ModelTimeout:
-        return ModelTimeout(f"not tried: the {self.deadline:g} s deadline of {self.name} had passed")
+        return ModelTimeout(f"not tried: {self._deadline_words()} had passed")
 
     def _call(self, model: Model, request: ChatRequest) -> ChatResponse:
         """One member call, bounded by what is left of the chain's deadline."""
@@ -153,8 +157,7 @@ class FallbackChain(Model):
             return model.complete(request)
 
         def late() -> str:
-            return (f"{model.name} did not answer within the {left:.3g} s left of the {self.deadline:g} s "
-                    f"deadline of {self.name}")
+            return f"{model.name} did not answer within the {left:.3g} s left of {self._deadline_words()}"
 
         if left <= 0:
             raise ModelTimeout(late())
