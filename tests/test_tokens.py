@@ -37,3 +37,41 @@ def test_count_messages_counts_tool_calls() -> None:
             "tool_calls": [{"id": "c1", "type": "function",
                             "function": {"name": "book_hotel", "arguments": '{"id": "H07"}'}}]}
     assert tokens.count_messages([call]) > tokens.count_messages([{"role": "assistant", "content": ""}])
+
+
+SENTENCE = "The hotel H07 costs $180 per night, breakfast included. "
+LONG = SENTENCE * 20_000  # 1.12 million characters
+
+
+def test_any_length_is_counted_without_error() -> None:
+    assert len(LONG) > 1_000_000
+    for encoding in tokens.ENCODINGS:  # chunk seams change a count by a token or two at most
+        first = tokens.count(SENTENCE, encoding)
+        each = tokens.count(SENTENCE * 2, encoding) - first
+        assert abs(tokens.count(LONG, encoding) - (first + 19_999 * each)) < 30, encoding
+    assert tokens.count("x" * 2_500_000) > 0  # no whitespace to cut at
+    assert tokens.count_messages([{"role": "user", "content": LONG}]) > tokens.count(LONG)
+
+
+def test_cli_counts_a_file_over_a_megabyte(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    from relaykit.cli.app import main
+
+    big = tmp_path / "big.txt"
+    big.write_text(LONG)
+    with pytest.raises(SystemExit) as info:
+        main(["tokens", str(big)])
+    assert info.value.code in (0, None)
+    assert int(capsys.readouterr().out.strip()) == tokens.count(LONG)
+
+
+def test_a_trajectory_with_a_huge_observation_compresses() -> None:
+    from relaykit.trajectory import compress_trajectory
+
+    messages = [{"role": "user", "content": "Find the cheapest hotel."}]
+    for i in range(6):
+        call = {"id": f"c{i}", "type": "function", "function": {"name": "search", "arguments": "{}"}}
+        messages.append({"role": "assistant", "content": None, "tool_calls": [call]})
+        messages.append({"role": "tool", "tool_call_id": f"c{i}", "content": LONG if i == 2 else f"result {i}"})
+    result = compress_trajectory(messages, method="truncate", keep=0.3)
+    assert result.accounting.tokens_in > 200_000
+    assert result.accounting.tokens_out < result.accounting.tokens_in

@@ -111,3 +111,20 @@ def test_check_fits_uses_each_members_window() -> None:
     assert fc.check_fits(ChatRequest.of("word " * 100, max_tokens=16)) > 100
     with pytest.raises(ContextWindowExceeded, match="no model of fallback"):
         fc.check_fits(ChatRequest.of("word " * 1000, max_tokens=16))
+
+
+def test_a_request_over_a_million_characters_moves_to_the_larger_window() -> None:
+    small = ScriptedModel(["small"], name="small-8k", context_window=8_192)
+    large = ScriptedModel(["large"], name="large-2m", context_window=2_000_000)
+    fc, _ = chain(small, large)
+    response = fc.complete("The hotel H07 costs $180 per night. " * 40_000, max_tokens=64)  # 1.44 M characters
+    assert response.text == "large" and response.metadata["served_by"] == "large-2m"
+    assert small.calls == 0
+
+
+def test_backoff_never_waits_past_the_deadline() -> None:
+    a = ScriptedModel([ServerError("500"), ServerError("500")], name="a")
+    b = ScriptedModel(["ok"], name="b")
+    fc, waits = chain(a, b, deadline=5.0, retries=3, backoff=Backoff(base_s=30.0, cap_s=60.0))
+    assert fc.complete("q").text == "ok"
+    assert waits == [] and a.calls == 1, "a 15-30 s wait cannot fit a 5 s deadline: move on at once"

@@ -103,3 +103,36 @@ def test_schema_falls_back_to_instructions() -> None:
         return httpx.Response(200, json=completion('```json\n{"city": "Paris"}\n```'))
 
     assert complete_structured(make_model(handler), "where?", City).city == "Paris"
+
+
+@pytest.mark.parametrize(("content", "word"), [(None, "no content"), ("", "empty content"), ("  \n", "empty")])
+def test_null_or_empty_content_is_invalid_output_and_the_chain_moves_on(content: str | None, word: str) -> None:
+    from relaykit.models.fallback import FallbackChain
+    from relaykit.testing import ScriptedModel
+
+    body = completion("x")
+    body["choices"][0]["message"]["content"] = content
+    model = make_model(lambda r: httpx.Response(200, json=body))
+    with pytest.raises(InvalidOutput, match=word):
+        model.complete("hi")
+    backup = ScriptedModel(["ok"], name="backup")
+    assert FallbackChain([model, backup], retries=2, sleep=lambda s: None).complete("hi").text == "ok"
+    assert backup.calls == 1
+
+
+def test_200_with_an_error_object_raises_the_servers_message() -> None:
+    model = make_model(lambda r: httpx.Response(200, json={"error": {"message": "context too busy", "code": 503}}))
+    with pytest.raises(ServerError, match="context too busy"):
+        model.complete("hi")
+    limited = make_model(lambda r: httpx.Response(200, json={"error": {"message": "slow down", "code": 429}}))
+    with pytest.raises(RateLimited, match="slow down"):
+        limited.complete("hi")
+    bare = make_model(lambda r: httpx.Response(200, json={"id": "x", "object": "chat.completion"}))
+    with pytest.raises(ServerError, match="without choices") as info:
+        bare.complete("hi")
+    assert "NoneType" not in str(info.value)
+
+
+def test_model_name_never_shows_url_credentials() -> None:
+    model = OpenAICompatModel("m", base_url="http://alice:hunter2pass@127.0.0.1:9/v1", api_key="k")
+    assert model.name == "m@http://127.0.0.1:9/v1" and "hunter2pass" not in repr(model)

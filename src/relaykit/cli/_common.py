@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import typer
 from rich.console import Console
 
 from relaykit.errors import UsageError
@@ -173,3 +174,18 @@ def open_run_store(store: Path | None, resume: str | None = None) -> Any:
                              "--store PATH` lists a store's runs)")
         existing_sqlite(path, "run store")
     return RunStore(store)
+
+
+TIMEOUT_OPTION: Any = typer.Option(
+    None, "--timeout", metavar="SECONDS",
+    help="Total seconds one call to a model endpoint may take: connect, headers and body together "
+         "(default: $RELAYKIT_TIMEOUT, else 60). The embedded model runs in-process and is not bounded.")
+
+
+def use_timeout(seconds: float | None) -> None:
+    """Make ``--timeout`` the total deadline of every model call this command makes (via RELAYKIT_TIMEOUT)."""
+    if seconds is None:
+        return
+    if not 0 < seconds < math.inf:
+        raise UsageError(f"--timeout must be a positive number of seconds, not {seconds:g}")
+    os.environ["RELAYKIT_TIMEOUT"] = repr(float(seconds))

@@ -9,7 +9,15 @@ from typing import Any
 import typer
 from rich.markup import escape
 
-from relaykit.cli._common import check_method_settings, err_console, print_json, read_json, read_text
+from relaykit.cli._common import (
+    TIMEOUT_OPTION,
+    check_method_settings,
+    err_console,
+    print_json,
+    read_json,
+    read_text,
+    use_timeout,
+)
 from relaykit.errors import UsageError
 
 
@@ -45,8 +53,10 @@ def compress_handoff(
                                      "(default: the embedded model)."),
     embedder: str | None = typer.Option(None, "--embedder", help="Embedder spec for prune (default: minilm)."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of text."),
+    timeout: float | None = TIMEOUT_OPTION,
 ) -> None:
     """Compress a hand-off trace with one method; print the payload and the token accounting."""
+    use_timeout(timeout)
     from relaykit.embeddings import open_embedder
     from relaykit.handoff import audit
     from relaykit.handoff import compress_handoff as compress

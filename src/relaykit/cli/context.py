@@ -22,6 +22,7 @@ from relaykit.bench.composition import (
 )
 from relaykit.bench.composition.report import print_report
 from relaykit.cli._common import (
+    TIMEOUT_OPTION,
     check_at_least,
     check_output_path,
     check_utf8_file,
@@ -32,6 +33,7 @@ from relaykit.cli._common import (
     print_json,
     read_json,
     read_text,
+    use_timeout,
 )
 from relaykit.cli.groups import bench_app
 from relaykit.context import arrange, fuse
@@ -93,8 +95,10 @@ def fuse_command(
     model: str | None = typer.Option(None, help="Judge or fuser model spec (best_of_n, model)."),
     task: str = typer.Option("", help="What the samples extracted (shown to the judge or fuser)."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON: ids, support, method, n."),
+    timeout: float | None = TIMEOUT_OPTION,
 ) -> None:
     """Fuse N extraction samples; prints each id's support count."""
+    use_timeout(timeout)
     data = read_json(samples)
     if not isinstance(data, list):
         raise UsageError(f"{samples} must hold a JSON list of samples")
@@ -154,11 +158,13 @@ def composition_command(
     resume: str | None = typer.Option(None, "--resume", help="Resume this run id (its stored settings are used)."),
     store: Path | None = typer.Option(None, "--store", help="Run store file (default: $RELAYKIT_HOME/runs.sqlite)."),
     as_json: bool = typer.Option(False, "--json", help="Print the run summary as JSON."),
+    timeout: float | None = TIMEOUT_OPTION,
 ) -> None:
     """The relevance-contrast experiment of paper 002: ratio and position conditions, RelAcc, C1-C5."""
     check_at_least(blocks, 1, "--blocks")
     check_at_least(max_tokens, 1, "--max-tokens")
     check_at_least(max_repairs, 0, "--max-repairs")
+    use_timeout(timeout)
     if resume:
         runs = open_run_store(store, resume)
         config, loaded = resume_config(runs, resume)

@@ -10,7 +10,15 @@ from rich.markup import escape
 
 from relaykit.bench.delegation import LabConfig, run_lab, summarize
 from relaykit.bench.delegation.report import print_summary
-from relaykit.cli._common import check_at_least, console, open_run_store, print_json, read_json
+from relaykit.cli._common import (
+    TIMEOUT_OPTION,
+    check_at_least,
+    console,
+    open_run_store,
+    print_json,
+    read_json,
+    use_timeout,
+)
 from relaykit.cli.groups import bench_app
 from relaykit.delegation import check_graph_data, load_tools
 from relaykit.errors import UsageError
@@ -78,6 +86,7 @@ def bench_delegation(
     resume: str | None = typer.Option(None, "--resume", help="Continue this run id, skipping finished units."),
     store: Path | None = typer.Option(None, "--store", help="Run store file."),
     as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
+    timeout: float | None = TIMEOUT_OPTION,
 ) -> None:
     """Run the delegation lab: plan, (route,) hand off and execute each task, scoring the end state."""
     for option, value, minimum in (("--limit", limit, 1), ("--offset", offset, 0), ("--max-steps", max_steps, 1),
@@ -85,6 +94,7 @@ def bench_delegation(
                                    ("--step-tokens", step_tokens, 1)):
         check_at_least(value, minimum, option)
     _check_names(suite, router)
+    use_timeout(timeout)
     config = LabConfig.build(suite=suite, planner=planner, executor=executor, formats=formats, router=router,
                              limit=limit, offset=offset, max_steps=max_steps, direct=direct,
                              plan_repairs=plan_repairs, plan_tokens=plan_tokens, step_tokens=step_tokens)

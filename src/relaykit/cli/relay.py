@@ -17,6 +17,7 @@ from relaykit.bench.relay.summary import summarise
 from relaykit.bench.relay.truth import truth_table
 from relaykit.bench.relay.world import World, load_world, save_world
 from relaykit.cli._common import (
+    TIMEOUT_OPTION,
     check_at_least,
     check_cache_spec,
     check_method_settings,
@@ -24,6 +25,7 @@ from relaykit.cli._common import (
     console,
     open_run_store,
     print_json,
+    use_timeout,
 )
 from relaykit.cli.groups import bench_app
 from relaykit.errors import UsageError
@@ -106,8 +108,10 @@ def relay(
     resume: str = typer.Option(None, "--resume", help="Continue a stopped run (its stored settings are used)."),
     store: Path | None = typer.Option(None, "--store", help="Run store (default: $RELAYKIT_HOME/runs.sqlite)."),
     as_json: bool = typer.Option(False, "--json", help="Print the results as JSON."),
+    timeout: float | None = TIMEOUT_OPTION,
 ) -> None:
     """Run every hand-off method on every goal and print the paper's tables (Table I-III, McNemar)."""
+    use_timeout(timeout)
     if ctx.invoked_subcommand is not None:
         misplaced = _given(ctx)
         if misplaced:

@@ -14,6 +14,7 @@ from rich.progress import Progress
 from relaykit.bench.trajectory import decisions_report as _decisions_report  # registers its report kind
 from relaykit.bench.trajectory import report as _trajectory_report  # registers `relaykit report` for lab runs
 from relaykit.cli._common import (
+    TIMEOUT_OPTION,
     check_output_path,
     check_utf8_file,
     console,
@@ -22,6 +23,7 @@ from relaykit.cli._common import (
     open_run_store,
     print_json,
     read_text,
+    use_timeout,
 )
 from relaykit.cli.groups import bench_app, compress_app
 from relaykit.errors import UsageError
@@ -141,8 +143,10 @@ def bench_trajectory(
     budget: str = typer.Option("30%,50%", "--budget", help="With --decision-points: comma-separated budgets "
                                                            "(shares like 30% or token counts)."),
     as_json: bool = typer.Option(False, "--json", help="With --decision-points: print the summary rows as JSON."),
+    timeout: float | None = TIMEOUT_OPTION,
 ) -> None:
     """Every method on a real environment: validity, grounding recall, compression; reward with --policy."""
+    use_timeout(timeout)
     if decision_points:
         _decision_points(env, methods, episodes, seed, budget, resume, store, as_json)
         return
@@ -216,8 +220,10 @@ def train(
     seed: int = typer.Option(0, "--seed"),
     test_share: float = typer.Option(0.25, "--test-share", help="Share of episodes held out for the AUC."),
     out: Path = typer.Option(Path("agora_scorer.json"), "--out", help="Where to write the scorer JSON."),
+    timeout: float | None = TIMEOUT_OPTION,
 ) -> None:
     """Label gold trajectories counterfactually, fit the step scorer, print the held-out AUC, save it."""
+    use_timeout(timeout)
     from relaykit.bench.trajectory.labelset import LabelPlan, collect
     from relaykit.models import open_model
     from relaykit.trajectory.train import save_scorer, train_scorer

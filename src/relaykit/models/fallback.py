@@ -5,6 +5,10 @@ the prompt plus ``max_tokens`` cannot fit its window, so a long payload is never
 smaller model only to fail there. Transient failures are retried a bounded number of times with
 exponential backoff and jitter (a server's retry-after wins when it is longer); then the chain moves
 on. When every member has failed, ``AllModelsFailed`` lists each attempt and why.
+
+An overall ``deadline`` bounds one call of the chain, every member, retry and wait included: each member
+call gets what is left of it (backends such as ``OpenAICompatModel`` end their HTTP call then; any other
+is abandoned in its worker thread), no wait runs past it, and members not reached in time are listed.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from relaykit.errors import (
     UsageError,
 )
 from relaykit.models.base import ChatRequest, ChatResponse, Message, Model
+from relaykit.models.deadline import GRACE_S, deadline_scope, remaining, run_with_deadline
 from relaykit.models.structured import parsed_or_validate
 from relaykit.telemetry import FALLBACK, Telemetry
 
@@ -67,6 +72,7 @@ class FallbackChain(Model):
     ``retries`` extra tries per member are made for errors in ``retry_on``, waiting per ``backoff``.
     A request with a schema whose answer does not validate counts as ``InvalidOutput``.
     Each move to the next member emits ``pipeline.fallback`` on ``telemetry``.
+    ``deadline`` (seconds) bounds one whole call of the chain; ``None`` leaves each member's own timeout.
     """
 
     def __init__(
@@ -81,11 +87,15 @@ class FallbackChain(Model):
         sleep: Callable[[float], None] = time.sleep,
         seed: int | None = None,
         name: str | None = None,
+        deadline: float | None = None,
     ) -> None:
         if not models:
             raise UsageError("a FallbackChain needs at least one model")
         if retries < 0:
             raise UsageError(f"retries must be 0 or more, not {retries}")
+        if deadline is not None and not 0 < deadline < float("inf"):
+            raise UsageError(f"deadline must be a positive number of seconds (or None), not {deadline}")
+        self.deadline = deadline
         self.models = list(models)
         self.fallback_on = tuple(fallback_on)
         self.retry_on = tuple(retry_on)
@@ -119,13 +129,39 @@ class FallbackChain(Model):
 
     def _complete(self, request: ChatRequest) -> ChatResponse:
         attempts: list[Attempt] = []
-        for index, model in enumerate(self.models):
-            response = self._try_model(model, request, attempts)
-            if response is not None:
-                meta = {**response.metadata, "fallback_count": index, "served_by": model.name}
-                return _with_metadata(response, meta)
-            self._emit_fallback(index, attempts[-1])
-        raise AllModelsFailed(_failure_message(attempts), [_annotated(a) for a in attempts])
+        with deadline_scope(self.deadline):
+            for index, model in enumerate(self.models):
+                if _expired():
+                    attempts.extend(Attempt(m.name, 0, self._not_reached()) for m in self.models[index:])
+                    break
+                response = self._try_model(model, request, attempts)
+                if response is not None:
+                    meta = {**response.metadata, "fallback_count": index, "served_by": model.name}
+                    return _with_metadata(response, meta)
+                self._emit_fallback(index, attempts[-1])
+            ran_out = _expired()
+        message = _failure_message(attempts, self.deadline if ran_out else None)
+        raise AllModelsFailed(message, [_annotated(a) for a in attempts])
+
+    def _deadline_words(self) -> str:
+        own = f"the {self.deadline:g} s deadline of {self.name}" if self.deadline is not None else ""
+        return own or f"the caller's deadline around {self.name}"
+
+    def _not_reached(self) -> ModelTimeout:
+        return ModelTimeout(f"not tried: {self._deadline_words()} had passed")
+
+    def _call(self, model: Model, request: ChatRequest) -> ChatResponse:
+        """One member call, bounded by what is left of the chain's deadline."""
+        left = remaining()
+        if left is None:
+            return model.complete(request)
+
+        def late() -> str:
+            return f"{model.name} did not answer within the {left:.3g} s left of {self._deadline_words()}"
+
+        if left <= 0:
+            raise ModelTimeout(late())
+        return run_with_deadline(lambda: model.complete(request), left + GRACE_S, late)
 
     def _try_model(self, model: Model, request: ChatRequest, attempts: list[Attempt]) -> ChatResponse | None:
         try:
@@ -135,7 +171,7 @@ class FallbackChain(Model):
             return None
         for attempt in range(self.retries + 1):
             try:
-                return _checked(model.complete(request), request)
+                return _checked(self._call(model, request), request)
             except self.fallback_on as exc:
                 attempts.append(Attempt(model.name, attempt + 1, exc))
                 if not isinstance(exc, self.retry_on) or attempt == self.retries:
@@ -143,7 +179,11 @@ class FallbackChain(Model):
                 retry_after = exc.retry_after if isinstance(exc, RateLimited) else None
                 if retry_after is not None and retry_after > self.backoff.max_wait_s:
                     return None
-                self._sleep(self.backoff.delay(attempt, self._rng, retry_after))
+                wait = self.backoff.delay(attempt, self._rng, retry_after)
+                left = remaining()
+                if left is not None and wait >= left:
+                    return None  # waiting would use up the deadline: move on to the next member
+                self._sleep(wait)
         return None
 
     def _emit_fallback(self, index: int, last: Attempt) -> None:
@@ -181,10 +221,24 @@ def _annotated(attempt: Attempt) -> Exception:
     return error
 
 
-def _failure_message(attempts: list[Attempt]) -> str:
-    listed = "; ".join(
-        f"{a.model}#{a.attempt}: {a.reason}" + (" (does not fit its context window)" if a.attempt == 0 else "")
-        for a in attempts
-    )
-    return (f"every model of the chain failed after {len(attempts)} attempts ({listed}); add a model with a "
+def _expired() -> bool:
+    left = remaining()
+    return left is not None and left <= 0
+
+
+def _failure_message(attempts: list[Attempt], deadline: float | None = None) -> str:
+    def why(a: Attempt) -> str:
+        head = f"{a.model}#{a.attempt}: {a.reason}"
+        if a.attempt:
+            return head
+        if isinstance(a.error, ContextWindowExceeded):
+            return head + " (does not fit its context window)"
+        return head + " (not tried: the deadline had passed)"
+
+    tried = sum(1 for a in attempts if a.attempt)
+    listed = "; ".join(why(a) for a in attempts)
+    if deadline is not None:
+        return (f"the chain's {deadline:g} s deadline passed after {tried} attempts ({listed}); raise the deadline, "
+                "add a faster model, or retry later")
+    return (f"every model of the chain failed after {tried} attempts ({listed}); add a model with a "
             "larger window or more capacity, or retry later")

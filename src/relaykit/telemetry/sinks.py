@@ -10,6 +10,7 @@ from typing import Any
 
 from relaykit.errors import UsageError
 from relaykit.registry import Registry
+from relaykit.settings import private_file
 from relaykit.telemetry.core import Sink
 from relaykit.telemetry.events import CACHE_HIT, FALLBACK, LLM_CALL, RUN_END, RUN_START, STAGE_END, STAGE_START, Event
 
@@ -33,12 +34,15 @@ class MemorySink:
 
 
 class JsonlSink:
-    """Appends one JSON object per event to a file (``relaykit trace summarize FILE`` reads it)."""
+    """Appends one JSON object per event to a file (``relaykit trace summarize FILE`` reads it).
+
+    A new trace file is created readable by its owner only (0600).
+    """
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            private_file(self.path)  # 0600 in 0700 folders: traces can hold content and metadata
             self._file = self.path.open("a", encoding="utf-8")
         except OSError as exc:
             raise UsageError(f"cannot write the trace file {self.path}: {exc.strerror}; pick a writable path") from None

@@ -1,0 +1,112 @@
+"""Secret redaction for everything relaykit writes: traces, run stores, caches, error messages, model names.
+
+One low-layer module (it imports nothing from relaykit) so that telemetry, the model backends, the caches
+and the bench can all call the same functions:
+
+- :func:`scrub` masks credential-looking substrings of a text (API keys of OpenAI, Anthropic, AWS,
+  GitHub, GitLab, Slack, Google, Hugging Face and Stripe; JWTs; bearer/basic headers; PEM private keys;
+  ``password=...``-style assignments; the user:password part of URLs).
+- :func:`scrub_value` does the same inside any nesting of dicts, lists, tuples and sets, and masks the
+  value of every secret-named key (``api_key``, ``password``, ``authorization``, ...).
+- :func:`strip_url_credentials` removes the userinfo of every URL in a text, for names and specs that
+  are shown or stored (``http://alice:pw@host/v1`` becomes ``http://host/v1``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+MASK = "[redacted]"
+
+SECRET_KEY = re.compile(
+    r"(api[_-]?key|apikey|secret|passw(or)?d|passphrase|authorization|bearer|token_value|credential|cookie"
+    r"|(access|refresh|auth|id|session|bot|bearer)[_-]?token|private[_-]?key|^token$|^auth$)",
+    re.IGNORECASE,
+)
+"""Key names whose values are secrets whatever they look like."""
+
+# bounded repeats keep every pattern linear in the length of the text (no quadratic rescans)
+_URL_USERINFO = re.compile(r"(?P<scheme>\b[a-zA-Z][a-zA-Z0-9+.\-]{0,31}://)"
+                           r"(?P<userinfo>[^\s/?#@]{0,1024}(?:@[^\s/?#@]{0,1024}){0,4})@")
+
+_ASSIGNMENT_KEYS = (r"passw(?:or)?d|passphrase|secret|api[_-]?key|apikey|access[_-]?key(?:[_-]?id)?|secret[_-]?key"
+                    r"|client[_-]?secret|(?:access|refresh|auth|id|session)[_-]?token|private[_-]?key|token")
+
+def _mask_value(match: re.Match[str]) -> str:
+    value = match.group(3)
+    quote = value[0] if value[0] in "\"'" else ""
+    return f"{match.group(1)}{match.group(2)}{quote}{MASK}{quote}"
+
+
+_PATTERNS: tuple[tuple[re.Pattern[str], Any], ...] = (
+    # PEM private key blocks
+    (re.compile(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----.*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|\Z)", re.DOTALL),
+     MASK),
+    # user:password@ (or token@) inside URLs
+    (_URL_USERINFO, r"\g<scheme>" + MASK + "@"),
+    # OpenAI / Anthropic / DeepSeek style keys, including sk-proj-, sk-ant-, sk-svcacct-
+    (re.compile(r"\bsk-[A-Za-z0-9_\-]{8,}"), MASK),
+    # Stripe secret and restricted keys
+    (re.compile(r"\b[sr]k_(?:live|test)_[A-Za-z0-9]{10,}"), MASK),
+    # AWS access key ids (long-term and temporary)
+    (re.compile(r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ABIA|ACCA)[A-Z0-9]{16}\b"), MASK),
+    # GitHub classic and fine-grained tokens
+    (re.compile(r"\bgh[pousr]_[A-Za-z0-9]{20,}"), MASK),
+    (re.compile(r"\bgithub_pat_[A-Za-z0-9_]{20,}"), MASK),
+    # GitLab, Slack, Google API keys, Hugging Face tokens
+    (re.compile(r"\bglpat-[A-Za-z0-9_\-]{20,}"), MASK),
+    (re.compile(r"\bxox[abposr]-[A-Za-z0-9\-]{10,}"), MASK),
+    (re.compile(r"\bAIza[0-9A-Za-z_\-]{35}"), MASK),
+    (re.compile(r"\bhf_[A-Za-z0-9]{30,}"), MASK),
+    # JSON Web Tokens (header.payload.signature, base64url, header and payload start with '{"')
+    (re.compile(r"\beyJ[A-Za-z0-9_\-]{4,2048}\.eyJ[A-Za-z0-9_\-]{4,16384}\.[A-Za-z0-9_\-]{0,2048}"), MASK),
+    # Authorization header values: any scheme after "Authorization:", a bearer token anywhere
+    (re.compile(r"(?i)\b(authorization[\"']?\s*[:=]\s*[\"']?)(?:(bearer|basic|token|digest)\s+)?(?!\[redacted\])"
+                r"[^\s\"',;]+"), lambda m: m.group(1) + (m.group(2) + " " if m.group(2) else "") + MASK),
+    (re.compile(r"\b([Bb]earer)(\s+)(?!\[redacted\])[A-Za-z0-9._~+/\-]{8,}=*"), r"\1\2" + MASK),
+    # password=..., "api_key": "...", token: ...
+    (re.compile(r"(?i)(?<![A-Za-z0-9_])(" + _ASSIGNMENT_KEYS + r")([\"']?\s*[:=]\s*)"
+                r"(\"(?!\[redacted\])[^\"]+\"|'(?!\[redacted\])[^']+'|(?![\"'\s\[])[^\s\"'&,;}\]]+)"), _mask_value),
+    # "my password is hunter2"
+    (re.compile(r"(?i)\b(password|passphrase|passwd)(\s+(?:is|was|=)\s+)(?!\[redacted\])[\"']?[^\s\"',;]+"),
+     r"\1\2" + MASK),
+)
+
+
+def scrub(text: str) -> str:
+    """``text`` with every credential-looking substring replaced by ``[redacted]``."""
+    if not text:
+        return text
+    for pattern, replacement in _PATTERNS:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+def is_secret_key(name: str) -> bool:
+    """Whether a field named ``name`` holds a secret (``api_key``, ``password``, ``authorization``, ...)."""
+    return bool(SECRET_KEY.search(name))
+
+
+def scrub_value(value: Any) -> Any:
+    """A copy of ``value`` with secrets masked at any depth: strings are scrubbed, secret-named keys masked."""
+    if isinstance(value, str):
+        return scrub(value)
+    if isinstance(value, Mapping):
+        return {key: MASK if isinstance(key, str) and is_secret_key(key) and value[key] else scrub_value(item)
+                for key, item in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        items = [scrub_value(item) for item in value]
+        if isinstance(value, (set, frozenset)):
+            return set(items) if isinstance(value, set) else frozenset(items)
+        return items if isinstance(value, list) else tuple(items)
+    return value
+
+
+def strip_url_credentials(text: str) -> str:
+    """``text`` with the userinfo (``user:password@``) of every URL removed, not masked."""
+    return _URL_USERINFO.sub(r"\g<scheme>", text)
+
+
+__all__ = ["MASK", "SECRET_KEY", "is_secret_key", "scrub", "scrub_value", "strip_url_credentials"]

@@ -1,0 +1,100 @@
+"""relaykit.redact: every kind of credential is masked wherever it sits; ordinary text is left alone."""
+
+from __future__ import annotations
+
+import pytest
+
+from relaykit.redact import MASK, is_secret_key, scrub, scrub_value, strip_url_credentials
+
+JWT = ("eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkFsaWNlIn0"
+       ".SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c")
+
+# (text, the secret that must not survive)
+SECRETS = [
+    ("use sk-abcdefghijklmnop for now", "sk-abcdefghijklmnop"),
+    ("OPENAI_API_KEY=sk-proj-Ab3dEf6hIj9kLmNoPqRsTuVwXyZ_01-23", "sk-proj-Ab3dEf6hIj9kLmNoPqRsTuVwXyZ_01-23"),
+    ("anthropic key sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789", "sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz"),
+    ("aws_access_key_id = AKIAIOSFODNN7EXAMPLE", "AKIAIOSFODNN7EXAMPLE"),
+    ("temporary creds ASIAY34FZKBOKMUTVV7A in the log", "ASIAY34FZKBOKMUTVV7A"),
+    ("git clone with ghp_16C7e42F292c6912E7710c838347Ae178B4a please", "ghp_16C7e42F292c6912E7710c838347Ae178B4a"),
+    ("token github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyzABCDEF",
+     "github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyzABCDEF"),
+    (f"session cookie {JWT} expires soon", JWT),
+    (f"Authorization: Bearer {JWT}", JWT),
+    ("Authorization: Basic YWxpY2U6aHVudGVyMnBhc3M=", "YWxpY2U6aHVudGVyMnBhc3M="),
+    ("curl -H 'Authorization: token 9f8e7d6c5b4a39281706'", "9f8e7d6c5b4a39281706"),
+    ("connect to http://alice:hunter2pass@db.internal:5432/v1", "hunter2pass"),
+    ("proxy https://bob:p%40ss%3Aword@proxy.example.com", "p%40ss%3Aword"),
+    ("redis://:s3cr3tR3dis@127.0.0.1:6379/0", "s3cr3tR3dis"),
+    ('{"user": "alice", "password": "correct horse"}', "horse"),
+    ("password=hunter2&user=alice", "hunter2"),
+    ("api_key: 'abcd1234efgh5678'", "abcd1234efgh5678"),
+    ("client_secret=Zx9_yW8-vU7tS6", "Zx9_yW8-vU7tS6"),
+    ("my password is Tr0ub4dor&3 don't tell", "Tr0ub4dor&3"),
+    ("xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx", "xoxb-123456789012"),
+    ("key AIzaSyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7", "AIzaSyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7"),
+    ("hf_AbCdEfGhIjKlMnOpQrStUvWxYz01234567", "hf_AbCdEfGhIjKlMnOpQrStUvWxYz01234567"),
+    ("stripe sk_live_51HcXyZAbCdEfGh123456", "sk_live_51HcXyZAbCdEfGh123456"),
+    ("glpat-AbCdEfGhIjKlMnOpQrSt12", "glpat-AbCdEfGhIjKlMnOpQrSt12"),
+    ("-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA75\n-----END RSA PRIVATE KEY-----", "MIIEpAIBAAKCAQEA75"),
+]
+
+HARMLESS = [
+    "max_tokens=512 and prompt_tokens: 40, completion_tokens=12",
+    "the task-force will ask-questions about the desk-lamp",
+    "write to alice@example.com or see https://example.com/users/@alice",
+    "commit 3f2a9c1e8b7d6f5a4c3b2a1908f7e6d5c4b3a291 fixed it",
+    "Basic information about the token economy; Bearer of bad news",
+    "the hotel H07 costs $180 per night, id 550e8400-e29b-41d4-a716-446655440000",
+    "https://api.openai.com/v1/chat/completions?model=gpt-4o",
+]
+
+
+@pytest.mark.parametrize(("text", "secret"), SECRETS)
+def test_secrets_are_masked_in_text(text: str, secret: str) -> None:
+    out = scrub(text)
+    assert secret not in out and MASK in out, out
+
+
+@pytest.mark.parametrize("text", HARMLESS)
+def test_ordinary_text_is_left_alone(text: str) -> None:
+    assert scrub(text) == text
+
+
+def test_secrets_are_masked_at_any_depth() -> None:
+    value = {
+        "notes": ["plain", "key sk-abcdefghijklmnop", ("AKIAIOSFODNN7EXAMPLE", {"deep": [f"jwt {JWT}"]})],
+        "headers": {"Authorization": "whatever-it-is", "X-Api-Key": "abc", "count": 3},
+        "tags": {"ghp_16C7e42F292c6912E7710c838347Ae178B4a"},
+    }
+    out = scrub_value(value)
+    text = repr(out)
+    for secret in ("sk-abcdefghijklmnop", "AKIAIOSFODNN7EXAMPLE", JWT, "whatever-it-is", "ghp_16C7e42F"):
+        assert secret not in text
+    assert out["notes"][0] == "plain" and out["headers"]["count"] == 3
+    assert isinstance(out["notes"][2], tuple) and value["notes"][1] == "key sk-abcdefghijklmnop"  # a copy
+
+
+def test_url_credentials_are_stripped_from_names() -> None:
+    assert strip_url_credentials("m@http://alice:hunter2pass@host:8080/v1") == "m@http://host:8080/v1"
+    assert strip_url_credentials("https://token@github.com/x") == "https://github.com/x"
+    assert strip_url_credentials("http://host/v1") == "http://host/v1"
+
+
+def test_secret_key_names() -> None:
+    for name in ("api_key", "OPENAI_API_KEY", "password", "Authorization", "access_token", "client_secret",
+                 "private_key", "token"):
+        assert is_secret_key(name), name
+    for name in ("prompt_tokens", "max_tokens", "model", "cache_key_hash", "tokens_in", "input_tokens_est"):
+        assert not is_secret_key(name), name
+
+
+@pytest.mark.parametrize("unit", ["a.", "a-", "eyJa-", "eyJabcd.", "a://", "@", "password: ", "authorization: ",
+                                  "sk-", "glpat-", "Bearer ", 'password="'])
+def test_hostile_text_is_scrubbed_in_linear_time(unit: str) -> None:
+    import time
+
+    text = unit * (100_000 // len(unit))
+    started = time.perf_counter()
+    scrub(text)
+    assert time.perf_counter() - started < 3.0, "a pattern rescans the text: bound its repeats"
