@@ -95,8 +95,9 @@ class Cached(ModelWrapper):
     digest placeholder before it is embedded or stored, and URL credentials never reach the stored model
     name. The semantic index is kept in process, updated incrementally, and bounded by ``index_entries``
     rows and ``index_groups`` groups. Entries live ``ttl`` seconds (``None``: forever). ``key_name``
-    replaces the model's name in the keys (to replay a recording offline with a stand-in model). A store that fails mid-run is treated as
-    a miss with a warning, so the cache never stops a run.
+    replaces the model's name in the keys (to replay a recording offline with a stand-in model). A store
+    that fails mid-run is treated as a miss with a warning, so the cache never stops a run; a damaged
+    entry (checksum) is a miss with a ``DamagedEntryWarning``.
     """
 
     def __init__(

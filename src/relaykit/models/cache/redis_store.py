@@ -110,8 +110,9 @@ class RedisStore:
         keys = [self._k("c", entry.namespace), self._k("e", entry.key), self._k("gz", entry.namespace, entry.group),
                 self._k("n", entry.namespace), self._k("namespaces")]
         expire_ms = "" if entry.expires_at is None else str(int(entry.expires_at * 1000))
-        args: list[str | bytes] = [entry.key, entry.namespace, entry.group, response_json, entry.query, repr(float(entry.created_at)),
-                "" if entry.expires_at is None else repr(float(entry.expires_at)), blob, digest, expire_ms]
+        expires = "" if entry.expires_at is None else repr(float(entry.expires_at))
+        args: list[str | bytes] = [entry.key, entry.namespace, entry.group, response_json, entry.query,
+                                   repr(float(entry.created_at)), expires, blob, digest, expire_ms]
         self._put(keys=keys, args=args, client=pipe)
 
     def vectors(self, namespace: str, group: str, now: float) -> tuple[list[str], Vectors]:
