@@ -4,6 +4,7 @@
 - ``same_polarity``: the same poles of every opposition in the lexicon, in the same order ("approve" never
   serves "reject", "except" never serves "including", "now" never serves "later"), and no word negated by
   a prefix or suffix on one side only ("eligible" / "ineligible", "lock" / "unlock", "careful" / "careless").
+- ``same_content``: not one content word swapped for another ("window seat" / "aisle seat").
 - ``same_slots``: the same typed values (numbers with sign and unit, dates, times, ordinals, identifiers,
   months, weekdays, names, secrets) in the same roles: each value with the same role preposition
   ("from 3 pm" is not "to 3 pm"), and in the same order unless every value keeps its neighbouring word
@@ -14,10 +15,14 @@ A guard is a plain ``(query, cached_query) -> bool`` function; pass your own lis
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable
 
 from relaykit.models.cache.lexicon import (
+    DEFAULT_POLES,
+    FILLERS,
+    LIGHT_WORDS,
     NEGATING_PREFIXES,
     NEGATIONS,
     OPPOSED_SUFFIXES,
@@ -26,13 +31,17 @@ from relaykit.models.cache.lexicon import (
     pole_of,
 )
 from relaykit.models.cache.slots import Slot, Token, analyse, name_occurrences
+from relaykit.text import STOPWORDS
+
+CONTRACTION = re.compile(r"'(?:s|re|d|ll|ve|m)$")
 
 Guard = Callable[[str, str], bool]
 
 
 def _plain_words(tokens: list[Token]) -> list[str]:
     """The words no slot took, with two-word phrases ("turn on", "at least") read as one word."""
-    words = [t.low.replace("'", "") for t in tokens if t.kind == "word" and t.slot is None and not t.consumed]
+    words = [CONTRACTION.sub("", t.low).replace("'", "") for t in tokens
+             if t.kind == "word" and t.slot is None and not t.consumed]
     out: list[str] = []
     i = 0
     while i < len(words):
@@ -62,6 +71,8 @@ def _pole_sequences(words: list[str]) -> dict[str, list[int]]:
         poles = out.setdefault(found[0], [])
         if not poles or poles[-1] != found[1]:
             poles.append(found[1])
+    for concept, pole in DEFAULT_POLES.items():
+        out.setdefault(concept, [pole])
     return out
 
 
@@ -115,4 +126,26 @@ def same_slots(query: str, cached: str) -> bool:
 same_numbers = same_slots  # the guard's earlier name: numbers are one kind of slot
 
 
-DEFAULT_GUARDS: tuple[Guard, ...] = (same_negation, same_polarity, same_slots)
+def _content_words(text: str) -> list[str]:
+    words = _plain_words(analyse(text)[0])
+    return [w for w in words if len(w) > 1 and w not in STOPWORDS and w not in FILLERS and w not in NEGATIONS
+            and w not in LIGHT_WORDS and pole_of(w) is None]
+
+
+def same_content(query: str, cached: str) -> bool:
+    """Two requests that differ by exactly one content word swapped for another (not the same word in
+    another form) are different requests: "window seat" is not "aisle seat", "part-time" not "full-time".
+    A swap the opposition lexicon knows as synonyms ("buy" / "purchase") is left to ``same_polarity``."""
+    rest = _content_words(cached)
+    unmatched = []
+    for word in _content_words(query):
+        forms = set(base_forms(word))
+        match = next((i for i, other in enumerate(rest) if not forms.isdisjoint(base_forms(other))), None)
+        if match is None:
+            unmatched.append(word)
+        else:
+            rest.pop(match)
+    return not (len(unmatched) == 1 and len(rest) == 1)
+
+
+DEFAULT_GUARDS: tuple[Guard, ...] = (same_negation, same_polarity, same_slots, same_content)

@@ -1,11 +1,11 @@
 """The in-process semantic index of ``Cached``: one growable matrix per semantic group, updated incrementally
 from the store's change cursor, bounded in rows and groups (least recently used groups are evicted).
 
-Large groups are searched in two steps: a random projection to ``PROJECTED_DIM`` dimensions keeps every row
+Large groups are searched in two steps: a random projection to ``PROJECTED_DIM`` dimensions keeps the rows
 whose projected distance to the query is within ``SLACK`` times the distance the threshold allows (by the
-Johnson-Lindenstrauss bound a true match is missed with probability far below one in a million), then the
-candidates are scored exactly. A missed candidate costs a miss, never a wrong answer: every hit is
-re-checked against the stored vector and the guards.
+Johnson-Lindenstrauss bound a true match is missed with probability far below one in a million), at most
+``RERANK`` of them, the nearest first; those are scored exactly. A missed candidate costs a miss, never a
+wrong answer: every hit is re-checked against the stored vector and the guards.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from relaykit.embeddings.base import Vectors
 PROJECTED_DIM = 64
 SLACK = 2.5  # chi-square(64)/64 exceeds 2.5 with probability ~1e-11
 EXACT_BELOW = 2048  # rows; smaller groups are scored exactly in one pass
+RERANK = 256  # projected candidates scored exactly, at most
 
 
 def _projection(dim: int) -> Vectors:
@@ -28,14 +29,14 @@ def _projection(dim: int) -> Vectors:
 
 
 class GroupIndex:
-    """Keys and vectors of one semantic group (float16 rows plus their float32 projection)."""
+    """Keys and vectors of one semantic group (float32 rows plus their projection)."""
 
     def __init__(self) -> None:
         self.keys: list[str] = []
         self.rows: dict[str, int] = {}
         self.cursor = 0  # the store's change cursor this index has read up to
         self.version = -1  # the namespace version it was last brought up to
-        self._full = np.zeros((0, 0), dtype=np.float16)
+        self._full = np.zeros((0, 0), dtype=np.float32)
         self._proj = np.zeros((0, PROJECTED_DIM), dtype=np.float32)
         self._norm2 = np.zeros(0, dtype=np.float32)
         self._projection: Vectors | None = None
@@ -51,7 +52,7 @@ class GroupIndex:
     def _grow(self, need: int, dim: int) -> None:
         capacity = self._full.shape[0]
         if self._full.shape[1] != dim:
-            self._full = np.zeros((max(need, 64), dim), dtype=np.float16)
+            self._full = np.zeros((max(need, 64), dim), dtype=np.float32)
             self._proj = np.zeros((max(need, 64), PROJECTED_DIM), dtype=np.float32)
             self._norm2 = np.zeros(max(need, 64), dtype=np.float32)
             self._projection = _projection(dim)
@@ -113,10 +114,12 @@ class GroupIndex:
             # einsum, not BLAS: a BLAS call wakes its thread pool, which costs milliseconds on a busy machine
             dist2 = self._norm2[:n] - 2.0 * np.einsum("ij,j->i", self._proj[:n], pq) + float(pq @ pq)
             candidates = np.flatnonzero(dist2 <= SLACK * max(2.0 - 2.0 * threshold, 1e-3))
+            if candidates.size > RERANK:
+                candidates = candidates[np.argpartition(dist2[candidates], RERANK)[:RERANK]]
         if candidates.size == 0:
             return []
-        sims = np.einsum("ij,j->i", self._full[candidates].astype(np.float32), q)
-        above = np.flatnonzero(sims >= threshold - 0.01)  # float16 rows: the caller re-checks exactly
+        sims = np.einsum("ij,j->i", self._full[candidates], q)
+        above = np.flatnonzero(sims >= threshold)
         order = above[np.argsort(-sims[above])][:limit]
         return [(self.keys[int(candidates[i])], float(sims[i])) for i in order]
 

@@ -28,9 +28,9 @@ CONCEPTS: dict[str, list[list[str]]] = {
                   ["decrease", "reduce", "cut", "shrink", "down", "downgrade", "lessen", "deflate", "halve",
                    "minimize", "minimise", "shorten", "trim", "fall", "sink", "dip", "plunge", "plummet",
                    "decline"]],
-    "comparison": [["greater", "above", "over", "exceed", "higher", "larger", "bigger", "longer", "heavier",
+    "comparison": [["high", "greater", "above", "over", "exceed", "higher", "larger", "bigger", "longer", "heavier",
                     "older", "plenty"],
-                   ["less", "fewer", "below", "under", "lower", "smaller", "shorter", "lighter", "younger"]],
+                   ["low", "less", "fewer", "below", "under", "lower", "smaller", "shorter", "lighter", "younger"]],
     "extreme": [["max", "maximum", "highest", "largest", "biggest", "greatest", "top", "upper", "peak",
                  "latest", "newest"],
                 ["min", "minimum", "least", "lowest", "smallest", "fewest", "bottom", "floor", "earliest", "oldest"]],
@@ -46,7 +46,8 @@ CONCEPTS: dict[str, list[list[str]]] = {
     "state": [["open", "login", "unlock", "start", "begin", "launch", "resume", "enable", "activate", "online",
                "unmute", "unhide", "connect"],
               ["close", "lock", "stop", "end", "finish", "halt", "pause", "terminate", "disable", "deactivate",
-               "suspend", "off", "offline", "mute", "hide", "conceal", "hidden", "disconnect", "shut", "logout", "shutdown"]],
+               "suspend", "off", "offline", "mute", "hide", "conceal", "hidden", "disconnect", "shut", "logout",
+               "shutdown"]],
     "price": [["cheap", "inexpensive", "affordable", "budget", "discount", "discounted", "low-cost"],
               ["expensive", "pricey", "costly", "premium", "luxury", "overpriced", "high-end"]],
     "speed": [["fast", "quick", "quickly", "rapid", "rapidly", "express", "urgent", "urgently", "speed"],
@@ -83,10 +84,24 @@ CONCEPTS: dict[str, list[list[str]]] = {
                  ["single", "once"]],
     "alternative": [["or", "either", "alternatively"]],
     "only": [["only", "solely", "exclusively"]],
+    "containment": [["inside", "within"], ["out-of", "outside", "beyond"]],
     "encryption": [["encrypt", "encrypted", "encode", "compress", "zip", "pack"],
                    ["decrypt", "decrypted", "decode", "decompress", "unzip", "unpack"]],
     "access": [["read-only", "readonly", "viewer", "reader"], ["write", "edit", "editor", "writer", "admin"]],
 }
+
+# light words: swapping one for another rarely changes a request ("bring" / "take", "per" / "each"), so the
+# one-word-swap guard ignores them
+LIGHT_WORDS = frozenset({
+    "per", "each", "please", "like", "want", "wish", "need", "get", "got", "take", "bring", "put", "use", "apply",
+    "make", "do", "give", "set", "setup", "show", "tell", "find", "see", "let", "know", "help", "try", "cost",
+    "much", "many", "way", "ship", "deliver", "provide", "offer", "look", "check", "go", "come", "say", "ask",
+    "kindly", "able", "possible", "okay", "ok", "thing", "things", "currently", "right", "now", "just", "really",
+    "also", "still", "again", "me", "us", "mine", "ours", "d", "ll", "would", "could", "should", "shall",
+})
+
+# concepts whose unmarked reading is one pole: a request without "now" or "later" means now
+DEFAULT_POLES = {"when": 0}
 
 NEGATIONS = frozenset({
     "not", "no", "never", "none", "nothing", "nobody", "nor", "neither", "without", "cannot", "dont", "doesnt",
@@ -100,6 +115,8 @@ NEGATING_PREFIXES = ("non-", "non", "un", "in", "im", "il", "ir", "dis", "de", "
 OPPOSED_SUFFIXES = (("ful", "less"), ("able", "less"))
 
 # the prepositions that give a value or name its role; others (in, at, of, on, ...) say less about roles
+# in "from X to Y" the words after "from" and "to" carry roles even when they are common nouns
+ROUTE_PREPOSITIONS = frozenset({"from", "to", "into", "onto"})
 ROLE_PREPOSITIONS = frozenset({"from", "to", "into", "onto", "until", "till", "til", "since", "before", "after",
                                "than", "via", "toward", "towards", "between", "by", "per", "versus", "vs", "out",
                                "off", "against", "instead"})
@@ -136,21 +153,23 @@ MULTIPLIERS = {"k": 1e3, "thousand": 1e3, "m": 1e6, "mn": 1e6, "million": 1e6, "
                "billion": 1e9, "billions": 1e9, "trillion": 1e12, "hundred": 1e2, "dozen": 12.0}
 
 NUMBER_WORDS = {w: float(i) for i, w in enumerate(
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
-    "seventeen eighteen nineteen".split())}
+    ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
+     "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"])}
 NUMBER_WORDS.update({w: float(10 * i) for i, w in enumerate(
-    "twenty thirty forty fifty sixty seventy eighty ninety".split(), start=2)})
+    ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"], start=2)})
 NUMBER_WORDS.update({"half": 0.5, "a-half": 0.5, "twice": 2.0, "thrice": 3.0, "pair": 2.0, "couple": 2.0})
 
 ORDINALS = {w: i for i, w in enumerate(
-    "zeroth first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split())}
+    ["zeroth", "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
+     "eleventh", "twelfth"])}
 ORDINALS.update({"last": -1, "final": -1, "penultimate": -2, "next-to-last": -2})
 
 MONTHS = {w: i for i, w in enumerate(
-    "january february march april may june july august september october november december".split(), start=1)}
+    ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
+     "december"], start=1)}
 MONTHS.update({m[:3]: i for m, i in list(MONTHS.items())})
 MONTHS["sept"] = 9
-WEEKDAYS = {w: i for i, w in enumerate("monday tuesday wednesday thursday friday saturday sunday".split())}
+WEEKDAYS = {w: i for i, w in enumerate(["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"])}
 WEEKDAYS.update({"mon": 0, "tue": 1, "tues": 1, "wed": 2, "thu": 3, "thur": 3, "thurs": 3, "fri": 4, "sat": 5,
                  "sun": 6})
 
@@ -174,7 +193,8 @@ PHRASES = {("turn", "on"): "enable", ("switch", "on"): "enable", ("turn", "off")
            ("sign", "in"): "login", ("set", "up"): "setup", ("scale", "up"): "scale-up", ("scale", "down"): "down",
            ("pick", "up"): "pickup", ("drop", "off"): "dropoff", ("back", "up"): "backup", ("check", "in"): "checkin",
            ("check", "out"): "checkout", ("sign", "up"): "register", ("shut", "down"): "shutdown",
-           ("opt", "in"): "include", ("opt", "out"): "exclude", ("one", "way"): "one-way"}
+           ("opt", "in"): "include", ("opt", "out"): "exclude", ("one", "way"): "one-way",
+           ("close", "to"): "near", ("have", "to"): "must", ("has", "to"): "must", ("had", "to"): "must"}
 
 
 def base_forms(word: str) -> Iterator[str]:

@@ -8,6 +8,7 @@ and digits, a month, a weekday, a secret placeholder or a name (a capitalised wo
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,6 +22,7 @@ from relaykit.models.cache.lexicon import (
     ORDINALS,
     POLES,
     ROLE_PREPOSITIONS,
+    ROUTE_PREPOSITIONS,
     UNITS,
     WEEKDAYS,
 )
@@ -43,6 +45,9 @@ SENTENCE_END = frozenset({".", "?", "!", ":", '"', "("})
 PREPOSITION_SYNONYMS = {"till": "until", "til": "until", "towards": "toward", "vs": "versus", "into": "to",
                         "onto": "to"}
 ONE_DETERMINERS = frozenset({"the", "this", "that", "which", "each", "any", "every", "no", "another", "one"})
+# after "one", these mark the pronoun ("the cheapest one you sell"), not the number ("one tablet")
+NOT_COUNTED = frozenset({"you", "i", "we", "they", "he", "she", "it", "that", "which", "who", "is", "was", "will",
+                         "can", "please", "of", "or", "and", "for", "in", "on", "at", "with", "to", "from"})
 TIME_WORDS = {"noon": 720, "midday": 720, "midnight": 0}
 
 
@@ -109,7 +114,8 @@ def _date(tok: Token) -> tuple[Any, ...]:
 def _word_number(tokens: list[Token], i: int) -> tuple[float, int] | None:
     """A number spelled in words starting at ``i`` ("twenty-five", "two hundred") and how many tokens it uses."""
     low = tokens[i].low
-    if low == "one" and i > 0 and tokens[i - 1].low in ONE_DETERMINERS:
+    if low == "one" and ((i > 0 and tokens[i - 1].low in ONE_DETERMINERS) or i + 1 >= len(tokens)
+                         or tokens[i + 1].kind != "word" or tokens[i + 1].low in NOT_COUNTED):
         return None
     if not any(part in NUMBER_WORDS for part in low.split("-")):
         return None
@@ -163,6 +169,12 @@ def _mark_numbers(tokens: list[Token]) -> None:
         _attach_number(tokens, i, value)
 
 
+def _unit_before(tok: Token) -> bool:
+    if tok.low not in UNITS:
+        return False
+    return tok.kind == "symbol" or (len(tok.low) == 3 and UNITS[tok.low] == tok.low)
+
+
 def _attach_number(tokens: list[Token], i: int, value: Any) -> None:
     tok = tokens[i]
     last = i
@@ -177,10 +189,7 @@ def _attach_number(tokens: list[Token], i: int, value: Any) -> None:
         extra.consumed = True
     if i > 0 and tokens[i - 1].low in ("minus", "negative") and isinstance(value, float):
         value, tokens[i - 1].consumed = -value, True
-    if unit is None and i > 0 and tokens[i - 1].kind == "symbol" and tokens[i - 1].low in UNITS:
-        unit, tokens[i - 1].consumed = UNITS[tokens[i - 1].low], True
-    elif unit is None and i > 0 and tokens[i - 1].low in UNITS and len(tokens[i - 1].low) == 3 \
-            and UNITS[tokens[i - 1].low] == tokens[i - 1].low:  # "USD 100"
+    if unit is None and i > 0 and _unit_before(tokens[i - 1]):  # "$100", "USD 100"
         unit, tokens[i - 1].consumed = UNITS[tokens[i - 1].low], True
     tok.slot = ("number", (value, unit))
 
@@ -258,6 +267,24 @@ def _mark_simple(tokens: list[Token]) -> None:
             tok.slot = ("name", tok.low)
 
 
+def _mark_routes(tokens: list[Token]) -> None:
+    """In a text that says "from", the first content word after "from" and "to" is a role slot."""
+    if not any(t.low == "from" for t in tokens):
+        return
+    for i, tok in enumerate(tokens):
+        if tok.low not in ROUTE_PREPOSITIONS:
+            continue
+        for j in range(i + 1, min(i + 4, len(tokens))):
+            nxt = tokens[j]
+            if nxt.slot is not None or nxt.consumed or nxt.kind != "word" or nxt.low in BOUNDARIES:
+                break
+            if nxt.low not in FILLERS:
+                after = tokens[j + 1] if j + 1 < len(tokens) else None
+                if after is None or after.slot is None or after.consumed:  # "account 3": the 3 takes the role
+                    nxt.slot = ("route", nxt.low)
+                break
+
+
 def _is_name(tokens: list[Token], i: int) -> bool:
     """A capitalised word inside a sentence, or an acronym anywhere, that is not a known word of the guards."""
     tok = tokens[i]
@@ -293,12 +320,14 @@ def _role(tokens: list[Token], i: int) -> tuple[str | None, str | None]:
     return prep, prev
 
 
+@functools.lru_cache(maxsize=4096)
 def analyse(text: str) -> tuple[list[Token], list[Slot]]:
-    """The tokens of ``text`` and its typed slots in order."""
+    """The tokens of ``text`` and its typed slots in order (cached: treat the result as read-only)."""
     tokens = tokenize(text)
     _mark_dates(tokens)
     _mark_numbers(tokens)
     _mark_simple(tokens)
+    _mark_routes(tokens)
     slots = []
     for i, tok in enumerate(tokens):
         if tok.slot is not None and not tok.consumed:
