@@ -108,7 +108,8 @@ def bench_store(name: str, store: CacheStore, size: int, lookups: int) -> dict[s
 
 
 @contextmanager
-def redis_server() -> Iterator[str | None]:
+def redis_server() -> Iterator[tuple[str, int] | None]:
+    """(url, pid) of a private redis-server, or None when it is not installed."""
     binary = shutil.which("redis-server")
     if binary is None:
         yield None
@@ -126,7 +127,7 @@ def redis_server() -> Iterator[str | None]:
                     break
                 except OSError:
                     time.sleep(0.05)
-            yield f"redis://127.0.0.1:{port}/0"
+            yield f"redis://127.0.0.1:{port}/0", proc.pid
         finally:
             proc.terminate()
             proc.wait(timeout=10)
@@ -217,16 +218,48 @@ def bench_scale(size: int, lookups: int, dim: int) -> None:
     console.print(table)
 
 
+def hung_redis(calls: int = 8) -> None:
+    """Per-call latency of an exact and a semantic cache while their Redis is SIGSTOPped."""
+    import os
+    import signal
+    import warnings
+
+    with redis_server() as server:
+        if server is None:
+            console.print("[yellow]redis-server not installed: hung-Redis run skipped[/yellow]")
+            return
+        url, pid = server
+        rows = {}
+        for mode in ("exact", "semantic"):
+            cached = Cached(ScriptedModel(lambda r: "ok", name="m"), RedisStore(url, prefix=f"hung-{mode}:"),
+                            mode=mode, embedder=HashingEmbedder())
+            cached.complete("warm up")
+            os.kill(pid, signal.SIGSTOP)
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    rows[mode] = [t * 1000 for t in timed(lambda c=cached: c.complete(f"q {time.time()}"), calls)]
+            finally:
+                os.kill(pid, signal.SIGCONT)
+        for mode, ms in rows.items():
+            console.print(f"hung Redis, {mode}: first call {ms[0]:.0f} ms, then max {max(ms[1:]):.2f} ms "
+                          f"over {calls - 1} calls")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--sizes", default="1000,10000")
     parser.add_argument("--lookups", type=int, default=300)
     parser.add_argument("--minilm", action="store_true")
     parser.add_argument("--scale", type=int, default=0, help="only the N-entry semantic benchmark")
+    parser.add_argument("--hung-redis", action="store_true", help="only the SIGSTOPped-Redis timings")
     parser.add_argument("--dim", type=int, default=384, help="embedding dimensions for --scale (MiniLM: 384)")
     args = parser.parse_args()
     if args.scale:
         bench_scale(args.scale, args.lookups, args.dim)
+        return
+    if args.hung_redis:
+        hung_redis()
         return
     sizes = [int(s) for s in args.sizes.split(",")]
     table = Table(title="cache lookup latency, ms (p50 / p95)")
@@ -235,7 +268,8 @@ def main() -> None:
     kinds = ["exact hit", "exact miss", "semantic hit", "semantic miss", "semantic index load"]
     for kind in kinds:
         table.add_column(kind, justify="right")
-    with tempfile.TemporaryDirectory() as tmp, redis_server() as redis_url:
+    with tempfile.TemporaryDirectory() as tmp, redis_server() as server:
+        redis_url = None if server is None else server[0]
         for size in sizes:
             stores: list[tuple[str, CacheStore]] = [("memory", MemoryStore()),
                                                     ("sqlite", SQLiteStore(Path(tmp) / f"c{size}.sqlite"))]

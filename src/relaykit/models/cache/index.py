@@ -1,11 +1,13 @@
 """The in-process semantic index of ``Cached``: one growable matrix per semantic group, updated incrementally
 from the store's change cursor, bounded in rows and groups (least recently used groups are evicted).
 
-Large groups are searched in two steps: a random projection to ``PROJECTED_DIM`` dimensions keeps the rows
-whose projected distance to the query is within ``SLACK`` times the distance the threshold allows (by the
-Johnson-Lindenstrauss bound a true match is missed with probability far below one in a million), at most
-``RERANK`` of them, the nearest first; those are scored exactly. A missed candidate costs a miss, never a
-wrong answer: every hit is re-checked against the stored vector and the guards.
+Large groups are searched in three steps. Rows are projected to ``PROJECTED_DIM`` dimensions (a random
+projection) and filed under the nearest of up to ``CELLS`` cells (centroids drawn from the rows; an
+inverted file): a query looks only at the rows of its ``PROBES`` nearest cells; of those it keeps the rows
+whose projected distance is within ``SLACK`` times the distance the threshold allows (by the
+Johnson-Lindenstrauss bound a true match fails this with probability far below one in a million), at most
+``RERANK`` of them, nearest first; those are scored exactly. A missed candidate costs a miss, never a wrong
+answer: every hit is re-checked against the stored vector and the guards.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 from collections import OrderedDict
 
 import numpy as np
+import numpy.typing as npt
 
 from relaykit.embeddings.base import Vectors
 
@@ -20,6 +23,8 @@ PROJECTED_DIM = 64
 SLACK = 2.5  # chi-square(64)/64 exceeds 2.5 with probability ~1e-11
 EXACT_BELOW = 2048  # rows; smaller groups are scored exactly in one pass
 RERANK = 256  # projected candidates scored exactly, at most
+CELLS = 256  # inverted-file cells of a large group
+PROBES = 16  # cells a query looks in
 
 
 def _projection(dim: int) -> Vectors:
@@ -39,6 +44,8 @@ class GroupIndex:
         self._full = np.zeros((0, 0), dtype=np.float32)
         self._proj = np.zeros((0, PROJECTED_DIM), dtype=np.float32)
         self._norm2 = np.zeros(0, dtype=np.float32)
+        self._cell = np.zeros(0, dtype=np.int16)  # each row's inverted-file cell
+        self._centroids: Vectors | None = None
         self._projection: Vectors | None = None
 
     def __len__(self) -> int:
@@ -47,7 +54,7 @@ class GroupIndex:
     @property
     def nbytes(self) -> int:
         """Bytes held by the matrices (allocated capacity), keys not counted."""
-        return int(self._full.nbytes + self._proj.nbytes + self._norm2.nbytes)
+        return int(self._full.nbytes + self._proj.nbytes + self._norm2.nbytes + self._cell.nbytes)
 
     def _grow(self, need: int, dim: int) -> None:
         capacity = self._full.shape[0]
@@ -55,12 +62,13 @@ class GroupIndex:
             self._full = np.zeros((max(need, 64), dim), dtype=np.float32)
             self._proj = np.zeros((max(need, 64), PROJECTED_DIM), dtype=np.float32)
             self._norm2 = np.zeros(max(need, 64), dtype=np.float32)
+            self._cell = np.zeros(max(need, 64), dtype=np.int16)
             self._projection = _projection(dim)
             return
         if need <= capacity:
             return
-        size = max(need, capacity * 2)
-        for name in ("_full", "_proj", "_norm2"):
+        size = max(need, capacity * 3 // 2)
+        for name in ("_full", "_proj", "_norm2", "_cell"):
             old = getattr(self, name)
             new = np.zeros((size, *old.shape[1:]), dtype=old.dtype)
             new[: len(self.keys)] = old[: len(self.keys)]
@@ -88,6 +96,8 @@ class GroupIndex:
         self._full[index] = vectors
         self._proj[index] = projected
         self._norm2[index] = np.einsum("ij,ij->i", projected, projected)
+        if self._centroids is not None:
+            self._cell[index] = np.argmax(projected @ self._centroids.T, axis=1)
 
     def keep_last(self, limit: int) -> None:
         """Drop all but the ``limit`` most recently added rows."""
@@ -99,6 +109,7 @@ class GroupIndex:
         self._full = self._full[start: start + limit].copy()
         self._proj = self._proj[start: start + limit].copy()
         self._norm2 = self._norm2[start: start + limit].copy()
+        self._cell = self._cell[start: start + limit].copy()
 
     def search(self, query: Vectors, threshold: float, limit: int = 16) -> list[tuple[str, float]]:
         """Up to ``limit`` (key, similarity) pairs with cosine >= ``threshold``, most similar first."""
@@ -109,19 +120,42 @@ class GroupIndex:
         if n < EXACT_BELOW:
             candidates = np.arange(n)
         else:
-            assert self._projection is not None
-            pq = q @ self._projection
-            # einsum, not BLAS: a BLAS call wakes its thread pool, which costs milliseconds on a busy machine
-            dist2 = self._norm2[:n] - 2.0 * np.einsum("ij,j->i", self._proj[:n], pq) + float(pq @ pq)
-            candidates = np.flatnonzero(dist2 <= SLACK * max(2.0 - 2.0 * threshold, 1e-3))
-            if candidates.size > RERANK:
-                candidates = candidates[np.argpartition(dist2[candidates], RERANK)[:RERANK]]
+            candidates = self._projected_candidates(q, threshold)
         if candidates.size == 0:
             return []
         sims = np.einsum("ij,j->i", self._full[candidates], q)
         above = np.flatnonzero(sims >= threshold)
         order = above[np.argsort(-sims[above])][:limit]
         return [(self.keys[int(candidates[i])], float(sims[i])) for i in order]
+
+
+    def _build_cells(self) -> Vectors:
+        """Centroids drawn from the rows (seeded), every row filed under its nearest."""
+        n = len(self.keys)
+        rng = np.random.default_rng(n)
+        picked = self._proj[rng.choice(n, size=min(CELLS, n), replace=False)]
+        centroids: Vectors = picked / np.maximum(np.linalg.norm(picked, axis=1, keepdims=True), 1e-6)
+        for start in range(0, n, 8192):
+            block = self._proj[start: min(n, start + 8192)]
+            self._cell[start: start + len(block)] = np.argmax(block @ centroids.T, axis=1)
+        self._centroids = centroids
+        return centroids
+
+    def _projected_candidates(self, q: Vectors, threshold: float) -> npt.NDArray[np.intp]:
+        assert self._projection is not None
+        n = len(self.keys)
+        centroids = self._centroids if self._centroids is not None else self._build_cells()
+        pq = q @ self._projection
+        # einsum, not BLAS: a BLAS call wakes its thread pool, which costs milliseconds on a busy machine
+        near = np.einsum("ij,j->i", centroids, pq)
+        probe = np.zeros(len(centroids), dtype=bool)
+        probe[np.argpartition(-near, min(PROBES, len(near)) - 1)[:PROBES]] = True
+        rows = np.flatnonzero(probe[self._cell[:n]])
+        dist2 = self._norm2[rows] - 2.0 * np.einsum("ij,j->i", self._proj[rows], pq) + float(pq @ pq)
+        keep = np.flatnonzero(dist2 <= SLACK * max(2.0 - 2.0 * threshold, 1e-3))
+        if keep.size > RERANK:
+            keep = keep[np.argpartition(dist2[keep], RERANK)[:RERANK]]
+        return rows[keep]
 
 
 class SemanticIndex:
