@@ -117,10 +117,7 @@ class GroupIndex:
         if n == 0 or query.size != self._full.shape[1]:
             return []
         q = query.astype(np.float32)
-        if n < EXACT_BELOW:
-            candidates = np.arange(n)
-        else:
-            candidates = self._projected_candidates(q, threshold)
+        candidates = np.arange(n) if n < EXACT_BELOW else self._projected_candidates(q, threshold)
         if candidates.size == 0:
             return []
         sims = np.einsum("ij,j->i", self._full[candidates], q)
