@@ -346,3 +346,27 @@ def test_sqlite_rows_of_an_older_release_are_misses_not_errors(tmp_path: Path) -
         assert store.get("k", time.time()) is None
     store.put(entry("new"))
     assert store.get("new", time.time()) is not None
+
+
+def test_one_semantic_cache_shared_by_threads(tmp_path: Path) -> None:
+    import threading
+
+    cached = Cached(ScriptedModel(echo), SQLiteStore(tmp_path / "c.sqlite"), mode="semantic",
+                    embedder=HashingEmbedder(), threshold=0.8)
+    errors: list[BaseException] = []
+
+    def work(t: int) -> None:
+        try:
+            for i in range(40):
+                cached.complete(f"thread {t} asks question {i} about the weekly report")
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(t,)) for t in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == [] and cached.store.stats()["default"].entries == 160
+    cached.lookup("thread 0 asks question 0 about the weekly report please")  # brings the index up to date
+    assert cached.index.entries == 160

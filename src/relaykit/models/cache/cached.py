@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import threading
 import time
 import warnings
 from collections.abc import Callable, Sequence
@@ -140,6 +141,7 @@ class Cached(ModelWrapper):
         self.stats = CacheStats()
         self.cache_if = cache_if
         self.index = SemanticIndex(index_entries, index_groups)
+        self._index_lock = threading.Lock()
         self.key_name = key_name or model.name
 
     @property
@@ -203,10 +205,10 @@ class Cached(ModelWrapper):
 
     def _semantic_lookup(self, request: ChatRequest, query: str, vector: Vectors,
                          now: float) -> tuple[CacheEntry, float] | None:
-        index = self._group_index(self.group(request), now)
-        if index is None:
-            return None
-        for key, _ in index.search(vector, self.threshold):
+        with self._index_lock:  # one Cached may serve several threads; the index is not thread-safe alone
+            index = self._group_index(self.group(request), now)
+            found = [] if index is None else index.search(vector, self.threshold)
+        for key, _ in found:
             entry = self._safe(functools.partial(self.store.get, key, now))
             if entry is None or entry.vector is None or entry.vector.size != vector.size:
                 continue
