@@ -206,6 +206,10 @@ def test_cache_files_are_private(tmp_path: Path) -> None:
     for path in home.iterdir():
         assert stat.S_IMODE(path.stat().st_mode) == 0o600, path
     store.close()
+    broken = tmp_path / "broken.sqlite"
+    broken.write_bytes(b"not a database" * 100)
+    SQLiteStore(broken, rebuild=True).close()
+    assert stat.S_IMODE(broken.stat().st_mode) == 0o600, "a rebuilt cache file is private too"
 
 
 # -- the semantic index ------------------------------------------------------------------------------------

@@ -24,7 +24,7 @@ SLACK = 2.5  # chi-square(64)/64 exceeds 2.5 with probability ~1e-11
 EXACT_BELOW = 2048  # rows; smaller groups are scored exactly in one pass
 RERANK = 256  # projected candidates scored exactly, at most
 CELLS = 256  # inverted-file cells of a large group
-PROBES = 16  # cells a query looks in
+PROBES = 8  # cells a query looks in
 
 
 def _projection(dim: int) -> Vectors:
@@ -111,7 +111,7 @@ class GroupIndex:
         self._norm2 = self._norm2[start: start + limit].copy()
         self._cell = self._cell[start: start + limit].copy()
 
-    def search(self, query: Vectors, threshold: float, limit: int = 16) -> list[tuple[str, float]]:
+    def search(self, query: Vectors, threshold: float, limit: int = 8) -> list[tuple[str, float]]:
         """Up to ``limit`` (key, similarity) pairs with cosine >= ``threshold``, most similar first."""
         n = len(self.keys)
         if n == 0 or query.size != self._full.shape[1]:

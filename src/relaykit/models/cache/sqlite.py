@@ -73,6 +73,7 @@ class SQLiteStore:
                     "(or SQLiteStore(path, rebuild=True)), or delete the file"
                 ) from None
             self.moved_to: Path | None = self._move_aside()
+            private_file(self.path)
             self._db = self._open(timeout_s)
         else:
             self.moved_to = None
