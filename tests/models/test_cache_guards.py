@@ -100,3 +100,14 @@ def test_no_false_hit_through_cached_with_the_hashing_embedder() -> None:
                         threshold=0.5)
         cached.complete(pair.cached)
         assert cached.complete(pair.query).metadata.get("cached") is None, pair
+
+
+@pytest.mark.embedder
+def test_no_false_hit_on_the_adversarial_pairs_with_minilm() -> None:
+    from relaykit.embeddings import open_embedder
+
+    embedder = open_embedder("minilm")
+    for cached_text, query in ADVERSARIAL:
+        cached = Cached(ScriptedModel(lambda r: "x"), MemoryStore(), mode="semantic", embedder=embedder)
+        cached.complete(cached_text)
+        assert cached.complete(query).metadata.get("cached") is None, (cached_text, query)
