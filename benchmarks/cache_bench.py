@@ -1,7 +1,10 @@
 """Cache lookup latency (exact/semantic hits and misses, 1k and 10k entries, memory/SQLite/Redis) and the
-overhead a FallbackChain adds to a call, printed side by side in one run.
+overhead a FallbackChain adds to a call, printed side by side in one run; with ``--scale N`` the semantic
+cache at N entries in one group (SQLite): hit p50, miss + store p50, index memory, and 4 concurrent
+writers semantic vs exact.
 
     PYTHONPATH=src python benchmarks/cache_bench.py [--sizes 1000,10000] [--lookups 300] [--minilm]
+    PYTHONPATH=src python benchmarks/cache_bench.py --scale 100000 [--dim 384]
 
 Semantic lookups use the hashing embedder by default (so the figures are the cache's own cost); pass
 --minilm to also time one MiniLM query embedding, which a semantic lookup with MiniLM adds on top.
@@ -11,10 +14,12 @@ Redis runs when redis-server is installed: a private server is started on a free
 from __future__ import annotations
 
 import argparse
+import resource
 import shutil
 import socket
 import subprocess
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -87,7 +92,7 @@ def bench_store(name: str, store: CacheStore, size: int, lookups: int) -> dict[s
     hit_reqs = iter([ChatRequest.of(question(i)) for i in picks * 3])
     miss_reqs = iter([ChatRequest.of(f"unrelated {i} quantum zebra harmonica") for i in range(lookups * 3)])
     # a rephrasing that is only semantically close: an extra trailing word
-    near_reqs = iter([ChatRequest.of(question(i) + " today") for i in picks * 3])
+    near_reqs = iter([ChatRequest.of(question(i) + " please") for i in picks * 3])
     cold_start = time.perf_counter()
     assert sem.lookup(next(near_reqs)) is not None, "semantic hit expected"
     cold = time.perf_counter() - cold_start
@@ -103,7 +108,8 @@ def bench_store(name: str, store: CacheStore, size: int, lookups: int) -> dict[s
 
 
 @contextmanager
-def redis_server() -> Iterator[str | None]:
+def redis_server() -> Iterator[tuple[str, int] | None]:
+    """(url, pid) of a private redis-server, or None when it is not installed."""
     binary = shutil.which("redis-server")
     if binary is None:
         yield None
@@ -121,7 +127,7 @@ def redis_server() -> Iterator[str | None]:
                     break
                 except OSError:
                     time.sleep(0.05)
-            yield f"redis://127.0.0.1:{port}/0"
+            yield f"redis://127.0.0.1:{port}/0", proc.pid
         finally:
             proc.terminate()
             proc.wait(timeout=10)
@@ -143,12 +149,118 @@ def fallback_overhead(n: int) -> dict[str, tuple[float, float]]:
     return rows
 
 
+def rss_mb() -> float:
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024.0
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+
+
+def writers(path: Path, mode: str, threads: int, per_thread: int, dim: int) -> float:
+    """Wall time for ``threads`` writers (own connection each) doing miss + store ``per_thread`` times."""
+    caches = [Cached(ScriptedModel(lambda r: "answer", name="m"), SQLiteStore(path), namespace="scale", mode=mode,
+                     embedder=HashingEmbedder(dim), threshold=0.9) for _ in range(threads)]
+    for cached in caches:  # the index load is a one-off; time the steady state
+        cached.lookup(ChatRequest.of(question(1) + " warm"))
+
+    def work(t: int) -> None:
+        for i in range(per_thread):
+            caches[t].complete(f"writer {t} {mode} new request {i} zebra {i * 7919 % 1000}")
+
+    pool = [threading.Thread(target=work, args=(t,)) for t in range(threads)]
+    start = time.perf_counter()
+    for thread in pool:
+        thread.start()
+    for thread in pool:
+        thread.join()
+    elapsed = time.perf_counter() - start
+    for cached in caches:
+        cached.store.close()
+    return elapsed
+
+
+def bench_scale(size: int, lookups: int, dim: int) -> None:
+    """The semantic cache at ``size`` entries in one group (the worst case), on SQLite."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "scale.sqlite"
+        store = SQLiteStore(path)
+        model = ScriptedModel(lambda r: "answer", name="m")
+        sem = Cached(model, store, namespace="scale", mode="semantic", embedder=HashingEmbedder(dim), threshold=0.9)
+        with console.status(f"filling {size} entries"):
+            fill(sem, store, size)
+        before = rss_mb()
+        start = time.perf_counter()
+        assert sem.lookup(ChatRequest.of(question(3) + " please")) is not None, "semantic hit expected"
+        load_s = time.perf_counter() - start
+        rng = np.random.default_rng(1)
+        hits = iter([ChatRequest.of(question(int(i)) + " please") for i in rng.integers(0, size, lookups)])
+        hit = percentiles(timed(lambda: sem.lookup(next(hits)), lookups))
+        assert sem.stats.semantic_hits >= lookups, "semantic lookups did not hit"
+        fresh = iter(range(lookups))
+        miss_store = percentiles(timed(lambda: sem.complete(f"brand new request {next(fresh)} harmonica"), lookups))
+        index_mb = sem.index.nbytes / 1e6
+        grown = rss_mb() - before
+        store.close()
+        exact_s = writers(path, "exact", 4, lookups // 2, dim)
+        semantic_s = writers(path, "semantic", 4, lookups // 2, dim)
+    table = Table(title=f"semantic cache at {size} entries in one group (SQLite, hashing embedder {dim} dims)")
+    for column in ("measure", "value"):
+        table.add_column(column, justify="left" if column == "measure" else "right")
+    table.add_row("index load (once)", f"{load_s * 1000:.0f} ms")
+    table.add_row("semantic hit p50 / p95", f"{hit[0]:.2f} / {hit[1]:.2f} ms")
+    table.add_row("miss + store p50 / p95", f"{miss_store[0]:.2f} / {miss_store[1]:.2f} ms")
+    table.add_row("index matrices", f"{index_mb:.0f} MB")
+    table.add_row("process memory grown by the index load", f"{grown:.0f} MB")
+    table.add_row(f"4 writers x {lookups // 2} miss+store, exact", f"{exact_s:.2f} s")
+    table.add_row(f"4 writers x {lookups // 2} miss+store, semantic", f"{semantic_s:.2f} s")
+    table.add_row("semantic / exact (4 writers)", f"{semantic_s / exact_s:.2f}x")
+    console.print(table)
+
+
+def hung_redis(calls: int = 8) -> None:
+    """Per-call latency of an exact and a semantic cache while their Redis is SIGSTOPped."""
+    import os
+    import signal
+    import warnings
+
+    with redis_server() as server:
+        if server is None:
+            console.print("[yellow]redis-server not installed: hung-Redis run skipped[/yellow]")
+            return
+        url, pid = server
+        rows = {}
+        for mode in ("exact", "semantic"):
+            cached = Cached(ScriptedModel(lambda r: "ok", name="m"), RedisStore(url, prefix=f"hung-{mode}:"),
+                            mode=mode, embedder=HashingEmbedder())
+            cached.complete("warm up")
+            os.kill(pid, signal.SIGSTOP)
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    rows[mode] = [t * 1000 for t in timed(lambda c=cached: c.complete(f"q {time.time()}"), calls)]
+            finally:
+                os.kill(pid, signal.SIGCONT)
+        for mode, ms in rows.items():
+            console.print(f"hung Redis, {mode}: first call {ms[0]:.0f} ms, then max {max(ms[1:]):.2f} ms "
+                          f"over {calls - 1} calls")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--sizes", default="1000,10000")
     parser.add_argument("--lookups", type=int, default=300)
     parser.add_argument("--minilm", action="store_true")
+    parser.add_argument("--scale", type=int, default=0, help="only the N-entry semantic benchmark")
+    parser.add_argument("--hung-redis", action="store_true", help="only the SIGSTOPped-Redis timings")
+    parser.add_argument("--dim", type=int, default=384, help="embedding dimensions for --scale (MiniLM: 384)")
     args = parser.parse_args()
+    if args.scale:
+        bench_scale(args.scale, args.lookups, args.dim)
+        return
+    if args.hung_redis:
+        hung_redis()
+        return
     sizes = [int(s) for s in args.sizes.split(",")]
     table = Table(title="cache lookup latency, ms (p50 / p95)")
     table.add_column("store")
@@ -156,7 +268,8 @@ def main() -> None:
     kinds = ["exact hit", "exact miss", "semantic hit", "semantic miss", "semantic index load"]
     for kind in kinds:
         table.add_column(kind, justify="right")
-    with tempfile.TemporaryDirectory() as tmp, redis_server() as redis_url:
+    with tempfile.TemporaryDirectory() as tmp, redis_server() as server:
+        redis_url = None if server is None else server[0]
         for size in sizes:
             stores: list[tuple[str, CacheStore]] = [("memory", MemoryStore()),
                                                     ("sqlite", SQLiteStore(Path(tmp) / f"c{size}.sqlite"))]

@@ -19,6 +19,7 @@ LOOPBACK = ("127.", "localhost", "::1")
 def _forbid_real_models(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Fail any test that reaches the embedded model, the MiniLM embedder or the network unmarked."""
     marks = {m.name for m in request.node.iter_markers()}
+    monkeypatch.delenv("RELAYKIT_TIMEOUT", raising=False)  # `--timeout` sets it for the process; undone after
     if "embedded_model" not in marks:
         from relaykit.models import local
 

@@ -14,6 +14,8 @@ and the bench can all call the same functions:
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -84,6 +86,27 @@ def scrub(text: str) -> str:
     return text
 
 
+def fingerprint_secrets(text: str) -> str:
+    """``text`` with URL credentials dropped and every secret replaced by ``[secret:XXXXXXXX]``: 8 hex of a
+    BLAKE2b digest of all the secrets matched, so two texts that differ only in a secret still differ while
+    no secret is kept (what the caches store and embed)."""
+    if not text:
+        return text
+    found: list[str] = []
+    text = strip_url_credentials(text)
+    for pattern, replacement in _PATTERNS:
+        text = pattern.sub(functools.partial(_masked, replacement=replacement, found=found), text)
+    if not found:
+        return text
+    digest = hashlib.blake2b("\x00".join(found).encode(), digest_size=4).hexdigest()
+    return text.replace(MASK, f"[secret:{digest}]")
+
+
+def _masked(match: re.Match[str], *, replacement: Any, found: list[str]) -> str:
+    found.append(match.group(0))
+    return str(replacement(match) if callable(replacement) else match.expand(replacement))
+
+
 def is_secret_key(name: str) -> bool:
     """Whether a field named ``name`` holds a secret (``api_key``, ``password``, ``authorization``, ...)."""
     return bool(SECRET_KEY.search(name))
@@ -109,4 +132,5 @@ def strip_url_credentials(text: str) -> str:
     return _URL_USERINFO.sub(r"\g<scheme>", text)
 
 
-__all__ = ["MASK", "SECRET_KEY", "is_secret_key", "scrub", "scrub_value", "strip_url_credentials"]
+__all__ = ["MASK", "SECRET_KEY", "fingerprint_secrets", "is_secret_key", "scrub", "scrub_value",
+           "strip_url_credentials"]

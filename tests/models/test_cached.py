@@ -186,7 +186,7 @@ def test_fault_injection_every_request_ends_in_an_answer_or_all_models_failed() 
         assert response.parsed == Item(value=len(f"request {i % 120}"))
     assert outcomes["answer"] + outcomes["failed"] == 300 and outcomes["answer"] > 250
     assert cached.stats.hits > 0
-    for key_entry in store._entries.values():  # nothing invalid was cached
+    for key_entry, _, _ in store._entries.values():  # nothing invalid was cached
         Item.model_validate_json(key_entry.response["text"])
 
 

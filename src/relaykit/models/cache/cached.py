@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import threading
 import time
 import warnings
 from collections.abc import Callable, Sequence
@@ -17,9 +18,13 @@ from relaykit import tokens
 from relaykit.embeddings.base import Embedder, Vectors, open_embedder
 from relaykit.errors import InvalidOutput, UsageError
 from relaykit.models.base import ChatRequest, ChatResponse, Message, Model, ModelWrapper
+from relaykit.models.cache.breaker import StoreSkipped
 from relaykit.models.cache.guards import DEFAULT_GUARDS, Guard
-from relaykit.models.cache.store import CacheEntry, CacheStore, CacheStoreError
+from relaykit.models.cache.index import GroupIndex, SemanticIndex
+from relaykit.models.cache.store import CacheEntry, CacheStore, CacheStoreError, open_store
 from relaykit.models.structured import parsed_or_validate
+from relaykit.redact import fingerprint_secrets as redact_secrets
+from relaykit.redact import strip_url_credentials
 from relaykit.telemetry import CACHE_HIT, Telemetry
 
 T = TypeVar("T")
@@ -51,6 +56,16 @@ class CacheStats:
     misses: int = 0
     saved_tokens: int = 0
     store_errors: int = 0
+    not_stored: int = 0  # answers the ``cache_if`` policy refused (empty, cut by length, filtered)
+
+
+NOT_CACHED_FINISH_REASONS = frozenset({"length", "content_filter"})
+
+
+def cacheable(response: ChatResponse) -> bool:
+    """The default storing policy: never an empty answer, one cut by ``max_tokens`` (``finish_reason=length``)
+    or one stopped by a content filter; such answers are served once and asked again next time."""
+    return bool(response.text.strip()) and response.finish_reason not in NOT_CACHED_FINISH_REASONS
 
 
 def _digest(material: Any) -> str:
@@ -76,15 +91,21 @@ class Cached(ModelWrapper):
     - ``replay``: exact lookups only; a miss raises ``CacheMiss`` and the model is never called.
 
     Answers that failed (an exception) or do not validate against the request's schema are never
-    stored. Entries live ``ttl`` seconds (``None``: forever). ``key_name`` replaces the model's name in
-    the keys (to replay a recording offline with a stand-in model). A store that fails mid-run is treated as
-    a miss with a warning, so the cache never stops a run.
+    stored, and neither are answers ``cache_if`` refuses (by default: empty ones, ones cut by ``max_tokens``,
+    ones stopped by a content filter). ``store`` is a ``CacheStore`` or a spec for ``open_store`` ("memory",
+    "sqlite", "sqlite:PATH", "redis://HOST:PORT/DB"). Secrets in the last user message are replaced by a
+    digest placeholder before it is embedded or stored, and URL credentials never reach the stored model
+    name. The semantic index is kept in process, updated incrementally, and bounded by ``index_entries``
+    rows and ``index_groups`` groups. Entries live ``ttl`` seconds (``None``: forever). ``key_name``
+    replaces the model's name in the keys (to replay a recording offline with a stand-in model). A store
+    that fails mid-run is treated as a miss with a warning, so the cache never stops a run; a damaged
+    entry (checksum) is a miss with a ``DamagedEntryWarning``.
     """
 
     def __init__(
         self,
         model: Model,
-        store: CacheStore,
+        store: CacheStore | str,
         *,
         mode: str = "exact",
         namespace: str = "default",
@@ -94,6 +115,9 @@ class Cached(ModelWrapper):
         guards: Sequence[Guard] = DEFAULT_GUARDS,
         telemetry: Telemetry | None = None,
         key_name: str | None = None,
+        cache_if: Callable[[ChatResponse], bool] = cacheable,
+        index_entries: int = 250_000,
+        index_groups: int = 64,
     ) -> None:
         if mode not in MODES:
             raise UsageError(f"unknown cache mode {mode!r}; use one of: {', '.join(MODES)}")
@@ -104,6 +128,11 @@ class Cached(ModelWrapper):
         if not 0.0 < threshold <= 1.0:
             raise UsageError(f"threshold must be in (0, 1], not {threshold}")
         super().__init__(model)
+        if isinstance(store, str):
+            store = open_store(store)
+        elif not all(hasattr(store, verb) for verb in ("get", "put", "version", "count")):
+            raise UsageError(f"store must be a CacheStore or a spec such as 'memory', 'sqlite', 'sqlite:PATH' or "
+                             f"'redis://HOST:PORT/DB', not {type(store).__name__}")
         self.store, self.mode, self.namespace, self.ttl = store, mode, namespace, ttl
         self._mode = MODES[mode]
         self._embedder_spec = embedder if embedder is not None else "minilm"
@@ -111,7 +140,9 @@ class Cached(ModelWrapper):
         self.guards = tuple(guards)
         self.telemetry = telemetry
         self.stats = CacheStats()
-        self._index: dict[str, tuple[int, list[str], Vectors]] = {}
+        self.cache_if = cache_if
+        self.index = SemanticIndex(index_entries, index_groups)
+        self._index_lock = threading.Lock()
         self.key_name = key_name or model.name
 
     @property
@@ -119,10 +150,6 @@ class Cached(ModelWrapper):
         if isinstance(self._embedder_spec, str):
             self._embedder_spec = open_embedder(self._embedder_spec)
         return self._embedder_spec
-
-
-
-
 
     # -- keys ---------------------------------------------------------------------------------------
 
@@ -152,7 +179,7 @@ class Cached(ModelWrapper):
             return self._hit(entry, request, "exact", 1.0, now), "", None
         if not self._mode.semantic:
             return None, "", None
-        query, _ = split_query(request.messages)
+        query = redact_secrets(split_query(request.messages)[0])
         if not query:
             return None, "", None
         vector = self.embedder.embed([query])[0]
@@ -179,30 +206,40 @@ class Cached(ModelWrapper):
 
     def _semantic_lookup(self, request: ChatRequest, query: str, vector: Vectors,
                          now: float) -> tuple[CacheEntry, float] | None:
-        group = self.group(request)
-        keys, matrix = self._group_index(group, now)
-        if not keys:
-            return None
-        # einsum, not BLAS: a BLAS call wakes its thread pool, which costs milliseconds on a busy machine
-        sims = np.einsum("ij,j->i", matrix, vector.astype(np.float32))
-        above = np.flatnonzero(sims >= self.threshold)
-        for i in above[np.argsort(-sims[above])]:
-            key = keys[int(i)]
+        with self._index_lock:  # one Cached may serve several threads; the index is not thread-safe alone
+            index = self._group_index(self.group(request), now)
+            found = [] if index is None else index.search(vector, self.threshold)
+        for key, _ in found:
             entry = self._safe(functools.partial(self.store.get, key, now))
-            if entry is not None and all(guard(query, entry.query) for guard in self.guards):
-                return entry, float(sims[i])
+            if entry is None or entry.vector is None or entry.vector.size != vector.size:
+                continue
+            similarity = float(np.dot(entry.vector, vector.astype(np.float32)))  # exact, from the stored vector
+            if similarity >= self.threshold and all(guard(query, entry.query) for guard in self.guards):
+                return entry, similarity
         return None
 
-    def _group_index(self, group: str, now: float) -> tuple[list[str], Vectors]:
+    def _group_index(self, group: str, now: float) -> GroupIndex | None:
+        """The group's index brought up to date with what the store gained since it was last read."""
         version = self._safe(lambda: self.store.version(self.namespace))
-        cached = self._index.get(group)
-        if version is not None and cached is not None and cached[0] == version:
-            return cached[1], cached[2]
-        found = self._safe(lambda: self.store.vectors(self.namespace, group, now))
-        if found is None:
-            return [], np.zeros((0, 1), dtype=np.float32)
-        self._index[group] = (version if version is not None else -1, *found)
-        return found
+        if version is None:
+            return None
+        index = self.index.group(group)
+        if version == index.version:
+            return index
+        changes = getattr(self.store, "changes", None)
+        if version < index.version or changes is None:  # the store was replaced, or cannot list changes
+            index = self.index.reset(group)
+        if changes is None:
+            found = self._safe(lambda: self.store.vectors(self.namespace, group, now))
+            update = None if found is None else (*found, 0)
+        else:
+            update = self._safe(lambda: changes(self.namespace, group, index.cursor, now))
+        if update is None:
+            return index
+        index.add(update[0], update[1])
+        index.cursor, index.version = update[2], version
+        self.index.enforce()
+        return index
 
     def _hit(self, entry: CacheEntry, request: ChatRequest, how: str, similarity: float, now: float) -> ChatResponse:
         data = entry.response
@@ -231,17 +268,21 @@ class Cached(ModelWrapper):
 
     def _store(self, request: ChatRequest, response: ChatResponse, key: str, query: str, vector: Vectors | None,
                now: float) -> None:
+        if not self.cache_if(response):
+            self.stats.not_stored += 1
+            return
         if request.schema is not None:
             try:
                 parsed_or_validate(response, request.schema)
             except InvalidOutput:
                 return  # never cache an answer that fails the schema
         if self._mode.semantic and vector is None:
-            query, _ = split_query(request.messages)
+            query = redact_secrets(split_query(request.messages)[0])
             vector = self.embedder.embed([query])[0] if query else None
         entry = CacheEntry(
             key=key, namespace=self.namespace, group=self.group(request) if self._mode.semantic else "",
-            response={"text": response.text, "model": response.model, "prompt_tokens": response.prompt_tokens,
+            response={"text": response.text, "model": strip_url_credentials(response.model),
+                      "prompt_tokens": response.prompt_tokens,
                       "completion_tokens": response.completion_tokens, "finish_reason": response.finish_reason},
             created_at=now, expires_at=None if self.ttl is None else now + self.ttl, query=query, vector=vector,
         )
@@ -258,6 +299,7 @@ class Cached(ModelWrapper):
             self.stats.store_errors += 1
             if not self._mode.call_on_miss:
                 raise
-            warnings.warn(f"cache store error, serving without the cache: {exc}", RuntimeWarning, stacklevel=3)
+            if not isinstance(exc, StoreSkipped):  # a skip is the breaker's doing: the failure was reported
+                warnings.warn(f"cache store error, serving without the cache: {exc}", RuntimeWarning, stacklevel=3)
             return None
 

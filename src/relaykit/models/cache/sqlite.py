@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import json
+import os
 import sqlite3
 import threading
 import time
@@ -11,11 +11,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from relaykit.embeddings.base import Vectors
 from relaykit.errors import UsageError
-from relaykit.models.cache.store import CacheEntry, CacheStoreError, NamespaceStats, stack
+from relaykit.models.cache.entry import CacheEntry, CacheStoreError, NamespaceStats
+from relaykit.models.cache.integrity import damaged, decode, decode_vector, encode
+from relaykit.models.cache.store import aligned
 from relaykit.settings import load_settings
 
 SCHEMA = """
@@ -27,10 +27,24 @@ CREATE TABLE IF NOT EXISTS counters (
     namespace TEXT PRIMARY KEY, hits INTEGER NOT NULL DEFAULT 0, misses INTEGER NOT NULL DEFAULT 0,
     saved_tokens INTEGER NOT NULL DEFAULT 0, version INTEGER NOT NULL DEFAULT 0);
 """
+# columns added after the first release: (name, declaration); added to older files when they open
+MIGRATIONS = [("checksum", "TEXT"), ("seq", "INTEGER NOT NULL DEFAULT 0")]
+COLUMNS = "key, namespace, grp, response, query, vector, created_at, expires_at, checksum, seq"
 
 
 def default_path() -> Path:
     return load_settings().home / "cache.sqlite"
+
+
+def private_file(path: Path) -> None:
+    """Create ``path`` readable by its owner only (0600), in a folder created 0700 when missing."""
+    missing = [p for p in [path.parent, *path.parent.parents] if not p.exists()]
+    for folder in reversed(missing):
+        folder.mkdir(mode=0o700, exist_ok=True)
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        return
 
 
 class SQLiteStore:
@@ -46,9 +60,9 @@ class SQLiteStore:
         self.path = Path(path)
         self._lock = threading.RLock()
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            private_file(self.path)
         except OSError as exc:
-            raise UsageError(f"cannot create the cache folder {self.path.parent}: {exc.strerror}") from None
+            raise UsageError(f"cannot create the cache file {self.path}: {exc.strerror}") from None
         try:
             self._db = self._open(timeout_s)
         except sqlite3.DatabaseError as exc:
@@ -59,6 +73,7 @@ class SQLiteStore:
                     "(or SQLiteStore(path, rebuild=True)), or delete the file"
                 ) from None
             self.moved_to: Path | None = self._move_aside()
+            private_file(self.path)
             self._db = self._open(timeout_s)
         else:
             self.moved_to = None
@@ -72,6 +87,11 @@ class SQLiteStore:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
             db.executescript(SCHEMA)
+            have = {row[1] for row in db.execute("PRAGMA table_info(entries)")}
+            for column, declaration in MIGRATIONS:
+                if column not in have:
+                    db.execute(f"ALTER TABLE entries ADD COLUMN {column} {declaration}")
+            db.execute("CREATE INDEX IF NOT EXISTS entries_seq ON entries (namespace, grp, seq)")
         except sqlite3.DatabaseError:
             db.close()
             raise
@@ -94,51 +114,60 @@ class SQLiteStore:
 
     def get(self, key: str, now: float) -> CacheEntry | None:
         with self._guard() as db:
-            row = db.execute("SELECT key, namespace, grp, response, query, vector, created_at, expires_at "
-                             "FROM entries WHERE key = ?", (key,)).fetchone()
-        if row is None or (row[7] is not None and now >= row[7]):
+            row = db.execute(f"SELECT {COLUMNS} FROM entries WHERE key = ?", (key,)).fetchone()
+        if row is None or (isinstance(row[7], float) and now >= row[7]):
             return None
-        vector = None if row[5] is None else np.frombuffer(row[5], dtype=np.float32)
-        return CacheEntry(key=row[0], namespace=row[1], group=row[2], response=json.loads(row[3]), query=row[4],
-                          vector=vector, created_at=row[6], expires_at=row[7])
+        names = ("key", "namespace", "group", "response", "query", "vector", "created_at", "expires_at", "checksum")
+        return decode(self.name, dict(zip(names, row)))
 
     def put(self, entry: CacheEntry) -> None:
-        blob = None if entry.vector is None else np.asarray(entry.vector, dtype=np.float32).tobytes()
+        self.put_many([entry])
+
+    def put_many(self, entries: list[CacheEntry]) -> None:
+        """Store entries in one transaction; each gets the namespace's next sequence number."""
+        rows = [(entry, *encode(entry)) for entry in entries]
         with self._guard() as db:
             db.execute("BEGIN IMMEDIATE")
             try:
-                db.execute("INSERT OR REPLACE INTO entries VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                           (entry.key, entry.namespace, entry.group, json.dumps(entry.response), entry.query, blob,
-                            entry.created_at, entry.expires_at))
-                self._bump(db, entry.namespace, version=1)
+                for entry, response_json, blob, digest in rows:
+                    seq = self._bump(db, entry.namespace, version=1)
+                    db.execute(f"INSERT OR REPLACE INTO entries ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                               (entry.key, entry.namespace, entry.group, response_json, entry.query, blob or None,
+                                entry.created_at, entry.expires_at, digest, seq))
                 db.execute("COMMIT")
             except BaseException:
                 db.execute("ROLLBACK")
                 raise
 
-    def put_many(self, entries: list[CacheEntry]) -> None:
-        """Store many entries in one transaction (for warming a cache or benchmarks)."""
-        with self._guard() as db:
-            db.execute("BEGIN IMMEDIATE")
-            for entry in entries:
-                blob = None if entry.vector is None else np.asarray(entry.vector, dtype=np.float32).tobytes()
-                db.execute("INSERT OR REPLACE INTO entries VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                           (entry.key, entry.namespace, entry.group, json.dumps(entry.response), entry.query,
-                            blob, entry.created_at, entry.expires_at))
-                self._bump(db, entry.namespace, version=1)
-            db.execute("COMMIT")
-
     @staticmethod
-    def _bump(db: sqlite3.Connection, namespace: str, **deltas: int) -> None:
+    def _bump(db: sqlite3.Connection, namespace: str, **deltas: int) -> int:
+        """Add ``deltas`` to the namespace's counters; returns its version afterwards."""
         db.execute("INSERT OR IGNORE INTO counters (namespace) VALUES (?)", (namespace,))
         sets = ", ".join(f"{k} = {k} + ?" for k in deltas)
-        db.execute(f"UPDATE counters SET {sets} WHERE namespace = ?", (*deltas.values(), namespace))
+        row = db.execute(f"UPDATE counters SET {sets} WHERE namespace = ? RETURNING version",
+                         (*deltas.values(), namespace)).fetchone()
+        return int(row[0])
 
     def vectors(self, namespace: str, group: str, now: float) -> tuple[list[str], Vectors]:
+        keys, matrix, _ = self.changes(namespace, group, 0, now)
+        return keys, matrix
+
+    def changes(self, namespace: str, group: str, since: int, now: float) -> tuple[list[str], Vectors, int]:
         with self._guard() as db:
-            rows = db.execute("SELECT key, vector FROM entries WHERE namespace = ? AND grp = ? AND vector IS NOT NULL "
-                              "AND (expires_at IS NULL OR expires_at > ?)", (namespace, group, now)).fetchall()
-        return [r[0] for r in rows], stack([np.frombuffer(r[1], dtype=np.float32) for r in rows])
+            rows = db.execute("SELECT key, vector, seq FROM entries WHERE namespace = ? AND grp = ? AND seq > ? "
+                              "AND vector IS NOT NULL AND (expires_at IS NULL OR expires_at > ?) ORDER BY seq",
+                              (namespace, group, since, now)).fetchall()
+        keys, vectors = [], []
+        for key, blob, _ in rows:
+            try:
+                vector = decode_vector(blob)
+            except ValueError as exc:
+                damaged(self.name, str(key), str(exc))
+                continue
+            if vector is not None:
+                keys.append(str(key))
+                vectors.append(vector)
+        return (*aligned(self.name, keys, vectors), max([since, *(int(r[2]) for r in rows)]))
 
     def version(self, namespace: str) -> int:
         with self._guard() as db:

@@ -2,73 +2,54 @@
 
 from __future__ import annotations
 
+import bisect
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
 from relaykit.embeddings.base import Vectors
-from relaykit.errors import RelaykitError
+from relaykit.models.cache.entry import CacheEntry, CacheStoreError, NamespaceStats
+from relaykit.models.cache.integrity import damaged, encode
 from relaykit.registry import Registry
 
-
-class CacheStoreError(RelaykitError):
-    """A store failed while serving (disk error, corruption found mid-run, connection lost).
-
-    ``Cached`` treats it as a miss and warns, so a run is never stopped by its cache.
-    """
-
-
-@dataclass(frozen=True)
-class CacheEntry:
-    """One cached answer.
-
-    ``key`` is the exact key; ``group`` hashes everything a semantic hit must match besides the last
-    user message (model, parameters, schema, namespace, earlier messages, embedder); ``query`` is
-    that last user message and ``vector`` its embedding (semantic mode only).
-    """
-
-    key: str
-    namespace: str
-    group: str
-    response: dict[str, Any]
-    created_at: float
-    expires_at: float | None = None
-    query: str = ""
-    vector: Vectors | None = field(default=None, compare=False)
-
-    def expired(self, now: float) -> bool:
-        return self.expires_at is not None and now >= self.expires_at
-
-    @property
-    def saved_tokens(self) -> int:
-        return int(self.response.get("prompt_tokens", 0)) + int(self.response.get("completion_tokens", 0))
-
-
-@dataclass
-class NamespaceStats:
-    entries: int = 0
-    hits: int = 0
-    misses: int = 0
-    saved_tokens: int = 0
+__all__ = [
+    "CacheEntry",
+    "CacheStore",
+    "CacheStoreError",
+    "MemoryStore",
+    "NamespaceStats",
+    "aligned",
+    "open_store",
+    "register_store",
+    "stack",
+]
 
 
 @runtime_checkable
 class CacheStore(Protocol):
-    """Where ``Cached`` keeps answers. Implementations: ``MemoryStore``, ``SQLiteStore``, ``RedisStore``."""
+    """Where ``Cached`` keeps answers. Implementations: ``MemoryStore``, ``SQLiteStore``, ``RedisStore``.
+
+    Every store checksums what it writes; ``get`` returns ``None`` (with a ``DamagedEntryWarning``) for an
+    entry that fails its checksum or cannot be decoded, and never raises for one.
+    """
 
     name: str
 
     def get(self, key: str, now: float) -> CacheEntry | None:
-        """The live entry under ``key`` (``None`` when absent or expired)."""
+        """The live, intact entry under ``key`` (``None`` when absent, expired or damaged)."""
 
     def put(self, entry: CacheEntry) -> None:
         """Store ``entry``, replacing any entry with the same key."""
 
     def vectors(self, namespace: str, group: str, now: float) -> tuple[list[str], Vectors]:
         """Keys and embeddings of the live entries of one semantic group."""
+
+    def changes(self, namespace: str, group: str, since: int, now: float) -> tuple[list[str], Vectors, int]:
+        """Keys and embeddings of the group's live entries written after cursor ``since`` (0: all), and the
+        cursor to pass next time: lets a semantic index update incrementally instead of reloading."""
 
     def version(self, namespace: str) -> int:
         """A number that changes whenever the namespace's entries change (lets callers keep an index)."""
@@ -91,31 +72,66 @@ def stack(vectors: list[Vectors], dim_hint: int = 0) -> Vectors:
     return np.vstack([v.reshape(1, -1) for v in vectors]).astype(np.float32)
 
 
+def aligned(store: str, keys: list[str], vectors: list[Vectors]) -> tuple[list[str], Vectors]:
+    """Keys and one matrix of their vectors; a vector whose length differs from the most common one is
+    damaged (warned about and dropped)."""
+    if not vectors:
+        return [], stack([])
+    sizes = [v.size for v in vectors]
+    dim = max(set(sizes), key=sizes.count)
+    for key, size in zip(keys, sizes):
+        if size != dim:
+            damaged(store, key, f"a vector of {size} values among vectors of {dim}")
+    keep = [i for i, size in enumerate(sizes) if size == dim]
+    return [keys[i] for i in keep], stack([vectors[i] for i in keep])
+
+
 class MemoryStore:
     """A process-local store; fast, forgotten at exit. Good for tests and single runs."""
 
     name = "memory"
 
     def __init__(self) -> None:
-        self._entries: dict[str, CacheEntry] = {}
+        self._entries: dict[str, tuple[CacheEntry, str, int]] = {}  # key -> (entry, checksum, seq)
+        self._groups: dict[tuple[str, str], list[tuple[int, str]]] = {}  # (namespace, group) -> [(seq, key)]
         self._stats: dict[str, NamespaceStats] = {}
         self._versions: dict[str, int] = {}
         self._lock = threading.Lock()
 
     def get(self, key: str, now: float) -> CacheEntry | None:
-        entry = self._entries.get(key)
-        return None if entry is None or entry.expired(now) else entry
+        found = self._entries.get(key)
+        if found is None or found[0].expired(now):
+            return None
+        entry, stored, _ = found
+        try:
+            intact = encode(entry)[2] == stored
+        except (TypeError, ValueError):
+            intact = False
+        if not intact:
+            damaged(self.name, key, "checksum mismatch")
+            return None
+        return entry
 
     def put(self, entry: CacheEntry) -> None:
+        digest = encode(entry)[2]
         with self._lock:
-            self._entries[entry.key] = entry
-            self._versions[entry.namespace] = self._versions.get(entry.namespace, 0) + 1
+            seq = self._versions[entry.namespace] = self._versions.get(entry.namespace, 0) + 1
+            self._entries[entry.key] = (entry, digest, seq)
+            self._groups.setdefault((entry.namespace, entry.group), []).append((seq, entry.key))
 
     def vectors(self, namespace: str, group: str, now: float) -> tuple[list[str], Vectors]:
+        keys, matrix, _ = self.changes(namespace, group, 0, now)
+        return keys, matrix
+
+    def changes(self, namespace: str, group: str, since: int, now: float) -> tuple[list[str], Vectors, int]:
         with self._lock:
-            live = [e for e in self._entries.values()
-                    if e.namespace == namespace and e.group == group and e.vector is not None and not e.expired(now)]
-        return [e.key for e in live], stack([e.vector for e in live if e.vector is not None])
+            log = self._groups.get((namespace, group), [])
+            fresh = log[bisect.bisect_right(log, (since, "\uffff")):]
+            cursor = log[-1][0] if log else since
+            live = [found[0] for seq, key in fresh if (found := self._entries.get(key)) is not None
+                    and found[2] == seq and found[0].vector is not None and not found[0].expired(now)]
+        keys, matrix = aligned(self.name, [e.key for e in live], [e.vector for e in live if e.vector is not None])
+        return keys, matrix, max(cursor, since)
 
     def version(self, namespace: str) -> int:
         return self._versions.get(namespace, 0)
@@ -129,16 +145,18 @@ class MemoryStore:
 
     def stats(self) -> dict[str, NamespaceStats]:
         out = {ns: replace(s) for ns, s in self._stats.items()}
-        for entry in self._entries.values():
+        for entry, _, _ in self._entries.values():
             out.setdefault(entry.namespace, NamespaceStats()).entries += 1
         return out
 
     def clear(self, namespace: str | None = None) -> int:
         with self._lock:
-            doomed = [k for k, e in self._entries.items() if namespace is None or e.namespace == namespace]
+            doomed = [k for k, (e, _, _) in self._entries.items() if namespace is None or e.namespace == namespace]
             for key in doomed:
-                namespace_of = self._entries.pop(key).namespace
+                namespace_of = self._entries.pop(key)[0].namespace
                 self._versions[namespace_of] = self._versions.get(namespace_of, 0) + 1
+            for pair in [p for p in self._groups if namespace is None or p[0] == namespace]:
+                del self._groups[pair]
             for ns in [ns for ns in self._stats if namespace is None or ns == namespace]:
                 self._stats[ns] = NamespaceStats()
         return len(doomed)

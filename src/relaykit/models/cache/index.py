@@ -1,0 +1,199 @@
+"""The in-process semantic index of ``Cached``: one growable matrix per semantic group, updated incrementally
+from the store's change cursor, bounded in rows and groups (least recently used groups are evicted).
+
+Large groups are searched in three steps. Rows are projected to ``PROJECTED_DIM`` dimensions (a random
+projection) and filed under the nearest of up to ``CELLS`` cells (centroids drawn from the rows; an
+inverted file): a query looks only at the rows of its ``PROBES`` nearest cells; of those it keeps the rows
+whose projected distance is within ``SLACK`` times the distance the threshold allows (by the
+Johnson-Lindenstrauss bound a true match fails this with probability far below one in a million), at most
+``RERANK`` of them, nearest first; those are scored exactly. A missed candidate costs a miss, never a wrong
+answer: every hit is re-checked against the stored vector and the guards.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+
+import numpy as np
+import numpy.typing as npt
+
+from relaykit.embeddings.base import Vectors
+
+PROJECTED_DIM = 64
+SLACK = 2.5  # chi-square(64)/64 exceeds 2.5 with probability ~1e-11
+EXACT_BELOW = 2048  # rows; smaller groups are scored exactly in one pass
+RERANK = 256  # projected candidates scored exactly, at most
+CELLS = 256  # inverted-file cells of a large group
+PROBES = 8  # cells a query looks in
+
+
+def _projection(dim: int) -> Vectors:
+    rng = np.random.default_rng(dim)  # deterministic: the same projection for the same dimension
+    matrix: Vectors = (rng.standard_normal((dim, PROJECTED_DIM)) / np.sqrt(PROJECTED_DIM)).astype(np.float32)
+    return matrix
+
+
+class GroupIndex:
+    """Keys and vectors of one semantic group (float32 rows plus their projection)."""
+
+    def __init__(self) -> None:
+        self.keys: list[str] = []
+        self.rows: dict[str, int] = {}
+        self.cursor = 0  # the store's change cursor this index has read up to
+        self.version = -1  # the namespace version it was last brought up to
+        self._full = np.zeros((0, 0), dtype=np.float32)
+        self._proj = np.zeros((0, PROJECTED_DIM), dtype=np.float32)
+        self._norm2 = np.zeros(0, dtype=np.float32)
+        self._cell = np.zeros(0, dtype=np.int16)  # each row's inverted-file cell
+        self._centroids: Vectors | None = None
+        self._projection: Vectors | None = None
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes held by the matrices (allocated capacity), keys not counted."""
+        return int(self._full.nbytes + self._proj.nbytes + self._norm2.nbytes + self._cell.nbytes)
+
+    def _grow(self, need: int, dim: int) -> None:
+        capacity = self._full.shape[0]
+        if self._full.shape[1] != dim:
+            self._full = np.zeros((max(need, 64), dim), dtype=np.float32)
+            self._proj = np.zeros((max(need, 64), PROJECTED_DIM), dtype=np.float32)
+            self._norm2 = np.zeros(max(need, 64), dtype=np.float32)
+            self._cell = np.zeros(max(need, 64), dtype=np.int16)
+            self._projection = _projection(dim)
+            return
+        if need <= capacity:
+            return
+        size = max(need, capacity * 3 // 2)
+        for name in ("_full", "_proj", "_norm2", "_cell"):
+            old = getattr(self, name)
+            new = np.zeros((size, *old.shape[1:]), dtype=old.dtype)
+            new[: len(self.keys)] = old[: len(self.keys)]
+            setattr(self, name, new)
+
+    def add(self, keys: list[str], vectors: Vectors) -> None:
+        """Add rows (a key already present has its row replaced). Rows of another dimension than the
+        group's first are ignored."""
+        if not keys:
+            return
+        dim = vectors.shape[1]
+        if self.keys and self._full.shape[1] != dim:
+            return
+        self._grow(len(self.keys) + len(keys), dim)
+        assert self._projection is not None
+        targets = []
+        for key in keys:
+            row = self.rows.get(key)
+            if row is None:
+                row = self.rows[key] = len(self.keys)
+                self.keys.append(key)
+            targets.append(row)
+        index = np.asarray(targets)
+        projected = vectors.astype(np.float32) @ self._projection
+        self._full[index] = vectors
+        self._proj[index] = projected
+        self._norm2[index] = np.einsum("ij,ij->i", projected, projected)
+        if self._centroids is not None:
+            self._cell[index] = np.argmax(projected @ self._centroids.T, axis=1)
+
+    def keep_last(self, limit: int) -> None:
+        """Drop all but the ``limit`` most recently added rows."""
+        if len(self.keys) <= limit:
+            return
+        start = len(self.keys) - limit
+        self.keys = self.keys[start:]
+        self.rows = {key: i for i, key in enumerate(self.keys)}
+        self._full = self._full[start: start + limit].copy()
+        self._proj = self._proj[start: start + limit].copy()
+        self._norm2 = self._norm2[start: start + limit].copy()
+        self._cell = self._cell[start: start + limit].copy()
+
+    def search(self, query: Vectors, threshold: float, limit: int = 8) -> list[tuple[str, float]]:
+        """Up to ``limit`` (key, similarity) pairs with cosine >= ``threshold``, most similar first."""
+        n = len(self.keys)
+        if n == 0 or query.size != self._full.shape[1]:
+            return []
+        q = query.astype(np.float32)
+        candidates = np.arange(n) if n < EXACT_BELOW else self._projected_candidates(q, threshold)
+        if candidates.size == 0:
+            return []
+        sims = np.einsum("ij,j->i", self._full[candidates], q)
+        above = np.flatnonzero(sims >= threshold)
+        order = above[np.argsort(-sims[above])][:limit]
+        return [(self.keys[int(candidates[i])], float(sims[i])) for i in order]
+
+
+    def _build_cells(self) -> Vectors:
+        """Centroids drawn from the rows (seeded), every row filed under its nearest."""
+        n = len(self.keys)
+        rng = np.random.default_rng(n)
+        picked = self._proj[rng.choice(n, size=min(CELLS, n), replace=False)]
+        centroids: Vectors = picked / np.maximum(np.linalg.norm(picked, axis=1, keepdims=True), 1e-6)
+        for start in range(0, n, 8192):
+            block = self._proj[start: min(n, start + 8192)]
+            self._cell[start: start + len(block)] = np.argmax(block @ centroids.T, axis=1)
+        self._centroids = centroids
+        return centroids
+
+    def _projected_candidates(self, q: Vectors, threshold: float) -> npt.NDArray[np.intp]:
+        assert self._projection is not None
+        n = len(self.keys)
+        centroids = self._centroids if self._centroids is not None else self._build_cells()
+        pq = q @ self._projection
+        # einsum, not BLAS: a BLAS call wakes its thread pool, which costs milliseconds on a busy machine
+        near = np.einsum("ij,j->i", centroids, pq)
+        probe = np.zeros(len(centroids), dtype=bool)
+        probe[np.argpartition(-near, min(PROBES, len(near)) - 1)[:PROBES]] = True
+        rows = np.flatnonzero(probe[self._cell[:n]])
+        dist2 = self._norm2[rows] - 2.0 * np.einsum("ij,j->i", self._proj[rows], pq) + float(pq @ pq)
+        keep = np.flatnonzero(dist2 <= SLACK * max(2.0 - 2.0 * threshold, 1e-3))
+        if keep.size > RERANK:
+            keep = keep[np.argpartition(dist2[keep], RERANK)[:RERANK]]
+        return rows[keep]
+
+
+class SemanticIndex:
+    """Group indexes under a bound on rows (all groups together) and on groups (least recently used out)."""
+
+    def __init__(self, max_entries: int = 250_000, max_groups: int = 64) -> None:
+        if max_entries < 1 or max_groups < 1:
+            raise ValueError("max_entries and max_groups must be at least 1")
+        self.max_entries = max_entries
+        self.max_groups = max_groups
+        self._groups: OrderedDict[str, GroupIndex] = OrderedDict()
+
+    def group(self, name: str) -> GroupIndex:
+        """The index of group ``name`` (created empty), marked most recently used."""
+        found = self._groups.get(name)
+        if found is None:
+            found = self._groups[name] = GroupIndex()
+        self._groups.move_to_end(name)
+        return found
+
+    def reset(self, name: str) -> GroupIndex:
+        self._groups[name] = GroupIndex()
+        return self._groups[name]
+
+    def enforce(self) -> None:
+        """Evict least recently used groups until both bounds hold (the newest group keeps its newest rows)."""
+        while len(self._groups) > self.max_groups:
+            self._groups.popitem(last=False)
+        while len(self._groups) > 1 and self.entries > self.max_entries:
+            self._groups.popitem(last=False)
+        for index in self._groups.values():
+            index.keep_last(self.max_entries)
+
+    @property
+    def entries(self) -> int:
+        return sum(len(g) for g in self._groups.values())
+
+    @property
+    def groups(self) -> int:
+        return len(self._groups)
+
+    @property
+    def nbytes(self) -> int:
+        return sum(g.nbytes for g in self._groups.values())
