@@ -10,7 +10,9 @@ from format_strategies import WRITERS, histories
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from relaykit import tokens
 from relaykit.errors import UsageError
+from relaykit.trajectory import BudgetTooSmall
 from relaykit.trajectory.formats import compress_formatted, detect_format, get_format, validate_formatted
 
 METHODS = ("agora", "none", "truncate", "floor", "obs-mask")
@@ -43,6 +45,25 @@ def test_every_method_keeps_the_provider_rules(name: str, history: Any, method: 
     assert validate_formatted(out.messages, name) == []
     assert obj == before  # the input is never modified
     assert out.accounting.tokens_out <= out.accounting.tokens_in
+
+
+@pytest.mark.parametrize("name", FORMATS)
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(history=histories(), method=st.sampled_from((*METHODS, "recency", "head-tail")), share=st.integers(5, 100),
+       placeholder=st.booleans())
+def test_every_method_keeps_a_budget_in_every_format(name: str, history: Any, method: str, share: int,
+                                                     placeholder: bool) -> None:
+    obj = WRITERS[name](history)
+    dropped = "placeholder" if placeholder else "remove"
+    try:
+        out = compress_formatted(obj, method, budget=f"{share}%", dropped=dropped)
+    except BudgetTooSmall as exc:  # the floor cannot fit: a clear error with the minimum, never an overrun
+        assert exc.minimum > exc.budget
+        return
+    assert validate_formatted(out.messages, name) == []
+    assert out.accounting.budget is not None and out.accounting.tokens_out <= out.accounting.budget
+    view = get_format(name).to_chat(out.messages)
+    assert tokens.count_messages(view.messages) == out.accounting.tokens_out  # counted as reported
 
 
 def test_thinking_blocks_travel_unmodified_with_their_turn() -> None:

@@ -81,6 +81,8 @@ def part_text(part: Any) -> str:
     resp = response_of(part)
     if resp is not None:
         body = resp.get("response")
+        if isinstance(body, Mapping) and len(body) == 1 and isinstance(next(iter(body.values())), str):
+            return str(next(iter(body.values())))  # {"result": "text"} reads as its text
         return body if isinstance(body, str) else json.dumps(body, ensure_ascii=False)
     return ""
 
@@ -169,7 +171,9 @@ def from_chat(messages: Sequence[Mapping[str, Any]], view: ChatView) -> Any:
 def _edited(part: Mapping[str, Any], text: str) -> dict[str, Any]:
     for key in ("functionResponse", "function_response"):
         if key in part:
-            return {**part, key: {**part[key], "response": {"content": text}}}
+            body = part[key].get("response")
+            field = next(iter(body)) if isinstance(body, Mapping) and len(body) == 1 else "content"
+            return {**part, key: {**part[key], "response": {field: text}}}
     return {**part, "text": text}
 
 
