@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html
 from collections import defaultdict
 from typing import Any
 
@@ -35,10 +34,10 @@ def summarise(results: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
             "valid_rate": _ratio(sum(r["valid"] for r in f), sum(r["prefixes"] for r in f)),
             "grounding_recall": _mean(recall),
             "grounding_ci": bootstrap_ci(recall, resamples=2000) if recall else (float("nan"),) * 2,
-            "ratio": _ratio(sum(r["tokens_in"] for r in f), sum(r["tokens_out"] for r in f)),
+            "ratio": _ratio(sum(r["tokens_out"] for r in f), sum(r["tokens_in"] for r in f)),
             "reward": _mean(rewards),
             "reward_ci": bootstrap_ci(rewards, resamples=2000) if rewards else (float("nan"),) * 2,
-            "policy_ratio": _ratio(sum(r["tokens_in"] for r in p), sum(r["tokens_out"] for r in p)),
+            "policy_ratio": _ratio(sum(r["tokens_out"] for r in p), sum(r["tokens_in"] for r in p)),
             "retention": (_mean(rewards) / base) if rewards and base and base > 0 else float("nan"),
         })
     return rows
@@ -56,7 +55,7 @@ def _fmt(value: float, digits: int = 3) -> str:
     return "—" if value != value else f"{value:.{digits}f}"
 
 
-COLUMNS = ("method", "episodes", "valid", "grounding recall [95% CI]", "compression ×", "reward [95% CI]",
+COLUMNS = ("method", "episodes", "valid", "grounding recall [95% CI]", "ratio", "reward [95% CI]",
            "retention")
 
 
@@ -84,13 +83,9 @@ def terminal(store: RunStore, run: RunInfo) -> None:
 
 
 def html_report(store: RunStore, run: RunInfo) -> str:
-    head = "".join(f"<th>{html.escape(c)}</th>" for c in COLUMNS)
-    body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in _cells(r)) + "</tr>"
-                   for r in summarise(store.results(run.run_id)))
-    config = html.escape(str(run.config))
-    return (f"<!doctype html><html><head><meta charset='utf-8'><title>{run.run_id}</title></head><body>"
-            f"<h1>Trajectory lab {html.escape(run.run_id)}</h1><p>{config}</p>"
-            f"<table border='1'><tr>{head}</tr>{body}</table></body></html>")
+    from relaykit.bench.trajectory.html_report import render_html
+
+    return render_html(summarise(store.results(run.run_id)), run)
 
 
 register_report(KIND, terminal, html_report)
