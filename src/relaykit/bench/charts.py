@@ -74,6 +74,14 @@ def scatter_with_labels(points: Sequence[Point], *, xlabel: str, ylabel: str, ti
                         ylim: tuple[float, float] = (-0.05, 1.05), reference_x: float | None = None,
                         reference_label: str = "") -> bytes:
     """A y-against-x chart of ``points`` with CI bars, N in every label, labels in a collision-free column."""
+    return to_png(scatter_figure(points, xlabel=xlabel, ylabel=ylabel, title=title, ylim=ylim,
+                                 reference_x=reference_x, reference_label=reference_label))
+
+
+def scatter_figure(points: Sequence[Point], *, xlabel: str, ylabel: str, title: str,
+                   ylim: tuple[float, float] = (-0.05, 1.05), reference_x: float | None = None,
+                   reference_label: str = "") -> Any:
+    """The matplotlib figure behind :func:`scatter_with_labels` (tests measure its label boxes)."""
     plt = pyplot()
     height = max(4.6, len(points) * label_height_in() / 0.8 + 1.2)
     fig = plt.figure(figsize=(9.5, height))
@@ -97,8 +105,8 @@ def scatter_with_labels(points: Sequence[Point], *, xlabel: str, ylabel: str, ti
     if any(p.n < biggest for p in points):
         ax.plot([], [], "o", color="#b3541e", markerfacecolor="white", label=f"hollow: fewer than {biggest} units")
         ax.plot([], [], "o", color="#2f5fa7", label=f"filled: all {biggest} units")
-        ax.legend(loc="lower left", fontsize=8, framealpha=0.9)
-    return to_png(fig)
+        fig.legend(loc="lower right", fontsize=8, frameon=False)  # under the label column: never over a point
+    return fig
 
 
 def _label_column(fig: Any, ax: Any, points: Sequence[Point], ylim: tuple[float, float]) -> None:
@@ -123,8 +131,8 @@ def bars_with_n(names: Sequence[str], values: Sequence[float], ns: Sequence[int]
         yerr = [[max(0.0, v - lo) for v, lo in zip(values, lows)], [max(0.0, hi - v) for v, hi in zip(values, highs)]]
     ax.bar(range(len(names)), values, yerr=yerr, capsize=4, color="#2f5fa7")
     ax.set_xticks(range(len(names)), [f"{name}\nN={n}" for name, n in zip(names, ns)], fontsize=9)
-    for i, v in enumerate(values):
-        ax.text(i, v + 0.02, f"{v:.2f}", ha="center", va="bottom", fontsize=8)
+    for i, v in enumerate(values):  # inside the bar's foot: clear of the CI whisker
+        ax.text(i, 0.03, f"{v:.2f}", ha="center", va="bottom", fontsize=9, color="white" if v > 0.12 else "#1d2330")
     ax.set_ylim(0, 1.1)
     ax.set_ylabel(ylabel)
     ax.set_title(title, fontsize=11)
@@ -133,4 +141,4 @@ def bars_with_n(names: Sequence[str], values: Sequence[float], ns: Sequence[int]
     return to_png(fig)
 
 
-__all__ = ["Point", "bars_with_n", "scatter_with_labels", "spread", "to_png"]
+__all__ = ["Point", "bars_with_n", "scatter_figure", "scatter_with_labels", "spread", "to_png"]

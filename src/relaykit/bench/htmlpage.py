@@ -112,7 +112,8 @@ def _header(page: Page) -> str:
              ("finished", when(run.finished_at)), ("relaykit", relaykit_version()), ("world / corpus", page.subject),
              ("models", readable(list(page.models)) if page.models else "none (no model calls)")]
     rows = "".join(f"<dt>{_e(k)}</dt><dd>{_e(v)}</dd>" for k, v in facts)
-    settings = "".join(f"<dt>{_e(k)}</dt><dd>{_e(readable(v))}</dd>" for k, v in page.settings.items())
+    settings = "".join(f"<dt>{_e(str(k).replace('_', ' '))}</dt><dd>{_e(readable(v))}</dd>"
+                       for k, v in page.settings.items())
     block = f"<details open><summary>Settings</summary><dl class='settings'>{settings}</dl></details>" \
         if settings else ""
     return f"<header><h1>{_e(page.lab)}</h1><dl class='facts'>{rows}</dl>{block}</header>"
@@ -129,6 +130,12 @@ def _how(text: str) -> str:
     return f"<p class='how'><strong>How to read this:</strong> {_e(text)}</p>" if text else ""
 
 
+def _cell(text: str) -> str:
+    """Figures align right and never wrap; words align left and wrap."""
+    wordy = len(text) > 24 and sum(ch.isalpha() for ch in text) > len(text) / 2
+    return f"<td class='text'>{_e(text)}</td>" if wordy else f"<td>{_e(text)}</td>"
+
+
 def _table(block: TableBlock) -> str:
     if not block.body:
         return f"<section><h2>{_e(block.title)}</h2><p class='empty'>{_e(block.empty)}</p></section>"
@@ -136,7 +143,7 @@ def _table(block: TableBlock) -> str:
     rows = []
     for i, line in enumerate(block.body):
         cls = " class='marked'" if i in block.marked_rows else ""
-        cells = "".join(f"<th scope='row'>{_e(c)}</th>" if j == 0 else f"<td>{_e(c)}</td>" for j, c in enumerate(line))
+        cells = "".join(f"<th scope='row'>{_e(c)}</th>" if j == 0 else _cell(c) for j, c in enumerate(line))
         rows.append(f"<tr{cls}>{cells}</tr>")
     return (f"<section><h2>{_e(block.title)}</h2>{_how(block.how_to_read)}"
             f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table></section>")

@@ -45,7 +45,7 @@ def success_chart(summary: Mapping[str, Any]) -> bytes | None:
 def render_html(summary: Mapping[str, Any], run: RunInfo) -> str:
     data = table_data(summary)
     blocks: list[TableBlock | ChartBlock] = [
-        TableBlock(data[0][0], data[0][1], data[0][2], how_to_read=HOW[0], empty=EMPTY[0]),
+        TableBlock("Success, tokens and ratio per format", data[0][1], data[0][2], how_to_read=HOW[0], empty=EMPTY[0]),
         ChartBlock("Task success per format", success_chart(summary), alt="task success per format",
                    how_to_read="One bar per format: the share of tasks that succeeded, its 95% interval, and N "
                                "(tasks) under the name. Higher is better.",
