@@ -100,8 +100,14 @@ ITEM_HEADER = re.compile(r"^\[([^\]]+)\] \(", re.MULTILINE)
 
 
 def composition_run(store: RunStore, tmp: Path, conditions: Sequence[str] = ()) -> RunInfo:
-    from relaykit.bench.composition import (CompositionConfig, SyntheticSpec, execute, generate_corpus, start_run,
-                                            write_corpus)
+    from relaykit.bench.composition import (
+        CompositionConfig,
+        SyntheticSpec,
+        execute,
+        generate_corpus,
+        start_run,
+        write_corpus,
+    )
 
     corpus = generate_corpus(SyntheticSpec(counts={"meeting": 20, "email": 60, "chat": 20}, seed=1))
     labels = corpus.by_id()

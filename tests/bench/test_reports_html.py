@@ -17,10 +17,11 @@ from relaykit.bench.reports import report_for
 from relaykit.bench.store import RunInfo, RunStore
 
 # importing the labs' report modules registers them with `relaykit report`
-import relaykit.bench.composition.report  # noqa: F401  # isort: skip
-import relaykit.bench.delegation.report  # noqa: F401  # isort: skip
-import relaykit.bench.relay.report  # noqa: F401  # isort: skip
+import relaykit.bench.composition.report  # isort: skip
+import relaykit.bench.delegation.report  # isort: skip
+import relaykit.bench.relay.report  # isort: skip
 import relaykit.bench.trajectory.report  # noqa: F401  # isort: skip
+import itertools
 
 FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync", "--hide-scrollbars")
@@ -135,8 +136,8 @@ def test_spread_keeps_order_gap_and_bounds() -> None:
     placed = spread([0.5, 0.5, 0.51, 0.1, 0.98, 0.99], gap=0.05)
     order = sorted(range(6), key=lambda i: ([0.5, 0.5, 0.51, 0.1, 0.98, 0.99][i], i))
     ys = [placed[i] for i in order]
-    assert all(b - a >= 0.05 - 1e-9 for a, b in zip(ys, ys[1:]))
-    assert 0.0 <= min(ys) and max(ys) <= 1.0
+    assert all(b - a >= 0.05 - 1e-9 for a, b in itertools.pairwise(ys))
+    assert min(ys) >= 0.0 and max(ys) <= 1.0
     assert placed[3] == pytest.approx(0.1)  # a label with room stays where its point is
 
 

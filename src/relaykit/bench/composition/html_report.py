@@ -8,7 +8,7 @@ from typing import Any
 from relaykit.bench.charts import bars_with_n, pyplot, to_png
 from relaykit.bench.composition.design import BY_NAME
 from relaykit.bench.composition.report import CONDITION_HEADERS, CONTRAST_HEADERS, _condition_rows, _contrast_rows
-from relaykit.bench.htmlpage import ChartBlock, Page, TableBlock, TextBlock, render_page
+from relaykit.bench.htmlpage import Block, ChartBlock, Page, TableBlock, TextBlock, render_page
 from relaykit.bench.store import RunInfo
 
 RATIO_ORDER = ("signal_100", "signal_80", "signal_50", "signal_30", "signal_10")
@@ -81,7 +81,7 @@ def _extra_lines(summary: Mapping[str, Any]) -> list[str]:
 
 def render_html(summary: Mapping[str, Any], run: RunInfo) -> str:
     conds = summary["conditions"]
-    blocks = [
+    blocks: list[Block] = [
         TableBlock("Conditions", CONDITION_HEADERS, _condition_rows(summary), how_to_read=HOW_CONDITIONS,
                    empty="No trial finished yet."),
         ChartBlock("Ratio conditions", ratio_chart(conds), alt="RelAcc and fact-type recall per signal share",

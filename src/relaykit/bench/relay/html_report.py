@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from relaykit.bench.charts import Point, scatter_with_labels
-from relaykit.bench.htmlpage import ChartBlock, Page, TableBlock, render_page
+from relaykit.bench.htmlpage import Block, ChartBlock, Page, TableBlock, render_page
 from relaykit.bench.relay.methods import MethodSpec
 from relaykit.bench.relay.report import table_diagnostics, table_mcnemar, table_one, table_three, table_two
 from relaykit.bench.relay.summary import Row, Summary
@@ -81,7 +81,7 @@ def _notes(summary: Summary) -> list[str]:
 def render_html(summary: Summary, run: RunInfo) -> str:
     rows, marked = summary.rows, _marked(summary.rows)
     empty = "No method finished a goal yet (see the notes for why)."
-    blocks = [
+    blocks: list[Block] = [
         TableBlock("Table I: overall performance (95% bootstrap CI over goals)", *table_one(rows), how_to_read=HOW["I"],
                    empty=empty, marked_rows=marked),
         ChartBlock("Figure 2: feasibility vs. ratio", figure(rows), how_to_read=HOW["fig"], alt="feasibility vs ratio",

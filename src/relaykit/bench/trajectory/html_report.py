@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from relaykit.bench.charts import Point, scatter_with_labels
-from relaykit.bench.htmlpage import ChartBlock, Page, TableBlock, TextBlock, render_page
+from relaykit.bench.htmlpage import Block, ChartBlock, Page, TableBlock, TextBlock, render_page
 from relaykit.bench.store import RunInfo
 
 METRICS = (
@@ -65,7 +65,7 @@ def render_html(rows: Sequence[dict[str, Any]], run: RunInfo) -> str:
     head, body = _table(rows, with_reward=reason is None)
     how = ("One row per method on the same episodes; 'none' is the uncompressed baseline. Higher valid, "
            "grounding recall and reward are better; a lower ratio is a smaller history.")
-    blocks = [
+    blocks: list[Block] = [
         TableBlock("Methods on the environment's episodes", head, body, how_to_read=how,
                    empty="No episode finished yet (resume the run to continue)."),
         ChartBlock("Grounding recall vs. ratio", chart(rows), alt="grounding recall vs ratio",
