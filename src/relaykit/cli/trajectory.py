@@ -11,7 +11,7 @@ import typer
 from rich.progress import Progress
 
 from relaykit.bench.trajectory import report as _trajectory_report  # registers `relaykit report` for lab runs
-from relaykit.cli._common import console, print_json, read_text
+from relaykit.cli._common import console, err_console, print_json, read_text
 from relaykit.cli.groups import bench_app, compress_app
 from relaykit.errors import UsageError
 
@@ -82,8 +82,12 @@ def bench_trajectory(
     seed: int = typer.Option(100, "--seed", help="First episode seed (training labels use 0 upwards)."),
     resume: str | None = typer.Option(None, "--resume", help="Continue this run id, skipping finished units."),
     store: Path | None = STORE_OPTION,
+    as_json: bool = typer.Option(False, "--json", help="Print {run_id, methods: [per-method rows]} as JSON."),
 ) -> None:
-    """Every method on a real environment: validity, grounding recall, compression; reward with --policy."""
+    """Every method on a real environment: validity, grounding recall, compression; reward with --policy.
+
+    Example: relaykit bench trajectory --env twx --episodes 3 --json
+    """
     from relaykit.bench.store import RunStore
     from relaykit.bench.trajectory import LabConfig, run_lab
     from relaykit.bench.trajectory.lab import units
@@ -102,9 +106,14 @@ def bench_trajectory(
         cfg = LabConfig(env=env, methods=chosen, episodes=episodes, seed=seed, keep=keep, dropped=dropped,
                         policy=policy, max_steps=max_steps)
     model = open_model(cfg.policy) if cfg.policy else None
-    with Progress(console=console) as progress:
+    with Progress(console=err_console) as progress:  # stdout carries only results
         task = progress.add_task(f"trajectory lab on {cfg.env}", total=units(cfg))
         run_id = run_lab(cfg, runs, run_id=resume, model=model, on_unit=lambda _: progress.advance(task))
+    if as_json:
+        from relaykit.bench.trajectory.report import summarise
+
+        print_json({"run_id": run_id, "methods": summarise(runs.results(run_id))})
+        return
     terminal(runs, runs.get_run(run_id))
     console.print(f"run id: {run_id}  (relaykit report {run_id} --html report.html)")
 
@@ -120,8 +129,13 @@ def train(
     seed: int = typer.Option(0, "--seed"),
     test_share: float = typer.Option(0.25, "--test-share", help="Share of episodes held out for the AUC."),
     out: Path = typer.Option(Path("agora_scorer.json"), "--out", help="Where to write the scorer JSON."),
+    as_json: bool = typer.Option(False, "--json", help="Print {out, episodes, train_rows, test_rows, train_auc, "
+                                 "test_auc, label_seconds} as JSON."),
 ) -> None:
-    """Label gold trajectories counterfactually, fit the step scorer, print the held-out AUC, save it."""
+    """Label gold trajectories counterfactually, fit the step scorer, print the held-out AUC, save it.
+
+    Example: relaykit trajectory train --envs twx --episodes 4 --out scorer.json
+    """
     from relaykit.bench.trajectory.labelset import LabelPlan, collect
     from relaykit.models import open_model
     from relaykit.trajectory.train import save_scorer, train_scorer
@@ -130,7 +144,7 @@ def train(
                      prefixes=prefixes, seed=seed, policy=policy, threshold=threshold)
     model = None if policy == "grounded" else open_model(policy)
     started = time.perf_counter()
-    with Progress(console=console) as progress:
+    with Progress(console=err_console) as progress:  # stdout carries only results
         task = progress.add_task("labelling", total=episodes * len(plan.envs))
         data, n_episodes = collect(plan, model, on_episode=lambda _: progress.advance(task))
     labelled_s = time.perf_counter() - started
@@ -138,6 +152,11 @@ def train(
         "policy": policy, "envs": list(plan.envs), "episodes": n_episodes, "prefixes_per_episode": prefixes,
         "threshold": threshold if model is not None else None, "label_seconds": round(labelled_s, 1)})
     save_scorer(report.scorer, out)
+    if as_json:
+        print_json({"out": str(out), "episodes": n_episodes, "train_rows": report.train_rows,
+                    "test_rows": report.test_rows, "train_auc": report.train_auc, "test_auc": report.test_auc,
+                    "label_seconds": round(labelled_s, 1)})
+        return
     console.print(f"labels: {report.train_rows + report.test_rows} steps from {n_episodes} episodes in "
                   f"{labelled_s:.1f}s ({report.train_positive:.1%} / {report.test_positive:.1%} positive)")
     console.print(f"train AUC {report.train_auc:.3f}   held-out AUC {report.test_auc:.3f} "

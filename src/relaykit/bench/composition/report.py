@@ -195,4 +195,4 @@ def html_report(store: RunStore, run: RunInfo) -> str:
     return render_html(summarise(store, run), run)
 
 
-register_report(KIND, print_report, html_report)
+register_report(KIND, print_report, html_report, summarise)

@@ -102,4 +102,4 @@ def html_report(store: RunStore, run: RunInfo) -> str:
     return render_html(summarize(store, run.run_id), run)
 
 
-register_report(KIND, terminal, html_report)
+register_report(KIND, terminal, html_report, lambda store, run: summarize(store, run.run_id))

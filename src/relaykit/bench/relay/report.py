@@ -92,4 +92,4 @@ def html_report(store: RunStore, run: RunInfo) -> str:
     return render_html(summarise(store, run), run)
 
 
-register_report("relay", terminal_report, html_report)
+register_report("relay", terminal_report, html_report, lambda store, run: summarise(store, run).as_json())

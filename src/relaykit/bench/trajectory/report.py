@@ -88,6 +88,6 @@ def html_report(store: RunStore, run: RunInfo) -> str:
     return render_html(summarise(store.results(run.run_id)), run)
 
 
-register_report(KIND, terminal, html_report)
+register_report(KIND, terminal, html_report, lambda store, run: {"methods": summarise(store.results(run.run_id))})
 
 __all__ = ["html_report", "summarise", "terminal"]
