@@ -46,7 +46,10 @@ def compress_handoff(
     embedder: str | None = typer.Option(None, "--embedder", help="Embedder spec for prune (default: minilm)."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of text."),
 ) -> None:
-    """Compress a hand-off trace with one method; print the payload and the token accounting."""
+    """Compress a hand-off trace with one method; print the payload and the token accounting.
+
+    Example: relaykit compress handoff examples/handoff/trace.txt --goal "a gym" --facts examples/handoff/facts.json
+    """
     from relaykit.embeddings import open_embedder
     from relaykit.handoff import audit
     from relaykit.handoff import compress_handoff as compress

@@ -30,7 +30,8 @@ from relaykit.errors import UsageError
 from relaykit.models import open_model
 
 context_app = typer.Typer(
-    help="Arrange context for model calls, fuse extraction samples, generate a labelled corpus.", no_args_is_help=True
+    help="Arrange context for model calls, fuse extraction samples, generate a labelled corpus.\n\n"
+    "Example: relaykit context arrange examples/context/corpus.jsonl --batch-size 8", no_args_is_help=True
 )
 
 
@@ -70,7 +71,10 @@ def arrange_command(
     keep_surplus: bool = typer.Option(False, help="Batch the noise items not needed for calibration too."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON: batches, left_out, routed, notes."),
 ) -> None:
-    """Arrange ITEMS into batches at a calibrated signal share, routed by source type."""
+    """Arrange ITEMS into batches at a calibrated signal share, routed by source type.
+
+    Example: relaykit context arrange examples/context/corpus.jsonl --batch-size 8 --json
+    """
     result = arrange(
         _read_items(items), batch_size=batch_size, signal_share=signal_share, max_tokens=max_tokens,
         position=position, model=model, route_by_type=route, keep_surplus=keep_surplus,
@@ -99,7 +103,10 @@ def fuse_command(
     task: str = typer.Option("", help="What the samples extracted (shown to the judge or fuser)."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON: ids, support, method, n."),
 ) -> None:
-    """Fuse N extraction samples; prints each id's support count."""
+    """Fuse N extraction samples; prints each id's support count.
+
+    Example: relaykit context fuse samples.json --method union --k 2
+    """
     data = read_json(samples)
     if not isinstance(data, list):
         raise UsageError(f"{samples} must hold a JSON list of samples")
@@ -127,7 +134,10 @@ def corpus_command(
     chat_rate: float = typer.Option(0.632, help="Signal rate of chats (the paper's 63.2%)."),
     seed: int = typer.Option(0, help="Random seed."),
 ) -> None:
-    """Write a SYNTHETIC labelled workplace corpus (for trying the composition lab, not for findings)."""
+    """Write a SYNTHETIC labelled workplace corpus (for trying the composition lab, not for findings).
+
+    Example: relaykit context corpus --out corpus.jsonl --emails 50
+    """
     spec = SyntheticSpec(
         counts={"meeting": meetings, "email": emails, "chat": chats},
         signal_rates={"meeting": meeting_rate, "email": email_rate, "chat": chat_rate}, seed=seed,
@@ -152,7 +162,10 @@ def composition_command(
     store: Path | None = typer.Option(None, "--store", help="Run store file (default: $RELAYKIT_HOME/runs.sqlite)."),
     as_json: bool = typer.Option(False, "--json", help="Print the run summary as JSON."),
 ) -> None:
-    """The relevance-contrast experiment of paper 002: ratio and position conditions, RelAcc, C1-C5."""
+    """The relevance-contrast experiment of paper 002: ratio and position conditions, RelAcc, C1-C5.
+
+    Example: relaykit bench composition --corpus examples/context/corpus.jsonl --model local --blocks 2
+    """
     runs = RunStore(store)
     if resume:
         config, loaded = resume_config(runs, resume)

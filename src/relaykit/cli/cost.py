@@ -9,8 +9,10 @@ from rich.table import Table
 
 from relaykit.cli._common import console, print_json
 
-cache_app = typer.Typer(help="Inspect or clear the model-answer cache.", no_args_is_help=True)
-trace_app = typer.Typer(help="Read telemetry traces (JSONL files written by JsonlSink).", no_args_is_help=True)
+cache_app = typer.Typer(help="Inspect or clear the model-answer cache.\n\nExample: relaykit cache stats",
+                        no_args_is_help=True)
+trace_app = typer.Typer(help="Read telemetry traces (JSONL files written by JsonlSink).\n\nExample: relaykit trace "
+                        "summarize trace.jsonl", no_args_is_help=True)
 
 STORE_HELP = "memory, sqlite (RELAYKIT_HOME/cache.sqlite), sqlite:PATH or redis://HOST:PORT/DB."
 
@@ -26,7 +28,10 @@ def cache_stats(
     store: str = typer.Option("sqlite", "--store", help=STORE_HELP),
     as_json: bool = typer.Option(False, "--json", help="Print entries, hits, misses, saved_tokens as JSON."),
 ) -> None:
-    """Entries, hits, misses and saved tokens, overall and per namespace."""
+    """Entries, hits, misses and saved tokens, overall and per namespace.
+
+    Example: relaykit cache stats --store sqlite --json
+    """
     from relaykit.models.cache import open_store
 
     opened = open_store(store)
@@ -56,7 +61,10 @@ def cache_clear(
     store: str = typer.Option("sqlite", "--store", help=STORE_HELP),
     rebuild: bool = typer.Option(False, "--rebuild", help="Move a corrupt SQLite cache file aside and start afresh."),
 ) -> None:
-    """Delete cached answers (all, or one namespace) and reset their counters."""
+    """Delete cached answers (all, or one namespace) and reset their counters.
+
+    Example: relaykit cache clear --namespace relay
+    """
     from relaykit.models.cache import open_store
 
     options: dict[str, Any] = {"rebuild": True} if rebuild and store.startswith("sqlite") else {}
@@ -77,7 +85,10 @@ def trace_summarize(
     file: str = typer.Argument(..., help="A JSONL trace written by relaykit.telemetry.JsonlSink."),
     as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
 ) -> None:
-    """Latency and tokens per stage and per model, with cache hits and fallbacks."""
+    """Latency and tokens per stage and per model, with cache hits and fallbacks.
+
+    Example: relaykit trace summarize trace.jsonl --json
+    """
     from relaykit.telemetry import read_jsonl, summarize
 
     summary = summarize(read_jsonl(file))

@@ -14,7 +14,8 @@ from relaykit.cli._common import console, print_json, read_json
 from relaykit.cli.groups import bench_app
 from relaykit.delegation import check_graph_data, load_tools
 
-delegation_app = typer.Typer(help="Typed delegation graphs: validate them.", no_args_is_help=True)
+delegation_app = typer.Typer(help="Typed delegation graphs: validate them.\n\nExample: relaykit delegation validate "
+                             "examples/delegation/graph.json", no_args_is_help=True)
 
 
 @delegation_app.command("validate")
@@ -26,6 +27,8 @@ def validate(
     """Check GRAPH: ids, edges, acyclic ordering, tools and arguments; print the execution order.
 
     Exits 0 when the graph is valid and 1 when it has violations.
+
+    Example: relaykit delegation validate examples/delegation/graph.json --tools examples/delegation/tools.json
     """
     specs = load_tools(read_json(tools)) if tools else None
     report = check_graph_data(read_json(graph), specs)
@@ -62,7 +65,10 @@ def bench_delegation(
     store: Path | None = typer.Option(None, "--store", help="Run store file."),
     as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
 ) -> None:
-    """Run the delegation lab: plan, (route,) hand off and execute each task, scoring the end state."""
+    """Run the delegation lab: plan, (route,) hand off and execute each task, scoring the end state.
+
+    Example: relaykit bench delegation --suite tau2-retail --format nl,graph --limit 3
+    """
 
     config = LabConfig.build(suite=suite, planner=planner, executor=executor, formats=formats, router=router,
                              limit=limit, offset=offset, max_steps=max_steps, direct=direct,

@@ -17,7 +17,7 @@ from relaykit.cli._common import console, err_console, print_json
 from relaykit.errors import UsageError
 
 STORE_OPTION = typer.Option(None, "--store", help="Run store file (default: $RELAYKIT_HOME/runs.sqlite).")
-runs_app = typer.Typer(help="List or delete stored lab runs.", invoke_without_command=True)
+runs_app = typer.Typer(invoke_without_command=True)  # help: the callback's docstring
 
 
 def existing_store(path: Path | None) -> RunStore | None:

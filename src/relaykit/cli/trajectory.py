@@ -16,7 +16,8 @@ from relaykit.cli.groups import bench_app, compress_app
 from relaykit.errors import UsageError
 
 del _trajectory_report
-trajectory_app = typer.Typer(help="Train and inspect the AGORA step scorer.", no_args_is_help=True)
+trajectory_app = typer.Typer(help="Train and inspect the AGORA step scorer.\n\nExample: relaykit trajectory train "
+                             "--envs twx --out scorer.json", no_args_is_help=True)
 STORE_OPTION = typer.Option(None, "--store", help="Run store file (default: $RELAYKIT_HOME/runs.sqlite).")
 JSON_KEYS = ("method", "messages", "tokens_in", "tokens_out", "ratio", "kept_steps", "dropped_steps", "valid",
              "violations")
@@ -49,7 +50,10 @@ def compress_trajectory_command(
     scorer: Path | None = typer.Option(None, "--scorer", help="A scorer JSON from `relaykit trajectory train`."),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
 ) -> None:
-    """Compress an agent trajectory step by step without breaking its tool-call structure."""
+    """Compress an agent trajectory step by step without breaking its tool-call structure.
+
+    Example: relaykit compress trajectory examples/trajectory/messages.json --keep 0.3 --json
+    """
     from relaykit.trajectory import compress_trajectory, load_scorer
 
     options: dict[str, Any] = {"budget": budget, "dropped": dropped}
