@@ -156,3 +156,18 @@ def test_point_labels_never_overlap() -> None:
     for i, a in enumerate(boxes):
         for b in boxes[i + 1:]:
             assert not a.overlaps(b)
+
+
+def test_a_run_with_no_results_says_so_everywhere(tmp_path: Path) -> None:
+    store = RunStore(tmp_path / "runs.sqlite")
+    pages = {}
+    for kind, config in (("relay", {"methods": ["passthrough"], "bookers": ["reader"], "model": "local"}),
+                         ("trajectory", {"env": "twx", "methods": ["none"], "policy": None}),
+                         ("delegation", {"suite": "toy", "arms": ["nl"], "planner": "p", "executor": "e"})):
+        run = store.get_run(store.create_run(kind, config))
+        pages[kind] = report_for(run).html(store, run)
+    assert "No method finished a goal yet" in pages["relay"] and "No chart: no method finished a goal" in pages[
+        "relay"]
+    assert "No episode finished yet" in pages["trajectory"] and "No chart:" in pages["trajectory"]
+    assert "No chart: no format finished a task" in pages["delegation"]
+    assert all("data:image/png" not in page for page in pages.values())

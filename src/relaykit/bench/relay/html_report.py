@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from relaykit.bench.charts import Point, scatter_with_labels
@@ -59,9 +60,11 @@ def _marked(rows: list[Row]) -> frozenset[int]:
 
 def figure(rows: list[Row]) -> bytes | None:
     """Fig. 2: feasibility accuracy against the ratio, with 95% CI bars and N on every label."""
-    if not rows:
+    drawn = [r for r in rows if r.n > 0 and all(math.isfinite(v) for v in (r.ratio, r.feasible_accuracy,
+                                                                                *r.feasible_ci))]
+    if not drawn:
         return None
-    points = [Point(r.name, r.ratio, r.feasible_accuracy, r.n, *r.feasible_ci) for r in rows]
+    points = [Point(r.name, r.ratio, r.feasible_accuracy, r.n, *r.feasible_ci) for r in drawn]
     return scatter_with_labels(points, xlabel="ratio (payload tokens / trace tokens; below 1 = smaller)",
                                ylabel="feasibility accuracy", title="Feasibility vs. ratio (95% bootstrap CI)",
                                reference_x=1.0, reference_label="ratio 1: as long as the trace")
