@@ -92,7 +92,7 @@ def render_html(summary: Mapping[str, Any], run: RunInfo) -> str:
         ChartBlock("Position conditions", position_chart(conds), alt="RelAcc per position",
                    how_to_read="RelAcc with the signal placed at the start, middle or end, or scattered; N under "
                                "each bar.",
-                   empty="this run had no position condition (pos_start, pos_middle, pos_end, pos_scattered)."),
+                   empty=f"this run had no position condition ({', '.join(n for n in BY_NAME if n.startswith('pos_'))})."),
         TableBlock("Contrasts C1-C5 (paired over model x block, Holm over C1-C5)", CONTRAST_HEADERS,
                    _contrast_rows(summary), how_to_read=HOW_CONTRASTS,
                    empty="No contrast: the conditions it compares did not both run."),
