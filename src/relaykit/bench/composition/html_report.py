@@ -12,6 +12,7 @@ from relaykit.bench.htmlpage import Block, ChartBlock, Page, TableBlock, TextBlo
 from relaykit.bench.store import RunInfo
 
 RATIO_ORDER = ("signal_100", "signal_80", "signal_50", "signal_30", "signal_10")
+POSITIONS = tuple(name for name in BY_NAME if name.startswith("pos_"))
 HOW_CONDITIONS = (
     "One row per condition: the share of the prompt that is signal (the rest is low-relevance contrast), where "
     "the signal sits, and the model's relevance accuracy. RelAcc: agreement of the model's 0-3 relevance scores "
@@ -92,7 +93,7 @@ def render_html(summary: Mapping[str, Any], run: RunInfo) -> str:
         ChartBlock("Position conditions", position_chart(conds), alt="RelAcc per position",
                    how_to_read="RelAcc with the signal placed at the start, middle or end, or scattered; N under "
                                "each bar.",
-                   empty=f"this run had no position condition ({', '.join(n for n in BY_NAME if n.startswith('pos_'))})."),
+                   empty=f"this run had no position condition ({', '.join(POSITIONS)})."),
         TableBlock("Contrasts C1-C5 (paired over model x block, Holm over C1-C5)", CONTRAST_HEADERS,
                    _contrast_rows(summary), how_to_read=HOW_CONTRASTS,
                    empty="No contrast: the conditions it compares did not both run."),
