@@ -86,7 +86,7 @@ def test_runs_dates_json_delete_and_report_json(tmp_path: Path, capsys: pytest.C
     assert rows[1]["finished"] is None
     code, out, _ = run(capsys, "runs", "--store", str(path))
     assert code == 0 and keep in out and "started (UTC)" in out
-    code, _, err = run(capsys, "runs", "delete", gone, "--store", str(path))
+    code, _, err = run(capsys, "runs", "--store", str(path), "delete", gone)
     assert code == 0 and f"deleted run {gone}" in err
     assert [r.run_id for r in RunStore(path).list_runs()] == [keep]
     code, out, _ = run(capsys, "report", keep, "--store", str(path), "--json", "--html", str(tmp_path / "r.html"))

@@ -65,6 +65,7 @@ def runs(
     Example: relaykit runs --kind relay --json
     """
     if ctx.invoked_subcommand is not None:
+        ctx.obj = store  # `relaykit runs --store F delete ID` works too
         return
     found = existing_store(store)
     rows = [] if found is None else [_row(r, len(found.done_keys(r.run_id))) for r in found.list_runs(kind)]
@@ -86,6 +87,7 @@ def runs(
 
 @runs_app.command("delete")
 def delete(
+    ctx: typer.Context,
     run_id: str = typer.Argument(..., help="The run to delete (see `relaykit runs`)."),
     store: Path | None = STORE_OPTION,
 ) -> None:
@@ -93,6 +95,6 @@ def delete(
 
     Example: relaykit runs delete relay-20260101-120000-ab12
     """
-    found = require_store(store)
+    found = require_store(store if store is not None else ctx.obj)
     removed = found.delete_run(run_id)
     err_console.print(f"deleted run {run_id} ({removed} results)", highlight=False)
