@@ -102,3 +102,23 @@ def test_tokens_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     text.write_text("hello world", encoding="utf-8")
     code, out, _ = run(capsys, "tokens", str(text), "--json")
     assert code == 0 and json.loads(out) == {"file": str(text), "encoding": "o200k_base", "tokens": 2}
+
+
+# commands that do something (write a file, delete) rather than print results
+ACTIONS = {("cache", "clear"), ("context", "corpus"), ("bench", "relay", "export-world"),
+           ("bench", "relay", "export-truth"), ("runs", "delete")}
+
+
+def test_every_command_that_prints_results_takes_json() -> None:
+    root: Any = typer.main.get_command(app)
+    missing = []
+    for path in _commands(root):
+        command = root
+        for word in path:
+            command = command.commands[word]
+        is_group = hasattr(command, "commands")
+        if path in ACTIONS or (is_group and not getattr(command, "invoke_without_command", False)):
+            continue
+        if "--json" not in {opt for p in command.params for opt in p.opts}:
+            missing.append(" ".join(path))
+    assert not missing, f"no --json on: {', '.join(missing)}"
