@@ -83,9 +83,9 @@ def scatter_figure(points: Sequence[Point], *, xlabel: str, ylabel: str, title: 
                    reference_label: str = "") -> Any:
     """The matplotlib figure behind :func:`scatter_with_labels` (tests measure its label boxes)."""
     plt = pyplot()
-    height = max(4.6, len(points) * label_height_in() / 0.8 + 1.2)
+    height = max(4.8, len(points) * label_height_in() / 0.74 + 1.4)
     fig = plt.figure(figsize=(9.5, height))
-    ax = fig.add_axes((0.09, 0.12, 0.56, 0.78))
+    ax = fig.add_axes((0.09, 0.17, 0.56, 0.74))
     biggest = max((p.n for p in points), default=0)
     for p in points:
         full = p.n >= biggest
@@ -94,8 +94,8 @@ def scatter_figure(points: Sequence[Point], *, xlabel: str, ylabel: str, title: 
                     markerfacecolor="#2f5fa7" if full else "white", markersize=7 if full else 6, zorder=3)
     if reference_x is not None:
         ax.axvline(reference_x, color="#888", linestyle="--", linewidth=1, zorder=1)
-        ax.text(reference_x, ylim[0] + 0.01 * (ylim[1] - ylim[0]), f" {reference_label}", fontsize=8, color="#555",
-                va="bottom", ha="left")
+        if reference_label:  # said under the axis, where no point or label can sit
+            xlabel = f"{xlabel}\ndashed line: {reference_label}"
     ax.set_ylim(*ylim)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)

@@ -67,7 +67,7 @@ def figure(rows: list[Row]) -> bytes | None:
     points = [Point(r.name, r.ratio, r.feasible_accuracy, r.n, *r.feasible_ci) for r in drawn]
     return scatter_with_labels(points, xlabel="ratio (payload tokens / trace tokens; below 1 = smaller)",
                                ylabel="feasibility accuracy", title="Feasibility vs. ratio (95% bootstrap CI)",
-                               reference_x=1.0, reference_label="ratio 1: as long as the trace")
+                               reference_x=1.0, reference_label="ratio 1, the payload is as long as the trace")
 
 
 def _notes(summary: Summary) -> list[str]:

@@ -57,7 +57,7 @@ def chart(rows: Sequence[dict[str, Any]]) -> bytes | None:
         return None
     return scatter_with_labels(points, xlabel="ratio (tokens out / tokens in; below 1 = smaller)",
                                ylabel="grounding recall", title="Grounding recall vs. ratio (95% bootstrap CI)",
-                               reference_x=1.0, reference_label="ratio 1: nothing removed")
+                               reference_x=1.0, reference_label="ratio 1, nothing removed")
 
 
 def render_html(rows: Sequence[dict[str, Any]], run: RunInfo) -> str:
