@@ -106,7 +106,7 @@ def test_tokens_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
 
 # commands that do something (write a file, delete) rather than print results
 ACTIONS = {("cache", "clear"), ("context", "corpus"), ("bench", "relay", "export-world"),
-           ("bench", "relay", "export-truth"), ("runs", "delete")}
+           ("bench", "relay", "export-truth"), ("runs", "delete"), ("serve",)}
 
 
 def test_every_command_that_prints_results_takes_json() -> None:

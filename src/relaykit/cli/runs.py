@@ -29,8 +29,8 @@ def existing_store(path: Path | None) -> RunStore | None:
     if target.is_file():
         return RunStore(target)
     if path is not None:
-        raise UsageError(f"no run store at {path}: check the path, or leave out --store to use "
-                         f"{default_store_path()}")
+        raise UsageError(f"no run store at {path}; check the path (this command reads a store, it never creates "
+                         "one)")
     return None
 
 
