@@ -1,15 +1,17 @@
-"""Reports per run kind: each lab registers how its runs print and how they render to HTML."""
+"""Reports per run kind: each lab registers how its runs print, render to HTML and summarise as JSON data."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from relaykit.bench.store import RunInfo, RunStore
 from relaykit.errors import UsageError
 
 TerminalRenderer = Callable[[RunStore, RunInfo], None]
 HtmlRenderer = Callable[[RunStore, RunInfo], str]
+JsonSummary = Callable[[RunStore, RunInfo], Any]
 
 
 @dataclass(frozen=True)
@@ -17,14 +19,22 @@ class ReportKind:
     kind: str
     terminal: TerminalRenderer
     html: HtmlRenderer
+    summary: JsonSummary | None = None
+
+    def to_json(self, store: RunStore, run: RunInfo) -> dict[str, Any]:
+        """What ``relaykit report RUN_ID --json`` prints: the run's record and the lab's summary data."""
+        return {"run_id": run.run_id, "kind": run.kind, "status": run.status, "created_at": run.created_at,
+                "finished_at": run.finished_at, "config": run.config,
+                "summary": self.summary(store, run) if self.summary is not None else None}
 
 
 _REPORTS: dict[str, ReportKind] = {}
 
 
-def register_report(kind: str, terminal: TerminalRenderer, html: HtmlRenderer) -> None:
-    """Make ``relaykit report`` able to show runs of ``kind``."""
-    _REPORTS[kind] = ReportKind(kind, terminal, html)
+def register_report(kind: str, terminal: TerminalRenderer, html: HtmlRenderer,
+                    summary: JsonSummary | None = None) -> None:
+    """Make ``relaykit report`` able to show runs of ``kind`` (``summary``: the data behind ``--json``)."""
+    _REPORTS[kind] = ReportKind(kind, terminal, html, summary)
 
 
 def report_for(run: RunInfo) -> ReportKind:

@@ -169,6 +169,15 @@ class RunStore:
             rows = self._db.execute(sql + " ORDER BY id", args).fetchall()
         return [{"kind": k, "payload": json.loads(p), "created_at": t} for k, p, t in rows]
 
+    def delete_run(self, run_id: str) -> int:
+        """Remove a run with its results and events; returns how many results went. Unknown ids: ``UsageError``."""
+        self.get_run(run_id)
+        with self._tx() as db:
+            results = db.execute("DELETE FROM results WHERE run_id = ?", (run_id,)).rowcount
+            db.execute("DELETE FROM events WHERE run_id = ?", (run_id,))
+            db.execute("DELETE FROM runs WHERE run_id = ?", (run_id,))
+        return int(results)
+
     def finish(self, run_id: str, status: str = "finished") -> None:
         with self._tx() as db:
             db.execute("UPDATE runs SET status = ?, finished_at = ? WHERE run_id = ?", (status, time.time(), run_id))

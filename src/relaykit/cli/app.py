@@ -9,28 +9,28 @@ import typer
 from rich.markup import escape
 
 from relaykit.cli import relay  # noqa: F401 - registers `bench relay`
-from relaykit.cli._common import err_console, read_text
+from relaykit.cli._common import err_console, print_json, read_text
 from relaykit.cli.cache_trace import register as register_cache_trace_commands
 from relaykit.cli.compress_handoff import compress_handoff
 from relaykit.cli.context import context_app  # also registers `bench composition`
 from relaykit.cli.delegation import delegation_app  # also registers `bench delegation`
 from relaykit.cli.doctor import doctor
 from relaykit.cli.groups import bench_app, compress_app
-from relaykit.cli.report import report, runs
+from relaykit.cli.report import report
+from relaykit.cli.runs import runs_app
 from relaykit.cli.serve import serve
 from relaykit.cli.trajectory import trajectory_app  # also registers `compress/bench trajectory`
 from relaykit.errors import RelaykitError, UsageError
 
 app = typer.Typer(
     name="relaykit",
-    help="Compress what passes between LLM agents without losing the facts, and measure it.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
-    add_completion=False,
+    add_completion=True,  # --install-completion / --show-completion (bash, zsh, fish, PowerShell)
 )
 app.command()(doctor)
 app.command()(report)
-app.command()(runs)
+app.add_typer(runs_app, name="runs")
 app.command()(serve)
 app.add_typer(compress_app, name="compress")
 app.add_typer(bench_app, name="bench")
@@ -41,16 +41,43 @@ compress_app.command("handoff")(compress_handoff)
 register_cache_trace_commands(app)
 
 
+def _version(value: bool) -> None:
+    if value:
+        from relaykit.bench.htmlpage import relaykit_version
+
+        typer.echo(f"relaykit {relaykit_version()}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                 help="Print the relaykit version and exit."),
+) -> None:
+    """Compress what passes between LLM agents without losing the facts, and measure it.
+
+    Example: relaykit bench relay --methods passthrough,extract-rules,prune
+    """
+
+
 @app.command("tokens")
 def tokens_command(
     file: str = typer.Argument(..., help="A text file, or - for standard input."),
     encoding: str = typer.Option("o200k_base", help="o200k_base or cl100k_base."),
+    as_json: bool = typer.Option(False, "--json", help="Print {file, encoding, tokens} as JSON."),
 ) -> None:
-    """Print the number of tokens in FILE."""
+    """Print the number of tokens in FILE (offline).
+
+    Example: relaykit tokens examples/handoff/trace.txt --encoding cl100k_base
+    """
     from relaykit.tokens import count, get_encoding
 
     get_encoding(encoding)  # an unknown encoding is a usage error even for an empty file
-    typer.echo(count(read_text(file), encoding))
+    tokens = count(read_text(file), encoding)
+    if as_json:
+        print_json({"file": file, "encoding": encoding, "tokens": tokens})
+    else:
+        typer.echo(tokens)
 
 
 def _one_line(message: str, code: int) -> NoReturn:

@@ -9,8 +9,10 @@ from rich.table import Table
 
 from relaykit.cli._common import console, print_json
 
-cache_app = typer.Typer(help="Inspect or clear the model-answer cache.", no_args_is_help=True)
-trace_app = typer.Typer(help="Read telemetry traces (JSONL files written by JsonlSink).", no_args_is_help=True)
+cache_app = typer.Typer(help="Inspect or clear the model-answer cache.\n\nExample: relaykit cache stats",
+                        no_args_is_help=True)
+trace_app = typer.Typer(help="Read telemetry traces (JSONL files written by JsonlSink).\n\nExample: relaykit trace "
+                        "summarize trace.jsonl", no_args_is_help=True)
 
 STORE_HELP = ("The cache store: memory, sqlite (RELAYKIT_HOME/cache.sqlite), sqlite:PATH or redis://HOST:PORT/DB "
               "(--store is the old name of this flag).")
@@ -27,7 +29,10 @@ def cache_stats(
     store: str = typer.Option("sqlite", "--cache", "--store", help=STORE_HELP),
     as_json: bool = typer.Option(False, "--json", help="Print entries, hits, misses, saved_tokens as JSON."),
 ) -> None:
-    """Entries, hits, misses and saved tokens, overall and per namespace."""
+    """Entries, hits, misses and saved tokens, overall and per namespace.
+
+    Example: relaykit cache stats --store sqlite --json
+    """
     from relaykit.models.cache import open_store
 
     if not _readable_cache(store):
@@ -79,7 +84,10 @@ def cache_clear(
     store: str = typer.Option("sqlite", "--cache", "--store", help=STORE_HELP),
     rebuild: bool = typer.Option(False, "--rebuild", help="Move a corrupt SQLite cache file aside and start afresh."),
 ) -> None:
-    """Delete cached answers (all, or one namespace) and reset their counters."""
+    """Delete cached answers (all, or one namespace) and reset their counters.
+
+    Example: relaykit cache clear --namespace relay
+    """
     from relaykit.models.cache import open_store
 
     if not rebuild and not _readable_cache(store):
@@ -103,7 +111,10 @@ def trace_summarize(
     file: str = typer.Argument(..., help="A JSONL trace written by relaykit.telemetry.JsonlSink."),
     as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
 ) -> None:
-    """Latency and tokens per stage and per model, with cache hits and fallbacks."""
+    """Latency and tokens per stage and per model, with cache hits and fallbacks.
+
+    Example: relaykit trace summarize trace.jsonl --json
+    """
     from pathlib import Path
 
     from relaykit.cli._common import check_utf8_file

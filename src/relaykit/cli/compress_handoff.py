@@ -55,7 +55,10 @@ def compress_handoff(
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of text."),
     timeout: float | None = TIMEOUT_OPTION,
 ) -> None:
-    """Compress a hand-off trace with one method; print the payload and the token accounting."""
+    """Compress a hand-off trace with one method; print the payload and the token accounting.
+
+    Example: relaykit compress handoff examples/handoff/trace.txt --goal "a gym" --facts examples/handoff/facts.json
+    """
     use_timeout(timeout)
     from relaykit.embeddings import open_embedder
     from relaykit.handoff import audit

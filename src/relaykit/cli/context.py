@@ -43,7 +43,8 @@ from relaykit.models import open_model
 MAX_CORPUS_ITEMS = 100_000  # per source type: a larger synthetic corpus tests nothing more and takes minutes
 
 context_app = typer.Typer(
-    help="Arrange context for model calls, fuse extraction samples, generate a labelled corpus.", no_args_is_help=True
+    help="Arrange context for model calls, fuse extraction samples, generate a labelled corpus.\n\n"
+    "Example: relaykit context arrange examples/context/corpus.jsonl --batch-size 8", no_args_is_help=True
 )
 
 
@@ -67,7 +68,10 @@ def arrange_command(
     keep_surplus: bool = typer.Option(False, help="Batch the noise items not needed for calibration too."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON: batches, left_out, routed, notices, accounting."),
 ) -> None:
-    """Arrange ITEMS into batches at a calibrated signal share, routed by source type."""
+    """Arrange ITEMS into batches at a calibrated signal share, routed by source type.
+
+    Example: relaykit context arrange examples/context/corpus.jsonl --batch-size 8 --json
+    """
     result = arrange(
         _read_items(items), batch_size=batch_size, signal_share=signal_share, max_tokens=max_tokens,
         position=position, model=model, route_by_type=route, keep_surplus=keep_surplus,
@@ -97,7 +101,10 @@ def fuse_command(
     as_json: bool = typer.Option(False, "--json", help="Print JSON: ids, support, method, n."),
     timeout: float | None = TIMEOUT_OPTION,
 ) -> None:
-    """Fuse N extraction samples; prints each id's support count."""
+    """Fuse N extraction samples; prints each id's support count.
+
+    Example: relaykit context fuse samples.json --method union --k 2
+    """
     use_timeout(timeout)
     data = read_json(samples)
     if not isinstance(data, list):
@@ -129,7 +136,10 @@ def corpus_command(
     chat_rate: float = typer.Option(0.632, help="Signal rate of chats (the paper's 63.2%)."),
     seed: int = typer.Option(0, help="Random seed."),
 ) -> None:
-    """Write a SYNTHETIC labelled workplace corpus (for trying the composition lab, not for findings)."""
+    """Write a SYNTHETIC labelled workplace corpus (for trying the composition lab, not for findings).
+
+    Example: relaykit context corpus --out corpus.jsonl --emails 50
+    """
     for option, n in (("--meetings", meetings), ("--emails", emails), ("--chats", chats)):
         if not 0 <= n <= MAX_CORPUS_ITEMS:
             raise UsageError(f"{option} must be between 0 and {MAX_CORPUS_ITEMS:,} (the corpus generator's limit), "
@@ -160,7 +170,10 @@ def composition_command(
     as_json: bool = typer.Option(False, "--json", help="Print the run summary as JSON."),
     timeout: float | None = TIMEOUT_OPTION,
 ) -> None:
-    """The relevance-contrast experiment of paper 002: ratio and position conditions, RelAcc, C1-C5."""
+    """The relevance-contrast experiment of paper 002: ratio and position conditions, RelAcc, C1-C5.
+
+    Example: relaykit bench composition --corpus examples/context/corpus.jsonl --model local --blocks 2
+    """
     check_at_least(blocks, 1, "--blocks")
     check_at_least(max_tokens, 1, "--max-tokens")
     check_at_least(max_repairs, 0, "--max-repairs")

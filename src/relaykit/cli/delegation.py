@@ -24,7 +24,8 @@ from relaykit.delegation import check_graph_data, load_tools
 from relaykit.errors import UsageError
 from relaykit.tokens import count
 
-delegation_app = typer.Typer(help="Typed delegation graphs: validate them.", no_args_is_help=True)
+delegation_app = typer.Typer(help="Typed delegation graphs: validate them.\n\nExample: relaykit delegation validate "
+                             "examples/delegation/graph.json", no_args_is_help=True)
 
 
 @delegation_app.command("validate")
@@ -36,6 +37,8 @@ def validate(
     """Check GRAPH: ids, edges, acyclic ordering, tools and arguments; print the execution order.
 
     Exits 0 when the graph is valid and 1 when it has violations.
+
+    Example: relaykit delegation validate examples/delegation/graph.json --tools examples/delegation/tools.json
     """
     specs = load_tools(read_json(tools)) if tools else None
     data = read_json(graph)
@@ -88,7 +91,10 @@ def bench_delegation(
     as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
     timeout: float | None = TIMEOUT_OPTION,
 ) -> None:
-    """Run the delegation lab: plan, (route,) hand off and execute each task, scoring the end state."""
+    """Run the delegation lab: plan, (route,) hand off and execute each task, scoring the end state.
+
+    Example: relaykit bench delegation --suite tau2-retail --format nl,graph --limit 3
+    """
     for option, value, minimum in (("--limit", limit, 1), ("--offset", offset, 0), ("--max-steps", max_steps, 1),
                                    ("--plan-repairs", plan_repairs, 0), ("--plan-tokens", plan_tokens, 1),
                                    ("--step-tokens", step_tokens, 1)):

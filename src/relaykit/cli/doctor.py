@@ -87,7 +87,10 @@ def run_checks() -> list[Check]:
 
 
 def doctor(as_json: bool = typer.Option(False, "--json", help="Print a JSON object instead of a table.")) -> None:
-    """Run each component once for real and report status, version and time."""
+    """Run each component once for real and report status, version and time.
+
+    Example: relaykit doctor --json
+    """
     results = run_checks()
     ok = all(r.ok for r in results)
     if as_json:

@@ -31,7 +31,7 @@ from relaykit.cli.groups import bench_app
 from relaykit.errors import UsageError
 from relaykit.telemetry import JsonlSink, Telemetry
 
-relay_app = typer.Typer(help="The closed-world travel relay of paper 000.", invoke_without_command=True)
+relay_app = typer.Typer(invoke_without_command=True)  # help: the callback's docstring
 
 WORLD = typer.Option(None, "--world", help="A world file (see export-world); default: a generated world.")
 GOALS = typer.Option(50, "--goals", help="Goals in a generated world.")
@@ -110,7 +110,10 @@ def relay(
     as_json: bool = typer.Option(False, "--json", help="Print the results as JSON."),
     timeout: float | None = TIMEOUT_OPTION,
 ) -> None:
-    """Run every hand-off method on every goal and print the paper's tables (Table I-III, McNemar)."""
+    """Run every hand-off method on every goal and print the paper's tables (Table I-III, McNemar).
+
+    Example: relaykit bench relay --goals 20 --methods passthrough,extract-rules,prune
+    """
     use_timeout(timeout)
     if ctx.invoked_subcommand is not None:
         misplaced = _given(ctx)
@@ -166,7 +169,10 @@ def export_world(
     out: Path = typer.Argument(..., help="Where to write the world JSON."),
     goals: int = GOALS, hotels: int = HOTELS, flights: int = FLIGHTS, seed: int = SEED,
 ) -> None:
-    """Write the generated world (inventory and goals) as an editable, versioned JSON file."""
+    """Write the generated world (inventory and goals) as an editable, versioned JSON file.
+
+    Example: relaykit bench relay export-world world.json --goals 20
+    """
     check_output_path(out, "export-world")
     save_world(generate_world(WorldSpec(hotels, flights, goals, seed)), out)
     console.print(f"wrote {out}")
@@ -178,7 +184,10 @@ def export_truth(
     out: Path = typer.Argument(..., help="Where to write the ground truth JSON."),
     world: Path | None = WORLD, goals: int = GOALS, hotels: int = HOTELS, flights: int = FLIGHTS, seed: int = SEED,
 ) -> None:
-    """Write, per goal, every feasible hotel-flight pair and the optimal pair (NONE when none is feasible)."""
+    """Write, per goal, every feasible hotel-flight pair and the optimal pair (NONE when none is feasible).
+
+    Example: relaykit bench relay export-truth truth.json --world world.json
+    """
     _check_sizes_with_world(ctx, world)
     check_output_path(out, "export-truth")
     table = truth_table(_world(world, goals, hotels, flights, seed))

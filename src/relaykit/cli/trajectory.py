@@ -29,7 +29,8 @@ from relaykit.cli.groups import bench_app, compress_app
 from relaykit.errors import UsageError
 
 del _decisions_report, _trajectory_report
-trajectory_app = typer.Typer(help="Train and inspect the AGORA step scorer.", no_args_is_help=True)
+trajectory_app = typer.Typer(help="Train and inspect the AGORA step scorer.\n\nExample: relaykit trajectory train "
+                             "--envs twx --out scorer.json", no_args_is_help=True)
 DEFAULT_LAB_METHODS = "none,agora,floor,truncate,obs-mask,selective-context"
 STORE_OPTION = typer.Option(None, "--store", help="Run store file (default: $RELAYKIT_HOME/runs.sqlite).")
 
@@ -79,7 +80,10 @@ def compress_trajectory_command(
     scorer: Path | None = typer.Option(None, "--scorer", help="A scorer JSON from `relaykit trajectory train`."),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON (messages, accounting, ...)."),
 ) -> None:
-    """Compress an agent trajectory step by step without breaking its tool-call structure."""
+    """Compress an agent trajectory step by step without breaking its tool-call structure.
+
+    Example: relaykit compress trajectory examples/trajectory/messages.json --keep 0.3 --json
+    """
     from relaykit.trajectory import SQLiteStore, compress_trajectory, load_scorer
 
     options: dict[str, Any] = {"budget": budget, "dropped": dropped, "digest_tokens": digest_tokens}
@@ -142,10 +146,14 @@ def bench_trajectory(
                                          "to each --budget: validity, within budget, floor kept, entity recall."),
     budget: str = typer.Option("30%,50%", "--budget", help="With --decision-points: comma-separated budgets "
                                                            "(shares like 30% or token counts)."),
-    as_json: bool = typer.Option(False, "--json", help="With --decision-points: print the summary rows as JSON."),
+    as_json: bool = typer.Option(False, "--json", help="Print {run_id, methods: [per-method rows]} as JSON (the "
+                                 "summary rows with --decision-points)."),
     timeout: float | None = TIMEOUT_OPTION,
 ) -> None:
-    """Every method on a real environment: validity, grounding recall, compression; reward with --policy."""
+    """Every method on a real environment: validity, grounding recall, compression; reward with --policy.
+
+    Example: relaykit bench trajectory --env twx --episodes 3 --json
+    """
     use_timeout(timeout)
     if decision_points:
         _decision_points(env, methods, episodes, seed, budget, resume, store, as_json)
@@ -175,9 +183,14 @@ def bench_trajectory(
         cfg = LabConfig(env=env, methods=chosen, episodes=episodes, seed=100 if seed is None else seed, keep=keep,
                         dropped=dropped, policy=policy, max_steps=max_steps)
     model = open_model(cfg.policy) if cfg.policy else None
-    with Progress(console=console) as progress:
+    with Progress(console=err_console) as progress:  # stdout carries only results
         task = progress.add_task(f"trajectory lab on {cfg.env}", total=units(cfg))
         run_id = run_lab(cfg, runs, run_id=resume, model=model, on_unit=lambda _: progress.advance(task))
+    if as_json:
+        from relaykit.bench.trajectory.report import summarise
+
+        print_json({"run_id": run_id, "methods": summarise(runs.results(run_id))})
+        return
     terminal(runs, runs.get_run(run_id))
     console.print(f"run id: {run_id}  (relaykit report {run_id} --html report.html)")
 
@@ -220,9 +233,14 @@ def train(
     seed: int = typer.Option(0, "--seed"),
     test_share: float = typer.Option(0.25, "--test-share", help="Share of episodes held out for the AUC."),
     out: Path = typer.Option(Path("agora_scorer.json"), "--out", help="Where to write the scorer JSON."),
+    as_json: bool = typer.Option(False, "--json", help="Print {out, episodes, train_rows, test_rows, train_auc, "
+                                 "test_auc, label_seconds} as JSON."),
     timeout: float | None = TIMEOUT_OPTION,
 ) -> None:
-    """Label gold trajectories counterfactually, fit the step scorer, print the held-out AUC, save it."""
+    """Label gold trajectories counterfactually, fit the step scorer, print the held-out AUC, save it.
+
+    Example: relaykit trajectory train --envs twx --episodes 4 --out scorer.json
+    """
     use_timeout(timeout)
     from relaykit.bench.trajectory.labelset import LabelPlan, collect
     from relaykit.models import open_model
@@ -235,7 +253,7 @@ def train(
                      prefixes=prefixes, seed=seed, policy=policy, threshold=threshold)
     model = None if policy == "grounded" else open_model(policy)
     started = time.perf_counter()
-    with Progress(console=console) as progress:
+    with Progress(console=err_console) as progress:  # stdout carries only results
         task = progress.add_task("labelling", total=episodes * len(plan.envs))
         data, n_episodes = collect(plan, model, on_episode=lambda _: progress.advance(task))
     labelled_s = time.perf_counter() - started
@@ -243,6 +261,11 @@ def train(
         "policy": policy, "envs": list(plan.envs), "episodes": n_episodes, "prefixes_per_episode": prefixes,
         "threshold": threshold if model is not None else None, "label_seconds": round(labelled_s, 1)})
     save_scorer(report.scorer, out)
+    if as_json:
+        print_json({"out": str(out), "episodes": n_episodes, "train_rows": report.train_rows,
+                    "test_rows": report.test_rows, "train_auc": report.train_auc, "test_auc": report.test_auc,
+                    "label_seconds": round(labelled_s, 1)})
+        return
     console.print(f"labels: {report.train_rows + report.test_rows} steps from {n_episodes} episodes in "
                   f"{labelled_s:.1f}s ({report.train_positive:.1%} / {report.test_positive:.1%} positive)")
     console.print(f"train AUC {report.train_auc:.3f}   held-out AUC {report.test_auc:.3f} "

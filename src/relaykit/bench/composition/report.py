@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import base64
-import html
-import io
 import math
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
@@ -15,7 +12,7 @@ from rich.console import Console
 from rich.table import Table
 
 from relaykit.bench.composition.contrasts import evaluate_all
-from relaykit.bench.composition.design import BY_NAME, CONDITIONS
+from relaykit.bench.composition.design import CONDITIONS
 from relaykit.bench.composition.runner import KIND
 from relaykit.bench.composition.scoring import relacc_credit
 from relaykit.bench.reports import register_report
@@ -192,53 +189,10 @@ def print_report(store: RunStore, run: RunInfo, console: Console | None = None) 
                   f"tokens {summary['tokens']['prompt']} prompt + {summary['tokens']['completion']} completion")
 
 
-def _chart(summary: Mapping[str, Any]) -> str:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    conds = summary["conditions"]
-    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.6))
-    ratio = [n for n in ("signal_100", "signal_80", "signal_50", "signal_30", "signal_10") if n in conds]
-    x = [BY_NAME[n].n_signal * 10 for n in ratio]
-    for metric, label in (("relacc", "RelAcc"), ("fact_type_recall", "fact-type recall")):
-        left.plot(x, [conds[n][metric] if conds[n][metric] is not None else np.nan for n in ratio], "o-", label=label)
-    left.set_xlabel("signal share of the prompt (%)")
-    left.invert_xaxis()
-    left.legend()
-    left.set_title("ratio conditions")
-    positions = [n for n in conds if n.startswith("pos_")]
-    right.bar([n.removeprefix("pos_") for n in positions], [conds[n]["relacc"] or 0.0 for n in positions])
-    right.set_title("position conditions (RelAcc)")
-    right.tick_params(axis="x", rotation=30)
-    fig.tight_layout()
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=110)
-    plt.close(fig)
-    return base64.b64encode(buffer.getvalue()).decode()
-
-
-def _html_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    head = "".join(f"<th>{html.escape(h)}</th>" for h in headers)
-    body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in rows)
-    return f"<table><tr>{head}</tr>{body}</table>"
-
-
 def html_report(store: RunStore, run: RunInfo) -> str:
-    summary = summarise(store, run)
-    warning = "<p class=warn>Corpus: SYNTHETIC (generated).</p>" if summary["synthetic_corpus"] else ""
-    chart = f'<img alt="conditions" src="data:image/png;base64,{_chart(summary)}">' if summary["conditions"] else ""
-    return (
-        "<!doctype html><meta charset=utf-8><title>composition run</title>"
-        "<style>body{font-family:sans-serif;margin:2em}td,th{border:1px solid #ccc;padding:3px 8px}"
-        "table{border-collapse:collapse;margin:1em 0}.warn{color:#a60}</style>"
-        f"<h1>Relevance-contrast run {html.escape(run.run_id)}</h1>{warning}"
-        f"<p>models: {html.escape(', '.join(summary['models']))}; blocks: {summary['blocks']}; "
-        f"trials: {summary['trials']}</p>{chart}"
-        f"<h2>Conditions</h2>{_html_table(CONDITION_HEADERS, _condition_rows(summary))}"
-        f"<h2>Contrasts C1-C5</h2>{_html_table(CONTRAST_HEADERS, _contrast_rows(summary))}"
-    )
+    from relaykit.bench.composition.html_report import render_html
+
+    return render_html(summarise(store, run), run)
 
 
-register_report(KIND, print_report, html_report)
+register_report(KIND, print_report, html_report, summarise)

@@ -1,10 +1,6 @@
-"""The relay run's report: Tables I-III and McNemar in the terminal; the same plus Fig. 2 in one HTML file."""
+"""The relay run's report: Tables I-III and McNemar in the terminal; the HTML page is in ``html_report``."""
 
 from __future__ import annotations
-
-import base64
-import html
-import io
 
 from rich.console import Console
 from rich.markup import escape
@@ -86,59 +82,14 @@ def _rich_table(title: str, head: list[str], body: list[list[str]]) -> Table:
     return table
 
 
-def figure_png(rows: list[Row]) -> bytes:
-    """Fig. 2: feasibility accuracy against compression ratio, with 95% CI bars."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(7, 4.5), dpi=110)
-    for row in rows:
-        lo, hi = row.feasible_ci
-        ax.errorbar([row.ratio], [row.feasible_accuracy],
-                    yerr=[[row.feasible_accuracy - lo], [hi - row.feasible_accuracy]], fmt="o", capsize=4)
-        ax.annotate(row.name, (row.ratio, row.feasible_accuracy), textcoords="offset points", xytext=(6, 4),
-                    fontsize=8)
-    ax.set_xlabel("compression ratio (payload tokens / trace tokens)")
-    ax.set_ylabel("feasibility accuracy")
-    ax.set_ylim(-0.05, 1.05)
-    ax.grid(alpha=0.3)
-    ax.set_title("Feasibility vs. compression ratio (95% bootstrap CI)")
-    buffer = io.BytesIO()
-    fig.tight_layout()
-    fig.savefig(buffer, format="png")
-    plt.close(fig)
-    return buffer.getvalue()
-
-
-def _html_table(title: str, head: list[str], body: list[list[str]]) -> str:
-    cells = "".join(f"<th>{html.escape(h)}</th>" for h in head)
-    lines = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in line) + "</tr>" for line in body)
-    return f"<h2>{html.escape(title)}</h2>\n<table><tr>{cells}</tr>{lines}</table>\n"
-
-
-def render_html(summary: Summary) -> str:
-    parts = [f"<h1>Relay run {html.escape(summary.run_id)}</h1>"]
-    parts += [_html_table(title, *build(summary.rows)) for title, build in TITLES]
-    parts.append(_html_table("Exact McNemar tests on paired feasibility", *table_mcnemar(summary)))
-    if summary.rows:
-        png = base64.b64encode(figure_png(summary.rows)).decode("ascii")
-        parts.append(f'<h2>Figure: feasibility vs. compression ratio</h2>\n<img alt="feasibility vs ratio" '
-                     f'src="data:image/png;base64,{png}">')
-    parts.append("<ul>" + "".join(f"<li>{html.escape(n)}</li>" for n in summary.notes) + "</ul>")
-    style = ("body{font-family:sans-serif;margin:2em}table{border-collapse:collapse;margin-bottom:1em}"
-             "td,th{border:1px solid #bbb;padding:3px 8px;text-align:right}td:first-child{text-align:left}")
-    return (f"<!doctype html><html><head><meta charset='utf-8'><title>relay {html.escape(summary.run_id)}"
-            f"</title><style>{style}</style></head><body>{''.join(parts)}</body></html>\n")
-
-
 def terminal_report(store: RunStore, run: RunInfo) -> None:
     print_summary(summarise(store, run))
 
 
 def html_report(store: RunStore, run: RunInfo) -> str:
-    return render_html(summarise(store, run))
+    from relaykit.bench.relay.html_report import render_html  # the page imports this module's tables
+
+    return render_html(summarise(store, run), run)
 
 
-register_report("relay", terminal_report, html_report)
+register_report("relay", terminal_report, html_report, lambda store, run: summarise(store, run).as_json())

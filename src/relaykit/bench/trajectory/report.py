@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html
 from collections import defaultdict
 from typing import Any
 
@@ -84,15 +83,11 @@ def terminal(store: RunStore, run: RunInfo) -> None:
 
 
 def html_report(store: RunStore, run: RunInfo) -> str:
-    head = "".join(f"<th>{html.escape(c)}</th>" for c in COLUMNS)
-    body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in _cells(r)) + "</tr>"
-                   for r in summarise(store.results(run.run_id)))
-    config = html.escape(str(run.config))
-    return (f"<!doctype html><html><head><meta charset='utf-8'><title>{run.run_id}</title></head><body>"
-            f"<h1>Trajectory lab {html.escape(run.run_id)}</h1><p>{config}</p>"
-            f"<table border='1'><tr>{head}</tr>{body}</table></body></html>")
+    from relaykit.bench.trajectory.html_report import render_html
+
+    return render_html(summarise(store.results(run.run_id)), run)
 
 
-register_report(KIND, terminal, html_report)
+register_report(KIND, terminal, html_report, lambda store, run: {"methods": summarise(store.results(run.run_id))})
 
 __all__ = ["html_report", "summarise", "terminal"]
