@@ -116,7 +116,10 @@ def recall_command(
                                                             "$RELAYKIT_HOME/references.sqlite)."),
     as_json: bool = typer.Option(False, "--json", help="Print the step's original messages as JSON."),
 ) -> None:
-    """Print the original observation of a step elided with --dropped reference."""
+    """Print the original observation of a step elided with --dropped reference.
+
+    Example: relaykit trajectory recall step-3f9a2c1d --json
+    """
     from relaykit.trajectory import SQLiteStore, recall
     from relaykit.trajectory.recall import original_observation
 
