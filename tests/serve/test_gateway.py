@@ -163,3 +163,25 @@ def test_two_gateways_share_one_redis(tmp_path: Path, redis_url: str) -> None:
             assert first.headers["x-relaykit-cache"] == "miss"
             assert second.headers["x-relaykit-cache"] == "hit"
             assert len([r for r in up.requests if r["messages"] == messages]) == 1
+
+
+def test_the_example_config_starts_and_answers_curl(tmp_path: Path) -> None:
+    """`relaykit serve --config examples/gateway.toml` (the README's line) starts; curl and the SDK reach it."""
+    import shutil
+    import subprocess
+
+    example = Path(__file__).resolve().parents[2] / "examples" / "gateway.toml"
+    with upstream_server() as (up_url, _):
+        config = tmp_path / "gateway.toml"  # the example, its first upstream pointed at the local fake one
+        config.write_text(example.read_text(encoding="utf-8").replace("http://127.0.0.1:8000/v1", up_url)
+                          .replace('model = "my-model"', 'model = "ok"'), encoding="utf-8")
+        with gateway(config) as url:
+            assert {m.id for m in openai.OpenAI(base_url=url + "/v1", api_key="demo-key").models.list()} == {"default"}
+            curl = shutil.which("curl")
+            if curl is None:
+                return
+            out = subprocess.run([curl, "-s", url + "/v1/chat/completions", "-H", "Authorization: Bearer demo-key",
+                                  "-H", "Content-Type: application/json", "-d",
+                                  '{"model": "default", "messages": [{"role": "user", "content": "hi"}]}'],
+                                 capture_output=True, text=True, timeout=30, check=True)
+            assert '"echo 1 messages' in out.stdout
