@@ -26,16 +26,21 @@ UNITS = {
     "metres": "m", "h": "h", "hr": "h", "hrs": "h", "hour": "h", "hours": "h", "min": "min", "mins": "min",
     "minute": "min", "minutes": "min", "%": "%", "percent": "%", "star": "stars", "stars": "stars",
     "night": "nights", "nights": "nights", "day": "days", "days": "days", "kg": "kg", "gb": "GB", "tb": "TB",
-    "ms": "ms", "seats": "seats", "people": "people", "users": "users",
+    "ms": "ms", "seats": "seats", "people": "people", "users": "users", "year": "years", "years": "years",
+    "yr": "years", "yrs": "years", "week": "weeks", "weeks": "weeks", "month": "months", "months": "months",
+    "bedroom": "bedrooms", "bedrooms": "bedrooms", "mb": "MB", "gbps": "Gbps", "mbps": "Mbps",
 }
 _CODES = "|".join(CURRENCY_CODES)
 _UNIT_ALT = "|".join(sorted((re.escape(u) for u in UNITS), key=len, reverse=True))
 _NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
-_QUANTITY = re.compile(
+QUANTITY_PATTERN = (
     rf"(?<![\w.])(?<![A-Za-z]-)(?:(?P<sym>[$£€¥])\s?|(?P<pre>{_CODES})\s?)?(?P<num>{_NUMBER})(?![\d])"
-    rf"(?:\s?(?P<code>{_CODES})(?![A-Za-z])|[\s-]?(?P<unit>{_UNIT_ALT})(?![A-Za-z]))?",
-    re.IGNORECASE,
+    rf"(?:\s?(?P<code>{_CODES})(?![A-Za-z])|\s?(?P<word>dollars?|euros?|pounds?)(?![A-Za-z])"
+    rf"|[\s-]?(?P<unit>{_UNIT_ALT})(?![A-Za-z]))?"
 )
+"""A number with its currency (symbol, code or word) or unit; named groups sym, pre, num, code, word, unit."""
+_QUANTITY = re.compile(QUANTITY_PATTERN, re.IGNORECASE)
+_MONEY_WORDS = {"dollar": "USD", "euro": "EUR", "pound": "GBP"}
 
 _PASS = frozenset({"pass", "passes", "passed", "meets", "met", "satisfies", "satisfied", "qualifies", "qualified",
                    "feasible", "accepted", "matches", "compliant", "eligible", "ok", "okay", "valid"})
@@ -115,6 +120,8 @@ def find_quantities(text: str) -> list[Quantity]:
     for m in _QUANTITY.finditer(text):
         code = m.group("code") or m.group("pre")
         unit = CURRENCY_SYMBOLS[m.group("sym")] if m.group("sym") else code.upper() if code else None
+        if unit is None and m.group("word"):
+            unit = _MONEY_WORDS[m.group("word").lower().rstrip("s")]
         if unit is None and m.group("unit"):
             unit = UNITS[m.group("unit").lower()]
         found.append(Quantity(float(m.group("num").replace(",", "")), unit, m.group(0).strip(), m.start()))
@@ -211,6 +218,7 @@ def as_text(value: str | bytes, name: str) -> str:
 
 __all__ = [
     "DEFAULT_ID_PATTERN",
+    "QUANTITY_PATTERN",
     "Quantity",
     "as_text",
     "check_inputs",
