@@ -160,7 +160,7 @@ class CorpusTrace:
     facts: list[Fact]
 
 
-def _money(v: float, cur: str, rng: random.Random) -> Value:
+def money(v: float, cur: str, rng: random.Random) -> Value:
     number = f"{v:,.2f}" if v >= 1000 and rng.random() < 0.5 else (f"{v:,.0f}" if v == int(v) else f"{v:.2f}")
     plain = f"{v:g}" if v < 1000 else f"{int(v)}"
     symbol = {"USD": "$", "EUR": "€", "GBP": "£"}[cur]
@@ -176,7 +176,7 @@ def _time(hour: int, rng: random.Random) -> Value:
 
 def _value(attr: Attribute, raw: object, cur: str, miles: bool, rng: random.Random) -> Value:
     if attr.kind == "money":
-        return _money(float(raw), cur, rng)  # type: ignore[arg-type]
+        return money(float(raw), cur, rng)  # type: ignore[arg-type]
     if attr.kind == "distance":
         if attr.unit == "km" and miles:
             v = round(float(raw) * 0.621371, 1)  # type: ignore[arg-type]

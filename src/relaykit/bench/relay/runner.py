@@ -62,6 +62,7 @@ class RelayConfig:
     model_budget_s: float | None = None
     embedder: str = "minilm"
     cache: str | None = None
+    style: str = "auditor"
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -85,6 +86,9 @@ class RelayConfig:
                 raise UsageError(f"unknown booker {booker!r}; use one of: {', '.join(BOOKERS)} (comma-separated)")
         if not self.bookers:
             raise UsageError("give at least one booker: reader, model or reader,model")
+        from relaykit.bench.relay.styles import check_style
+
+        check_style(self.style)
 
 
 def resolve_model_budget(config: RelayConfig, methods: tuple[MethodSpec, ...]) -> float | None:
@@ -160,7 +164,7 @@ class RelayLab:
             return self._model
 
     def researcher(self) -> Researcher:
-        return ModelResearcher(self.model, seed=self.config.seed) if self.config.researcher == "model" else Auditor()
+        return ModelResearcher(self.model, seed=self.config.seed) if self.config.researcher == "model" else Auditor(self.config.style)
 
     def booker(self, name: str) -> Booker:
         return ModelBooker(self.model, seed=self.config.seed) if name == "model" else Reader()
