@@ -1,5 +1,5 @@
 import pytest
-from test_rules import CONTRACT_TRACE, GOAL
+from test_evidence import CONTRACT_TRACE, GOAL
 
 from relaykit.errors import UsageError
 from relaykit.handoff import Fact, audit, compress_handoff

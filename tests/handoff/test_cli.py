@@ -4,7 +4,7 @@ import subprocess
 import sys
 
 import pytest
-from test_rules import CONTRACT_TRACE, GOAL
+from test_evidence import CONTRACT_TRACE, GOAL
 
 from relaykit.cli.app import main
 from relaykit.cli.compress_handoff import parse_setting

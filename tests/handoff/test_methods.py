@@ -1,7 +1,7 @@
 from collections.abc import Sequence
 
 import pytest
-from test_rules import CONTRACT_TRACE, GOAL
+from test_evidence import CONTRACT_TRACE, GOAL
 
 from relaykit.embeddings import open_embedder
 from relaykit.errors import InvalidOutput, UsageError

@@ -102,7 +102,7 @@ def parse_clause(clause: str) -> Constraint | None:
     name = _name(words)
     if not name or not threshold:
         return None
-    operator = "contains" if _CONTAINS_HINT.search(" ".join(words)) else "=="
+    operator: Operator = "contains" if _CONTAINS_HINT.search(" ".join(words)) else "=="
     return Constraint(name=name, operator=operator, threshold=threshold)
 
 
@@ -112,7 +112,7 @@ def _with_item(clause: str) -> tuple[str, Constraint | None]:
     if match is None:
         return clause, None
     item = Constraint(name="amenity", operator="contains", threshold=match.group("item"))
-    return clause[:match.start()] + clause[match.end("item"):], item
+    return clause[:match.start()] + " with " + clause[match.end("item"):], item
 
 
 def parse_constraints(goal: str) -> list[Constraint]:

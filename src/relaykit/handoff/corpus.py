@@ -42,7 +42,7 @@ class Domain:
 
 
 def _r(a: float, b: float, step: float) -> tuple[float, ...]:
-    n = int(round((b - a) / step))
+    n = round((b - a) / step)
     return tuple(round(a + i * step, 2) for i in range(n + 1))
 
 
@@ -190,7 +190,7 @@ def _value(attr: Attribute, raw: object, cur: str, miles: bool, rng: random.Rand
     if attr.kind == "time":
         return _time(int(raw), rng)  # type: ignore[call-overload]
     if attr.kind == "list":
-        items = ", ".join(raw)  # type: ignore[call-overload]
+        items = ", ".join(str(i) for i in raw)  # type: ignore[attr-defined]
         return Value(items, items)
     return Value(str(raw), str(raw))
 

@@ -15,13 +15,15 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from array import array
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any
 
 from relaykit.handoff.constraints import parse_constraints
 from relaykit.handoff.lexicon import COMPARATORS, DROP_WORDS, PRONOUN_START, TOKEN, verdict_of
-from relaykit.handoff.schema import Constraint
+from relaykit.handoff.schema import Check, Constraint, Extraction, OptionEvaluation
 from relaykit.handoff.text import Quantity, compile_id_pattern, find_quantities
 from relaykit.text import iter_lines, iter_sentences
 
@@ -32,26 +34,40 @@ _KIND = re.compile(r"\b([A-Z][a-z]+) $")
 _TABLE_RULE = re.compile(r"^:?-{2,}:?$")
 
 
-@dataclass
+@dataclass(slots=True)
 class Row:
-    """What the trace says about one option: compact evidence tokens, verdicts, and source sentences."""
+    """What the trace says about one option: compact evidence, verdicts, and source sentence indices.
+
+    Kept small on purpose (a 100 MB trace may name a million options): the evidence is one string, the
+    dedup set holds hashes, the sentence indices sit in an ``array``.
+    """
 
     id: str
-    tokens: list[str] = field(default_factory=list)
-    seen: set[str] = field(default_factory=set)
-    verdicts: list[str] = field(default_factory=list)
-    sentences: list[int] = field(default_factory=list)
+    body: str = ""
+    seen: set[int] = field(default_factory=set)
+    verdicts: str = ""  # "p" / "f" per verdict clause
+    sentences: array[int] = field(default_factory=lambda: array("l"))
+
+    @property
+    def tokens(self) -> list[str]:
+        return self.body.split(" ") if self.body else []
+
+    def add(self, token: str, key: str) -> None:
+        h = hash(key)
+        if h not in self.seen:
+            self.seen.add(h)
+            self.body = f"{self.body} {token}" if self.body else token
 
     @property
     def verdict(self) -> str | None:
         """``"eliminated"`` when any clause fails it, ``"pass"`` when some pass and none fail, else None."""
-        if "fail" in self.verdicts:
+        if "f" in self.verdicts:
             return "eliminated"
         return "pass" if self.verdicts else None
 
     def text(self) -> str:
         verdict = self.verdict
-        return f"{self.id}: {' '.join(self.tokens)}" + (f" | {verdict}" if verdict else "")
+        return f"{self.id}: {self.body}" + (f" | {verdict}" if verdict else "")
 
 
 @dataclass
@@ -73,11 +89,28 @@ class EvidenceTable:
         lines += [f"note: {n}" for n in self.notes]
         return "\n".join(lines)
 
+    def to_extraction(self) -> Extraction:
+        """The table in the shared ``Extraction`` schema (the wire form of the model ``extract`` method):
+        each typed value under the word before it, the other words under ``other``, the verdict as a check."""
+        options = []
+        for row in self.rows.values():
+            verdict = row.verdict
+            checks = [Check(constraint="verdict", verdict="fail" if verdict == "eliminated" else "pass",
+                            evidence=row.text())] if verdict else []
+            options.append(OptionEvaluation(id=row.id, attributes=_attributes(row.tokens), checks=checks,
+                                            eliminated=verdict == "eliminated",
+                                            elimination_evidence=row.text() if verdict == "eliminated" else None))
+        feasible = [o.id for o in options if o.checks and not o.eliminated]
+        empty = None if feasible else ("no option identifiers were found in the trace" if not options
+                                       else f"all {len(options)} options were eliminated or not confirmed")
+        return Extraction(goal=self.goal, constraints=self.constraints, options=options, feasible_ids=feasible,
+                          empty_result=empty)
+
     def to_json(self) -> dict[str, Any]:
         """The JSON payload: no nulls, evidence named by sentence index instead of repeated."""
         options = []
         for row in self.rows.values():
-            item: dict[str, Any] = {"id": row.id, "evidence": " ".join(row.tokens), "sentences": row.sentences}
+            item: dict[str, Any] = {"id": row.id, "evidence": row.body, "sentences": list(row.sentences)}
             if row.verdict:
                 item["verdict"] = row.verdict
             options.append(item)
@@ -85,6 +118,31 @@ class EvidenceTable:
         if self.notes:
             out["notes"] = self.notes
         return out
+
+
+def _attributes(tokens: list[str]) -> dict[str, str]:
+    words: list[str] = []
+    other: list[str] = []
+    out: dict[str, str] = {}
+    for token in tokens:
+        if _typed(token):
+            label = words.pop() if words else (find_quantities(token) or [None])[0]
+            name = label if isinstance(label, str) else _unit_label(label)
+            out.setdefault(name.lower(), token)
+            other += words
+            words = []
+        else:
+            words.append(token)
+    other += words
+    if other:
+        out["other"] = " ".join(other)
+    return out
+
+
+def _unit_label(q: Quantity | None) -> str:
+    if q is None or q.unit is None:
+        return "value"
+    return "price" if q.is_money else {"km": "distance", "miles": "distance", "m": "distance"}.get(q.unit, q.unit)
 
 
 def _value_key(kind: str, text: str) -> str:
@@ -219,7 +277,7 @@ class _Reader:
             self.notes.append(clause)
         shared = verdict_of(head)
         bounds = [*starts, len(clause)]
-        for start, end in zip(bounds, bounds[1:], strict=False):
+        for start, end in pairwise(bounds):
             piece = clause[start:end]
             option_id = self.id_re.match(piece)
             if option_id is not None and option_id.group(0) in ids:
@@ -230,8 +288,8 @@ class _Reader:
     def _apply(self, option_id: str, text: str, shared: str | None = None) -> None:
         row = self._row(option_id)
         verdict = verdict_of(text) or shared
-        if verdict:
-            row.verdicts.append(verdict)
+        if verdict and len(row.verdicts) < 64:
+            row.verdicts += verdict[0]
         if not row.sentences or row.sentences[-1] != self.index:
             row.sentences.append(self.index)
         tokens = list(TOKEN.finditer(text))
@@ -242,17 +300,12 @@ class _Reader:
             value = m.group(0)
             if kind == "w":
                 word = value.lower()
-                if word in DROP_WORDS or word in self.kinds or word in row.seen or self._is_option(value):
-                    continue
-                row.seen.add(word)
-                row.tokens.append(value)
+                if word not in DROP_WORDS and word not in self.kinds and not self._is_option(value):
+                    row.add(value, word)
                 continue
             if kind == "qty" and self._is_threshold(value, tokens[max(0, k - 3):k]):
                 continue
-            key = _value_key(kind, value)
-            if key not in row.seen:
-                row.seen.add(key)
-                row.tokens.append(value)
+            row.add(value, _value_key(kind, value))
 
     def _is_threshold(self, text: str, before: list[re.Match[str]]) -> bool:
         """A goal threshold restated in a check ("5.1 km exceeds the 3.0 km limit"), not the option's value."""

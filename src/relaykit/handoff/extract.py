@@ -73,4 +73,5 @@ def extract(job: Job) -> Compressed:
     return Compressed(result.model_dump(mode="json"), warnings=tuple(warnings))
 
 
-register_compressor("extract", FunctionCompressor(extract, {"max_tokens": 2048, "max_repairs": 2, "seed": 0}))
+register_compressor("extract", FunctionCompressor(extract, {"max_tokens": 2048, "max_repairs": 2, "seed": 0},
+                                       needs_model=True))

@@ -11,6 +11,7 @@ passed on verbatim with a warning.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from relaykit.errors import UsageError
 from relaykit.handoff.base import Compressed, Job, register_compressor
@@ -45,9 +46,10 @@ def extract_rules_method(job: Job) -> Compressed:
 class ExtractRules:
     """The ``extract-rules`` compressor (inference-free)."""
 
+    name = "extract-rules"
     needs_model = False
     settings_type = ExtractRulesSettings
-    defaults = {"id_pattern": None, "format": "text"}
+    defaults: ClassVar[dict[str, Any]] = {"id_pattern": None, "format": "text"}
 
     def __call__(self, job: Job) -> Compressed:
         return extract_rules_method(job)

@@ -22,7 +22,7 @@ TOKEN = re.compile(
 
 PASS_PHRASES = ("stays on the shortlist", "on the shortlist", "shortlisted", "shortlist", "is a go", "clears every",
                 "meets every", "meeting every", "qualifies", "qualified", "passes", "passed", "pass", "accepted",
-                "is kept", "kept", "feasible", "eligible", "approved", "survives", "ok", "okay", "✓", "✔")
+                "is kept", "kept", "feasible", "meets", "satisfies", "fits", "eligible", "approved", "survives", "ok", "okay", "✓", "✔")
 FAIL_PHRASES = ("drops out", "dropped out", "crossed off", "ruled out", "rules out", "no-go", "no go", "✗", "✘",
                 "❌", "eliminated", "eliminate", "rejected", "excluded", "disqualified", "discarded", "dropped",
                 "fails", "failed", "fail", "is out", "out on", "struck", "infeasible", "ineligible",
@@ -36,15 +36,20 @@ _NOT_BEFORE = re.compile(r"\b(?:not|never|no longer)\s+$", re.IGNORECASE)
 
 VERDICT_WORDS = frozenset(w for p in PASS_PHRASES + FAIL_PHRASES for w in p.lower().split()) - {"the", "is", "on",
                                                                                                   "every", "not"}
-FILLER = frozenset("""
-next looked look looking consider considered considering then come comes came last also reviewed review checked check
-checks verdict verdicts status result option options candidate item entry listed reported quoted stated shows showing
-charging charges priced sitting sits located away costing costs cost asking expecting offering offers holding holds
-seating renting running bringing needing quoting selling delivering hosted billing promising paying covering working
-preferring open free meeting requirement requirements so because due while whereas but though although
-former latter one audit audited went order nothing outside list considered count inventory closed only
-note notes per also both each every either neither such very""".split())
-DROP_WORDS = STOPWORDS | FILLER | VERDICT_WORDS
+FILLER = frozenset([
+    "next", "looked", "look", "looking", "consider", "considered", "considering", "then", "come", "comes",
+    "came", "last", "also", "reviewed", "review", "checked", "check", "checks", "verdict", "verdicts", "status",
+    "result", "option", "options", "candidate", "item", "entry", "listed", "reported", "quoted", "stated",
+    "shows", "showing", "charging", "charges", "priced", "sitting", "sits", "located", "away", "costing",
+    "costs", "cost", "asking", "expecting", "offering", "offers", "holding", "holds", "seating", "renting",
+    "running", "bringing", "needing", "quoting", "selling", "delivering", "hosted", "billing", "promising",
+    "paying", "covering", "working", "preferring", "open", "free", "meeting", "requirement", "requirements",
+    "so", "because", "due", "while", "whereas", "but", "though", "although", "former", "latter", "one", "audit",
+    "audited", "went", "order", "nothing", "outside", "list", "considered", "count", "inventory", "closed",
+    "only", "note", "notes", "per", "also", "both", "each", "every", "either", "neither", "such", "very"
+])
+DROP_WORDS = (STOPWORDS - {"yes", "no", "not"}) | FILLER | VERDICT_WORDS | {"most", "least"}
+"""Words left out of an evidence row (yes / no / not carry values and stay)."""
 PRONOUN_START = re.compile(r"^(?:it|its|it's|this one|this option|that one|they|their|the former|the latter)\b",
                            re.IGNORECASE)
 COMPARATORS = frozenset({"limit", "limits", "cap", "ceiling", "maximum", "max", "minimum", "min", "budget",
@@ -55,7 +60,8 @@ COMPARATORS = frozenset({"limit", "limits", "cap", "ceiling", "maximum", "max", 
 def verdict_of(text: str) -> str | None:
     """``"fail"``, ``"pass"`` or None for one clause; a fail phrase wins, and "not" before a pass is a fail."""
     for match in _FAIL_RE.finditer(text):
-        if not _NOT_BEFORE.search(text[:match.start()]):
+        located = match.group(0).lower().endswith("out") and text[match.end():].lstrip().lower().startswith("of ")
+        if not located and not _NOT_BEFORE.search(text[:match.start()]):  # "is out of us-west" is a place
             return "fail"
     for match in _PASS_RE.finditer(text):
         return "fail" if _NOT_BEFORE.search(text[:match.start()]) else "pass"

@@ -49,4 +49,4 @@ def _similar(job: Job, texts: list[str], threshold: float) -> set[str]:
 register_compressor("prune", FunctionCompressor(prune, {
     "threshold": DEFAULT_THRESHOLD, "query": ELIMINATION_QUERY, "keep_verdicts": True, "id_pattern": None,
     "batch_size": 256,
-}))
+}, needs_embedder=True))

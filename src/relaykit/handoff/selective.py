@@ -90,4 +90,5 @@ def _keep_informative(sentences: list[str], scored: list[tuple[int, int, int, fl
     return Compressed(payload, warnings=(f"kept {keep_n} of {total} words by self-information",))
 
 
-register_compressor("selective", FunctionCompressor(selective, {"ratio": 0.5, "chunk_tokens": 384}))
+register_compressor("selective", FunctionCompressor(selective, {"ratio": 0.5, "chunk_tokens": 384},
+                                       needs_model=True))

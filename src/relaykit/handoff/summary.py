@@ -60,4 +60,5 @@ def summary(job: Job) -> Compressed:
     return Compressed(text, warnings=tuple(warnings))
 
 
-register_compressor("summary", FunctionCompressor(summary, {"max_words": 250, "max_tokens": 512, "seed": 0}))
+register_compressor("summary", FunctionCompressor(summary, {"max_words": 250, "max_tokens": 512, "seed": 0},
+                                       needs_model=True))

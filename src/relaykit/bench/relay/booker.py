@@ -111,7 +111,7 @@ def read_payload(goal: Goal, payload: str | Mapping[str, Any], payload_text: str
             return {}
         return facts_from_extraction(extraction)
     table = read_evidence(payload_text, goal.text)
-    return {row.id: facts_from_row(row.id, " ".join(row.tokens), row.verdict) for row in table.rows.values()}
+    return {row.id: facts_from_row(row.id, row.body, row.verdict) for row in table.rows.values()}
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,8 @@
 
 Two kinds behind one protocol: the deterministic ``Auditor`` writes the exhaustive per-option audit
 (every hotel and flight against every constraint, values, arithmetic, pass/fail) in the clause style
-``relaykit.handoff.rules.extract_rules`` reads; ``ModelResearcher`` asks a model for the same audit
+``relaykit.handoff.evidence.read_evidence`` reads (other styles:
+``styles.py``); ``ModelResearcher`` asks a model for the same audit
 under closed-world instructions.
 """
 

@@ -164,7 +164,9 @@ class RelayLab:
             return self._model
 
     def researcher(self) -> Researcher:
-        return ModelResearcher(self.model, seed=self.config.seed) if self.config.researcher == "model" else Auditor(self.config.style)
+        if self.config.researcher == "model":
+            return ModelResearcher(self.model, seed=self.config.seed)
+        return Auditor(self.config.style)
 
     def booker(self, name: str) -> Booker:
         return ModelBooker(self.model, seed=self.config.seed) if name == "model" else Reader()
