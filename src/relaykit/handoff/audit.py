@@ -138,7 +138,7 @@ def _verdict_in_record(option: OptionEvaluation, extraction: Extraction, value: 
 def _in_record(fact: Fact, option: OptionEvaluation, extraction: Extraction) -> bool:
     if fact.attribute == "verdict":
         return _verdict_in_record(option, extraction, fact.value)
-    values = [v for k, v in option.attributes.items() if names_match(k, fact.attribute)]
+    values = [v for k, v in option.attributes.items() if names_match(k, fact.attribute) or k == "other"]
     values += [c.value for c in option.checks if c.value and names_match(c.constraint, fact.attribute)]
     return any(value_matches(v, fact.value) for v in values)
 
