@@ -24,7 +24,7 @@ from typing import Any
 from relaykit.handoff.constraints import parse_constraints
 from relaykit.handoff.lexicon import COMPARATORS, DROP_WORDS, PRONOUN_START, TOKEN, verdict_of
 from relaykit.handoff.schema import Check, Constraint, Extraction, OptionEvaluation
-from relaykit.handoff.text import Quantity, compile_id_pattern, find_quantities
+from relaykit.handoff.text import Quantity, compile_id_pattern, find_quantities, quantity_of
 from relaykit.text import iter_lines, iter_sentences
 
 _CLAUSE_SPLIT = re.compile(r";\s*|,?\s+(?:while|whereas)\s+|,\s+but\s+|,\s+and\s+(?=the (?:former|latter)\b)",
@@ -143,13 +143,6 @@ def _unit_label(q: Quantity | None) -> str:
     if q is None or q.unit is None:
         return "value"
     return "price" if q.is_money else {"km": "distance", "miles": "distance", "m": "distance"}.get(q.unit, q.unit)
-
-
-def _value_key(kind: str, text: str) -> str:
-    if kind == "qty":
-        q = find_quantities(text)
-        return f"q:{q[0].value:g}:{q[0].unit}" if q else f"w:{text.lower()}"
-    return f"{kind}:{normal_time(text) if kind == 'time' else text}"
 
 
 def normal_time(text: str) -> str:
@@ -294,29 +287,30 @@ class _Reader:
             row.sentences.append(self.index)
         tokens = list(TOKEN.finditer(text))
         for k, m in enumerate(tokens):
-            kind = next(g for g in ("time", "date", "qty", "w", "mark") if m.group(g))
-            if kind == "mark":
-                continue
-            value = m.group(0)
+            kind = m.lastgroup
             if kind == "w":
+                value = m.group(0)
                 word = value.lower()
                 if word not in DROP_WORDS and word not in self.kinds and not self._is_option(value):
                     row.add(value, word)
-                continue
-            if kind == "qty" and self._is_threshold(value, tokens[max(0, k - 3):k]):
-                continue
-            row.add(value, _value_key(kind, value))
+            elif kind == "qty":
+                q = quantity_of(m)
+                if not (self.thresholds and self._is_threshold(q, tokens[max(0, k - 3):k])):
+                    row.add(q.text, f"q:{q.value:g}:{q.unit}")
+            elif kind == "time":
+                row.add(m.group(0), "time:" + normal_time(m.group(0)))
+            elif kind == "date":
+                row.add(m.group(0), "date:" + m.group(0))
 
-    def _is_threshold(self, text: str, before: list[re.Match[str]]) -> bool:
+    def _is_threshold(self, q: Quantity, before: list[re.Match[str]]) -> bool:
         """A goal threshold restated in a check ("5.1 km exceeds the 3.0 km limit"), not the option's value."""
-        found = find_quantities(text)
-        if not found or not any(found[0].same_as(t) and found[0].unit == t.unit for t in self.thresholds):
+        if not any(q.same_as(t) and q.unit == t.unit for t in self.thresholds):
             return False
-        return any(m.group("w") and m.group(0).lower() in COMPARATORS for m in before)
+        return any(m.lastgroup == "w" and m.group(0).lower() in COMPARATORS for m in before)
 
 
 def _typed(text: str) -> bool:
-    return any(m.group("qty") or m.group("time") or m.group("date") for m in TOKEN.finditer(text))
+    return any(m.lastgroup in ("qty", "time", "date") for m in TOKEN.finditer(text))
 
 
 def _is_heading(line: str, option_id: str) -> bool:

@@ -116,16 +116,18 @@ def format_number(value: float) -> str:
 
 def find_quantities(text: str) -> list[Quantity]:
     """Every number in ``text`` with its currency or unit: "$180", "180 USD", "USD 180.00", "1.4 km"."""
-    found = []
-    for m in _QUANTITY.finditer(text):
-        code = m.group("code") or m.group("pre")
-        unit = CURRENCY_SYMBOLS[m.group("sym")] if m.group("sym") else code.upper() if code else None
-        if unit is None and m.group("word"):
-            unit = _MONEY_WORDS[m.group("word").lower().rstrip("s")]
-        if unit is None and m.group("unit"):
-            unit = UNITS[m.group("unit").lower()]
-        found.append(Quantity(float(m.group("num").replace(",", "")), unit, m.group(0).strip(), m.start()))
-    return found
+    return [quantity_of(m) for m in _QUANTITY.finditer(text)]
+
+
+def quantity_of(m: re.Match[str]) -> Quantity:
+    """The ``Quantity`` of a match of ``QUANTITY_PATTERN`` (inside any larger pattern that embeds it)."""
+    code = m.group("code") or m.group("pre")
+    unit = CURRENCY_SYMBOLS[m.group("sym")] if m.group("sym") else code.upper() if code else None
+    if unit is None and m.group("word"):
+        unit = _MONEY_WORDS[m.group("word").lower().rstrip("s")]
+    if unit is None and m.group("unit"):
+        unit = UNITS[m.group("unit").lower()]
+    return Quantity(float(m.group("num").replace(",", "")), unit, m.group(0).strip(), m.start())
 
 
 def parse_quantity(text: str) -> Quantity | None:
@@ -231,5 +233,6 @@ __all__ = [
     "last_verdict",
     "mentions_elimination",
     "parse_quantity",
+    "quantity_of",
     "split_sentences",
 ]
