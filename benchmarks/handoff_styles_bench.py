@@ -44,7 +44,8 @@ def line(label: str, rows: list[dict[str, Any]]) -> str:
     recall = [r["recall"] for r in rows]
     mbps = sum(r["bytes"] for r in rows) / 1e6 / max(sum(r["seconds"] for r in rows), 1e-9)
     return (f"  {label:<16} recall {statistics.mean(recall):.3f} (worst {min(recall):.3f})  "
-            f"invented {sum(r['invented'] for r in rows):>3}  ratio median {statistics.median(r['ratio'] for r in rows):.3f}"
+            f"invented {sum(r['invented'] for r in rows):>3}  "
+            f"ratio median {statistics.median(r['ratio'] for r in rows):.3f}"
             f"  {mbps:7.2f} MB/s  n={len(rows)}")
 
 
@@ -80,7 +81,8 @@ def peak(megabytes: float) -> None:
     read_evidence(trace, goal)
     top = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
-    print(f"read_evidence peak on {len(trace) / 1e6:.1f} M chars: {top / 1e6:.1f} MB = {top / len(trace):.2f}x the input")
+    print(f"read_evidence peak on {len(trace) / 1e6:.1f} M chars: {top / 1e6:.1f} MB = "
+          f"{top / len(trace):.2f}x the input")
 
 
 def main() -> None:

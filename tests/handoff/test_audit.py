@@ -2,8 +2,7 @@ import pytest
 from test_evidence import CONTRACT_TRACE, GOAL
 
 from relaykit.errors import UsageError
-from relaykit.handoff import Fact, audit, compress_handoff
-from relaykit.handoff import read_evidence
+from relaykit.handoff import Fact, audit, compress_handoff, read_evidence
 
 FACTS = [
     Fact("H01", "price", "$145"),

@@ -13,9 +13,9 @@ from relaykit.handoff import (
     Job,
     compress_handoff,
     compressors,
+    read_evidence,
     register_compressor,
 )
-from relaykit.handoff import read_evidence
 from relaykit.handoff.text import split_sentences
 from relaykit.models.base import Message, TokenLogprob
 from relaykit.testing import ScriptedModel

@@ -14,8 +14,8 @@ are derived sums and are left out.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from array import array
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from itertools import pairwise
@@ -126,8 +126,8 @@ def _attributes(tokens: list[str]) -> dict[str, str]:
     out: dict[str, str] = {}
     for token in tokens:
         if _typed(token):
-            label = words.pop() if words else (find_quantities(token) or [None])[0]
-            name = label if isinstance(label, str) else _unit_label(label)
+            found = find_quantities(token)
+            name = words.pop() if words else _unit_label(found[0] if found else None)
             out.setdefault(name.lower(), token)
             other += words
             words = []

@@ -22,7 +22,8 @@ TOKEN = re.compile(
 
 PASS_PHRASES = ("stays on the shortlist", "on the shortlist", "shortlisted", "shortlist", "is a go", "clears every",
                 "meets every", "meeting every", "qualifies", "qualified", "passes", "passed", "pass", "accepted",
-                "is kept", "kept", "feasible", "meets", "satisfies", "fits", "eligible", "approved", "survives", "ok", "okay", "✓", "✔")
+                "is kept", "kept", "feasible",
+                "meets", "satisfies", "fits", "matches", "eligible", "approved", "survives", "ok", "okay", "✓", "✔")
 FAIL_PHRASES = ("drops out", "dropped out", "crossed off", "ruled out", "rules out", "no-go", "no go", "✗", "✘",
                 "❌", "eliminated", "eliminate", "rejected", "excluded", "disqualified", "discarded", "dropped",
                 "fails", "failed", "fail", "is out", "out on", "struck", "infeasible", "ineligible",
@@ -34,10 +35,10 @@ _PASS_RE = re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(p) for p in PASS_PHR
                       re.IGNORECASE)
 _NOT_BEFORE = re.compile(r"\b(?:not|never|no longer)\s+$", re.IGNORECASE)
 
-VERDICT_WORDS = frozenset(w for p in PASS_PHRASES + FAIL_PHRASES for w in p.lower().split()) - {"the", "is", "on",
-                                                                                                  "every", "not"}
+VERDICT_WORDS = frozenset(w for p in PASS_PHRASES + FAIL_PHRASES for w in p.lower().split()) - {
+    "the", "is", "on", "no", "every", "not"}
 FILLER = frozenset([
-    "next", "looked", "look", "looking", "consider", "considered", "considering", "then", "come", "comes",
+    "present", "next", "looked", "look", "looking", "consider", "considered", "considering", "then", "come", "comes",
     "came", "last", "also", "reviewed", "review", "checked", "check", "checks", "verdict", "verdicts", "status",
     "result", "option", "options", "candidate", "item", "entry", "listed", "reported", "quoted", "stated",
     "shows", "showing", "charging", "charges", "priced", "sitting", "sits", "located", "away", "costing",
