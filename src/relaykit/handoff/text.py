@@ -1,21 +1,20 @@
 """Text primitives shared by the hand-off methods: sentences, quantities, identifiers, verdict words.
 
 Everything here is a pure function over strings, linear in the input, and safe on multi-megabyte traces.
+Sentences come from ``relaykit.text`` (one splitter for every package).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from relaykit import tokens
 from relaykit.errors import UsageError
+from relaykit.text import iter_sentences, split_sentences  # the shared splitter (re-exported)
 
 DEFAULT_ID_PATTERN = r"\b[A-Z]{1,3}-?\d{1,4}\b"
 """Option identifiers: one to three capitals, an optional hyphen, one to four digits (H03, F-12, VND7)."""
-
-_BOUNDARY = re.compile(r"(?<=[.!?])[ \t]+(?=[A-Z0-9\"'(\[$£€¥])|[ \t]*(?:\r?\n)+[ \t]*")
 
 CURRENCY_CODES = ("USD", "EUR", "GBP", "JPY", "CHF", "CAD", "AUD", "NZD", "INR", "CNY", "SEK", "NOK", "DKK",
                   "SGD", "HKD")
@@ -52,36 +51,6 @@ _NEGATIONS = frozenset({"not", "doesn't", "didn't", "never", "cannot"})
 _ELIMINATION = frozenset({"eliminated", "eliminate", "rejected", "excluded", "disqualified", "dropped",
                           "discarded"})
 _WORDS = re.compile(r"[a-z']+")
-
-
-def _lines(text: str) -> Iterator[str]:
-    """Lines one at a time (``str.splitlines`` would copy the whole text at once)."""
-    start, size = 0, len(text)
-    while start < size:
-        end = text.find("\n", start)
-        end = size if end < 0 else end
-        yield text[start:end]
-        start = end + 1
-
-
-def iter_sentences(text: str) -> Iterator[str]:
-    """The sentences of ``text`` in order: split at line breaks and at ``.!?`` before a capital or digit."""
-    for line in _lines(text):
-        if ". " in line or "! " in line or "? " in line or "\t" in line:
-            start = 0
-            for match in _BOUNDARY.finditer(line):
-                piece = line[start:match.start()].strip()
-                if piece:
-                    yield piece
-                start = match.end()
-            line = line[start:]
-        line = line.strip()
-        if line:
-            yield line
-
-
-def split_sentences(text: str) -> list[str]:
-    return list(iter_sentences(text))
 
 
 @dataclass(frozen=True)
