@@ -305,7 +305,7 @@ class RelayLab:
         from relaykit.handoff.audit import Fact
 
         text = handoff.payload_text
-        report = audit(handoff, [Fact(*f) for f in audit_facts(self.world, goal)])
+        report = audit(handoff, [Fact(*f) for f in audit_facts(self.world, goal)], trace=trace)
         return {
             "payload": handoff.payload, "payload_text": text, "ratio": handoff.ratio,
             "tokens_in": handoff.tokens_in, "tokens_out": handoff.tokens_out,
@@ -314,7 +314,7 @@ class RelayLab:
             "compression_seconds": handoff.cost.seconds, "warnings": list(handoff.warnings),
             "fidelity": similarity(self.embedder, trace, text),
             "goal_similarity": similarity(self.embedder, text, goal.text),
-            "evidence_recall": report.recall, "facts_lost": len(report.lost),
+            "evidence_recall": report.recall, "facts_lost": len(report.lost), "invented_facts": report.invented,
         }
 
     def _score(self, run_id: str, goal: Goal, spec: MethodSpec, booker_name: str, trace: dict[str, Any],
