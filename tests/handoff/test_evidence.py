@@ -51,7 +51,7 @@ def test_the_travel_phrasing_that_defeated_the_old_parser() -> None:
              "HT02 stays on the shortlist: 3 stars, USD 210, 2.2 km from the centre, pool.")
     table = read_evidence(trace, "A hotel with a gym under 400 USD, at most 8.0 km from the centre.")
     assert table.rows["HT01"].text() == "HT01: 2-star property $180 night 5.7 km gym spa wifi"
-    assert table.rows["HT03"].text() == "HT03: 9.1 km | eliminated"
+    assert table.rows["HT03"].text() == "HT03: 9.1 km limit | eliminated"
     assert table.rows["HT02"].verdict == "pass" and "USD 210" in table.rows["HT02"].text()
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
@@ -174,6 +174,12 @@ class FunctionCompressor:
     defaults: Mapping[str, Any] = field(default_factory=dict)
     needs_model: bool = False
     needs_embedder: bool = False
+    settings_type: type | None = None
+
+    @classmethod
+    def of(cls, function: Callable[[Job], Compressed], settings_type: type, **traits: bool) -> FunctionCompressor:
+        """A compressor whose settings are the frozen dataclass ``settings_type`` (its field defaults)."""
+        return cls(function, asdict(settings_type()), settings_type=settings_type, **traits)
 
     def __call__(self, job: Job) -> Compressed:
         return self.function(job)
@@ -260,6 +266,9 @@ def compress_handoff(trace: str | bytes, goal: str, method: str | Compressor = "
     check_inputs(trace, goal)
     name, impl = _resolve(method)
     resolved = resolve_settings(name, impl.defaults, settings)
+    settings_type = getattr(impl, "settings_type", None)
+    if settings_type is not None:
+        resolved = asdict(settings_type(**resolved))  # the frozen dataclass checks what it can
     model, embedder = _resources(impl, model, embedder)
     job = Job(trace, goal, MappingProxyType(dict(resolved)), model=model, embedder=embedder)
     started = time.perf_counter()

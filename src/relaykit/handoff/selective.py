@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import bisect
 import itertools
+from dataclasses import dataclass
 
 from relaykit.errors import UsageError
 from relaykit.handoff.base import Compressed, FunctionCompressor, Job, register_compressor
@@ -71,5 +72,12 @@ def _keep_informative(sentences: list[str], scored: list[tuple[int, int, int, fl
     return Compressed(payload, warnings=(f"kept {keep_n} of {total} words by self-information",))
 
 
-register_compressor("selective", FunctionCompressor(selective, {"ratio": 0.5, "chunk_tokens": 384},
-                                       needs_model=True))
+@dataclass(frozen=True)
+class SelectiveSettings:
+    """The settings of ``selective`` (defaults as shown)."""
+
+    ratio: float = 0.5
+    chunk_tokens: int = 384
+
+
+register_compressor("selective", FunctionCompressor.of(selective, SelectiveSettings, needs_model=True))
