@@ -27,7 +27,7 @@ from tracegen import SampleTrace, auditor_trace
 from relaykit.embeddings import open_embedder
 from relaykit.embeddings.base import Embedder, Vectors
 from relaykit.handoff import audit, compress_handoff
-from relaykit.handoff.rules import extract_rules
+from relaykit.handoff.evidence import read_evidence as extract_rules
 from relaykit.handoff.text import count_tokens
 
 FREE = ("passthrough", "extract-rules", "truncate", "tfidf", "prune")
@@ -114,7 +114,7 @@ def big(megabytes: float) -> None:
     started = time.perf_counter()
     tokens = count_tokens(trace)
     print(f"  token count (o200k, chunked): {tokens} tokens in {time.perf_counter() - started:.2f}s")
-    cases = [("extract_rules() parser", lambda: extract_rules(trace, unit.goal))]
+    cases = [("read_evidence() reader", lambda: extract_rules(trace, unit.goal))]
     cases += [(f"compress_handoff {m}", lambda m=m: compress_handoff(trace, unit.goal, m))
               for m in ("passthrough", "extract-rules", "truncate", "tfidf")]
     cases.append(("compress_handoff prune (hashing)",
@@ -140,7 +140,7 @@ def big(megabytes: float) -> None:
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     umb = len(unique.trace.encode()) / 1e6
-    print(f"  extract_rules() on {umb:.1f} MB with {len(extraction.options)} distinct options: {seconds:.2f}s "
+    print(f"  extract_rules() on {umb:.1f} MB with {len(extraction.rows)} distinct options: {seconds:.2f}s "
           f"{umb / seconds:.2f} MB/s, peak {peak / 1e6:.1f} MB (the Extraction it returns is most of it)")
     baseline = time.perf_counter()
     _ = [line.split(";") for line in trace.splitlines()]

@@ -1,9 +1,8 @@
 import pytest
-from test_rules import CONTRACT_TRACE, GOAL
+from test_evidence import CONTRACT_TRACE, GOAL
 
 from relaykit.errors import UsageError
-from relaykit.handoff import Fact, audit, compress_handoff
-from relaykit.handoff.rules import extract_rules
+from relaykit.handoff import Fact, audit, compress_handoff, read_evidence
 
 FACTS = [
     Fact("H01", "price", "$145"),
@@ -36,7 +35,7 @@ def test_ids_match_whole_identifiers_only() -> None:
 
 
 def test_structured_payload_is_audited_by_structure() -> None:
-    extraction = extract_rules(CONTRACT_TRACE, GOAL)
+    extraction = read_evidence(CONTRACT_TRACE, GOAL).to_extraction()
     assert audit(extraction.model_dump(), FACTS).recall == 1.0
     wrong = [Fact("H01", "price", "210 USD"), Fact("H02", "verdict", "pass"), Fact("H01", "verdict", "fail"),
              Fact("F09", "price", "1 USD"), Fact("H01", "amenities", "gym"), Fact("H01", "distance", "2.40 km")]
@@ -63,3 +62,24 @@ def test_facts_from_a_file_and_bad_facts() -> None:
         audit("x", [{"id": "H01"}])
     with pytest.raises(UsageError, match="verdict"):
         audit("x", [{"id": "H01", "attribute": "verdict", "value": "maybe"}])
+
+
+def test_json_evidence_table_is_audited_row_by_row() -> None:
+    h = compress_handoff(CONTRACT_TRACE, GOAL, "extract-rules", format="json")
+    assert isinstance(h.payload, dict) and "null" not in h.payload_text
+    assert audit(h, FACTS).recall == 1.0
+    assert all(isinstance(i, int) for o in h.payload["options"] for i in o["sentences"])
+
+
+def test_invented_values_are_those_the_trace_never_states() -> None:
+    trace = "H01 costs $180 a night, 2.4 km out; check-in from 2 pm."
+    assert audit("H01: 180.00 USD, 2.4 km, 14:00", [], trace=trace).invented == []
+    report = audit("H01 is a luxury hotel at 250 USD, 2.4 km out, check-in 15:00.", [], trace=trace)
+    assert report.invented == ["250 USD", "15:00"]
+    assert audit("anything 99 USD", []).invented == []  # no trace given: not checked
+
+
+def test_times_and_money_formats_match() -> None:
+    facts = [Fact("R1", "start", "14:00"), Fact("R1", "rate", "1250 EUR"), Fact("R2", "start", "09:00")]
+    report = audit("R1 opens at 2 pm for €1,250.00.\nR2 opens at 9 am.", facts)
+    assert report.recall == 1.0

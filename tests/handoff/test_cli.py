@@ -4,12 +4,14 @@ import subprocess
 import sys
 
 import pytest
-from test_rules import CONTRACT_TRACE, GOAL
+from test_evidence import CONTRACT_TRACE, GOAL
 
+from relaykit.accounting import ACCOUNTING_KEYS
 from relaykit.cli.app import main
 from relaykit.cli.compress_handoff import parse_setting
 
-KEYS = {"method", "payload", "tokens_in", "tokens_out", "ratio", "evidence_recall", "lost_facts"}
+KEYS = {"method", "payload", "accounting", "tokens_in", "tokens_out", "ratio", "evidence_recall", "lost_facts",
+        "invented_facts"}
 
 
 def run_cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -44,7 +46,8 @@ def test_json_output_has_exactly_the_issue_keys(trace_file, tmp_path, capsys) ->
                            "extract-rules", "--facts", str(facts), "--json")
     data = json.loads(out)
     assert code == 0 and set(data) == KEYS and data["method"] == "extract-rules"
-    assert isinstance(data["payload"], dict) and data["evidence_recall"] == 0.5
+    assert set(data["accounting"]) == set(ACCOUNTING_KEYS) and data["accounting"]["ratio"] == round(data["ratio"], 4)
+    assert isinstance(data["payload"], str) and data["evidence_recall"] == 0.5 and data["invented_facts"] == []
     assert data["lost_facts"] == [{"id": "H09", "attribute": "price", "value": "99 USD"}]
     code, out, _ = run_cli(capsys, "compress", "handoff", str(trace_file), "--goal", GOAL, "--method", "prune",
                            "--embedder", "hashing", "--json")
@@ -74,3 +77,13 @@ def test_bad_settings_and_methods(trace_file, capsys) -> None:  # type: ignore[n
     assert parse_setting("threshold=0.4") == ("threshold", 0.4)
     assert parse_setting("id-pattern=V\\d+") == ("id_pattern", "V\\d+")
     assert parse_setting("budget=null") == ("budget", None)
+
+
+def test_json_format_and_the_larger_than_trace_warning(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    terse = tmp_path / "terse.txt"
+    terse.write_text("H1 100 USD ok\nH2 900 USD no-go\n")
+    code, out, err = run_cli(capsys, "compress", "handoff", str(terse), "--goal", "Find a hotel under 200 USD.",
+                             "--method", "extract-rules", "--format", "json")
+    assert code == 0 and json.loads(out)["options"][1] == {"id": "H2", "evidence": "900 USD", "sentences": [1],
+                                                           "verdict": "eliminated"}
+    assert "larger than the trace" in err

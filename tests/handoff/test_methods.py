@@ -1,7 +1,7 @@
 from collections.abc import Sequence
 
 import pytest
-from test_rules import CONTRACT_TRACE, GOAL
+from test_evidence import CONTRACT_TRACE, GOAL
 
 from relaykit.embeddings import open_embedder
 from relaykit.errors import InvalidOutput, UsageError
@@ -13,9 +13,9 @@ from relaykit.handoff import (
     Job,
     compress_handoff,
     compressors,
+    read_evidence,
     register_compressor,
 )
-from relaykit.handoff.rules import extract_rules
 from relaykit.handoff.text import split_sentences
 from relaykit.models.base import Message, TokenLogprob
 from relaykit.testing import ScriptedModel
@@ -50,12 +50,33 @@ def test_bad_input_is_a_usage_error() -> None:
         compress_handoff(CONTRACT_TRACE, GOAL, "prune", embedder=HASHING, tresh=0.5)
 
 
-def test_extract_rules_payload_is_the_shared_schema() -> None:
+def test_extract_rules_payload_is_the_evidence_table() -> None:
     h = compress_handoff(CONTRACT_TRACE, GOAL, "extract-rules")
-    assert isinstance(h.payload, dict) and Extraction.model_validate(h.payload) == extract_rules(CONTRACT_TRACE, GOAL)
-    assert h.payload_text.startswith('{"goal":') and h.cost.model_calls == 0 and h.warnings == ()
+    assert isinstance(h.payload, str) and h.payload == read_evidence(CONTRACT_TRACE, GOAL).text()
+    assert h.payload.startswith("constraints: budget <= 420 USD") and h.cost.model_calls == 0 and h.warnings == ()
+    assert h.accounting.method == "extract-rules" and h.accounting.ratio == h.ratio < 0.6
     poor = compress_handoff("We compared a few options and liked none.", GOAL, "extract-rules")
-    assert poor.payload["options"] == [] and "no option identifiers" in poor.warnings[0]  # type: ignore[index]
+    assert poor.payload == "We compared a few options and liked none." and "no option identifiers" in poor.warnings[0]
+    with pytest.raises(UsageError, match="format must be one of"):
+        compress_handoff(CONTRACT_TRACE, GOAL, "extract-rules", format="yaml")
+
+
+def test_readme_example_payload_is_smaller_than_its_trace() -> None:
+    trace = ("H1 costs 180 USD per night and has a gym, 1.2 km from the centre; it passes. "
+             "H2 costs 450 USD per night, which is over the budget, so it is eliminated.")
+    h = compress_handoff(trace, "Find a hotel with a gym under 400 USD.", "extract-rules")
+    assert h.tokens_out < h.tokens_in and "450 USD" in h.payload_text
+
+
+def test_a_method_can_be_passed_as_an_object_and_declares_its_resources() -> None:
+    from relaykit.handoff import METHODS, needs_model
+    from relaykit.handoff.extract_rules import ExtractRules
+
+    h = compress_handoff(CONTRACT_TRACE, GOAL, ExtractRules())
+    assert h.method == "extract-rules" and h.payload == read_evidence(CONTRACT_TRACE, GOAL).text()
+    assert needs_model(METHODS.get("summary")) and not needs_model(METHODS.get("extract-rules"))
+    with pytest.raises(UsageError, match="did you mean 'extract-rules'"):
+        compress_handoff(CONTRACT_TRACE, GOAL, "extract-rule")
 
 
 def test_prune_keeps_similar_and_verdict_sentences_in_order() -> None:
@@ -110,7 +131,7 @@ def test_summary_of_a_trace_longer_than_the_window_goes_in_pieces() -> None:
 
 
 def test_extract_goes_through_the_schema_with_repair() -> None:
-    truth = extract_rules(CONTRACT_TRACE, GOAL)
+    truth = read_evidence(CONTRACT_TRACE, GOAL).to_extraction()
     model = ScriptedModel(["not json", truth])
     h = compress_handoff(CONTRACT_TRACE, GOAL, "extract", model=model)
     assert Extraction.model_validate(h.payload) == truth
@@ -122,7 +143,7 @@ def test_extract_goes_through_the_schema_with_repair() -> None:
 def test_extract_merges_pieces_by_option_id() -> None:
     def answer(request):  # type: ignore[no-untyped-def]
         notes = request.messages[-1]["content"].split("Notes:\n", 1)[1]
-        return extract_rules(notes, GOAL)
+        return read_evidence(notes, GOAL).to_extraction()
 
     model = ScriptedModel(answer, context_window=2600)
     h = compress_handoff(CONTRACT_TRACE * 3, GOAL, "extract", model=model, max_tokens=2000)
@@ -177,10 +198,10 @@ def test_third_parties_can_register_a_method() -> None:
         with pytest.raises(UsageError):
             compress_handoff(CONTRACT_TRACE, GOAL, "plain", chars=1)
     finally:
-        from relaykit.handoff import base
+        from relaykit.handoff import METHODS
 
-        base._REGISTRY.pop("first-line", None)
-        base._REGISTRY.pop("plain", None)
+        METHODS.unregister("first-line")
+        METHODS.unregister("plain")
 
 
 @pytest.mark.embedder
@@ -199,14 +220,6 @@ def test_selective_with_the_embedded_model_on_a_tiny_trace(monkeypatch: pytest.M
     assert set(h.payload_text.split()) < set(trace.split())
 
 
-def test_extract_rules_can_leave_out_evidence_sentences() -> None:
-    full = compress_handoff(CONTRACT_TRACE, GOAL, "extract-rules")
-    lean = compress_handoff(CONTRACT_TRACE, GOAL, "extract-rules", evidence=False)
-    assert lean.tokens_out < full.tokens_out
-    checks = [c for o in lean.payload["options"] for c in o["checks"]]  # type: ignore[index]
-    assert checks and all(c["evidence"] == "" for c in checks)
-
-
 @pytest.mark.parametrize("method", ["extract-rules", "prune", "truncate", "tfidf"])
 def test_a_trace_without_identifiers_still_gives_a_payload_and_says_why_it_is_poor(method: str) -> None:
     trace = "We compared several hotels today. None of them had a gym. The cheapest was far away."
@@ -214,7 +227,7 @@ def test_a_trace_without_identifiers_still_gives_a_payload_and_says_why_it_is_po
         compress_handoff(trace, GOAL, method)
     assert h.warnings and "no option identifiers" in h.warnings[0] and h.tokens_out >= 0
     if method == "extract-rules":
-        assert Extraction.model_validate(h.payload).empty_result is not None
+        assert h.payload == trace and "verbatim" in h.warnings[-1]
 
 
 def test_a_model_window_too_small_for_any_trace_is_a_usage_error() -> None:

@@ -52,6 +52,8 @@ def compress_handoff(
     model: str | None = typer.Option(None, "--model", help="Model spec for summary/extract/selective "
                                      "(default: the embedded model)."),
     embedder: str | None = typer.Option(None, "--embedder", help="Embedder spec for prune (default: minilm)."),
+    payload_format: str | None = typer.Option(None, "--format", help="extract-rules payload: text (the "
+                                              "compact evidence table, default) or json."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of text."),
     timeout: float | None = TIMEOUT_OPTION,
 ) -> None:
@@ -61,11 +63,13 @@ def compress_handoff(
     """
     use_timeout(timeout)
     from relaykit.embeddings import open_embedder
-    from relaykit.handoff import audit
+    from relaykit.handoff import audit, invented_values
     from relaykit.handoff import compress_handoff as compress
     from relaykit.models import open_model
 
     settings = dict(parse_setting(s) for s in setting)
+    if payload_format is not None:
+        settings["format"] = payload_format
     check_method_settings(method, settings)  # before reading, opening a model or an embedder
     fact_list = _facts(facts)
     trace = read_text(file)
@@ -73,15 +77,25 @@ def compress_handoff(
                        embedder=open_embedder(embedder) if embedder else None, **settings)
     report = audit(handoff, fact_list) if fact_list is not None else None
     lost = [vars(f) for f in report.lost] if report else []
+    invented = invented_values(handoff.payload, trace, goal)
+    warnings = list(handoff.warnings)
+    if handoff.tokens_out > handoff.tokens_in:
+        warnings.append(f"the payload ({handoff.tokens_out} tokens) is larger than the trace "
+                        f"({handoff.tokens_in} tokens): pass the trace on as it is, or try another method")
     if as_json:
-        print_json({"method": method, "payload": handoff.payload, "tokens_in": handoff.tokens_in,
-                    "tokens_out": handoff.tokens_out, "ratio": handoff.ratio,
-                    "evidence_recall": report.recall if report else None, "lost_facts": lost})
+        for warning in warnings[len(handoff.warnings):]:
+            err_console.print(f"[yellow]warning:[/yellow] {escape(warning)}", highlight=False)
+        print_json({"method": method, "payload": handoff.payload, "accounting": handoff.accounting.to_dict(),
+                    "tokens_in": handoff.tokens_in, "tokens_out": handoff.tokens_out, "ratio": handoff.ratio,
+                    "evidence_recall": report.recall if report else None, "lost_facts": lost,
+                    "invented_facts": invented})
         return
     sys.stdout.write(handoff.payload_text + "\n")
-    for warning in handoff.warnings:
+    for warning in warnings:
         err_console.print(f"[yellow]warning:[/yellow] {escape(warning)}", highlight=False)
     line = f"{method}: {handoff.tokens_in} → {handoff.tokens_out} tokens, ratio {handoff.ratio:.3f}"
     if report is not None:
         line += f", evidence recall {report.recall:.3f} ({len(report.lost)} lost)"
+    if invented:
+        line += f", {len(invented)} invented value(s): {', '.join(invented[:5])}"
     err_console.print(line, highlight=False)

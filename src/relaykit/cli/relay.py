@@ -89,6 +89,9 @@ def relay(
     methods: str = typer.Option(None, "--methods", help="Comma list of hand-off methods, e.g. "
                                 "passthrough,extract-rules,prune:threshold=0.6 (default: every registered one)."),
     researcher: str = typer.Option("auditor", "--researcher", help="auditor (deterministic) or model."),
+    style: str = typer.Option("auditor", "--style", help="The auditor's writing style: auditor (the lab's own), "
+                              "a hand-off corpus style (table, passive, pronouns...), or dev, held-out or mixed "
+                              "(cycle through a group of styles goal by goal)."),
     booker: str = typer.Option("reader", "--booker", help="reader, model, or reader,model for both."),
     model: str = typer.Option("local", "--model", help="Model spec for summary, extract and model agents; "
                               "several, comma-separated, form a token-aware fallback chain."),
@@ -133,7 +136,7 @@ def relay(
         bookers=tuple(b.strip() for b in booker.split(",") if b.strip()), model=model, goals=goals,
         hotels=hotels, flights=flights, seed=seed, world_file=str(world) if world else None,
         world_sha256=file_sha256(str(world)) if world and world.is_file() else None,
-        model_goals=model_goals, model_budget_s=model_budget, embedder=embedder, cache=cache,
+        model_goals=model_goals, model_budget_s=model_budget, embedder=embedder, cache=cache, style=style,
     )
     config.check()  # researcher and bookers, before the run store is opened
     runs = open_run_store(store, resume)

@@ -14,8 +14,9 @@ from relaykit.handoff import (  # noqa: F401 - importing registers the built-in 
     tfidf,
     truncate,
 )
-from relaykit.handoff.audit import AuditReport, Fact, audit
+from relaykit.handoff.audit import AuditReport, Fact, audit, invented_values
 from relaykit.handoff.base import (
+    METHODS,
     Compressed,
     CompressionCost,
     Compressor,
@@ -24,18 +25,21 @@ from relaykit.handoff.base import (
     Job,
     compress_handoff,
     compressors,
+    needs_model,
     register_compressor,
 )
-from relaykit.handoff.rules import extract_rules as parse_trace
+from relaykit.handoff.evidence import EvidenceTable, read_evidence
 from relaykit.handoff.schema import Check, Constraint, Extraction, OptionEvaluation
 
 __all__ = [
+    "METHODS",
     "AuditReport",
     "Check",
     "Compressed",
     "CompressionCost",
     "Compressor",
     "Constraint",
+    "EvidenceTable",
     "Extraction",
     "Fact",
     "FunctionCompressor",
@@ -45,6 +49,8 @@ __all__ = [
     "audit",
     "compress_handoff",
     "compressors",
-    "parse_trace",
+    "invented_values",
+    "needs_model",
+    "read_evidence",
     "register_compressor",
 ]

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import ValidationError
@@ -19,8 +19,11 @@ from pydantic import ValidationError
 from relaykit.errors import UsageError
 from relaykit.handoff.base import Handoff, Payload, payload_text
 from relaykit.handoff.constraints import names_match
+from relaykit.handoff.evidence import normal_time
+from relaykit.handoff.lexicon import TIME_PATTERN, TOKEN, verdict_of
 from relaykit.handoff.schema import Extraction, OptionEvaluation
-from relaykit.handoff.text import find_quantities, iter_sentences, last_verdict, mentions_elimination, parse_quantity
+from relaykit.handoff.text import find_quantities, iter_sentences, parse_quantity
+from relaykit.text import iter_lines
 
 VERDICT_VALUES = ("pass", "fail", "eliminated")
 
@@ -48,15 +51,75 @@ class Fact:
 
 @dataclass(frozen=True)
 class AuditReport:
-    """recall = kept / all facts (1.0 when no facts were given); ``lost`` says exactly what is missing."""
+    """recall = kept / all facts (1.0 when no facts were given); ``lost`` says exactly what is missing;
+    ``invented`` lists typed values of the payload that neither the trace nor the goal states (checked
+    only when ``audit`` was given the trace)."""
 
     recall: float
     kept: list[Fact]
     lost: list[Fact]
+    invented: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"evidence_recall": self.recall, "lost_facts": [vars(f) for f in self.lost],
+                "invented_facts": list(self.invented)}
+
+
+def _typed_keys(text: str) -> Iterator[tuple[str, str]]:
+    """(text as written, comparable key) for every typed value of ``text``: quantities, times, dates."""
+    for m in TOKEN.finditer(text):
+        if m.group("time"):
+            yield m.group(0), "t:" + normal_time(m.group(0))
+        elif m.group("date"):
+            yield m.group(0), "d:" + m.group(0)
+        elif m.group("qty"):
+            for q in find_quantities(m.group(0)):
+                yield m.group(0), f"q:{q.value:g}:{q.unit or ''}"
+
+
+def _strings(payload: Any) -> Iterator[str]:
+    if isinstance(payload, str):
+        yield payload
+    elif isinstance(payload, Mapping):
+        for value in payload.values():
+            yield from _strings(value)
+    elif isinstance(payload, (list, tuple)):
+        for value in payload:
+            yield from _strings(value)
+
+
+def invented_values(payload: Payload | Extraction, trace: str, goal: str = "") -> list[str]:
+    """Typed values the payload states that appear nowhere in ``trace`` or ``goal`` (as numbers with a
+    compatible unit, clock times or dates): what a summariser that makes things up adds."""
+    known: set[str] = set()
+    for source in (trace, goal):
+        for line in iter_lines(source):
+            for _, key in _typed_keys(line):
+                known.add(key)
+                if key.startswith("q:"):
+                    known.add(key.rsplit(":", 1)[0] + ":")
+    data = payload.model_dump(mode="json") if isinstance(payload, Extraction) else payload
+    invented = []
+    for text in _strings(data):
+        for written, key in _typed_keys(text):
+            if key in known or (key.startswith("q:") and key.endswith(":") and any(
+                    k.startswith(key) for k in known)):
+                continue
+            if key.startswith("q:") and key.rsplit(":", 1)[0] + ":" in known:
+                continue
+            invented.append(written)
+    return list(dict.fromkeys(invented))
+
+
+_TIME = re.compile(TIME_PATTERN, re.IGNORECASE)
 
 
 def value_matches(found: str, wanted: str) -> bool:
-    """``found`` states ``wanted``: numbers as numbers, lists by membership, text case-insensitively."""
+    """``found`` states ``wanted``: numbers as numbers ("$1,250" = "1250.00 USD"), clock times as times
+    ("2 pm" = "14:00"), lists by membership, text case-insensitively."""
+    if _TIME.fullmatch(wanted.strip()):
+        want = normal_time(wanted)
+        return any(normal_time(m.group(0)) == want for m in _TIME.finditer(found))
     want_q = parse_quantity(wanted)
     if want_q is not None:
         return any(want_q.same_as(q) for q in find_quantities(found))
@@ -75,7 +138,7 @@ def _verdict_in_record(option: OptionEvaluation, extraction: Extraction, value: 
 def _in_record(fact: Fact, option: OptionEvaluation, extraction: Extraction) -> bool:
     if fact.attribute == "verdict":
         return _verdict_in_record(option, extraction, fact.value)
-    values = [v for k, v in option.attributes.items() if names_match(k, fact.attribute)]
+    values = [v for k, v in option.attributes.items() if names_match(k, fact.attribute) or k == "other"]
     values += [c.value for c in option.checks if c.value and names_match(c.constraint, fact.attribute)]
     return any(value_matches(v, fact.value) for v in values)
 
@@ -88,10 +151,10 @@ def _audit_extraction(extraction: Extraction, facts: list[Fact]) -> list[bool]:
 def _in_sentence(fact: Fact, sentence: str) -> bool:
     if fact.attribute != "verdict":
         return value_matches(sentence, fact.value)
-    verdict = last_verdict(sentence)
+    verdict = verdict_of(sentence)
     if fact.value == "pass":
         return verdict == "pass"
-    return verdict == "fail" or mentions_elimination(sentence)
+    return verdict == "fail"
 
 
 def _audit_text(text: str, facts: list[Fact]) -> list[bool]:
@@ -118,16 +181,39 @@ def _as_extraction(payload: dict[str, Any]) -> str | Extraction:
         return payload_text(payload)
 
 
-def audit(handoff: Handoff | Payload | Extraction, facts: Iterable[Fact | Mapping[str, Any]]) -> AuditReport:
-    """Which of ``facts`` survived in the hand-off payload; ``lost`` lists the others."""
+def _audit_table(payload: Mapping[str, Any], facts: list[Fact]) -> list[bool]:
+    """The JSON evidence table of ``extract-rules``: each option's row read as one line of text."""
+    lines = []
+    for option in payload.get("options", []):
+        verdict = option.get("verdict", "")
+        lines.append(f"{option.get('id', '')}: {option.get('evidence', '')} | {verdict}")
+    lines += [str(n) for n in payload.get("notes", [])]
+    return _audit_text("\n".join(lines), facts)
+
+
+def _is_table(payload: Mapping[str, Any]) -> bool:
+    options = payload.get("options")
+    return isinstance(options, list) and all(isinstance(o, Mapping) and "evidence" in o for o in options)
+
+
+def audit(handoff: Handoff | Payload | Extraction, facts: Iterable[Fact | Mapping[str, Any]], *,
+          trace: str | None = None) -> AuditReport:
+    """Which of ``facts`` survived in the hand-off payload (``lost`` lists the others); given the ``trace``,
+    also which typed values the payload invented (``invented``)."""
     checked = [Fact.of(f) for f in facts]
     raw: Payload | Extraction = handoff.payload if isinstance(handoff, Handoff) else handoff
-    payload: str | Extraction = raw if not isinstance(raw, dict) else _as_extraction(raw)
-    kept_flags = (_audit_extraction(payload, checked) if isinstance(payload, Extraction)
-                  else _audit_text(payload, checked))
+    if isinstance(raw, dict) and _is_table(raw):
+        kept_flags = _audit_table(raw, checked)
+    else:
+        payload: str | Extraction = raw if not isinstance(raw, dict) else _as_extraction(raw)
+        kept_flags = (_audit_extraction(payload, checked) if isinstance(payload, Extraction)
+                      else _audit_text(payload, checked))
     kept = [f for f, k in zip(checked, kept_flags, strict=True) if k]
     lost = [f for f, k in zip(checked, kept_flags, strict=True) if not k]
-    return AuditReport(recall=len(kept) / len(checked) if checked else 1.0, kept=kept, lost=lost)
+    goal = handoff.goal if isinstance(handoff, Handoff) else ""
+    invented = invented_values(raw, trace, goal) if trace is not None else []
+    return AuditReport(recall=len(kept) / len(checked) if checked else 1.0, kept=kept, lost=lost,
+                       invented=invented)
 
 
-__all__ = ["AuditReport", "Fact", "audit", "value_matches"]
+__all__ = ["AuditReport", "Fact", "audit", "invented_values", "value_matches"]

@@ -5,13 +5,15 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
+from relaykit.accounting import Accounting, Usage
 from relaykit.errors import UsageError
 from relaykit.handoff.text import as_text, check_inputs, count_tokens
 from relaykit.models.base import ChatResponse, Model
+from relaykit.registry import Registry
 
 if TYPE_CHECKING:
     from relaykit.embeddings.base import Embedder, Vectors
@@ -19,41 +21,62 @@ if TYPE_CHECKING:
 Payload = str | dict[str, Any]
 
 
-@dataclass(frozen=True)
-class CompressionCost:
-    """What the compression itself cost: extra model calls, their tokens, embedding calls, wall time."""
-
-    model_calls: int = 0
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    embedding_calls: int = 0
-    seconds: float = 0.0
+CompressionCost = Usage
+"""Deprecated name of ``relaykit.accounting.Usage`` (what a compression cost)."""
 
 
 @dataclass(frozen=True)
 class Handoff:
-    """A compressed hand-off: the payload the next agent receives, with its accounting."""
+    """A compressed hand-off: the payload the next agent receives, with its ``accounting``.
+
+    ``accounting`` is the shared ``relaykit.accounting.Accounting`` (ratio = tokens_out / tokens_in; kept and
+    dropped sentence units; notices; usage). ``tokens_in``, ``ratio``, ``cost``, ``warnings``... are
+    conveniences that read it.
+    """
 
     goal: str
     payload: Payload
     method: str
     settings: Mapping[str, Any]
-    tokens_in: int
-    tokens_out: int
-    cost: CompressionCost = field(default_factory=CompressionCost)
-    kept_units: tuple[int, ...] | None = None
-    dropped_units: tuple[int, ...] | None = None
-    warnings: tuple[str, ...] = ()
+    accounting: Accounting
+    units_reported: bool = False
+
+    @property
+    def tokens_in(self) -> int:
+        return self.accounting.tokens_in
+
+    @property
+    def tokens_out(self) -> int:
+        return self.accounting.tokens_out
 
     @property
     def ratio(self) -> float:
         """tokens_out / tokens_in: lower is smaller (the paper's compression ratio)."""
-        return self.tokens_out / self.tokens_in if self.tokens_in else 0.0
+        return self.accounting.ratio
+
+    @property
+    def cost(self) -> Usage:
+        return self.accounting.usage
+
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        return self.accounting.notices
+
+    @property
+    def kept_units(self) -> tuple[int, ...] | None:
+        return self.accounting.kept if self.units_reported else None
+
+    @property
+    def dropped_units(self) -> tuple[int, ...] | None:
+        return self.accounting.dropped if self.units_reported else None
 
     @property
     def payload_text(self) -> str:
         """The exact text the next agent receives (compact JSON for structured payloads)."""
         return payload_text(self.payload)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"method": self.method, "payload": self.payload, "accounting": self.accounting.to_dict()}
 
 
 def payload_text(payload: Payload) -> str:
@@ -63,7 +86,8 @@ def payload_text(payload: Payload) -> str:
 
 
 class Meter:
-    """Counts what one compression spends; handed to a compressor through its ``Job``."""
+    """Counts what one compression spends (handed to a compressor through its ``Job``); ``usage()`` is the
+    ``Usage`` it adds up to."""
 
     def __init__(self) -> None:
         self.model_calls = 0
@@ -76,13 +100,17 @@ class Meter:
         self.prompt_tokens += response.prompt_tokens
         self.completion_tokens += response.completion_tokens
 
-    def cost(self, seconds: float) -> CompressionCost:
-        return CompressionCost(self.model_calls, self.prompt_tokens, self.completion_tokens,
-                               self.embedding_calls, seconds)
+    def usage(self, seconds: float) -> Usage:
+        return Usage(self.model_calls, self.prompt_tokens, self.completion_tokens, self.embedding_calls, seconds)
 
 
 class Job:
-    """One compression request as a compressor sees it: inputs, resolved settings, and lazy resources."""
+    """One compression request as a compressor sees it: inputs, resolved settings, and its resources.
+
+    Resources are resolved once, by ``compress_handoff``, before the compressor runs: a compressor whose
+    ``needs_model`` is true gets the model given or the embedded default, one whose ``needs_embedder`` is
+    true the embedder given or MiniLM. Nothing is opened behind the caller's back while a method runs.
+    """
 
     def __init__(self, trace: str, goal: str, settings: Mapping[str, Any], *,
                  model: Model | None = None, embedder: Embedder | None = None) -> None:
@@ -95,20 +123,17 @@ class Job:
 
     @property
     def model(self) -> Model:
-        """The model given, else the embedded default (``open_model("local")``), opened on first use."""
+        """The model resolved for this job; a ``UsageError`` when the compressor did not declare it needs one."""
         if self._model is None:
-            from relaykit.models.registry import open_model
-
-            self._model = open_model("local")
+            raise UsageError("this hand-off method did not declare needs_model = True, so no model was resolved")
         return self._model
 
     @property
     def embedder(self) -> Embedder:
-        """The embedder given, else MiniLM (``open_embedder("minilm")``), opened on first use."""
+        """The embedder resolved for this job (see ``needs_embedder``)."""
         if self._embedder is None:
-            from relaykit.embeddings.base import open_embedder
-
-            self._embedder = open_embedder("minilm")
+            raise UsageError("this hand-off method did not declare needs_embedder = True, so no embedder was "
+                             "resolved")
         return self._embedder
 
     def embed(self, texts: list[str]) -> Vectors:
@@ -129,7 +154,11 @@ class Compressed:
 
 @runtime_checkable
 class Compressor(Protocol):
-    """A hand-off method. ``defaults`` lists every setting it accepts, with its default value."""
+    """A hand-off method. ``defaults`` lists every setting it accepts, with its default value.
+
+    Optional attributes: ``needs_model`` / ``needs_embedder`` (default False) say which resources
+    ``compress_handoff`` must resolve for it; ``name`` labels it when passed as an object.
+    """
 
     @property
     def defaults(self) -> Mapping[str, Any]: ...
@@ -143,12 +172,29 @@ class FunctionCompressor:
 
     function: Callable[[Job], Compressed]
     defaults: Mapping[str, Any] = field(default_factory=dict)
+    needs_model: bool = False
+    needs_embedder: bool = False
+    settings_type: type | None = None
+
+    @classmethod
+    def of(cls, function: Callable[[Job], Compressed], settings_type: type, **traits: bool) -> FunctionCompressor:
+        """A compressor whose settings are the frozen dataclass ``settings_type`` (its field defaults)."""
+        return cls(function, asdict(settings_type()), settings_type=settings_type, **traits)
 
     def __call__(self, job: Job) -> Compressed:
         return self.function(job)
 
 
-_REGISTRY: dict[str, Compressor] = {}
+def _as_compressor(impl: object) -> Compressor:
+    if isinstance(impl, Compressor):
+        return impl
+    if callable(impl):
+        return FunctionCompressor(impl)  # type: ignore[arg-type]
+    raise UsageError(f"a hand-off method must be callable on a Job, not {type(impl).__name__}")
+
+
+METHODS: Registry[Compressor] = Registry("hand-off method", "relaykit.handoff", check=_as_compressor)
+"""Every hand-off method by name; plugins register through the entry-point group ``relaykit.handoff``."""
 
 
 def register_compressor(name: str, impl: Compressor | Callable[[Job], Compressed]) -> None:
@@ -157,23 +203,25 @@ def register_compressor(name: str, impl: Compressor | Callable[[Job], Compressed
     ``impl`` is a ``Compressor`` (callable on a ``Job``, with a ``defaults`` mapping of its settings) or a
     plain function of a ``Job``, which then accepts no settings.
     """
-    if not name or not isinstance(name, str):
-        raise UsageError("a compressor needs a non-empty string name")
-    if not callable(impl):
-        raise UsageError(f"compressor {name!r} must be callable on a Job, not {type(impl).__name__}")
-    _REGISTRY[name] = impl if isinstance(impl, Compressor) else FunctionCompressor(impl)
+    METHODS.register(name, impl)  # type: ignore[arg-type]
 
 
 def compressors() -> list[str]:
-    """The registered method names, in registration order."""
-    return list(_REGISTRY)
+    """The registered method names, in registration order (plugins included)."""
+    return METHODS.names()
 
 
 def get_compressor(name: str) -> Compressor:
-    try:
-        return _REGISTRY[name]
-    except KeyError:
-        raise UsageError(f"unknown hand-off method {name!r}; choose one of: {', '.join(_REGISTRY)}") from None
+    return METHODS.get(name)
+
+
+def needs_model(impl: Compressor) -> bool:
+    """Whether a compressor calls a generative model (its ``needs_model`` attribute, default False)."""
+    return bool(getattr(impl, "needs_model", False))
+
+
+def needs_embedder(impl: Compressor) -> bool:
+    return bool(getattr(impl, "needs_embedder", False))
 
 
 def resolve_settings(name: str, defaults: Mapping[str, Any], given: Mapping[str, Any]) -> dict[str, Any]:
@@ -185,37 +233,58 @@ def resolve_settings(name: str, defaults: Mapping[str, Any], given: Mapping[str,
     return {**defaults, **given}
 
 
-def compress_handoff(trace: str | bytes, goal: str, method: str = "prune", *, model: Model | None = None,
-                     embedder: Embedder | None = None, **settings: Any) -> Handoff:
+def _resolve(method: str | Compressor) -> tuple[str, Compressor]:
+    if isinstance(method, str):
+        return method, get_compressor(method)
+    impl = _as_compressor(method)
+    return str(getattr(method, "name", type(method).__name__)), impl
+
+
+def _resources(impl: Compressor, model: Model | None, embedder: Embedder | None) -> tuple[Model | None,
+                                                                                         Embedder | None]:
+    """The model and embedder a compressor declared it needs: the ones given, else the defaults (once)."""
+    if model is None and needs_model(impl):
+        from relaykit.models.registry import open_model
+
+        model = open_model("local")
+    if embedder is None and needs_embedder(impl):
+        from relaykit.embeddings.base import open_embedder
+
+        embedder = open_embedder("minilm")
+    return model, embedder
+
+
+def compress_handoff(trace: str | bytes, goal: str, method: str | Compressor = "prune", *,
+                     model: Model | None = None, embedder: Embedder | None = None, **settings: Any) -> Handoff:
     """Compress an upstream ``trace`` for the next agent, which also receives ``goal``.
 
-    ``method`` names a registered compressor (see ``compressors()``); ``settings`` are its settings.
-    ``model`` defaults to the embedded model and ``embedder`` to MiniLM, opened only by methods that need them.
+    ``method`` names a registered compressor (see ``compressors()``) or is a compressor object; ``settings``
+    are its settings. A method that declares ``needs_model`` gets ``model`` or else the embedded default,
+    one that declares ``needs_embedder`` gets ``embedder`` or else MiniLM; both are resolved here, once.
     """
     trace, goal = as_text(trace, "trace"), as_text(goal, "goal")
     check_inputs(trace, goal)
-    impl = get_compressor(method)
-    resolved = resolve_settings(method, impl.defaults, settings)
+    name, impl = _resolve(method)
+    resolved = resolve_settings(name, impl.defaults, settings)
+    settings_type = getattr(impl, "settings_type", None)
+    if settings_type is not None:
+        resolved = asdict(settings_type(**resolved))  # the frozen dataclass checks what it can
+    model, embedder = _resources(impl, model, embedder)
     job = Job(trace, goal, MappingProxyType(dict(resolved)), model=model, embedder=embedder)
     started = time.perf_counter()
     result = impl(job)
     seconds = time.perf_counter() - started
     tokens_in = count_tokens(trace)
-    return Handoff(
-        goal=goal,
-        payload=result.payload,
-        method=method,
-        settings=resolved,
-        tokens_in=tokens_in,
-        tokens_out=tokens_in if result.payload is trace else count_tokens(payload_text(result.payload)),
-        cost=job.meter.cost(seconds),
-        kept_units=result.kept_units,
-        dropped_units=result.dropped_units,
-        warnings=result.warnings,
-    )
+    tokens_out = tokens_in if result.payload is trace else count_tokens(payload_text(result.payload))
+    accounting = Accounting(tokens_in, tokens_out, method=name, kept=result.kept_units or (),
+                            dropped=result.dropped_units or (), notices=result.warnings,
+                            usage=job.meter.usage(seconds))
+    return Handoff(goal=goal, payload=result.payload, method=name, settings=resolved, accounting=accounting,
+                   units_reported=result.kept_units is not None)
 
 
 __all__ = [
+    "METHODS",
     "Compressed",
     "CompressionCost",
     "Compressor",
@@ -226,6 +295,8 @@ __all__ = [
     "compress_handoff",
     "compressors",
     "get_compressor",
+    "needs_embedder",
+    "needs_model",
     "register_compressor",
     "resolve_settings",
 ]

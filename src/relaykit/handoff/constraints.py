@@ -21,23 +21,32 @@ NAME_STOPWORDS = frozenset({"total", "overall", "the", "a", "an", "required", "p
 _WORD = re.compile(r"[A-Za-z][\w-]*|\d[\d.,]*")
 
 
+_SPLIT = re.compile(r";|\n|,(?!\d)\s*|\s+and\s+|\.\s+")
+_WITH_ITEM = re.compile(r"\bwith\s+(?:an?\s+)?(?P<item>[a-z][\w-]*)\s+(?=" + _AT_MOST + "|" + _AT_LEAST + r")",
+                        re.IGNORECASE)
+_TIME = re.compile(r"\b\d{1,2}(?::\d{2})?\s?(?:[ap]\.?m\.?)?$|\b\d{1,2}:\d{2}\b", re.IGNORECASE)
+_UNIT_NAMES = {"km": "distance", "miles": "distance", "m": "distance", "%": "percent"}
+
+
 def _clauses(goal: str) -> tuple[list[str], bool]:
     """The goal's constraint clauses, and whether the goal marked them ("Constraints: ...")."""
     marker = _MARKER.search(goal)
     body = goal[marker.end():] if marker else goal
     parts = [p.strip(" .") for p in re.split(r";|\n", body)]
     if len([p for p in parts if p]) <= 1:
-        parts = [p.strip(" .") for p in re.split(r",(?!\d)\s*|\s+and\s+|\.\s+", body)]
+        parts = [p.strip(" .") for p in _SPLIT.split(body)]
     return [p for p in parts if p], marker is not None
 
 
 _BREAK = frozenset({"with", "for", "a", "an", "the", "that", "which", "has", "have", "having", "whose", "is",
-                    "are", "of", "to", "where", "on", "in"})
+                    "are", "of", "to", "where", "on", "in", "and", "costing", "priced", "at"})
 
 
 def _tail_words(text: str, limit: int = 3) -> list[str]:
     """The last words before a comparison, stopping at a preposition or article ("vendor with monthly cost")."""
     words = _WORD.findall(text)
+    while words and words[-1].lower() in _BREAK:
+        words.pop()
     tail: list[str] = []
     while words and words[-1].lower() not in _BREAK and len(tail) < limit:
         tail.insert(0, words.pop())
@@ -49,18 +58,42 @@ def _name(words: Iterable[str]) -> str:
     return " ".join(kept)
 
 
+def _unit_name(threshold: str) -> str:
+    found = find_quantities(threshold)
+    if not found or found[0].unit is None:
+        return "value"
+    unit = found[0].unit
+    return "price" if found[0].is_money else _UNIT_NAMES.get(unit, unit.lower())
+
+
+def _compared(clause: str, op: re.Match[str]) -> Constraint | None:
+    operator: Operator = "<=" if op.group("le") else ">="
+    threshold = clause[op.end():].strip(" .:")
+    after = re.match(r"([\d.,]+\s*\S*)\s+of\s+([a-z][\w-]*)", threshold, re.IGNORECASE)
+    if after:  # "at least 5 years of experience"
+        return Constraint(name=after.group(2).lower(), operator=operator, threshold=after.group(1))
+    before = clause[:op.start()].rstrip()
+    name = _name(_tail_words(before))
+    if not threshold:
+        return None
+    if not name or re.search(r"\b(?:with|for|has|having|needs?)$", before, re.IGNORECASE):
+        name = _unit_name(threshold)
+    return Constraint(name=name, operator=operator, threshold=threshold)
+
+
 def parse_clause(clause: str) -> Constraint | None:
     """One constraint from a clause such as "total budget at most 420 USD" or "cabin economy"."""
     op = _OPERATOR.search(clause)
     if op:
-        operator: Operator = "<=" if op.group("le") else ">="
-        name = _name(_tail_words(clause[:op.start()]))
-        threshold = clause[op.end():].strip(" .:")
-        return Constraint(name=name or "value", operator=operator, threshold=threshold) if threshold else None
-    if ":" in clause:
-        label, _, value = clause.partition(":")
-        words = _WORD.findall(label)
-        threshold = value.strip(" .")
+        return _compared(clause, op)
+    time = _TIME.search(clause)
+    if time:  # "starting at 2 pm"
+        name = _name(_tail_words(clause[:time.start()])) or "time"
+        return Constraint(name=name, operator="==", threshold=time.group(0).strip())
+    colon = re.search(r"(?<!\d):|:(?!\d)", clause)
+    if colon:
+        words = _WORD.findall(clause[:colon.start()])
+        threshold = clause[colon.end():].strip(" .")
     else:
         words = _WORD.findall(clause)
         if len(words) < 2:
@@ -69,15 +102,28 @@ def parse_clause(clause: str) -> Constraint | None:
     name = _name(words)
     if not name or not threshold:
         return None
-    operator = "contains" if _CONTAINS_HINT.search(" ".join(words)) else "=="
+    operator: Operator = "contains" if _CONTAINS_HINT.search(" ".join(words)) else "=="
     return Constraint(name=name, operator=operator, threshold=threshold)
 
 
+def _with_item(clause: str) -> tuple[str, Constraint | None]:
+    """"a hotel with a gym under 400 USD": the amenity (gym) as a contains-constraint, and the rest."""
+    match = _WITH_ITEM.search(clause)
+    if match is None:
+        return clause, None
+    item = Constraint(name="amenity", operator="contains", threshold=match.group("item"))
+    return clause[:match.start()] + " with " + clause[match.end("item"):], item
+
+
 def parse_constraints(goal: str) -> list[Constraint]:
-    """The constraint register of ``goal``; unmarked goals yield only clauses with a comparison or number."""
+    """The constraint register of ``goal``; unmarked goals yield only clauses with a comparison, a number,
+    a clock time, or two words ("cabin economy")."""
     clauses, marked = _clauses(goal)
     found: list[Constraint] = []
     for clause in clauses:
+        clause, item = _with_item(clause)
+        if item is not None:
+            found.append(item)
         short = len(clause.split()) == 2
         if not marked and not (_OPERATOR.search(clause) or find_quantities(clause) or short):
             continue

@@ -7,6 +7,8 @@ and the pieces are merged by option identifier.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from relaykit.handoff.base import Compressed, FunctionCompressor, Job, register_compressor
 from relaykit.handoff.chunking import fit_chunks, room_for_trace
 from relaykit.handoff.schema import Constraint, Extraction, OptionEvaluation
@@ -73,4 +75,13 @@ def extract(job: Job) -> Compressed:
     return Compressed(result.model_dump(mode="json"), warnings=tuple(warnings))
 
 
-register_compressor("extract", FunctionCompressor(extract, {"max_tokens": 2048, "max_repairs": 2, "seed": 0}))
+@dataclass(frozen=True)
+class ExtractSettings:
+    """The settings of ``extract`` (defaults as shown)."""
+
+    max_tokens: int = 2048
+    max_repairs: int = 2
+    seed: int = 0
+
+
+register_compressor("extract", FunctionCompressor.of(extract, ExtractSettings, needs_model=True))

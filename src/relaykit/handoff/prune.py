@@ -7,6 +7,8 @@ identifier together with a verdict word. Kept sentences stay in their original o
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from relaykit.handoff.base import Compressed, FunctionCompressor, Job, register_compressor
@@ -46,7 +48,15 @@ def _similar(job: Job, texts: list[str], threshold: float) -> set[str]:
     return found
 
 
-register_compressor("prune", FunctionCompressor(prune, {
-    "threshold": DEFAULT_THRESHOLD, "query": ELIMINATION_QUERY, "keep_verdicts": True, "id_pattern": None,
-    "batch_size": 256,
-}))
+@dataclass(frozen=True)
+class PruneSettings:
+    """The settings of ``prune`` (defaults as shown)."""
+
+    threshold: float = DEFAULT_THRESHOLD
+    query: str = ELIMINATION_QUERY
+    keep_verdicts: bool = True
+    id_pattern: str | None = None
+    batch_size: int = 256
+
+
+register_compressor("prune", FunctionCompressor.of(prune, PruneSettings, needs_embedder=True))

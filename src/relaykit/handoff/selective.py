@@ -10,15 +10,15 @@ from __future__ import annotations
 
 import bisect
 import itertools
-import re
+from dataclasses import dataclass
 
 from relaykit.errors import UsageError
 from relaykit.handoff.base import Compressed, FunctionCompressor, Job, register_compressor
 from relaykit.handoff.text import split_sentences
 from relaykit.handoff.units import SEPARATOR
 from relaykit.models.base import TokenLogprob
+from relaykit.selective import most_informative, spread_over_words
 
-_WORD = re.compile(r"\S+")
 PROMPT = "Continue the agent's working notes for this goal:\n{goal}"
 
 
@@ -37,26 +37,8 @@ def _chunks(sentences: list[str], limit: int, count: object) -> list[list[int]]:
 
 
 def word_information(text: str, scored: list[TokenLogprob]) -> list[tuple[int, int, float]]:
-    """(start, end, self-information) per word of ``text``; a token's -logprob is split over its words.
-
-    Token pieces are laid end to end over ``text`` (scaled when the detokenised length differs).
-    """
-    words = [(m.start(), m.end()) for m in _WORD.finditer(text)]
-    info = [0.0] * len(words)
-    scale = len(text) / max(1, sum(len(t.token) for t in scored))
-    position, first = 0.0, 0
-    for token in scored:
-        start, end = position, position + len(token.token) * scale
-        position = end
-        while first < len(words) and words[first][1] <= start:
-            first += 1
-        last = first
-        while last < len(words) and words[last][0] < end:
-            last += 1
-        touched = list(range(first, max(last, min(first + 1, len(words)))))
-        for k in touched:
-            info[k] += -token.logprob / len(touched)
-    return [(s, e, info[k]) for k, (s, e) in enumerate(words)]
+    """(start, end, self-information) per word of ``text`` (``relaykit.selective.spread_over_words``)."""
+    return spread_over_words(text, [(t.token, -t.logprob) for t in scored])
 
 
 def selective(job: Job) -> Compressed:
@@ -81,7 +63,7 @@ def _keep_informative(sentences: list[str], scored: list[tuple[int, int, int, fl
         raise UsageError(f"ratio must be in (0, 1], not {ratio}")
     total = len(scored)
     keep_n = max(1, int(ratio * total)) if total else 0
-    kept = sorted(sorted(range(total), key=lambda k: (-scored[k][3], k))[:keep_n])
+    kept = most_informative([s[3] for s in scored], keep_n)
     lines: dict[int, list[str]] = {}
     for k in kept:
         unit, start, end, _ = scored[k]
@@ -90,4 +72,12 @@ def _keep_informative(sentences: list[str], scored: list[tuple[int, int, int, fl
     return Compressed(payload, warnings=(f"kept {keep_n} of {total} words by self-information",))
 
 
-register_compressor("selective", FunctionCompressor(selective, {"ratio": 0.5, "chunk_tokens": 384}))
+@dataclass(frozen=True)
+class SelectiveSettings:
+    """The settings of ``selective`` (defaults as shown)."""
+
+    ratio: float = 0.5
+    chunk_tokens: int = 384
+
+
+register_compressor("selective", FunctionCompressor.of(selective, SelectiveSettings, needs_model=True))

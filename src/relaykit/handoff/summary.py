@@ -6,6 +6,8 @@ hand-off's warnings. A trace too long for the model's window is summarised piece
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from relaykit.handoff.base import Compressed, FunctionCompressor, Job, register_compressor
 from relaykit.handoff.chunking import fit_chunks, room_for_trace
 from relaykit.handoff.text import split_sentences
@@ -60,4 +62,13 @@ def summary(job: Job) -> Compressed:
     return Compressed(text, warnings=tuple(warnings))
 
 
-register_compressor("summary", FunctionCompressor(summary, {"max_words": 250, "max_tokens": 512, "seed": 0}))
+@dataclass(frozen=True)
+class SummarySettings:
+    """The settings of ``summary`` (defaults as shown)."""
+
+    max_words: int = 250
+    max_tokens: int = 512
+    seed: int = 0
+
+
+register_compressor("summary", FunctionCompressor.of(summary, SummarySettings, needs_model=True))

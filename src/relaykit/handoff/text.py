@@ -1,21 +1,20 @@
 """Text primitives shared by the hand-off methods: sentences, quantities, identifiers, verdict words.
 
 Everything here is a pure function over strings, linear in the input, and safe on multi-megabyte traces.
+Sentences come from ``relaykit.text`` (one splitter for every package).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from relaykit import tokens
 from relaykit.errors import UsageError
+from relaykit.text import iter_sentences, split_sentences  # the shared splitter (re-exported)
 
 DEFAULT_ID_PATTERN = r"\b[A-Z]{1,3}-?\d{1,4}\b"
 """Option identifiers: one to three capitals, an optional hyphen, one to four digits (H03, F-12, VND7)."""
-
-_BOUNDARY = re.compile(r"(?<=[.!?])[ \t]+(?=[A-Z0-9\"'(\[$£€¥])|[ \t]*(?:\r?\n)+[ \t]*")
 
 CURRENCY_CODES = ("USD", "EUR", "GBP", "JPY", "CHF", "CAD", "AUD", "NZD", "INR", "CNY", "SEK", "NOK", "DKK",
                   "SGD", "HKD")
@@ -26,16 +25,21 @@ UNITS = {
     "metres": "m", "h": "h", "hr": "h", "hrs": "h", "hour": "h", "hours": "h", "min": "min", "mins": "min",
     "minute": "min", "minutes": "min", "%": "%", "percent": "%", "star": "stars", "stars": "stars",
     "night": "nights", "nights": "nights", "day": "days", "days": "days", "kg": "kg", "gb": "GB", "tb": "TB",
-    "ms": "ms", "seats": "seats", "people": "people", "users": "users",
+    "ms": "ms", "seats": "seats", "people": "people", "users": "users", "year": "years", "years": "years",
+    "yr": "years", "yrs": "years", "week": "weeks", "weeks": "weeks", "month": "months", "months": "months",
+    "bedroom": "bedrooms", "bedrooms": "bedrooms", "mb": "MB", "gbps": "Gbps", "mbps": "Mbps",
 }
 _CODES = "|".join(CURRENCY_CODES)
 _UNIT_ALT = "|".join(sorted((re.escape(u) for u in UNITS), key=len, reverse=True))
 _NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
-_QUANTITY = re.compile(
+QUANTITY_PATTERN = (
     rf"(?<![\w.])(?<![A-Za-z]-)(?:(?P<sym>[$£€¥])\s?|(?P<pre>{_CODES})\s?)?(?P<num>{_NUMBER})(?![\d])"
-    rf"(?:\s?(?P<code>{_CODES})(?![A-Za-z])|[\s-]?(?P<unit>{_UNIT_ALT})(?![A-Za-z]))?",
-    re.IGNORECASE,
+    rf"(?:\s?(?P<code>{_CODES})(?![A-Za-z])|\s?(?P<word>dollars?|euros?|pounds?)(?![A-Za-z])"
+    rf"|[\s-]?(?P<unit>{_UNIT_ALT})(?![A-Za-z]))?"
 )
+"""A number with its currency (symbol, code or word) or unit; named groups sym, pre, num, code, word, unit."""
+_QUANTITY = re.compile(QUANTITY_PATTERN, re.IGNORECASE)
+_MONEY_WORDS = {"dollar": "USD", "euro": "EUR", "pound": "GBP"}
 
 _PASS = frozenset({"pass", "passes", "passed", "meets", "met", "satisfies", "satisfied", "qualifies", "qualified",
                    "feasible", "accepted", "matches", "compliant", "eligible", "ok", "okay", "valid"})
@@ -47,36 +51,6 @@ _NEGATIONS = frozenset({"not", "doesn't", "didn't", "never", "cannot"})
 _ELIMINATION = frozenset({"eliminated", "eliminate", "rejected", "excluded", "disqualified", "dropped",
                           "discarded"})
 _WORDS = re.compile(r"[a-z']+")
-
-
-def _lines(text: str) -> Iterator[str]:
-    """Lines one at a time (``str.splitlines`` would copy the whole text at once)."""
-    start, size = 0, len(text)
-    while start < size:
-        end = text.find("\n", start)
-        end = size if end < 0 else end
-        yield text[start:end]
-        start = end + 1
-
-
-def iter_sentences(text: str) -> Iterator[str]:
-    """The sentences of ``text`` in order: split at line breaks and at ``.!?`` before a capital or digit."""
-    for line in _lines(text):
-        if ". " in line or "! " in line or "? " in line or "\t" in line:
-            start = 0
-            for match in _BOUNDARY.finditer(line):
-                piece = line[start:match.start()].strip()
-                if piece:
-                    yield piece
-                start = match.end()
-            line = line[start:]
-        line = line.strip()
-        if line:
-            yield line
-
-
-def split_sentences(text: str) -> list[str]:
-    return list(iter_sentences(text))
 
 
 @dataclass(frozen=True)
@@ -111,14 +85,18 @@ def format_number(value: float) -> str:
 
 def find_quantities(text: str) -> list[Quantity]:
     """Every number in ``text`` with its currency or unit: "$180", "180 USD", "USD 180.00", "1.4 km"."""
-    found = []
-    for m in _QUANTITY.finditer(text):
-        code = m.group("code") or m.group("pre")
-        unit = CURRENCY_SYMBOLS[m.group("sym")] if m.group("sym") else code.upper() if code else None
-        if unit is None and m.group("unit"):
-            unit = UNITS[m.group("unit").lower()]
-        found.append(Quantity(float(m.group("num").replace(",", "")), unit, m.group(0).strip(), m.start()))
-    return found
+    return [quantity_of(m) for m in _QUANTITY.finditer(text)]
+
+
+def quantity_of(m: re.Match[str]) -> Quantity:
+    """The ``Quantity`` of a match of ``QUANTITY_PATTERN`` (inside any larger pattern that embeds it)."""
+    code = m.group("code") or m.group("pre")
+    unit = CURRENCY_SYMBOLS[m.group("sym")] if m.group("sym") else code.upper() if code else None
+    if unit is None and m.group("word"):
+        unit = _MONEY_WORDS[m.group("word").lower().rstrip("s")]
+    if unit is None and m.group("unit"):
+        unit = UNITS[m.group("unit").lower()]
+    return Quantity(float(m.group("num").replace(",", "")), unit, m.group(0).strip(), m.start())
 
 
 def parse_quantity(text: str) -> Quantity | None:
@@ -211,6 +189,7 @@ def as_text(value: str | bytes, name: str) -> str:
 
 __all__ = [
     "DEFAULT_ID_PATTERN",
+    "QUANTITY_PATTERN",
     "Quantity",
     "as_text",
     "check_inputs",
@@ -223,5 +202,6 @@ __all__ = [
     "last_verdict",
     "mentions_elimination",
     "parse_quantity",
+    "quantity_of",
     "split_sentences",
 ]

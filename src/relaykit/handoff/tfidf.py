@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from dataclasses import dataclass
 
 from relaykit.handoff.base import Compressed, FunctionCompressor, Job, register_compressor
 from relaykit.handoff.text import split_sentences
@@ -38,4 +39,13 @@ def tfidf(job: Job) -> Compressed:
     return selection(sentences, fill_budget(order, costs, target), warnings)
 
 
-register_compressor("tfidf", FunctionCompressor(tfidf, {"ratio": 0.5, "budget": None, "id_pattern": None}))
+@dataclass(frozen=True)
+class TfidfSettings:
+    """The settings of ``tfidf`` (defaults as shown)."""
+
+    ratio: float = 0.5
+    budget: int | None = None
+    id_pattern: str | None = None
+
+
+register_compressor("tfidf", FunctionCompressor.of(tfidf, TfidfSettings))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from relaykit.handoff.base import Compressed, FunctionCompressor, Job, register_compressor
 from relaykit.handoff.text import count_tokens, split_sentences
 from relaykit.handoff.units import identifier_warnings, selection, target_tokens
@@ -29,5 +31,14 @@ def truncate(job: Job) -> Compressed:
     return selection(sentences, head + tail, identifier_warnings(job.trace, job.settings["id_pattern"]))
 
 
-register_compressor("truncate", FunctionCompressor(truncate, {"ratio": 0.5, "budget": None, "head": 0.5,
-                                                                "id_pattern": None}))
+@dataclass(frozen=True)
+class TruncateSettings:
+    """The settings of ``truncate`` (defaults as shown)."""
+
+    ratio: float = 0.5
+    budget: int | None = None
+    head: float = 0.5
+    id_pattern: str | None = None
+
+
+register_compressor("truncate", FunctionCompressor.of(truncate, TruncateSettings))

@@ -1,4 +1,5 @@
 import json
+import re
 
 import pytest
 
@@ -8,8 +9,7 @@ from relaykit.bench.relay.researcher import Auditor, ModelResearcher, audit_trac
 from relaykit.bench.relay.scoring import score
 from relaykit.bench.relay.truth import inventory
 from relaykit.errors import InvalidOutput
-from relaykit.handoff import compress_handoff
-from relaykit.handoff.rules import extract_rules
+from relaykit.handoff import compress_handoff, read_evidence
 from relaykit.testing import ScriptedModel
 
 
@@ -52,18 +52,17 @@ def test_reader_on_passthrough_is_perfect(world) -> None:  # type: ignore[no-unt
         assert result["feasible"] and result["optimal"], (goal.id, booking)
 
 
-def test_reader_reads_json_extractions_and_is_evidence_bound(world) -> None:  # type: ignore[no-untyped-def]
+def test_reader_reads_json_evidence_tables_and_is_evidence_bound(world) -> None:  # type: ignore[no-untyped-def]
     goal = next(g for g in world.goals if ground_truth(world, g).satisfiable)
     truth = ground_truth(world, goal)
-    extraction = extract_rules(audit_trace(world, goal), goal.text)
-    payload = json.loads(extraction.model_dump_json())
+    payload = json.loads(json.dumps(read_evidence(audit_trace(world, goal), goal.text).to_json()))
     booking = Reader().book(goal, payload, json.dumps(payload))
     assert booking.pair == truth.optimal
     # Remove the optimal hotel's price: it becomes unverifiable and may no longer be chosen.
     hotel_id = truth.optimal[0]  # type: ignore[index]
     for option in payload["options"]:
         if option["id"] == hotel_id:
-            option["attributes"].pop("price")
+            option["evidence"] = re.sub(r"\d+ USD", "", option["evidence"])
     booking = Reader().book(goal, payload, json.dumps(payload))
     assert booking.hotel_id != hotel_id and booking.notes["unverifiable"] >= 1
 
@@ -139,3 +138,16 @@ def test_scoring_outcomes(world) -> None:  # type: ignore[no-untyped-def]
     assert score(inv, unsat, ground_truth(world, unsat), Booking(NONE, NONE), text)["optimal"]
     assert score(inv, sat, truth, Booking(truth.optimal[0], NONE), text)["outcome"] == "wrong_pair"  # type: ignore[index]
     assert score(inv, unsat, ground_truth(world, unsat), Booking("H01", "F01"), text)["outcome"] == "wrong_pair"
+
+
+@pytest.mark.parametrize("style", ["table", "pronouns", "comparison", "passive"])
+def test_reader_decides_from_extract_rules_in_held_out_styles(world, style) -> None:  # type: ignore[no-untyped-def]
+    from relaykit.bench.relay.styles import styled_trace
+    from relaykit.handoff import compress_handoff
+
+    for goal in world.goals[:4]:
+        trace = styled_trace(world, goal, style)
+        handoff = compress_handoff(trace, goal.text, "extract-rules")
+        booking = Reader().book(goal, handoff.payload, handoff.payload_text)
+        result = score(inventory(world), goal, ground_truth(world, goal), booking, handoff.payload_text)
+        assert result["feasible"] and result["optimal"], (style, goal.id, booking)

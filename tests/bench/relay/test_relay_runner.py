@@ -40,6 +40,8 @@ def test_run_records_every_unit_and_summarises(tmp_path) -> None:  # type: ignor
         "feasible_accuracy", "feasible_ci", "optimal_accuracy", "mean_gap", "ratio", "tokens_per_run",
         "evidence_recall", "false_none", "wrong_pair", "ungrounded"}
     assert store.events(run_id, "booker") and store.events(run_id, "compression")
+    handoffs = [v for k, v in store.results(run_id).items() if k.startswith("handoff/")]
+    assert handoffs and all(h["invented_facts"] == [] for h in handoffs)  # no method here makes values up
 
 
 def test_resume_computes_only_what_is_missing(tmp_path) -> None:  # type: ignore[no-untyped-def]

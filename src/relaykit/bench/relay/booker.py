@@ -1,7 +1,7 @@
 """Bookers choose a hotel-flight pair from the goal and the hand-off payload alone.
 
 ``Reader`` is the deterministic reference: it reads the facts out of the payload (JSON through the
-shared ``Extraction`` schema, text through the ``extract-rules`` parser), treats an option whose
+shared ``Extraction`` schema or the evidence table, text through ``extract-rules``' reader), treats an option whose
 evidence is missing as unverifiable, and ranks like the ground truth; it measures what a perfect
 reader could still decide. ``ModelBooker`` asks a model through schema-constrained output.
 """
@@ -17,7 +17,14 @@ from typing import Any, Protocol
 from pydantic import BaseModel, Field
 
 from relaykit import tokens
-from relaykit.bench.relay.evidence import OptionFacts, facts_from_extraction, flight_status, hotel_status, number
+from relaykit.bench.relay.evidence import (
+    OptionFacts,
+    facts_from_extraction,
+    facts_from_row,
+    flight_status,
+    hotel_status,
+    number,
+)
 from relaykit.bench.relay.world import Goal
 from relaykit.errors import InvalidOutput
 from relaykit.models import Model, Usage, complete_structured
@@ -84,21 +91,29 @@ def grounded(identifier: str, payload_text: str) -> bool:
 
 
 def read_payload(goal: Goal, payload: str | Mapping[str, Any], payload_text: str) -> dict[str, OptionFacts]:
-    """The options and their facts as the payload states them (empty if a JSON payload is unreadable)."""
-    from relaykit.handoff.rules import extract_rules
+    """The options and their facts as the payload states them (empty if a JSON payload is unreadable).
+
+    A JSON ``Extraction`` (the ``extract`` method) is read through its schema; a JSON evidence table
+    (``extract-rules --format json``) row by row; any text through ``read_evidence``, the same reader
+    ``extract-rules`` uses, whatever its phrasing.
+    """
+    from relaykit.handoff.evidence import read_evidence
     from relaykit.handoff.schema import Extraction
 
     if isinstance(payload, Mapping):
+        options = payload.get("options")
+        if isinstance(options, list) and all(isinstance(o, Mapping) and "evidence" in o for o in options):
+            return {str(o["id"]): facts_from_row(str(o["id"]), str(o["evidence"]), o.get("verdict"))
+                    for o in options}
         try:
             extraction = Extraction.model_validate(dict(payload))
         except ValueError:
             return {}
-    else:
-        # Option ids come from the inventory part of the payload: the goal line (whose persona may
-        # mention "H9" or "F10") is left out, and only the goal's own id is excluded from the options.
-        inventory_text = payload_text.replace(goal.text, "")
-        extraction = extract_rules(inventory_text, f"Goal {goal.id}. {goal.constraints_text}")
-    return facts_from_extraction(extraction)
+        return facts_from_extraction(extraction)
+    # Option ids come from the inventory part of the payload: the goal line (whose persona may mention "H9"
+    # or "F10") is left out, and only the goal's own id is excluded from the options.
+    table = read_evidence(payload_text.replace(goal.text, ""), f"Goal {goal.id}. {goal.constraints_text}")
+    return {row.id: facts_from_row(row.id, row.body, row.verdict) for row in table.rows.values()}
 
 
 @dataclass(frozen=True)

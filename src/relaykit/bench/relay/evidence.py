@@ -124,9 +124,48 @@ def hotel_status(option: OptionFacts, goal: Goal) -> bool | None:
     return _decide([(has, "amenity"), (near, "distance")], option)
 
 
+def _category(stated: str | None, wanted: str) -> bool | None:
+    """A stated category matches; from an evidence row (several words, comma-joined) any of them may."""
+    if stated is None:
+        return None
+    return same_category(stated, wanted) or wanted.lower() in tokens_of(stated)
+
+
 def flight_status(option: OptionFacts, goal: Goal) -> bool | None:
-    window = option.attribute("window")
-    cabin = option.attribute("cabin")
-    window_ok = None if window is None else same_category(window, goal.window)
-    cabin_ok = None if cabin is None else same_category(cabin, goal.cabin)
+    window_ok = _category(option.attribute("window"), goal.window)
+    cabin_ok = _category(option.attribute("cabin"), goal.cabin)
     return _decide([(window_ok, "window"), (cabin_ok, "cabin")], option)
+
+
+_STARS = re.compile(r"\b(\d)\s*-?\s*stars?\b|\bstars?\s*:?\s*(\d)\b", re.IGNORECASE)
+
+
+def _first(quantities: list[Any], units: tuple[str, ...]) -> Any:
+    return next((q for q in quantities if q.unit in units), None)
+
+
+def facts_from_row(option_id: str, text: str, verdict: str | None) -> OptionFacts:
+    """What one evidence-table row (``extract-rules``) says, read with the lab's vocabulary: the first
+    money value is the price, the first length the distance, window/cabin/amenity words their values."""
+    from relaykit.bench.relay.world import AMENITIES, CABINS, WINDOWS
+    from relaykit.handoff.text import find_quantities
+
+    quantities = find_quantities(text)
+    words = re.findall(r"[a-z]+", text.lower())
+    attributes: dict[str, str] = {}
+    money = next((q for q in quantities if q.is_money), None)
+    if money is not None:
+        attributes["price"] = f"{money.value:g} USD"
+    length = _first(quantities, ("km", "miles", "m"))
+    if length is not None:
+        km = length.value * {"km": 1.0, "miles": 1.609344, "m": 0.001}[length.unit]
+        attributes["distance"] = f"{km:g} km"
+    stars = _STARS.search(text)
+    if stars:
+        attributes["stars"] = stars.group(1) or stars.group(2)
+    for key, vocabulary in (("amenities", AMENITIES), ("window", WINDOWS), ("cabin", CABINS)):
+        found = [w for w in dict.fromkeys(words) if w in vocabulary]
+        if found:
+            attributes[key] = ", ".join(found)
+    verdicts = {key: "pass" for key in CONSTRAINT_WORDS} if verdict == "pass" else {}
+    return OptionFacts(option_id, attributes, verdicts, verdict == "eliminated")

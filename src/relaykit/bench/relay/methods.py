@@ -1,8 +1,8 @@
 """Hand-off methods as the lab names them: a compressor name plus optional settings.
 
 ``prune:threshold=0.6`` runs the ``prune`` compressor with ``threshold=0.6``; several variants of one
-compressor can run side by side (a threshold sweep). What the lab must know about a compressor that
-``relaykit.handoff`` does not say (whether it calls a generative model) is kept in a small registry.
+compressor can run side by side (a threshold sweep). Whether a method calls a generative model is the
+compressor's own ``needs_model`` attribute.
 """
 
 from __future__ import annotations
@@ -12,19 +12,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from relaykit.errors import UsageError
-
-_NEEDS_MODEL: dict[str, bool] = {}
-
-
-def register_method_traits(name: str, *, needs_model: bool) -> None:
-    """Tell the lab whether compressor ``name`` calls a model (model-limited goals and budgets apply)."""
-    _NEEDS_MODEL[name] = needs_model
-
-
-for _name in ("summary", "extract", "selective"):
-    register_method_traits(_name, needs_model=True)
-for _name in ("passthrough", "extract-rules", "prune", "truncate", "tfidf"):
-    register_method_traits(_name, needs_model=False)
 
 
 @dataclass(frozen=True)
@@ -37,7 +24,9 @@ class MethodSpec:
 
     @property
     def needs_model(self) -> bool:
-        return _NEEDS_MODEL.get(self.compressor, False)
+        from relaykit.handoff.base import get_compressor, needs_model
+
+        return needs_model(get_compressor(self.compressor))
 
     @property
     def kwargs(self) -> dict[str, Any]:

@@ -2,7 +2,8 @@
 
 Two kinds behind one protocol: the deterministic ``Auditor`` writes the exhaustive per-option audit
 (every hotel and flight against every constraint, values, arithmetic, pass/fail) in the clause style
-``relaykit.handoff.rules.extract_rules`` reads; ``ModelResearcher`` asks a model for the same audit
+``relaykit.handoff.evidence.read_evidence`` reads (other styles:
+``styles.py``); ``ModelResearcher`` asks a model for the same audit
 under closed-world instructions.
 """
 
@@ -139,13 +140,25 @@ def audit_trace(world: World, goal: Goal) -> str:
 
 
 class Auditor:
-    """The deterministic Researcher. Its token cost is counted as what a model call would read and write."""
+    """The deterministic Researcher. Its token cost is counted as what a model call would read and write.
+
+    ``style`` is ``auditor`` (the clause style above) or a style of ``relaykit.bench.relay.styles``.
+    """
 
     name = "auditor"
 
+    def __init__(self, style: str = "auditor") -> None:
+        from relaykit.bench.relay.styles import check_style
+
+        self.style = check_style(style)
+
     def research(self, world: World, goal: Goal) -> Research:
+        from relaykit.bench.relay.styles import style_for, styled_trace
+
         started = time.perf_counter()
-        trace = audit_trace(world, goal)
+        index = next((i for i, g in enumerate(world.goals) if g.id == goal.id), 0)
+        style = style_for(self.style, index)
+        trace = audit_trace(world, goal) if style == "auditor" else styled_trace(world, goal, style)
         prompt = tokens.count_messages(researcher_messages(world, goal))
         return Research(trace, prompt, tokens.count(trace), 0, time.perf_counter() - started)
 

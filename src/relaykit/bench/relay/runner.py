@@ -62,6 +62,7 @@ class RelayConfig:
     model_budget_s: float | None = None
     embedder: str = "minilm"
     cache: str | None = None
+    style: str = "auditor"
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -85,6 +86,9 @@ class RelayConfig:
                 raise UsageError(f"unknown booker {booker!r}; use one of: {', '.join(BOOKERS)} (comma-separated)")
         if not self.bookers:
             raise UsageError("give at least one booker: reader, model or reader,model")
+        from relaykit.bench.relay.styles import check_style
+
+        check_style(self.style)
 
 
 def resolve_model_budget(config: RelayConfig, methods: tuple[MethodSpec, ...]) -> float | None:
@@ -160,7 +164,9 @@ class RelayLab:
             return self._model
 
     def researcher(self) -> Researcher:
-        return ModelResearcher(self.model, seed=self.config.seed) if self.config.researcher == "model" else Auditor()
+        if self.config.researcher == "model":
+            return ModelResearcher(self.model, seed=self.config.seed)
+        return Auditor(self.config.style)
 
     def booker(self, name: str) -> Booker:
         return ModelBooker(self.model, seed=self.config.seed) if name == "model" else Reader()
@@ -299,7 +305,7 @@ class RelayLab:
         from relaykit.handoff.audit import Fact
 
         text = handoff.payload_text
-        report = audit(handoff, [Fact(*f) for f in audit_facts(self.world, goal)])
+        report = audit(handoff, [Fact(*f) for f in audit_facts(self.world, goal)], trace=trace)
         return {
             "payload": handoff.payload, "payload_text": text, "ratio": handoff.ratio,
             "tokens_in": handoff.tokens_in, "tokens_out": handoff.tokens_out,
@@ -308,7 +314,7 @@ class RelayLab:
             "compression_seconds": handoff.cost.seconds, "warnings": list(handoff.warnings),
             "fidelity": similarity(self.embedder, trace, text),
             "goal_similarity": similarity(self.embedder, text, goal.text),
-            "evidence_recall": report.recall, "facts_lost": len(report.lost),
+            "evidence_recall": report.recall, "facts_lost": len(report.lost), "invented_facts": report.invented,
         }
 
     def _score(self, run_id: str, goal: Goal, spec: MethodSpec, booker_name: str, trace: dict[str, Any],

@@ -1,0 +1,112 @@
+"""Hand-off compression on the style x domain corpus: recall, invented values, ratio and speed, per group.
+
+    PYTHONPATH=src python benchmarks/handoff_styles_bench.py            # every inference-free method, 3 seeds
+    PYTHONPATH=src python benchmarks/handoff_styles_bench.py --seeds 10 --big-mb 10
+    PYTHONPATH=src python benchmarks/handoff_styles_bench.py --peak-mb 100    # tracemalloc peak, once
+
+Rows: per style group (dev = the styles extract-rules was tuned on, held-out = never tuned on) and per
+domain within each group. Columns: evidence recall mean and worst trace, invented typed values (total),
+median payload ratio (tokens_out / tokens_in), and MB/s over the whole group. ``prune`` runs with the
+hashing embedder here (MiniLM would dominate the run time); see handoff_bench.py for MiniLM figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+import tracemalloc
+from collections import defaultdict
+from typing import Any
+
+from relaykit.embeddings import open_embedder
+from relaykit.handoff import audit, compress_handoff
+from relaykit.handoff.corpus import DOMAINS, STYLE_GROUPS, CorpusTrace, corpus, generate
+from relaykit.handoff.evidence import read_evidence
+
+METHODS = ("passthrough", "extract-rules", "truncate", "tfidf", "prune")
+
+
+def measure(method: str, traces: list[CorpusTrace]) -> list[dict[str, Any]]:
+    extra: dict[str, Any] = {"embedder": open_embedder("hashing")} if method == "prune" else {}
+    rows = []
+    for t in traces:
+        started = time.perf_counter()
+        handoff = compress_handoff(t.trace, t.goal, method, **extra)
+        seconds = time.perf_counter() - started
+        report = audit(handoff, t.facts, trace=t.trace)
+        rows.append({"domain": t.domain, "recall": report.recall, "invented": len(report.invented),
+                     "ratio": handoff.ratio, "seconds": seconds, "bytes": len(t.trace.encode())})
+    return rows
+
+
+def line(label: str, rows: list[dict[str, Any]]) -> str:
+    recall = [r["recall"] for r in rows]
+    mbps = sum(r["bytes"] for r in rows) / 1e6 / max(sum(r["seconds"] for r in rows), 1e-9)
+    return (f"  {label:<16} recall {statistics.mean(recall):.3f} (worst {min(recall):.3f})  "
+            f"invented {sum(r['invented'] for r in rows):>3}  "
+            f"ratio median {statistics.median(r['ratio'] for r in rows):.3f}"
+            f"  {mbps:7.2f} MB/s  n={len(rows)}")
+
+
+def big_trace(megabytes: float) -> tuple[str, str]:
+    """Corpus traces of every domain and held-out style, ids made unique, up to ``megabytes``."""
+    parts, size, k = [], 0, 0
+    while size < megabytes * 1e6:
+        t = generate(STYLE_GROUPS["held-out"][k % 6], DOMAINS[0], k, n_options=20)
+        tag = "H" + chr(65 + k % 26) + chr(65 + k // 26 % 26)  # unique ids still shaped [A-Z]{1,3}\d{1,4}
+        text = t.trace.replace("HT", tag)
+        parts.append(text)
+        size += len(text) + 2
+        k += 1
+    return "\n\n".join(parts), generate("table", DOMAINS[0], 0).goal
+
+
+def speed(megabytes: float) -> None:
+    trace, goal = big_trace(megabytes)
+    mb = len(trace.encode()) / 1e6
+    started = time.perf_counter()
+    table = read_evidence(trace, goal)
+    reading = time.perf_counter() - started
+    h = compress_handoff(trace, goal, "extract-rules")
+    seconds = time.perf_counter() - started - reading
+    print(f"extract-rules on a {mb:.1f} MB trace ({len(table.rows)} options): reader {reading:.2f} s = "
+          f"{mb / reading:.2f} MB/s; compress_handoff incl. token counting {seconds:.2f} s = {mb / seconds:.2f} MB/s; "
+          f"ratio {h.ratio:.3f}")
+
+
+def peak(megabytes: float) -> None:
+    trace, goal = big_trace(megabytes)
+    tracemalloc.start()
+    read_evidence(trace, goal)
+    top = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    print(f"read_evidence peak on {len(trace) / 1e6:.1f} M chars: {top / 1e6:.1f} MB = "
+          f"{top / len(trace):.2f}x the input")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seeds", type=int, default=3)
+    parser.add_argument("--methods", default=",".join(METHODS))
+    parser.add_argument("--big-mb", type=float, default=0.0, help="also time extract-rules on a trace this big")
+    parser.add_argument("--peak-mb", type=float, default=0.0, help="also measure the reader's peak memory")
+    args = parser.parse_args()
+    for method in args.methods.split(","):
+        print(f"{method}")
+        for group, styles in STYLE_GROUPS.items():
+            rows = measure(method, list(corpus(styles, seeds=args.seeds)))
+            print(line(group, rows))
+            by_domain = defaultdict(list)
+            for r in rows:
+                by_domain[r["domain"]].append(r)
+            for domain, part in by_domain.items():
+                print(line(f"  {domain}", part))
+    if args.big_mb:
+        speed(args.big_mb)
+    if args.peak_mb:
+        peak(args.peak_mb)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,356 @@
+"""Reading a trace into an evidence table without a model: one row per option id, plus verbatim notes.
+
+The reader goes through the trace once, line by line (memory grows with the options and their distinct
+words, not with the text). Each clause is attributed to an option id: the id it names, the id its pronoun
+points to ("it", "the former", "the latter"), the block it sits under (a bullet list or key: value block
+headed by an id), or the row of a table. The rule that keeps it lossless: **every typed value of an
+attributed clause is kept** (money, number + unit, percent, clock time, date) along with the clause's
+content words, deduplicated per option; narration, stop words and verdict words are dropped and the
+verdict becomes the row's last word. A clause with typed values that cannot be attributed with confidence
+is carried verbatim in ``notes``. Statements about combinations of options ("Pair H01 + F02: total ...")
+are derived sums and are left out.
+"""
+
+from __future__ import annotations
+
+import re
+from array import array
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from itertools import pairwise
+from typing import Any
+
+from relaykit.handoff.constraints import parse_constraints
+from relaykit.handoff.lexicon import COMPARATORS, DROP_WORDS, PRONOUN_START, TOKEN, verdict_of
+from relaykit.handoff.schema import Check, Constraint, Extraction, OptionEvaluation
+from relaykit.handoff.text import Quantity, compile_id_pattern, find_quantities, quantity_of
+from relaykit.text import iter_lines, iter_sentences
+
+_CLAUSE_SPLIT = re.compile(r";\s*|,?\s+(?:while|whereas)\s+|,\s+but\s+|,\s+and\s+(?=the (?:former|latter)\b)",
+                           re.IGNORECASE)
+_BLOCK_LINE = re.compile(r"^(?:\s+|[-*•]\s|[\w ()/-]{1,40}:)")
+_KIND = re.compile(r"\b([A-Z][a-z]+) $")
+_TABLE_RULE = re.compile(r"^:?-{2,}:?$")
+
+
+@dataclass(slots=True)
+class Row:
+    """What the trace says about one option: compact evidence, verdicts, and source sentence indices.
+
+    Kept small on purpose (a 100 MB trace may name a million options): the evidence is one string, the
+    dedup set holds hashes, the sentence indices sit in an ``array``.
+    """
+
+    id: str
+    body: str = ""
+    seen: set[int] = field(default_factory=set)
+    verdicts: str = ""  # "p" / "f" per verdict clause
+    sentences: array[int] = field(default_factory=lambda: array("l"))
+
+    @property
+    def tokens(self) -> list[str]:
+        return self.body.split(" ") if self.body else []
+
+    def add(self, token: str, key: str) -> None:
+        h = hash(key)
+        if h not in self.seen:
+            self.seen.add(h)
+            self.body = f"{self.body} {token}" if self.body else token
+
+    @property
+    def verdict(self) -> str | None:
+        """``"eliminated"`` when any clause fails it, ``"pass"`` when some pass and none fail, else None."""
+        if "f" in self.verdicts:
+            return "eliminated"
+        return "pass" if self.verdicts else None
+
+    def text(self) -> str:
+        verdict = self.verdict
+        return f"{self.id}: {self.body}" + (f" | {verdict}" if verdict else "")
+
+
+@dataclass
+class EvidenceTable:
+    """The compact hand-off: the goal's constraint register, one row per option, unattributed clauses."""
+
+    goal: str
+    constraints: list[Constraint]
+    rows: dict[str, Row]
+    notes: list[str]
+
+    def constraint_line(self) -> str:
+        return "; ".join(f"{c.name} {c.operator} {c.threshold}" for c in self.constraints)
+
+    def text(self) -> str:
+        """The default payload: one line per option, then ``note:`` lines, after the constraint register."""
+        lines = [f"constraints: {self.constraint_line()}"] if self.constraints else []
+        lines += [row.text() for row in self.rows.values()]
+        lines += [f"note: {n}" for n in self.notes]
+        return "\n".join(lines)
+
+    def to_extraction(self) -> Extraction:
+        """The table in the shared ``Extraction`` schema (the wire form of the model ``extract`` method):
+        each typed value under the word before it, the other words under ``other``, the verdict as a check."""
+        options = []
+        for row in self.rows.values():
+            verdict = row.verdict
+            checks = [Check(constraint="verdict", verdict="fail" if verdict == "eliminated" else "pass",
+                            evidence=row.text())] if verdict else []
+            options.append(OptionEvaluation(id=row.id, attributes=_attributes(row.tokens), checks=checks,
+                                            eliminated=verdict == "eliminated",
+                                            elimination_evidence=row.text() if verdict == "eliminated" else None))
+        feasible = [o.id for o in options if o.checks and not o.eliminated]
+        empty = None if feasible else ("no option identifiers were found in the trace" if not options
+                                       else f"all {len(options)} options were eliminated or not confirmed")
+        return Extraction(goal=self.goal, constraints=self.constraints, options=options, feasible_ids=feasible,
+                          empty_result=empty)
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON payload: no nulls, evidence named by sentence index instead of repeated."""
+        options = []
+        for row in self.rows.values():
+            item: dict[str, Any] = {"id": row.id, "evidence": row.body, "sentences": list(row.sentences)}
+            if row.verdict:
+                item["verdict"] = row.verdict
+            options.append(item)
+        out: dict[str, Any] = {"constraints": [c.model_dump() for c in self.constraints], "options": options}
+        if self.notes:
+            out["notes"] = self.notes
+        return out
+
+
+def _attributes(tokens: list[str]) -> dict[str, str]:
+    words: list[str] = []
+    other: list[str] = []
+    out: dict[str, str] = {}
+    for token in tokens:
+        if _typed(token):
+            found = find_quantities(token)
+            name = words.pop() if words else _unit_label(found[0] if found else None)
+            out.setdefault(name.lower(), token)
+            other += words
+            words = []
+        else:
+            words.append(token)
+    other += words
+    if other:
+        out["other"] = " ".join(other)
+    return out
+
+
+def _unit_label(q: Quantity | None) -> str:
+    if q is None or q.unit is None:
+        return "value"
+    return "price" if q.is_money else {"km": "distance", "miles": "distance", "m": "distance"}.get(q.unit, q.unit)
+
+
+def normal_time(text: str) -> str:
+    """"2 pm", "14:00", "2:30pm" -> "14:00" / "14:30"."""
+    m = re.match(r"(\d{1,2})(?::(\d{2}))?\s*([ap])?", text.strip().lower())
+    if not m:
+        return text
+    hour, minute = int(m.group(1)), int(m.group(2) or 0)
+    if m.group(3) == "p" and hour < 12:
+        hour += 12
+    if m.group(3) == "a" and hour == 12:
+        hour = 0
+    return f"{hour:02d}:{minute:02d}"
+
+
+@dataclass
+class _Reader:
+    id_re: re.Pattern[str]
+    options: frozenset[str] | None  # the ids that are options (None: every id match)
+    goal: str
+    thresholds: list[Quantity]
+    rows: dict[str, Row] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    kinds: set[str] = field(default_factory=set)
+    subject: str | None = None
+    pair: tuple[str, str] | None = None
+    block: str | None = None
+    header: list[str] | None = None
+    index: int = 0
+
+    def ids(self, text: str) -> list[str]:
+        found = [m.group(0) for m in self.id_re.finditer(text)]
+        return list(dict.fromkeys(i for i in found if self.options is None or i in self.options))
+
+    def line(self, line: str) -> None:
+        stripped = line.strip()
+        if not stripped:
+            self.block, self.header = None, None
+            return
+        if stripped.count("|") >= 2:
+            self._table_row(stripped)
+            return
+        self.header = None
+        ids = self.ids(stripped)
+        if len(ids) == 1 and _is_heading(stripped, ids[0]):
+            self.block = self.subject = ids[0]
+            self._row(ids[0]).sentences.append(self.index)
+            self.index += 1
+            return
+        if not ids and self.block is not None and _BLOCK_LINE.match(line):
+            self._apply(self.block, stripped)
+            self.index += 1
+            return
+        self.block = None
+        for sentence in iter_sentences(stripped):
+            self._sentence(sentence)
+            self.index += 1
+
+    def _is_option(self, word: str) -> bool:
+        return self.id_re.fullmatch(word) is not None and (self.options is None or word in self.options)
+
+    def _row(self, option_id: str) -> Row:
+        row = self.rows.get(option_id)
+        if row is None:
+            row = self.rows[option_id] = Row(option_id)
+        return row
+
+    def _table_row(self, line: str) -> None:
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if all(_TABLE_RULE.match(c) or not c for c in cells):
+            return
+        hits = [(k, self.ids(c)) for k, c in enumerate(cells)]
+        at = next((k for k, ids in hits if ids), None)
+        if at is None:
+            self.header = [c.lower() for c in cells]
+            return
+        option_id = hits[at][1][0]
+        for k, cell in enumerate(cells):
+            if k != at and cell:
+                label = self.header[k] if self.header and k < len(self.header) else ""
+                self._apply(option_id, f"{label} {cell}".strip())
+        self.index += 1
+
+    def _sentence(self, sentence: str) -> None:
+        if sentence in self.goal:
+            return
+        ids = self.ids(sentence)
+        if len(ids) > 1 and re.search(r"\s\+\s", sentence):
+            return  # a combination of options: a derived statement
+        for kind in _KIND.finditer(sentence[:sentence.find(ids[0])] if ids else ""):
+            self.kinds.add(kind.group(1).lower())
+        previous: str | None = None
+        for clause in _CLAUSE_SPLIT.split(sentence):
+            previous = self._clause(clause.strip(), previous)
+
+    def _clause(self, clause: str, previous: str | None) -> str | None:
+        if not clause:
+            return previous
+        ids = self.ids(clause)
+        if len(ids) > 1:
+            self._several(clause, ids)
+            return ids[-1]
+        target = ids[0] if ids else self._resolve(clause) or previous
+        if target is None:
+            if _typed(clause):
+                self.notes.append(clause)
+            return None
+        self.subject = target
+        self._apply(target, clause)
+        return target
+
+    def _resolve(self, clause: str) -> str | None:
+        match = PRONOUN_START.match(clause)
+        if match is None:
+            return None
+        said = match.group(0).lower()
+        if said in ("the former", "the latter"):
+            return self.pair[0 if said == "the former" else 1] if self.pair else None
+        return self.subject
+
+    def _several(self, clause: str, ids: list[str]) -> None:
+        starts = [m.start() for m in self.id_re.finditer(clause) if m.group(0) in ids]
+        head = clause[:starts[0]]
+        if _typed(head):
+            self.notes.append(clause)
+        shared = verdict_of(head)
+        bounds = [*starts, len(clause)]
+        for start, end in pairwise(bounds):
+            piece = clause[start:end]
+            option_id = self.id_re.match(piece)
+            if option_id is not None and option_id.group(0) in ids:
+                self._apply(option_id.group(0), piece, shared)
+        self.pair = (ids[-2], ids[-1])
+        self.subject = ids[-1]
+
+    def _apply(self, option_id: str, text: str, shared: str | None = None) -> None:
+        row = self._row(option_id)
+        verdict = verdict_of(text) or shared
+        if verdict and len(row.verdicts) < 64:
+            row.verdicts += verdict[0]
+        if not row.sentences or row.sentences[-1] != self.index:
+            row.sentences.append(self.index)
+        tokens = list(TOKEN.finditer(text))
+        for k, m in enumerate(tokens):
+            kind = m.lastgroup
+            if kind == "w":
+                value = m.group(0)
+                word = value.lower()
+                if word not in DROP_WORDS and word not in self.kinds and not self._is_option(value):
+                    row.add(value, word)
+            elif kind == "qty":
+                q = quantity_of(m)
+                if not (self.thresholds and self._is_threshold(q, tokens[max(0, k - 3):k])):
+                    row.add(q.text, f"q:{q.value:g}:{q.unit}")
+            elif kind == "time":
+                row.add(m.group(0), "time:" + normal_time(m.group(0)))
+            elif kind == "date":
+                row.add(m.group(0), "date:" + m.group(0))
+
+    def _is_threshold(self, q: Quantity, before: list[re.Match[str]]) -> bool:
+        """A goal threshold restated in a check ("5.1 km exceeds the 3.0 km limit"), not the option's value."""
+        if not any(q.same_as(t) and q.unit == t.unit for t in self.thresholds):
+            return False
+        return any(m.lastgroup == "w" and m.group(0).lower() in COMPARATORS for m in before)
+
+
+def _typed(text: str) -> bool:
+    return any(m.lastgroup in ("qty", "time", "date") for m in TOKEN.finditer(text))
+
+
+def _is_heading(line: str, option_id: str) -> bool:
+    """A line that only introduces an option ("- H01", "id: H01", "### H01 (Thames View)")."""
+    rest = line.replace(option_id, " ", 1)
+    rest = re.sub(r"\([^)]*\)", " ", rest)
+    words = [w for w in re.findall(r"[A-Za-z]+", rest) if w.lower() not in ("id", "option", "name")]
+    return len(words) <= 1 and not _typed(rest) and verdict_of(rest) is None
+
+
+def option_ids(trace: str, id_re: re.Pattern[str], exclude: frozenset[str]) -> frozenset[str] | None:
+    """The ids that name options: those of a letter prefix shared by two or more distinct ids (so a stray
+    "ISO-9001" is not an option), or every id when no prefix repeats. None when every match counts."""
+    every = {m.group(0) for m in id_re.finditer(trace)}
+    others = Counter(_family(i) for i in every if i not in exclude)
+    # an id the goal names is still an option when other ids of its family name options too (a persona that
+    # mentions "H9" must not hide hotel H9); the goal's own id, a family of its own, is not one
+    distinct = {i for i in every if i not in exclude or others[_family(i)] >= 1}
+    prefixes = Counter(_family(i) for i in distinct)
+    families = {p for p, n in prefixes.items() if n >= 2}
+    return frozenset(i for i in distinct if _family(i) in families or not families)
+
+
+def _family(identifier: str) -> str:
+    """The letter prefix of an id (``H`` for ``H07``, ``VND-`` stripped to ``VND``)."""
+    return re.sub(r"[-\d]+$", "", identifier)
+
+
+def read_evidence(trace: str, goal: str, *, id_pattern: str | None = None) -> EvidenceTable:
+    """The evidence table of ``trace`` for ``goal`` (no model call; one pass over the lines)."""
+    id_re = compile_id_pattern(id_pattern)
+    goal_ids = frozenset(m.group(0) for m in id_re.finditer(goal))
+    reader = _Reader(id_re, option_ids(trace, id_re, goal_ids), goal, find_quantities(goal))
+    for line in iter_lines(trace):
+        reader.line(line)
+    return EvidenceTable(goal, parse_constraints(goal), reader.rows, reader.notes)
+
+
+def table_lines(table: EvidenceTable) -> Iterator[str]:
+    yield from table.text().split("\n")
+
+
+__all__ = ["EvidenceTable", "Row", "normal_time", "option_ids", "read_evidence"]

@@ -1,0 +1,72 @@
+"""Word lists and token patterns of the inference-free hand-off reader (``relaykit.handoff.evidence``).
+
+Nothing here names a domain's values: verdict words, narration filler and the shape of typed values
+(money, number + unit, percent, clock time, date, hyphenated codes) are the same in every domain.
+"""
+
+from __future__ import annotations
+
+import re
+
+from relaykit.handoff.text import QUANTITY_PATTERN
+from relaykit.text import STOPWORDS
+
+TIME_PATTERN = r"\b(?:[01]?\d|2[0-3]):[0-5]\d(?:\s?[ap]\.?m\.?)?\b|\b(?:1[0-2]|0?[1-9])\s?[ap]\.?m\.?(?![a-z])"
+DATE_PATTERN = r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b"
+TOKEN = re.compile(
+    rf"(?P<time>{TIME_PATTERN})|(?P<date>{DATE_PATTERN})|(?P<qty>{QUANTITY_PATTERN})"
+    r"|(?P<w>[A-Za-z][A-Za-z0-9]*(?:[-_./'+][A-Za-z0-9]+)*)|(?P<mark>[✓✔✗✘❌])",
+    re.IGNORECASE,
+)
+"""One token of a clause: a typed value (time, date, quantity) or a word or a verdict symbol."""
+
+PASS_PHRASES = ("stays on the shortlist", "on the shortlist", "shortlisted", "shortlist", "is a go", "clears every",
+                "meets every", "meeting every", "qualifies", "qualified", "passes", "passed", "pass", "accepted",
+                "is kept", "kept", "feasible",
+                "meets", "satisfies", "fits", "matches", "eligible", "approved", "survives", "ok", "okay", "✓", "✔")
+FAIL_PHRASES = ("drops out", "dropped out", "crossed off", "ruled out", "rules out", "no-go", "no go", "✗", "✘",
+                "❌", "eliminated", "eliminate", "rejected", "excluded", "disqualified", "discarded", "dropped",
+                "fails", "failed", "fail", "is out", "out on", "struck", "infeasible", "ineligible",
+                "does not meet", "doesn't meet", "does not match", "doesn't match", "not met", "misses",
+                "violates", "exceeds", "beyond the", "over the limit", "over budget")
+_FAIL_RE = re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(p) for p in FAIL_PHRASES) + r")(?![\w-])",
+                      re.IGNORECASE)
+_PASS_RE = re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(p) for p in PASS_PHRASES) + r")(?![\w-])",
+                      re.IGNORECASE)
+_NOT_BEFORE = re.compile(r"\b(?:not|never|no longer)\s+$", re.IGNORECASE)
+
+VERDICT_WORDS = frozenset(w for p in PASS_PHRASES + FAIL_PHRASES for w in p.lower().split()) - {
+    "the", "is", "on", "no", "every", "not", "budget", "limit"}
+FILLER = frozenset([
+    "present", "next", "looked", "look", "looking", "consider", "considered", "considering", "then", "come", "comes",
+    "came", "last", "also", "reviewed", "review", "checked", "check", "checks", "verdict", "verdicts", "status",
+    "result", "option", "options", "candidate", "item", "entry", "listed", "reported", "quoted", "stated",
+    "shows", "showing", "charging", "charges", "priced", "sitting", "sits", "located", "away", "costing",
+    "costs", "cost", "asking", "expecting", "offering", "offers", "holding", "holds", "seating", "renting",
+    "running", "bringing", "needing", "quoting", "selling", "delivering", "hosted", "billing", "promising",
+    "paying", "covering", "working", "preferring", "open", "free", "meeting", "requirement", "requirements",
+    "so", "because", "due", "while", "whereas", "but", "though", "although", "former", "latter", "one", "audit",
+    "audited", "went", "order", "nothing", "outside", "list", "considered", "count", "inventory", "closed",
+    "only", "note", "notes", "per", "also", "both", "each", "every", "either", "neither", "such", "very"
+])
+DROP_WORDS = (STOPWORDS - {"yes", "no", "not"}) | FILLER | VERDICT_WORDS | {"most", "least"}
+"""Words left out of an evidence row (yes / no / not carry values and stay)."""
+PRONOUN_START = re.compile(r"^(?:it|its|it's|this one|this option|that one|they|their|the former|the latter)\b",
+                           re.IGNORECASE)
+COMPARATORS = frozenset({"limit", "limits", "cap", "ceiling", "maximum", "max", "minimum", "min", "budget",
+                         "threshold", "than", "most", "least", "exceeds", "beyond", "under", "over", "below",
+                         "above", "within", "required", "requirement", "target"})
+
+
+def verdict_of(text: str) -> str | None:
+    """``"fail"``, ``"pass"`` or None for one clause; a fail phrase wins, and "not" before a pass is a fail."""
+    for match in _FAIL_RE.finditer(text):
+        located = match.group(0).lower().endswith("out") and text[match.end():].lstrip().lower().startswith("of ")
+        if not located and not _NOT_BEFORE.search(text[:match.start()]):  # "is out of us-west" is a place
+            return "fail"
+    for match in _PASS_RE.finditer(text):
+        return "fail" if _NOT_BEFORE.search(text[:match.start()]) else "pass"
+    return None
+
+
+__all__ = ["COMPARATORS", "DROP_WORDS", "PRONOUN_START", "TOKEN", "verdict_of"]
