@@ -69,12 +69,12 @@ def test_readme_example_payload_is_smaller_than_its_trace() -> None:
 
 
 def test_a_method_can_be_passed_as_an_object_and_declares_its_resources() -> None:
-    from relaykit.handoff import METHODS, needs_model
+    from relaykit.handoff import HANDOFF_METHODS, needs_model
     from relaykit.handoff.extract_rules import ExtractRules
 
     h = compress_handoff(CONTRACT_TRACE, GOAL, ExtractRules())
     assert h.method == "extract-rules" and h.payload == read_evidence(CONTRACT_TRACE, GOAL).text()
-    assert needs_model(METHODS.get("summary")) and not needs_model(METHODS.get("extract-rules"))
+    assert needs_model(HANDOFF_METHODS.get("summary")) and not needs_model(HANDOFF_METHODS.get("extract-rules"))
     with pytest.raises(UsageError, match="did you mean 'extract-rules'"):
         compress_handoff(CONTRACT_TRACE, GOAL, "extract-rule")
 
@@ -198,10 +198,10 @@ def test_third_parties_can_register_a_method() -> None:
         with pytest.raises(UsageError):
             compress_handoff(CONTRACT_TRACE, GOAL, "plain", chars=1)
     finally:
-        from relaykit.handoff import METHODS
+        from relaykit.handoff import HANDOFF_METHODS
 
-        METHODS.unregister("first-line")
-        METHODS.unregister("plain")
+        HANDOFF_METHODS.unregister("first-line")
+        HANDOFF_METHODS.unregister("plain")
 
 
 @pytest.mark.embedder

@@ -12,8 +12,8 @@ from relaykit.trajectory import (
     RECALL_TOOL,
     BudgetTooSmall,
     FunctionScorer,
-    MemoryStore,
-    SQLiteStore,
+    MemoryReferenceStore,
+    SQLiteReferenceStore,
     compress_trajectory,
     parse,
     recall_handler,
@@ -149,14 +149,14 @@ def test_reference_mode_stores_originals_in_sqlite_with_owner_only_permissions(t
     db = tmp_path / "home" / "references.sqlite"
     assert db.is_file() and db.stat().st_mode & 0o777 == 0o600
     assert sorted(out.references.values()) == list(out.accounting.masked)
-    store = SQLiteStore(db)
+    store = SQLiteReferenceStore(db)
     for handle, index in out.references.items():
         assert store.get(handle) == msgs[2 + 2 * index: 4 + 2 * index]
 
 
 def test_an_agent_loop_recalls_the_exact_original_through_the_tool() -> None:
     msgs = tool_trajectory(6)
-    store = MemoryStore()
+    store = MemoryReferenceStore()
     out = compress_trajectory(msgs, keep=0.0, dropped="reference", store=store)
     handler = recall_handler(store)
     handles = re.findall(r'recall_step\("(step-[0-9a-f]{12})"\)', json.dumps(out.messages).replace('\\"', '"'))

@@ -84,14 +84,14 @@ def compress_trajectory_command(
 
     Example: relaykit compress trajectory examples/trajectory/messages.json --keep 0.3 --json
     """
-    from relaykit.trajectory import SQLiteStore, compress_trajectory, load_scorer
+    from relaykit.trajectory import SQLiteReferenceStore, compress_trajectory, load_scorer
 
     options: dict[str, Any] = {"budget": budget, "dropped": dropped, "digest_tokens": digest_tokens}
     if scorer is not None:
         check_utf8_file(str(scorer), "--scorer")
         options["scorer"] = load_scorer(scorer)
     if dropped == "reference":
-        options["store"] = SQLiteStore(store)
+        options["store"] = SQLiteReferenceStore(store)
     out = compress_trajectory(_load_trajectory(file), method=method, keep=keep, **options)
     if as_json:
         print_json(out.to_dict())
@@ -120,10 +120,10 @@ def recall_command(
 
     Example: relaykit trajectory recall step-3f9a2c1d --json
     """
-    from relaykit.trajectory import SQLiteStore, recall
+    from relaykit.trajectory import SQLiteReferenceStore, recall
     from relaykit.trajectory.recall import original_observation
 
-    messages = recall(SQLiteStore(store), handle)
+    messages = recall(SQLiteReferenceStore(store), handle)
     if as_json:
         print_json(messages)
     else:

@@ -16,7 +16,7 @@ from relaykit.handoff import (  # noqa: F401 - importing registers the built-in 
 )
 from relaykit.handoff.audit import AuditReport, Fact, audit, invented_values
 from relaykit.handoff.base import (
-    METHODS,
+    HANDOFF_METHODS,
     Compressed,
     CompressionCost,
     Compressor,
@@ -32,7 +32,7 @@ from relaykit.handoff.evidence import EvidenceTable, read_evidence
 from relaykit.handoff.schema import Check, Constraint, Extraction, OptionEvaluation
 
 __all__ = [
-    "METHODS",
+    "HANDOFF_METHODS",
     "AuditReport",
     "Check",
     "Compressed",

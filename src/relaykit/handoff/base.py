@@ -193,7 +193,7 @@ def _as_compressor(impl: object) -> Compressor:
     raise UsageError(f"a hand-off method must be callable on a Job, not {type(impl).__name__}")
 
 
-METHODS: Registry[Compressor] = Registry("hand-off method", "relaykit.handoff", check=_as_compressor)
+HANDOFF_METHODS: Registry[Compressor] = Registry("hand-off method", "relaykit.handoff", check=_as_compressor)
 """Every hand-off method by name; plugins register through the entry-point group ``relaykit.handoff``."""
 
 
@@ -203,16 +203,16 @@ def register_compressor(name: str, impl: Compressor | Callable[[Job], Compressed
     ``impl`` is a ``Compressor`` (callable on a ``Job``, with a ``defaults`` mapping of its settings) or a
     plain function of a ``Job``, which then accepts no settings.
     """
-    METHODS.register(name, impl)  # type: ignore[arg-type]
+    HANDOFF_METHODS.register(name, impl)  # type: ignore[arg-type]
 
 
 def compressors() -> list[str]:
     """The registered method names, in registration order (plugins included)."""
-    return METHODS.names()
+    return HANDOFF_METHODS.names()
 
 
 def get_compressor(name: str) -> Compressor:
-    return METHODS.get(name)
+    return HANDOFF_METHODS.get(name)
 
 
 def needs_model(impl: Compressor) -> bool:
@@ -284,7 +284,7 @@ def compress_handoff(trace: str | bytes, goal: str, method: str | Compressor = "
 
 
 __all__ = [
-    "METHODS",
+    "HANDOFF_METHODS",
     "Compressed",
     "CompressionCost",
     "Compressor",

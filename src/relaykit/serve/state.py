@@ -101,13 +101,20 @@ class ExactCache:
             entry = self.store.get(key, time.time())
         except Exception:  # a broken cache must never fail a request
             return None
-        return None if entry is None else dict(entry.response)
+        if entry is None or not isinstance(entry.response.get("reply"), dict):
+            return None
+        return dict(entry.response["reply"])
 
     def put(self, key: str, tenant: str, reply: dict[str, Any]) -> None:
         from relaykit.models.cache.store import CacheEntry
 
+        usage = reply.get("usage") if isinstance(reply.get("usage"), dict) else {}
+        text = str((reply["choices"][0].get("message") or {}).get("content") or "")
+        # the store keeps answers in relaykit's shape (text, token counts) with the upstream's reply beside it
+        response = {"text": text, "prompt_tokens": int(usage.get("prompt_tokens") or 0),
+                    "completion_tokens": int(usage.get("completion_tokens") or 0), "reply": reply}
         try:
-            self.store.put(CacheEntry(key=key, namespace=f"gateway:{tenant}", group="", response=reply,
+            self.store.put(CacheEntry(key=key, namespace=f"gateway:{tenant}", group="", response=response,
                                       created_at=time.time()))
         except Exception:  # as above: the answer is still served
             return

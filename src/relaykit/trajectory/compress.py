@@ -15,7 +15,7 @@ from relaykit.trajectory.budget import BudgetTooSmall, fit, resolve_budget
 from relaykit.trajectory.methods import Method, get_method, method_name
 from relaykit.trajectory.parse import Msg, Trajectory, parse, render, render_messages
 from relaykit.trajectory.plan import Cost, Masker, Plan, TrajectorySettings
-from relaykit.trajectory.recall import ReferenceStore, SQLiteStore, handle_for
+from relaykit.trajectory.recall import ReferenceStore, SQLiteReferenceStore, handle_for
 from relaykit.trajectory.validate import Violation, validate
 
 
@@ -136,7 +136,7 @@ def _finish(name: str, original: Trajectory, plan: Plan, s: TrajectorySettings, 
 def _store_references(original: Trajectory, elided: Sequence[int], s: TrajectorySettings) -> dict[str, int]:
     if s.dropped != "reference" or not elided:
         return {}
-    store: ReferenceStore = s.store if s.store is not None else SQLiteStore()
+    store: ReferenceStore = s.store if s.store is not None else SQLiteReferenceStore()
     references = {}
     for i in sorted(elided):
         step = original.steps[i]

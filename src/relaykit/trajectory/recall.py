@@ -6,8 +6,8 @@ placeholder of a masked step names it, and the original messages are written to 
 An agent given :data:`RECALL_TOOL` can call ``recall_step(handle)``; :func:`recall_handler` answers that
 call with the exact original observation text.
 
-Stores: :class:`MemoryStore` (one process) and :class:`SQLiteStore` (``$RELAYKIT_HOME/references.sqlite``
-by default, created readable by its owner only).
+Stores: :class:`MemoryReferenceStore` (one process) and :class:`SQLiteReferenceStore`
+(``$RELAYKIT_HOME/references.sqlite`` by default, created readable by its owner only).
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ def handle_for(messages: Sequence[Mapping[str, Any]]) -> str:
     return "step-" + hashlib.sha256(blob.encode("utf-8")).hexdigest()[:12]
 
 
-class MemoryStore:
+class MemoryReferenceStore:
     """A dict in this process."""
 
     def __init__(self) -> None:
@@ -75,7 +75,7 @@ class MemoryStore:
         return len(self._items)
 
 
-class SQLiteStore:
+class SQLiteReferenceStore:
     """A SQLite file (WAL), created with mode 0600 because it holds whatever the agent saw."""
 
     def __init__(self, path: str | Path | None = None) -> None:
@@ -141,5 +141,5 @@ def recall_handler(store: ReferenceStore) -> Callable[[str | Mapping[str, Any]],
     return handle
 
 
-__all__ = ["RECALL_TOOL", "MemoryStore", "ReferenceStore", "SQLiteStore", "handle_for", "original_observation",
-           "recall", "recall_handler", "recall_step"]
+__all__ = ["RECALL_TOOL", "MemoryReferenceStore", "ReferenceStore", "SQLiteReferenceStore", "handle_for",
+           "original_observation", "recall", "recall_handler", "recall_step"]
