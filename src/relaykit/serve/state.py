@@ -108,7 +108,7 @@ class ExactCache:
     def put(self, key: str, tenant: str, reply: dict[str, Any]) -> None:
         from relaykit.models.cache.store import CacheEntry
 
-        usage = reply.get("usage") if isinstance(reply.get("usage"), dict) else {}
+        usage: dict[str, Any] = reply["usage"] if isinstance(reply.get("usage"), dict) else {}
         text = str((reply["choices"][0].get("message") or {}).get("content") or "")
         # the store keeps answers in relaykit's shape (text, token counts) with the upstream's reply beside it
         response = {"text": text, "prompt_tokens": int(usage.get("prompt_tokens") or 0),
