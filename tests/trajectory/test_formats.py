@@ -131,3 +131,27 @@ def test_provider_rules_are_enforced(name: str, obj: Any, rule: str) -> None:
 def test_unknown_shape_is_a_usage_error() -> None:
     with pytest.raises(UsageError, match="cannot tell the message format"):
         detect_format({"foo": 1})
+
+
+@pytest.mark.parametrize("name", FORMATS)
+def test_cli_compresses_a_history_in_its_own_format(name: str, tmp_path: Any, capsys: Any) -> None:
+    import json
+
+    from format_strategies import AbstractHistory, AbstractStep
+
+    from relaykit.cli.app import main
+
+    long = "record R7 price 180 USD " * 30
+    steps = tuple(AbstractStep(((f"c{k}", "look", long),), "go", "", "think") for k in range(6))
+    obj = WRITERS[name](AbstractHistory("sys", "task", steps, ""))
+    path = tmp_path / "history.json"
+    path.write_text(json.dumps(obj), encoding="utf-8")
+    with pytest.raises(SystemExit) as done:
+        main(["compress", "trajectory", str(path), "--budget", "40%", "--json"])
+    assert done.value.code in (0, None)
+    out = json.loads(capsys.readouterr().out)
+    assert out["format"] == name and validate_formatted(out["messages"], name) == []
+    assert out["accounting"]["tokens_out"] <= out["accounting"]["budget"] < out["accounting"]["tokens_in"]
+    with pytest.raises(SystemExit) as bad:
+        main(["compress", "trajectory", str(path), "--format", "nosuch"])
+    assert bad.value.code == 2

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +36,20 @@ DEFAULT_LAB_METHODS = "none,agora,floor,truncate,obs-mask,selective-context"
 STORE_OPTION = typer.Option(None, "--store", help="Run store file (default: $RELAYKIT_HOME/runs.sqlite).")
 
 
-def _load_trajectory(file: str) -> list[dict[str, Any]] | str:
+FORMATS = ("auto", "chat", "react", "responses", "anthropic", "gemini")
+
+
+@dataclass(frozen=True)
+class _Formatted:
+    """A history in a provider format other than chat messages (compressed in that format)."""
+
+    name: str
+    data: Any
+
+
+def _load_trajectory(file: str, history_format: str = "auto") -> list[dict[str, Any]] | str | _Formatted:
+    if history_format not in FORMATS:
+        raise UsageError(f"unknown --format {history_format!r}; use one of: {', '.join(FORMATS)}")
     text = read_text(file)
     stripped = text.lstrip()
     if not stripped:
@@ -43,13 +57,34 @@ def _load_trajectory(file: str) -> list[dict[str, Any]] | str:
     if not stripped.startswith(("[", "{")):
         if stripped.startswith(('"', "-")) or stripped[:1].isdigit() or stripped.rstrip() in ("null", "true", "false"):
             _refuse_json_scalar(stripped, file)
+        if history_format not in ("auto", "react"):
+            raise UsageError(f"{file} is not JSON, so it cannot be --format {history_format}; give a JSON history")
         return text  # a ReAct transcript
+    if history_format == "react":
+        raise UsageError(f"{file} is JSON, not a ReAct transcript; leave --format at auto or name its format")
     data = loads_json(text, file)
+    name = history_format
+    if name == "auto":
+        from relaykit.trajectory.formats import detect_format
+
+        name = detect_format(data) if not _plain_chat(data) else "chat"
+    if name != "chat":
+        return _Formatted(name, data)
     if isinstance(data, dict) and isinstance(data.get("messages"), list):
         data = data["messages"]
     if not isinstance(data, list):
         raise UsageError(f"{file} must hold a JSON list of chat messages (or {{'messages': [...]}})")
     return data
+
+
+def _plain_chat(data: Any) -> bool:
+    """A chat list, or a chat request body (``{"messages": [...]}`` without a provider's other keys)."""
+    if isinstance(data, dict) and set(data) <= {"messages", "model", "tools", "temperature"}:
+        data = data.get("messages")
+    return isinstance(data, list) and (not data or all(isinstance(m, dict) and "role" in m for m in data)) and not \
+        any(isinstance(m.get("content"), list) and any(isinstance(b, dict) and b.get("type") in (
+            "tool_use", "tool_result", "thinking", "redacted_thinking", "input_text", "output_text") for b in
+            m["content"]) for m in data if isinstance(m, dict))
 
 
 def _refuse_json_scalar(text: str, file: str) -> None:
@@ -79,6 +114,8 @@ def compress_trajectory_command(
                                                             "$RELAYKIT_HOME/references.sqlite)."),
     scorer: Path | None = typer.Option(None, "--scorer", help="A scorer JSON from `relaykit trajectory train`."),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON (messages, accounting, ...)."),
+    history_format: str = typer.Option("auto", "--format", help="auto, chat, react, responses (OpenAI Responses "
+                                                                "input), anthropic (Messages) or gemini (contents)."),
 ) -> None:
     """Compress an agent trajectory step by step without breaking its tool-call structure.
 
@@ -92,15 +129,32 @@ def compress_trajectory_command(
         options["scorer"] = load_scorer(scorer)
     if dropped == "reference":
         options["store"] = SQLiteReferenceStore(store)
-    out = compress_trajectory(_load_trajectory(file), method=method, keep=keep, **options)
-    if as_json:
-        print_json(out.to_dict())
+    source = _load_trajectory(file, history_format)
+    if not isinstance(source, _Formatted):
+        out = compress_trajectory(source, method=method, keep=keep, **options)
+        if as_json:
+            print_json(out.to_dict())
+            return
+    else:
+        from relaykit.trajectory.formats import compress_formatted
+
+        formatted = compress_formatted(source.data, method, format=source.name, keep=keep, **options)
+        out = formatted.result
+        if as_json:
+            print_json({**out.to_dict(), "format": source.name, "messages": formatted.messages})
+            return
+        print_json(formatted.messages)
+        _summary(out.accounting)
         return
-    acc = out.accounting
     if isinstance(out.messages, str):
         sys.stdout.write(out.messages if out.messages.endswith("\n") else out.messages + "\n")
     else:
         print_json(out.messages)
+    _summary(out.accounting)
+
+
+def _summary(acc: Any) -> None:
+    """The accounting line (and notices) on stderr, so stdout stays the compressed history alone."""
     ceiling = f", budget {acc.budget}" if acc.budget is not None else ""
     err_console.print(f"[dim]{acc.method}: {acc.tokens_in} -> {acc.tokens_out} tokens (ratio {acc.ratio:.2f}"
                       f"{ceiling}), kept steps {list(acc.kept)}, dropped {list(acc.dropped)}, masked "

@@ -54,9 +54,12 @@ def blocks(message: Mapping[str, Any]) -> list[Any]:
 
 
 def detect(obj: Any) -> bool:
-    if isinstance(obj, Mapping) and "messages" in obj and ("system" in obj or "max_tokens" in obj):
-        return True
     messages = _messages(obj)
+    if isinstance(obj, Mapping) and ("system" in obj or "max_tokens" in obj) and messages and all(
+            isinstance(m, Mapping) and m.get("role") in ("user", "assistant") and "tool_calls" not in m
+            for m in messages):
+        return True  # a request body; an OpenAI body has system or tool messages, or tool_calls, instead
+
     if not messages:
         return False
     return any(isinstance(m, Mapping) and isinstance(m.get("content"), list) and
