@@ -55,15 +55,30 @@ class Recorder:
                 "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}}
 
 
+def anthropic_reply(chat: dict[str, Any]) -> dict[str, Any]:
+    """The same scripted answer in the Anthropic Messages response shape."""
+    message = chat["choices"][0]["message"]
+    blocks: list[dict[str, Any]] = [{"type": "text", "text": message["content"]}] if message.get("content") else []
+    blocks += [{"type": "tool_use", "id": c["id"], "name": c["function"]["name"],
+                "input": json.loads(c["function"]["arguments"])} for c in message.get("tool_calls") or ()]
+    return {"id": chat["id"], "type": "message", "role": "assistant", "model": "claude-test", "content": blocks,
+            "stop_reason": "tool_use" if message.get("tool_calls") else "end_turn", "stop_sequence": None,
+            "usage": {"input_tokens": 10, "output_tokens": 5}}
+
+
 def _handler(recorder: Recorder) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         def do_POST(self) -> None:
             length = int(self.headers.get("content-length") or 0)
             body = json.loads(self.rfile.read(length) or b"{}")
-            if not self.path.rstrip("/").endswith("chat/completions"):
+            path = self.path.split("?")[0].rstrip("/")
+            if path.endswith("/messages"):  # Anthropic Messages
+                data = json.dumps(anthropic_reply(recorder.answer(body))).encode()
+            elif path.endswith("chat/completions"):
+                data = json.dumps(recorder.answer(body)).encode()
+            else:
                 self.send_error(404)
                 return
-            data = json.dumps(recorder.answer(body)).encode()
             self.send_response(200)
             self.send_header("content-type", "application/json")
             self.send_header("content-length", str(len(data)))

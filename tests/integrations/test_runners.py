@@ -187,3 +187,43 @@ def test_litellm_pre_call_hook() -> None:
 
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+def test_litellm_against_an_anthropic_messages_server() -> None:
+    """LiteLLM turns the budgeted chat history into Anthropic Messages; every request the Messages server
+    receives must be valid by Anthropic's rules (tool_use answered by tool_result first in the next user turn)."""
+    import json
+
+    import litellm
+
+    from relaykit.integrations.litellm import compress_messages
+    from relaykit.trajectory.formats import validate_formatted
+
+    tools = [{"type": "function", "function": {"name": "lookup", "description": "Look up a record",
+                                               "parameters": {"type": "object",
+                                                              "properties": {"n": {"type": "integer"}}}}}]
+    sent: list[list[dict[str, Any]]] = []
+
+    async def run(url: str) -> None:
+        history: list[dict[str, Any]] = [{"role": "system", "content": SYSTEM}, {"role": "user", "content": TASK}]
+        for _ in range(TURNS + 5):
+            messages = [dict(m) for m in compress_messages(history, budget=BUDGET)]
+            sent.append(messages)
+            response = await litellm.acompletion(model="anthropic/claude-test", api_base=url, api_key="test",
+                                                 messages=messages, tools=tools, max_tokens=256)
+            message = response.choices[0].message
+            if not message.tool_calls:
+                return
+            history.append(message.model_dump(exclude_none=True))
+            for call in message.tool_calls:
+                history.append({"role": "tool", "tool_call_id": call.id,
+                                "content": lookup(int(json.loads(call.function.arguments)["n"]))})
+
+    with recording_server(TURNS) as (url, rec):
+        asyncio.run(run(url.removesuffix("/v1")))
+    bodies = rec.requests
+    assert len(bodies) == TURNS + 1
+    assert all(validate_formatted(b, "anthropic") == [] for b in bodies)
+    assert all(SYSTEM in str(b.get("system")) and TASK in json.dumps(b["messages"][0]) for b in bodies)
+    assert all(tokens.count_messages(m) <= BUDGET for m in sent)
+    print(f"litellm -> anthropic / relaykit: {len(bodies)}/{len(bodies)} valid Messages requests")
