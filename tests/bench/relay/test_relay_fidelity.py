@@ -14,11 +14,14 @@ from relaykit.bench.relay.world import Flight, Goal, Hotel, World, format_km
 from relaykit.errors import UsageError
 
 
-def _reader_scores(world: World) -> tuple[float, float]:
+def _reader_scores(world: World, method: str = "passthrough") -> tuple[float, float]:
+    from relaykit.handoff import compress_handoff
+
     feasible = optimal = 0
     for goal in world.goals:
         trace = audit_trace(world, goal)
-        booking = Reader().book(goal, trace, trace)
+        handoff = compress_handoff(trace, goal.text, method=method)
+        booking = Reader().book(goal, handoff.payload, handoff.payload_text)
         pairs, best = brute_force_truth(world, goal)
         feasible += (booking.pair in pairs) if best else booking.is_none
         optimal += booking.pair == (best or ("NONE", "NONE"))
@@ -33,6 +36,7 @@ def test_ids_in_the_persona_do_not_hide_options_from_the_reader() -> None:
     hostile = world.model_copy(update={"goals": goals})
     assert all(any(i in g.text for i in ids) for g in hostile.goals)
     assert _reader_scores(hostile) == (1.0, 1.0)
+    assert _reader_scores(hostile, "extract-rules") == (1.0, 1.0)  # the extractor keeps those options too
 
 
 def test_goal_text_names_the_worlds_city() -> None:

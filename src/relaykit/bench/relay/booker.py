@@ -103,7 +103,7 @@ def read_payload(goal: Goal, payload: str | Mapping[str, Any], payload_text: str
     if isinstance(payload, Mapping):
         options = payload.get("options")
         if isinstance(options, list) and all(isinstance(o, Mapping) and "evidence" in o for o in options):
-            return {str(o["id"]): facts_from_row(str(o["id"]), str(o["evidence"]), o.get("verdict"))
+            return {str(o["id"]): facts_from_row(str(o["id"]), str(o["evidence"]), o.get("verdict"), (goal.amenity,))
                     for o in options}
         try:
             extraction = Extraction.model_validate(dict(payload))
@@ -112,8 +112,10 @@ def read_payload(goal: Goal, payload: str | Mapping[str, Any], payload_text: str
         return facts_from_extraction(extraction)
     # Option ids come from the inventory part of the payload: the goal line (whose persona may mention "H9"
     # or "F10") is left out, and only the goal's own id is excluded from the options.
-    table = read_evidence(payload_text.replace(goal.text, ""), f"Goal {goal.id}. {goal.constraints_text}")
-    return {row.id: facts_from_row(row.id, row.body, row.verdict) for row in table.rows.values()}
+    # the goal line is passed as the goal (whose persona may mention "H9": the evidence reader keeps such an
+    # id an option while other ids of its family name options)
+    table = read_evidence(payload_text, goal.text)
+    return {row.id: facts_from_row(row.id, row.body, row.verdict, (goal.amenity,)) for row in table.rows.values()}
 
 
 @dataclass(frozen=True)

@@ -144,10 +144,11 @@ def _first(quantities: list[Any], units: tuple[str, ...]) -> Any:
     return next((q for q in quantities if q.unit in units), None)
 
 
-def facts_from_row(option_id: str, text: str, verdict: str | None) -> OptionFacts:
+def facts_from_row(option_id: str, text: str, verdict: str | None, amenities: tuple[str, ...] = ()) -> OptionFacts:
     """What one evidence-table row (``extract-rules``) says, read with the lab's vocabulary: the first
-    money value is the price, the first length the distance, window/cabin/amenity words their values."""
-    from relaykit.bench.relay.world import AMENITIES, CABINS, WINDOWS
+    money value is the price, the first length the distance, window/cabin/amenity words their values.
+    ``amenities`` adds amenity tokens beyond the generator's list (the goal's own, for a world file's tokens)."""
+    from relaykit.bench.relay.world import AMENITIES, CABINS, TIE_AMENITIES, WINDOWS
     from relaykit.handoff.text import find_quantities
 
     quantities = find_quantities(text)
@@ -163,7 +164,8 @@ def facts_from_row(option_id: str, text: str, verdict: str | None) -> OptionFact
     stars = _STARS.search(text)
     if stars:
         attributes["stars"] = stars.group(1) or stars.group(2)
-    for key, vocabulary in (("amenities", AMENITIES), ("window", WINDOWS), ("cabin", CABINS)):
+    known = (*AMENITIES, *TIE_AMENITIES, *amenities)
+    for key, vocabulary in (("amenities", known), ("window", WINDOWS), ("cabin", CABINS)):
         found = [w for w in dict.fromkeys(words) if w in vocabulary]
         if found:
             attributes[key] = ", ".join(found)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from relaykit.bench.relay.world import AMENITIES, CABINS, WINDOWS, Flight, Goal, Hotel, World
+from relaykit.bench.relay.world import AMENITIES, CABINS, TIE_AMENITIES, WINDOWS, Flight, Goal, Hotel, World
 from relaykit.errors import UsageError
 
 HOTEL_WORDS = (
@@ -129,7 +129,6 @@ def _unsatisfiable_anchor(rng: np.random.Generator, hotels: list[Hotel], flights
     return "rooftop-cinema", 0.1, "night", "first"  # no generated hotel has this amenity
 
 
-TIE_AMENITIES = ("valet", "rooftop")  # planted on the twin hotels only, so tie goals reach just them
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,7 @@ VERSION = 1
 WINDOWS = ("morning", "afternoon", "evening", "night")
 CABINS = ("economy", "premium", "business", "first")
 AMENITIES = ("wifi", "breakfast", "gym", "pool", "spa", "parking", "bar", "restaurant", "laundry", "shuttle")
+TIE_AMENITIES = ("valet", "rooftop")  # planted on the generator's twin hotels only, so tie goals reach just them
 
 HOTEL_ID = re.compile(r"^H\d+$")
 FLIGHT_ID = re.compile(r"^F\d+$")
