@@ -3,23 +3,26 @@
 from __future__ import annotations
 
 import json
-import threading
 from pathlib import Path
 
 import typer
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from relaykit.bench.lab import RunOptions, StderrProgress
+from relaykit.bench.relay import report as _relay_report  # registers `relaykit report` for relay runs
 from relaykit.bench.relay.generate import WorldSpec, generate_world
-from relaykit.bench.relay.report import print_summary
-from relaykit.bench.relay.runner import RelayConfig, RelayLab, file_sha256, open_lab
-from relaykit.bench.relay.summary import summarise
+from relaykit.bench.relay.runner import RelayConfig, file_sha256, open_lab, run_relay
+from relaykit.bench.relay.similarity import CachedEmbedder, VectorStore
+from relaykit.bench.relay.summary import summarize
+from relaykit.bench.relay.terminal import print_summary
 from relaykit.bench.relay.truth import truth_table
 from relaykit.bench.relay.world import World, load_world, save_world
 from relaykit.bench.store import RunStore
-from relaykit.cli._common import console, print_json
+from relaykit.cli._common import console, err_console, multi, print_json, report_hint
 from relaykit.cli.groups import bench_app
+from relaykit.embeddings import open_embedder
 from relaykit.telemetry import JsonlSink, Telemetry
+
+del _relay_report
 
 relay_app = typer.Typer(help="The closed-world travel relay of paper 000.", invoke_without_command=True)
 
@@ -37,12 +40,15 @@ def _world(world: Path | None, goals: int, hotels: int, flights: int, seed: int)
 @relay_app.callback()
 def relay(
     ctx: typer.Context,
-    methods: str = typer.Option(None, "--methods", help="Comma list of hand-off methods, e.g. "
-                                "passthrough,extract-rules,prune:threshold=0.6 (default: every registered one)."),
+    methods: list[str] = typer.Option(None, "--methods", help="Hand-off methods, comma-separated or repeated, "
+                                      "e.g. passthrough,extract-rules,prune:threshold=0.6 (default: every "
+                                      "registered one)."),
     researcher: str = typer.Option("auditor", "--researcher", help="auditor (deterministic) or model."),
-    booker: str = typer.Option("reader", "--booker", help="reader, model, or reader,model for both."),
-    model: str = typer.Option("local", "--model", help="Model spec for summary, extract and model agents; "
-                              "several, comma-separated, form a token-aware fallback chain."),
+    booker: list[str] = typer.Option(None, "--booker", help="reader, model, or reader,model for both "
+                                     "(comma-separated or repeated; default: reader)."),
+    model: list[str] = typer.Option(None, "--model", help="Model spec for summary, extract and model agents "
+                                    "(default: local); several (comma-separated or repeated) form a token-aware "
+                                    "fallback chain."),
     goals: int = GOALS, hotels: int = HOTELS, flights: int = FLIGHTS, seed: int = SEED,
     world: Path | None = WORLD,
     model_goals: int = typer.Option(None, "--model-goals", help="Run the model-dependent parts on the first N "
@@ -58,44 +64,41 @@ def relay(
                                       "to this JSONL file; read it with `relaykit trace summarize`."),
     resume: str = typer.Option(None, "--resume", help="Continue a stopped run (its stored settings are used)."),
     store: Path | None = typer.Option(None, "--store", help="Run store (default: $RELAYKIT_HOME/runs.sqlite)."),
+    all_pairs: bool = typer.Option(False, "--all-pairs", help="List every McNemar pair, not only those that "
+                                   "disagreed on some goal."),
     as_json: bool = typer.Option(False, "--json", help="Print the results as JSON."),
 ) -> None:
-    """Run every hand-off method on every goal and print the paper's tables (Table I-III, McNemar)."""
+    """Run every hand-off method on every goal and print the paper's tables (Table I-III, McNemar).
+
+    Example: relaykit bench relay --goals 50 --methods passthrough,extract-rules,prune,truncate,tfidf
+    """
     if ctx.invoked_subcommand is not None:
         return
+    chosen = multi(methods, "--methods")
     config = RelayConfig(
-        methods=tuple(m.strip() for m in (methods or "").split(",") if m.strip()), researcher=researcher,
-        bookers=tuple(b.strip() for b in booker.split(",") if b.strip()), model=model, goals=goals,
-        hotels=hotels, flights=flights, seed=seed, world_file=str(world) if world else None,
+        methods=chosen or (), researcher=researcher, bookers=multi(booker, "--booker") or ("reader",),
+        model=",".join(multi(model, "--model") or ("local",)), goals=goals, hotels=hotels, flights=flights,
+        seed=seed, world_file=str(world) if world else None,
         world_sha256=file_sha256(str(world)) if world and world.is_file() else None,
         model_goals=model_goals, model_budget_s=model_budget, embedder=embedder, cache=cache,
     )
+    RunOptions(concurrency=concurrency)  # checked before anything is stored
     runs = RunStore(store)
     telemetry = Telemetry(JsonlSink(trace)) if trace is not None else None
-    lab, run_id = open_lab(runs, config, resume=resume, telemetry=telemetry)
-    err = Console(stderr=True)
-    err.print(f"run {run_id}: {len(lab.world.goals)} goals x {len(lab.methods)} methods x "
-              f"{len(lab.config.bookers)} booker(s); resume with --resume {run_id}", highlight=False)
-    _run_with_progress(lab, run_id, concurrency, err)
-    summary = summarise(runs, runs.get_run(run_id))
+    embedder_cache = CachedEmbedder(open_embedder(embedder), VectorStore(runs.path.with_name("embeddings.sqlite")))
+    lab, run_id = open_lab(runs, config if resume is None else None, resume=resume, telemetry=telemetry,
+                           embedder=embedder_cache)
+    err_console.print(f"run {run_id}: {len(lab.world.goals)} goals x {len(lab.methods)} methods x "
+                      f"{len(lab.config.bookers)} booker(s); resume with --resume {run_id}", highlight=False)
+    run_relay(runs, lab, run_id, concurrency=concurrency, telemetry=telemetry,
+              progress=StderrProgress("relay (goals x methods x bookers)"))
+    summary = summarize(runs, runs.get_run(run_id))
     if as_json:
         print_json(summary.as_json())
     else:
-        print_summary(summary, console)
-
-
-def _run_with_progress(lab: RelayLab, run_id: str, concurrency: int, err: Console) -> None:
-    total = sum(len(unit.cells) for unit in lab.plan())
-    lock = threading.Lock()
-    columns = (TextColumn("goals x methods"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=err, transient=True) as progress:
-        task = progress.add_task("relay", total=total)
-
-        def advance(n: int) -> None:
-            with lock:
-                progress.advance(task, n)
-
-        lab.run(run_id, concurrency=concurrency, progress=advance)
+        print_summary(summary, console, all_pairs=all_pairs)
+        for line in report_hint(run_id):
+            console.print(line, highlight=False, soft_wrap=True)
 
 
 @relay_app.command("export-world")

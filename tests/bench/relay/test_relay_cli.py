@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from relaykit.bench.relay.runner import RelayConfig, open_lab
-from relaykit.bench.relay.summary import summarise
+from relaykit.bench.relay.runner import RelayConfig, open_lab, run_relay
+from relaykit.bench.relay.summary import summarize
 from relaykit.bench.store import RunStore
 from relaykit.cli.app import main
 
@@ -31,7 +31,7 @@ def test_export_world_then_run_on_it_as_json(tmp_path, capsys) -> None:  # type:
     code, out, _ = run_cli(capsys, "bench", "relay", "--world", str(world), "--methods", FAST, "--embedder",
                            "hashing", "--store", str(tmp_path / "s.sqlite"), "--json")
     result = json.loads(out)
-    assert code == 0 and set(result) == {"run_id", "methods", "mcnemar"}
+    assert code == 0 and set(result) == {"run_id", "full_n", "methods", "mcnemar"}
     assert set(result["methods"]) == set(FAST.split(",")) and result["methods"]["passthrough"]["ratio"] == 1.0
     code, out, _ = run_cli(capsys, "report", result["run_id"], "--store", str(tmp_path / "s.sqlite"), "--html",
                            str(tmp_path / "r.html"))
@@ -106,8 +106,8 @@ def test_sigkill_then_resume_gives_the_same_table(tmp_path) -> None:  # type: ig
     # The uninterrupted run with the same settings, in process (the same code the CLI runs).
     store = RunStore(tmp_path / "straight.sqlite")
     lab, straight_id = open_lab(store, RelayConfig(methods=methods, embedder="hashing", goals=goals, seed=5))
-    lab.run(straight_id)
-    a, b = json.loads(resumed.stdout), summarise(store, store.get_run(straight_id)).as_json()
+    run_relay(store, lab, straight_id)
+    a, b = json.loads(resumed.stdout), summarize(store, store.get_run(straight_id)).as_json()
     assert a.pop("run_id") == run_id and b.pop("run_id") == straight_id
     assert a == json.loads(json.dumps(b))
     assert _scores(killed_store) == goals * 2

@@ -6,11 +6,8 @@ import base64
 import html
 import io
 
-from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
-
-from relaykit.bench.relay.summary import Row, Summary, summarise
+from relaykit.bench.relay.summary import Row, Summary, summarize
+from relaykit.bench.relay.terminal import print_summary
 from relaykit.bench.reports import register_report
 from relaykit.bench.store import RunInfo, RunStore
 
@@ -63,29 +60,6 @@ TITLES = (
 )
 
 
-def print_summary(summary: Summary, console: Console | None = None) -> None:
-    console = console or Console()
-    # Piped output (make demo, CI logs) gets a width that fits the tables instead of rich's 80 columns.
-    if not console.is_terminal and console.width < 132:
-        console = Console(file=console.file, width=132, no_color=console.no_color)
-    for title, build in TITLES:
-        head, body = build(summary.rows)
-        console.print(_rich_table(title, head, body))
-    head, body = table_mcnemar(summary)
-    console.print(_rich_table("Exact McNemar tests on paired feasibility", head, body))
-    for note in summary.notes:
-        console.print(f"[dim]note:[/dim] {escape(note)}", highlight=False)
-
-
-def _rich_table(title: str, head: list[str], body: list[list[str]]) -> Table:
-    table = Table(title=title, title_justify="left")
-    for i, column in enumerate(head):
-        table.add_column(column, justify="left" if i == 0 else "right", no_wrap=i == 0)
-    for line in body:
-        table.add_row(*(escape(cell) for cell in line))  # names such as "prune [model]" are not markup
-    return table
-
-
 def figure_png(rows: list[Row]) -> bytes:
     """Fig. 2: feasibility accuracy against compression ratio, with 95% CI bars."""
     import matplotlib
@@ -122,8 +96,8 @@ def render_html(summary: Summary) -> str:
     parts = [f"<h1>Relay run {html.escape(summary.run_id)}</h1>"]
     parts += [_html_table(title, *build(summary.rows)) for title, build in TITLES]
     parts.append(_html_table("Exact McNemar tests on paired feasibility", *table_mcnemar(summary)))
-    if summary.rows:
-        png = base64.b64encode(figure_png(summary.rows)).decode("ascii")
+    if any(r.n for r in summary.rows):
+        png = base64.b64encode(figure_png([r for r in summary.rows if r.n])).decode("ascii")
         parts.append(f'<h2>Figure: feasibility vs. compression ratio</h2>\n<img alt="feasibility vs ratio" '
                      f'src="data:image/png;base64,{png}">')
     parts.append("<ul>" + "".join(f"<li>{html.escape(n)}</li>" for n in summary.notes) + "</ul>")
@@ -134,11 +108,11 @@ def render_html(summary: Summary) -> str:
 
 
 def terminal_report(store: RunStore, run: RunInfo) -> None:
-    print_summary(summarise(store, run))
+    print_summary(summarize(store, run))
 
 
 def html_report(store: RunStore, run: RunInfo) -> str:
-    return render_html(summarise(store, run))
+    return render_html(summarize(store, run))
 
 
 register_report("relay", terminal_report, html_report)
