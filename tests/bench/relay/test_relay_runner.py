@@ -48,7 +48,8 @@ def test_run_records_every_unit_and_summarizes(tmp_path) -> None:  # type: ignor
     out = summary.as_json()
     assert set(out) == {"run_id", "full_n", "methods", "mcnemar"}
     assert set(out["methods"]["truncate"]) == {
-        "n", "partial", "reason", "feasible_accuracy", "feasible_ci", "optimal_accuracy", "mean_gap", "ratio", "tokens_per_run",
+        "n", "partial", "reason", "feasible_accuracy", "feasible_ci", "optimal_accuracy", "mean_gap", "ratio",
+        "tokens_per_run",
         "evidence_recall", "false_none", "wrong_pair", "ungrounded"}
     assert store.events(run_id, "booker") and store.events(run_id, "compression")
 
@@ -113,9 +114,11 @@ def test_model_booker_limited_goals_and_failures_go_on(tmp_path) -> None:  # typ
     summary = summarize(store, store.get_run(run_id))
     assert {r.name for r in summary.rows} == {"passthrough [reader]", "passthrough [model]"}
     rows = {r.name: r for r in summary.rows}
-    assert rows["passthrough [model]"].partial and "1 goal(s) failed: ModelTimeout" in rows["passthrough [model]"].reason
-    assert "first 3 goal(s) only" in rows["passthrough [model]"].reason and not summary.mcnemar
-    assert any("failed on model errors" in n for n in summary.notes) and any("first 3 goals at most" in n for n in summary.notes)
+    reason = rows["passthrough [model]"].reason
+    assert rows["passthrough [model]"].partial and "1 goal(s) failed: ModelTimeout" in reason
+    assert "first 3 goal(s) only" in reason and not summary.mcnemar
+    assert any("failed on model errors" in n for n in summary.notes)
+    assert any("first 3 goals at most" in n for n in summary.notes)
     # The model answers now: a resume fills in the missing goal only.
     model2 = ScriptedModel(lambda r: BookingAnswer(hotel_id="NONE", flight_id="NONE"))
     lab2, _ = open_lab(store, resume=run_id, model=model2)
