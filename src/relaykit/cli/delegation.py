@@ -10,7 +10,7 @@ from rich.markup import escape
 from relaykit.bench.delegation import LabConfig, run_lab, summarize
 from relaykit.bench.delegation.report import print_summary
 from relaykit.bench.store import RunStore
-from relaykit.cli._common import console, print_json, read_json
+from relaykit.cli._common import console, print_json, read_json, report_hint
 from relaykit.cli.groups import bench_app
 from relaykit.delegation import check_graph_data, load_tools
 
@@ -62,7 +62,10 @@ def bench_delegation(
     store: Path | None = typer.Option(None, "--store", help="Run store file."),
     as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
 ) -> None:
-    """Run the delegation lab: plan, (route,) hand off and execute each task, scoring the end state."""
+    """Run the delegation lab: plan, (route,) hand off and execute each task, scoring the end state.
+
+    Example: relaykit bench delegation --suite bfcl-multi-turn --format nl,graph --limit 2
+    """
 
     config = LabConfig.build(suite=suite, planner=planner, executor=executor, formats=formats, router=router,
                              limit=limit, offset=offset, max_steps=max_steps, direct=direct,
@@ -74,3 +77,5 @@ def bench_delegation(
         print_json(summary)
     else:
         print_summary(summary)
+        for line in report_hint(run_id):
+            console.print(line, highlight=False, soft_wrap=True)

@@ -11,7 +11,7 @@ import typer
 from rich.progress import Progress
 
 from relaykit.bench.trajectory import report as _trajectory_report  # registers `relaykit report` for lab runs
-from relaykit.cli._common import console, print_json, read_text
+from relaykit.cli._common import console, err_console, multi, print_json, read_text, report_hint
 from relaykit.cli.groups import bench_app, compress_app
 from relaykit.errors import UsageError
 
@@ -64,17 +64,17 @@ def compress_trajectory_command(
         typer.echo(out.messages)
     else:
         print_json(out.messages)
-    console.print(f"[dim]{method}: {acc['tokens_in']} -> {acc['tokens_out']} tokens ({acc['ratio']:.2f}x), "
-                  f"kept steps {list(acc['kept_steps'])}, dropped {list(acc['dropped_steps'])}, "
-                  f"masked {list(acc['masked_steps'])}[/dim]", highlight=False)
+    err_console.print(f"[dim]{method}: {acc['tokens_in']} -> {acc['tokens_out']} tokens ({acc['ratio']:.2f}x), "
+                      f"kept steps {list(acc['kept_steps'])}, dropped {list(acc['dropped_steps'])}, "
+                      f"masked {list(acc['masked_steps'])}[/dim]", highlight=False)
 
 
 @bench_app.command("trajectory")
 def bench_trajectory(
     env: str = typer.Option(..., "--env", help="twx, scienceworld, bfcl, textworld, tau2-retail or tau2-airline."),
     policy: str | None = typer.Option(None, "--policy", help="A model spec (e.g. local) to play episodes with."),
-    methods: str = typer.Option(",".join(("none", "agora", "floor", "truncate", "obs-mask", "selective-context")),
-                                "--methods", help="Comma-separated methods."),
+    methods: list[str] = typer.Option(None, "--methods", help="Methods, comma-separated or repeated (default: "
+                                      "none, agora, floor, truncate, obs-mask, selective-context)."),
     episodes: int = typer.Option(5, "--episodes", min=1),
     keep: float = typer.Option(0.3, "--keep"),
     dropped: str = typer.Option("remove", "--dropped", help="remove or placeholder."),
@@ -84,29 +84,24 @@ def bench_trajectory(
     store: Path | None = STORE_OPTION,
 ) -> None:
     """Every method on a real environment: validity, grounding recall, compression; reward with --policy."""
+    from relaykit.bench.lab import StderrProgress
     from relaykit.bench.store import RunStore
     from relaykit.bench.trajectory import LabConfig, run_lab
-    from relaykit.bench.trajectory.lab import units
+    from relaykit.bench.trajectory.lab import DEFAULT_METHODS
     from relaykit.bench.trajectory.report import terminal
-    from relaykit.models import open_model
     from relaykit.trajectory import METHODS
 
-    chosen = tuple(m.strip() for m in methods.split(",") if m.strip())
+    chosen = multi(methods, "--methods") or DEFAULT_METHODS
     unknown = [m for m in chosen if m not in METHODS]
     if unknown or not chosen:
         raise UsageError(f"unknown method(s) {unknown or methods!r}; use: {', '.join(METHODS)}")
     runs = RunStore(store)
-    if resume is not None:
-        cfg = LabConfig(**{**runs.get_run(resume).config, "methods": tuple(runs.get_run(resume).config["methods"])})
-    else:
-        cfg = LabConfig(env=env, methods=chosen, episodes=episodes, seed=seed, keep=keep, dropped=dropped,
-                        policy=policy, max_steps=max_steps)
-    model = open_model(cfg.policy) if cfg.policy else None
-    with Progress(console=console) as progress:
-        task = progress.add_task(f"trajectory lab on {cfg.env}", total=units(cfg))
-        run_id = run_lab(cfg, runs, run_id=resume, model=model, on_unit=lambda _: progress.advance(task))
+    cfg = LabConfig(env=env, methods=chosen, episodes=episodes, seed=seed, keep=keep, dropped=dropped,
+                    policy=policy, max_steps=max_steps)  # a resume uses the stored settings instead
+    run_id = run_lab(cfg, runs, run_id=resume, progress=StderrProgress(f"trajectory lab on {cfg.env}"))
     terminal(runs, runs.get_run(run_id))
-    console.print(f"run id: {run_id}  (relaykit report {run_id} --html report.html)")
+    for line in report_hint(run_id):
+        console.print(line, highlight=False, soft_wrap=True)
 
 
 @trajectory_app.command("train")
@@ -130,7 +125,7 @@ def train(
                      prefixes=prefixes, seed=seed, policy=policy, threshold=threshold)
     model = None if policy == "grounded" else open_model(policy)
     started = time.perf_counter()
-    with Progress(console=console) as progress:
+    with Progress(console=err_console) as progress:
         task = progress.add_task("labelling", total=episodes * len(plan.envs))
         data, n_episodes = collect(plan, model, on_episode=lambda _: progress.advance(task))
     labelled_s = time.perf_counter() - started

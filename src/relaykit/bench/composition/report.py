@@ -109,7 +109,7 @@ def _agreement(results: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     }
 
 
-def summarise(store: RunStore, run: RunInfo) -> dict[str, Any]:
+def summarize(store: RunStore, run: RunInfo) -> dict[str, Any]:
     """Everything the report shows, as plain data (also the ``--json`` output of the CLI)."""
     results = list(store.results(run.run_id).values())
     table = _unit_table(results)
@@ -163,7 +163,7 @@ def _contrast_rows(summary: Mapping[str, Any]) -> list[list[str]]:
 
 def print_report(store: RunStore, run: RunInfo, console: Console | None = None) -> None:
     console = console or Console()
-    summary = summarise(store, run)
+    summary = summarize(store, run)
     if summary["synthetic_corpus"]:
         console.print("[yellow]corpus: SYNTHETIC (generated); figures test the pipeline, not real mail[/yellow]")
     for title, headers, rows in (
@@ -226,7 +226,7 @@ def _html_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
 
 
 def html_report(store: RunStore, run: RunInfo) -> str:
-    summary = summarise(store, run)
+    summary = summarize(store, run)
     warning = "<p class=warn>Corpus: SYNTHETIC (generated).</p>" if summary["synthetic_corpus"] else ""
     chart = f'<img alt="conditions" src="data:image/png;base64,{_chart(summary)}">' if summary["conditions"] else ""
     return (

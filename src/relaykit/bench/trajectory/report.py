@@ -15,7 +15,7 @@ from relaykit.bench.store import RunInfo, RunStore
 KIND = "trajectory"
 
 
-def summarise(results: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+def summarize(results: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
     """One row per method: validity rate, grounding recall, realized compression, reward and retention."""
     free: dict[str, list[dict[str, Any]]] = defaultdict(list)
     policy: dict[str, list[dict[str, Any]]] = defaultdict(list)
@@ -74,7 +74,7 @@ def terminal(store: RunStore, run: RunInfo) -> None:
     cfg = run.config
     table = Table(title=f"{run.run_id}: env={cfg.get('env')} policy={cfg.get('policy') or 'none (model-free)'} "
                         f"keep={cfg.get('keep')} dropped={cfg.get('dropped')}")
-    rows = summarise(store.results(run.run_id))
+    rows = summarize(store.results(run.run_id))
     width = len(COLUMNS) if any(r["reward"] == r["reward"] for r in rows) else 5  # no policy: no reward columns
     for column in COLUMNS[:width]:
         table.add_column(column)
@@ -86,7 +86,7 @@ def terminal(store: RunStore, run: RunInfo) -> None:
 def html_report(store: RunStore, run: RunInfo) -> str:
     head = "".join(f"<th>{html.escape(c)}</th>" for c in COLUMNS)
     body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in _cells(r)) + "</tr>"
-                   for r in summarise(store.results(run.run_id)))
+                   for r in summarize(store.results(run.run_id)))
     config = html.escape(str(run.config))
     return (f"<!doctype html><html><head><meta charset='utf-8'><title>{run.run_id}</title></head><body>"
             f"<h1>Trajectory lab {html.escape(run.run_id)}</h1><p>{config}</p>"
@@ -95,4 +95,4 @@ def html_report(store: RunStore, run: RunInfo) -> str:
 
 register_report(KIND, terminal, html_report)
 
-__all__ = ["html_report", "summarise", "terminal"]
+__all__ = ["html_report", "summarize", "terminal"]
