@@ -138,7 +138,7 @@ def test_model_budget_and_failures(tmp_path: Path) -> None:
 
 
 def _unreachable(request: Any) -> Any:
-    raise ModelTimeout("connection refused by http://127.0.0.1:9")
+    raise ModelTimeout("connection refused by http://user:pw@127.0.0.1:9")
 
 
 def test_every_model_unit_failing_ends_with_a_summary(tmp_path: Path) -> None:
@@ -148,6 +148,7 @@ def test_every_model_unit_failing_ends_with_a_summary(tmp_path: Path) -> None:
     with pytest.raises(LabFailed, match=r"3 failure\(s\): 3 x ModelTimeout.*--resume"):
         Runner(store, models).run(lab, run_id)
     assert store.get_run(run_id).status == "incomplete" and len(store.events(run_id, "failure")) == 3
+    assert "pw@" not in str(store.events(run_id)) and "http://127.0.0.1:9" in str(store.events(run_id))
 
 
 def test_plain_progress_lines_when_not_a_terminal() -> None:

@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, TextIO, TypeVar
 
 from relaykit.bench.labmodel import open_lab_model, wrap_lab_model
-from relaykit.bench.store import RunInfo, RunStore
-from relaykit.errors import ModelError, RelaykitError, UsageError
+from relaykit.bench.store import RunInfo, RunStore, strip_credentials
+from relaykit.errors import AllModelsFailed, InvalidOutput, ModelError, RelaykitError, UsageError
 from relaykit.models import Model
 from relaykit.telemetry import Telemetry
 
@@ -182,7 +182,7 @@ class StderrProgress:
 
 
 class LabFailed(RelaykitError):
-    """Every model-dependent unit this run attempted failed (an unreachable or broken model, most often)."""
+    """Every model-dependent unit this run attempted failed on endpoint errors (an unreachable model)."""
 
 
 @dataclass(frozen=True)
@@ -297,9 +297,9 @@ class Runner:
         try:
             result = lab.run_unit(unit, ctx)
         except ModelError as exc:
-            failure = {"unit": unit.key, **unit.tags, "error": f"{type(exc).__name__}: {exc}"}
+            failure = {"unit": unit.key, **unit.tags, "error": strip_credentials(f"{type(exc).__name__}: {exc}")}
             self.store.log_event(ctx.run_id, "failure", failure)
-            state.fail(unit, failure)
+            state.fail(unit, failure, endpoint=_endpoint_failure(exc))
         else:
             if result is not None:
                 ctx.record(unit.key, result)
@@ -319,6 +319,11 @@ class Runner:
         if outcome.failures and state.model_failed_all():
             raise LabFailed(failure_summary(run_id, outcome.failures))
         return outcome
+
+
+def _endpoint_failure(exc: ModelError) -> bool:
+    """Errors of the endpoint (unreachable, timing out, rate-limiting, every model of a chain), not of one input."""
+    return isinstance(exc, AllModelsFailed) or (exc.retryable and not isinstance(exc, InvalidOutput))
 
 
 def _tag_counts(units: Sequence[Unit]) -> dict[str, int]:
@@ -357,10 +362,10 @@ class _State:
             self.outcome.skipped += 1
             self.skipped_units.append(unit)
 
-    def fail(self, unit: Unit, failure: dict[str, Any]) -> None:
+    def fail(self, unit: Unit, failure: dict[str, Any], *, endpoint: bool) -> None:
         with self._lock:
             self.outcome.failures.append(failure)
-            self.model_failed += 1
+            self.model_failed += int(endpoint)
 
     def succeed(self, unit: Unit) -> None:
         with self._lock:
@@ -368,7 +373,8 @@ class _State:
             self.model_ok += int(unit.uses_model)
 
     def model_failed_all(self) -> bool:
-        """True when units failed on model errors and no model-dependent unit succeeded."""
+        """True when units failed because the model could not be reached and no model-dependent unit succeeded
+        (a prompt too long for one method's window is that method's N = 0 row, not a failed run)."""
         return self.model_failed > 0 and self.model_ok == 0
 
 

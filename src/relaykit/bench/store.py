@@ -253,7 +253,7 @@ class RunStore:
         with self._tx() as db:
             db.execute(
                 "INSERT INTO events (run_id, kind, payload, created_at) VALUES (?, ?, ?, ?)",
-                (run_id, kind, json.dumps(dict(payload), default=str), time.time()),
+                (run_id, kind, json.dumps(strip_credentials(dict(payload)), default=str), time.time()),
             )
 
     def events(self, run_id: str, kind: str | None = None) -> list[dict[str, Any]]:
@@ -276,4 +276,4 @@ class RunStore:
         now = time.time()
         with self._tx() as db:
             db.executemany("INSERT INTO events (run_id, kind, payload, created_at) VALUES (?, ?, ?, ?)",
-                           [(run_id, kind, json.dumps(dict(p), default=str), now) for p in payloads])
+                           [(run_id, kind, json.dumps(strip_credentials(dict(p)), default=str), now) for p in payloads])

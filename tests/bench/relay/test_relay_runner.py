@@ -240,3 +240,33 @@ def test_a_second_identical_cached_run_makes_no_model_calls_and_traces_its_stage
     stages = {e.fields.get("stage") for e in read_jsonl(tmp_path / "trace.jsonl") if e.name == "pipeline.stage.end"}
     assert stages == {"researcher", "compression", "booker"}
     assert names.count("pipeline.llm.call") == first.calls
+
+
+def _no_room(request: ChatRequest) -> Any:
+    from relaykit.errors import ContextWindowExceeded
+
+    raise ContextWindowExceeded("6281 prompt + 2048 completion > 8192", 8329, 8192)
+
+
+def test_a_method_that_cannot_run_is_a_row_with_n_0_and_the_reason(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import io
+
+    from rich.console import Console
+
+    from relaykit.bench.relay.terminal import print_summary
+
+    store = RunStore(tmp_path / "runs.sqlite")
+    lab, run_id = open_lab(store, _config(goals=3, methods=("passthrough", "truncate", "summary"), model="scripted"),
+                           model=ScriptedModel(_no_room))
+    outcome = run_relay(store, lab, run_id)  # not an unreachable endpoint: the run ends normally
+    assert outcome.status == "incomplete" and len(outcome.failures) == 3
+    summary = summarize(store, store.get_run(run_id))
+    rows = {r.name: r for r in summary.rows}
+    assert rows["summary"].n == 0 and rows["summary"].partial
+    assert "3 goal(s) failed: ContextWindowExceeded" in rows["summary"].reason
+    assert not rows["truncate"].partial and [(m.a, m.b) for m in summary.mcnemar] == [("passthrough", "truncate")]
+    assert summary.as_json()["methods"]["summary"]["n"] == 0
+    buffer = io.StringIO()
+    print_summary(summary, Console(file=buffer, width=200))
+    text = buffer.getvalue()
+    assert "rows with fewer goals" in text and "ContextWindowExceeded" in text.split("Table II")[0]
