@@ -313,7 +313,8 @@ class Runner:
             self.store.log_event(run_id, "skipped", {"units": outcome.skipped, "model_budget_s": state.budget,
                                                      "model_seconds": round(state.seconds, 1),
                                                      "by": _tag_counts(state.skipped_units)})
-        missing = any(u.key not in self.store.done_keys(run_id) for u in lab.units())
+        done = self.store.done_keys(run_id)
+        missing = any(u.key not in done for u in lab.units())
         outcome.status = "incomplete" if missing else "finished"
         self.store.finish(run_id, outcome.status)
         if outcome.failures and state.model_failed_all():

@@ -36,6 +36,7 @@ class VectorStore:
             os.close(os.open(self.path, os.O_CREAT | os.O_WRONLY, 0o600))
         self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=OFF")  # a cache: a lost write is embedded again next time
         self._db.execute("CREATE TABLE IF NOT EXISTS vectors (embedder TEXT, digest TEXT, vector BLOB, "
                          "PRIMARY KEY (embedder, digest))")
         self._lock = threading.Lock()
