@@ -138,12 +138,16 @@ def summarize(store: RunStore, run: RunInfo) -> Summary:
 def _reasons(store: RunStore, run: RunInfo) -> dict[tuple[str, str], str]:
     """Why a (method, booker) has fewer goals: its model failures, the model time budget, --model-goals."""
     parts: dict[tuple[str, str], list[str]] = defaultdict(list)
-    failures: dict[tuple[str, str], list[str]] = defaultdict(list)
+    failures: dict[tuple[str, str], dict[str, str]] = defaultdict(dict)
+    done = store.done_keys(run.run_id)
     for event in store.events(run.run_id, "failure"):
         payload = event["payload"]
-        failures[(payload.get("method", ""), payload.get("booker", ""))].append(str(payload.get("error", "")))
+        if payload.get("unit") not in done:  # a failure a later resume made good is no reason any more
+            where = failures[(payload.get("method", ""), payload.get("booker", ""))]
+            where.setdefault(str(payload.get("unit")), str(payload.get("error", "")))
     for key, errors in failures.items():
-        parts[key].append(f"{len(errors)} goal(s) failed: {errors[0][:160]}")
+        if errors:
+            parts[key].append(f"{len(errors)} goal(s) failed: {next(iter(errors.values()))[:160]}")
     for event in store.events(run.run_id, "skipped"):
         for tags, count in event["payload"].get("by", {}).items():
             fields = dict(part.split("=", 1) for part in tags.split("/") if "=" in part)
