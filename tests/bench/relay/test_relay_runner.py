@@ -270,3 +270,22 @@ def test_a_method_that_cannot_run_is_a_row_with_n_0_and_the_reason(tmp_path) -> 
     print_summary(summary, Console(file=buffer, width=200))
     text = buffer.getvalue()
     assert "rows with fewer goals" in text and "ContextWindowExceeded" in text.split("Table II")[0]
+
+
+def test_a_repeated_run_embeds_nothing_again(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from relaykit.bench.relay.similarity import CachedEmbedder, VectorStore
+    from relaykit.embeddings import HashingEmbedder
+
+    vectors = VectorStore(tmp_path / "embeddings.sqlite")
+    outs = []
+    for _ in range(2):
+        store = RunStore(tmp_path / "runs.sqlite")
+        embedder = CachedEmbedder(HashingEmbedder(), vectors)
+        lab, run_id = open_lab(store, _config(goals=3, methods=("passthrough", "prune", "truncate")),
+                               embedder=embedder)
+        run_relay(store, lab, run_id)
+        outs.append((embedder.embedded, embedder.calls, summarize(store, store.get_run(run_id)).as_json()))
+    (first, calls, a), (second, _, b) = outs
+    assert first > 0 and calls <= 3 * 3 and second == 0  # diagnostics: one batch a goal (prune: two); then disk
+    a.pop("run_id"), b.pop("run_id")
+    assert a == b
