@@ -60,6 +60,8 @@ class Lab(Protocol):
         model failed: the runner logs it and leaves the unit for a resume."""
         ...
 
+    # Optional: ``prepare(ctx, pending_units)``, shared work the runner calls once before the units run.
+
     def model_specs(self) -> Sequence[str]:
         """The model specs the run will use (opened, i.e. checked, before the run is registered)."""
         ...
@@ -264,6 +266,9 @@ class Runner:
             self.progress.start(len(units), len(units) - len(todo))
         try:
             with self.telemetry.run(lab.stored_config(), run_id=run_id):
+                prepare = getattr(lab, "prepare", None)  # optional: shared work done once, before the units
+                if prepare is not None and todo:
+                    prepare(ctx, todo)
                 self._work(lab, ctx, list(groups.items()), first_group, state, options.concurrency)
         finally:
             if self.progress is not None:

@@ -32,7 +32,7 @@ from relaykit.bench.relay.generate import WorldSpec, generate_world
 from relaykit.bench.relay.methods import MethodSpec, default_methods, parse_methods
 from relaykit.bench.relay.researcher import Auditor, ModelResearcher, Research, Researcher
 from relaykit.bench.relay.scoring import audit_facts, score
-from relaykit.bench.relay.similarity import CachedEmbedder, diagnostics
+from relaykit.bench.relay.similarity import CachedEmbedder, chunks, diagnostics
 from relaykit.bench.relay.summary import Summary, summarize
 from relaykit.bench.relay.truth import Truth, ground_truth, inventory
 from relaykit.bench.relay.world import Goal, World, load_world
@@ -41,6 +41,7 @@ from relaykit.embeddings import open_embedder
 from relaykit.errors import ModelError, UsageError
 from relaykit.models import Model
 from relaykit.telemetry import Telemetry
+from relaykit.text import iter_sentences
 
 KIND = "relay"
 RESEARCHERS = ("auditor", "model")
@@ -231,9 +232,14 @@ class RelayLab:
         return _reraise(memo[spec.label])
 
     def _compress(self, ctx: RunContext, goal: Goal, specs: list[MethodSpec], trace: dict[str, Any]) -> None:
+        self._record_handoffs(ctx, goal, trace, self._fresh_handoffs(ctx, goal, specs, trace))
+
+    def _fresh_handoffs(self, ctx: RunContext, goal: Goal, specs: list[MethodSpec],
+                        trace: dict[str, Any]) -> dict[str, Any]:
+        """Compress with each method whose hand-off is not stored yet (stored ones and failures go to the memo)."""
         from relaykit.handoff import compress_handoff
 
-        memo = self._memo[goal.id]
+        memo = self._memo.setdefault(goal.id, {})
         fresh: dict[str, Any] = {}
         for spec in specs:
             key = f"handoff/{goal.id}/{spec.label}"
@@ -247,6 +253,10 @@ class RelayLab:
                                                          embedder=self.embedder, **spec.kwargs)
             except ModelError as exc:
                 memo[spec.label] = exc
+        return fresh
+
+    def _record_handoffs(self, ctx: RunContext, goal: Goal, trace: dict[str, Any], fresh: dict[str, Any]) -> None:
+        memo = self._memo.setdefault(goal.id, {})
         diag = diagnostics(self.embedder, trace["trace"], goal.text,
                            {label: h.payload_text for label, h in fresh.items()})
         for label, handoff in fresh.items():
@@ -255,6 +265,22 @@ class RelayLab:
                                     **{k: value[k] for k in ("ratio", "compression_tokens")}})
             ctx.record(f"handoff/{goal.id}/{label}", value)
             memo[label] = value
+
+    def prepare(self, ctx: RunContext, units: list[Unit]) -> None:
+        """With the deterministic Researcher, compute every pending goal's model-free hand-offs up front, so that
+        the embeddings they need are computed in two large batches (trace sentences for prune, then every
+        diagnostic chunk) instead of a few small ones per goal."""
+        free = [m for m in self.methods if not m.needs_model]
+        goals = list(dict.fromkeys(u.data[0] for u in units if not u.data[1].needs_model))
+        if self.config.researcher != "auditor" or not free or not goals:
+            return
+        traces = {g.id: self._trace(ctx, g) for g in goals}
+        self.embedder.warm([g.text for g in goals] + [s for t in traces.values() for s in iter_sentences(t["trace"])])
+        fresh = {g.id: self._fresh_handoffs(ctx, g, free, traces[g.id]) for g in goals}
+        self.embedder.warm(c for g in goals for text in (traces[g.id]["trace"], g.text,
+                           *(h.payload_text for h in fresh[g.id].values())) if text.strip() for c in chunks(text))
+        for goal in goals:
+            self._record_handoffs(ctx, goal, traces[goal.id], fresh[goal.id])
 
     def _describe_handoff(self, goal: Goal, handoff: Any) -> dict[str, Any]:
         from relaykit.handoff import audit
