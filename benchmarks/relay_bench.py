@@ -11,16 +11,21 @@ Prints relaykit's vectorised ground truth against the plain brute-force loop in 
 from __future__ import annotations
 
 import argparse
+import os
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
 
 from relaykit.bench.relay.generate import WorldSpec, generate_world
-from relaykit.bench.relay.report import print_summary
-from relaykit.bench.relay.runner import RelayConfig, open_lab
-from relaykit.bench.relay.summary import summarise
+from relaykit.bench.relay.runner import RelayConfig, open_lab, run_relay
+from relaykit.bench.relay.similarity import CachedEmbedder
+from relaykit.bench.relay.summary import summarize
+from relaykit.bench.relay.terminal import print_summary
 from relaykit.bench.relay.truth import brute_force_truth, ground_truth, inventory
 from relaykit.bench.store import RunStore
+from relaykit.embeddings import open_embedder
 
 INFERENCE_FREE = ("passthrough", "extract-rules", "prune", "truncate", "tfidf")
 SWEEP = (0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.75)
@@ -42,28 +47,39 @@ def ground_truth_speed() -> None:
         print(f"  {size:>5} x {size:<5} vectorised {fast:9.3f} ms   brute force {slow:10.3f} ms   x{slow / fast:,.0f}")
 
 
+def _cli_seconds(home: Path, embedder: str) -> float:
+    """Wall time of the inference-free relay command, as a user runs it, in a fresh process."""
+    command = [sys.executable, "-m", "relaykit.cli.app", "bench", "relay", "--goals", "50", "--methods",
+               ",".join(INFERENCE_FREE), "--booker", "reader", "--researcher", "auditor", "--embedder", embedder]
+    env = {**os.environ, "RELAYKIT_HOME": str(home)}
+    started = time.perf_counter()
+    subprocess.run(command, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return time.perf_counter() - started
+
+
 def default_bench(store: RunStore, embedder: str) -> None:
-    config = RelayConfig(methods=INFERENCE_FREE, embedder=embedder)
+    """Cold (empty RELAYKIT_HOME) and repeated CLI runs, then one in-process run with the embedding share."""
+    with tempfile.TemporaryDirectory() as home:
+        cold = _cli_seconds(Path(home), embedder)
+        repeated = _cli_seconds(Path(home), embedder)
+    print(f"inference-free relay run (auditor, reader, {', '.join(INFERENCE_FREE)}; 50 goals; embedder {embedder}): "
+          f"cold {cold:.1f} s, repeated {repeated:.1f} s (CLI wall time, load {os.getloadavg()[0]:.1f})")
+    cached = CachedEmbedder(open_embedder(embedder))
     started = time.perf_counter()
-    lab, run_id = open_lab(store, config)
-    lab.run(run_id)
-    summary = summarise(store, store.get_run(run_id))
-    cold = time.perf_counter() - started
-    started = time.perf_counter()
-    lab2, _ = open_lab(store, resume=run_id)
-    lab2.run(run_id)
-    summarise(store, store.get_run(run_id))
-    warm = time.perf_counter() - started
-    print(f"default bench (auditor, reader, {', '.join(INFERENCE_FREE)}; 50 goals; embedder {embedder}): "
-          f"cold {cold:.1f} s, repeated from the store {warm:.1f} s")
+    lab, run_id = open_lab(store, RelayConfig(methods=INFERENCE_FREE, embedder=embedder), embedder=cached)
+    run_relay(store, lab, run_id)
+    summary = summarize(store, store.get_run(run_id))
+    total = time.perf_counter() - started
+    print(f"in process: {total:.1f} s, of which {cached.seconds:.1f} s ({cached.seconds / total:.0%}) in "
+          f"embeddings (model load included): {cached.embedded} distinct texts in {cached.calls} calls")
     print_summary(summary)
 
 
 def prune_sweep(store: RunStore, embedder: str) -> None:
     methods = ("passthrough", *(f"prune:threshold={t}" for t in SWEEP))
     lab, run_id = open_lab(store, RelayConfig(methods=methods, embedder=embedder))
-    lab.run(run_id)
-    summary = summarise(store, store.get_run(run_id))
+    run_relay(store, lab, run_id)
+    summary = summarize(store, store.get_run(run_id))
     print(f"\nprune threshold sweep ({embedder}, reader Booker, 50 goals)")
     print(f"  {'method':<24} {'feasible':>8} {'optimal':>8} {'ratio':>7} {'recall':>7} {'false NONE':>10}")
     for row in summary.rows:

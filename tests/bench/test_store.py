@@ -3,7 +3,7 @@ import threading
 
 import pytest
 
-from relaykit.bench.store import RunStore
+from relaykit.bench.store import MIGRATIONS, RunStore
 from relaykit.errors import UsageError
 
 
@@ -45,7 +45,7 @@ def test_store_survives_reopen_and_is_wal(tmp_path) -> None:  # type: ignore[no-
     assert again.results(run_id) == {"a": {"x": 1}} and [r.run_id for r in again.list_runs("k")] == [run_id]
     with sqlite3.connect(path) as db:
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-        assert db.execute("SELECT count(*) FROM migrations").fetchone()[0] == 1
+        assert db.execute("SELECT count(*) FROM migrations").fetchone()[0] == len(MIGRATIONS)
 
 
 def test_concurrent_records_from_threads(tmp_path) -> None:  # type: ignore[no-untyped-def]

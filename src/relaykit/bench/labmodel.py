@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from relaykit.errors import UsageError
 from relaykit.models import Cached, FallbackChain, Instrumented, Model, open_model, open_store
+from relaykit.models.cache.store import CacheStore
 from relaykit.telemetry import Telemetry
 
 
@@ -25,11 +26,12 @@ def open_lab_model(spec: str) -> Model:
     return models[0] if len(models) == 1 else FallbackChain(models)
 
 
-def wrap_lab_model(model: Model, *, cache: str | None = None, namespace: str = "lab",
+def wrap_lab_model(model: Model, *, cache: str | CacheStore | None = None, namespace: str = "lab",
                    telemetry: Telemetry | None = None) -> Model:
     """Add telemetry (``Instrumented``) and then the cache (``Cached``, outermost) around ``model``."""
     if telemetry is not None:
         model = Instrumented(model, telemetry)
     if cache:
-        model = Cached(model, open_store(cache), namespace=namespace, telemetry=telemetry)
+        store = open_store(cache) if isinstance(cache, str) else cache
+        model = Cached(model, store, namespace=namespace, telemetry=telemetry)
     return model

@@ -1,4 +1,4 @@
-"""Reports per run kind: each lab registers how its runs print, render to HTML and summarise as JSON data."""
+"""Reports per run kind: each lab registers how its runs print, render to HTML and summarize as JSON data."""
 
 from __future__ import annotations
 

@@ -8,7 +8,10 @@ anything. Schema changes are named migrations, applied once, in order.
 from __future__ import annotations
 
 import json
+import os
+import re
 import secrets
+import socket
 import sqlite3
 import threading
 import time
@@ -40,7 +43,18 @@ MIGRATIONS: list[tuple[str, str]] = [
         CREATE INDEX events_run ON events(run_id, kind);
         """,
     ),
+    (
+        "002_run_locks",
+        """
+        CREATE TABLE locks (
+            run_id TEXT PRIMARY KEY, owner TEXT NOT NULL, host TEXT NOT NULL, pid INTEGER NOT NULL,
+            acquired_at REAL NOT NULL, heartbeat REAL NOT NULL
+        );
+        """,
+    ),
 ]
+# A lock held by a process on another host counts as abandoned when it has not been refreshed for this long.
+LOCK_STALE_S = 600.0
 
 
 @dataclass(frozen=True)
@@ -57,19 +71,63 @@ def default_store_path() -> Path:
     return load_settings().home / "runs.sqlite"
 
 
+def _private_file(path: Path) -> None:
+    """Create ``path``'s folder 0700 (when relaykit makes it) and the file itself 0600."""
+    if not path.parent.exists():
+        path.parent.mkdir(parents=True, mode=0o700, exist_ok=True)
+    if not path.exists():
+        os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
+    for suffix in ("", "-wal", "-shm"):
+        side = path.with_name(path.name + suffix)
+        if side.exists() and side.stat().st_mode & 0o077 and side.stat().st_uid == os.getuid():
+            side.chmod(0o600)
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+_USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^/@\s]*@")
+_SECRET_PARAM = re.compile(r"(?i)([?&](?:api[_-]?key|key|token|access_token|password)=)[^&#\s]*")
+
+
+def strip_credentials(value: Any) -> Any:
+    """``value`` with URL credentials removed from every string in it: userinfo and key/token parameters."""
+    if isinstance(value, str):
+        return _SECRET_PARAM.sub(r"\1***", _USERINFO.sub(r"\1", value))
+    if isinstance(value, Mapping):
+        return {k: strip_credentials(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [strip_credentials(v) for v in value]
+    return value
+
+
+class RunBusy(UsageError):
+    """Another process is running (or resuming) the same run."""
+
+
 class RunStore:
     """Append-only run log; safe to share between threads of one process."""
 
     def __init__(self, path: Path | str | None = None) -> None:
         self.path = Path(path) if path is not None else default_store_path()
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.RLock()
+        self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+        self._held: set[str] = set()
         try:
+            _private_file(self.path)
             self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
             self._migrate()
-        except sqlite3.DatabaseError as exc:
+            _private_file(self.path)  # the WAL side files, now that they exist
+        except (sqlite3.DatabaseError, OSError) as exc:
             raise UsageError(
                 f"the run store {self.path} cannot be read ({exc}); move it aside or pass another --store"
             ) from None
@@ -96,16 +154,55 @@ class RunStore:
             self._db.execute("COMMIT")
 
     def close(self) -> None:
+        for run_id in list(self._held):
+            self.release(run_id)
         with self._lock:
             self._db.close()
 
-    def create_run(self, kind: str, config: Mapping[str, Any]) -> str:
-        run_id = f"{kind}-{time.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(2)}"
+    # -- one process per run -------------------------------------------------------------------------
+    def acquire(self, run_id: str) -> None:
+        """Take the run's lock; ``RunBusy`` if a live process (or a fresh lock from another host) holds it."""
+        host, now = socket.gethostname(), time.time()
         with self._tx() as db:
-            db.execute(
-                "INSERT INTO runs VALUES (?, ?, ?, ?, 'running', NULL)",
-                (run_id, kind, time.time(), json.dumps(dict(config), sort_keys=True, default=str)),
-            )
+            row = db.execute("SELECT owner, host, pid, heartbeat FROM locks WHERE run_id = ?", (run_id,)).fetchone()
+            if row is not None and row[0] != self.owner and self._lock_live(row[1], row[2], row[3], host, now):
+                raise RunBusy(f"run {run_id} is being run by process {row[2]} on {row[1]}; wait for it to "
+                              "finish (or stop it) before resuming this run")
+            db.execute("INSERT OR REPLACE INTO locks VALUES (?, ?, ?, ?, ?, ?)",
+                       (run_id, self.owner, host, os.getpid(), now, now))
+        self._held.add(run_id)
+
+    @staticmethod
+    def _lock_live(host: str, pid: int, heartbeat: float, my_host: str, now: float) -> bool:
+        if host == my_host:
+            return pid != os.getpid() and _pid_alive(pid)
+        return now - heartbeat < LOCK_STALE_S
+
+    def release(self, run_id: str) -> None:
+        with self._tx() as db:
+            db.execute("DELETE FROM locks WHERE run_id = ? AND owner = ?", (run_id, self.owner))
+        self._held.discard(run_id)
+
+    def delete_run(self, run_id: str) -> int:
+        """Remove a run with its results and events; returns how many results went. Unknown ids: ``UsageError``;
+        ``RunBusy`` while a process runs it."""
+        self.get_run(run_id)
+        self.acquire(run_id)
+        results = 0
+        with self._tx() as db:
+            for table in ("results", "events", "locks", "runs"):
+                count = db.execute(f"DELETE FROM {table} WHERE run_id = ?", (run_id,)).rowcount
+                results = count if table == "results" else results
+        self._held.discard(run_id)
+        return int(results)
+
+    def create_run(self, kind: str, config: Mapping[str, Any]) -> str:
+        """Register a new run (credentials in URLs are never stored) and take its lock."""
+        run_id = f"{kind}-{time.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(2)}"
+        stored = json.dumps(strip_credentials(dict(config)), sort_keys=True, default=str)
+        with self._tx() as db:
+            db.execute("INSERT INTO runs VALUES (?, ?, ?, ?, 'running', NULL)", (run_id, kind, time.time(), stored))
+        self.acquire(run_id)
         return run_id
 
     def list_runs(self, kind: str | None = None) -> list[RunInfo]:
@@ -124,11 +221,14 @@ class RunStore:
 
     def record(self, run_id: str, key: str, value: Mapping[str, Any]) -> bool:
         """Store one finished unit of work; returns False (and keeps the first) if the key exists."""
+        now = time.time()
         with self._tx() as db:
             cursor = db.execute(
                 "INSERT OR IGNORE INTO results VALUES (?, ?, ?, ?)",
-                (run_id, key, json.dumps(dict(value), sort_keys=True, default=str), time.time()),
+                (run_id, key, json.dumps(dict(value), sort_keys=True, default=str), now),
             )
+            if run_id in self._held:
+                db.execute("UPDATE locks SET heartbeat = ? WHERE run_id = ? AND owner = ?", (now, run_id, self.owner))
             return cursor.rowcount == 1
 
     def results(self, run_id: str) -> dict[str, dict[str, Any]]:
@@ -157,7 +257,7 @@ class RunStore:
         with self._tx() as db:
             db.execute(
                 "INSERT INTO events (run_id, kind, payload, created_at) VALUES (?, ?, ?, ?)",
-                (run_id, kind, json.dumps(dict(payload), default=str), time.time()),
+                (run_id, kind, json.dumps(strip_credentials(dict(payload)), default=str), time.time()),
             )
 
     def events(self, run_id: str, kind: str | None = None) -> list[dict[str, Any]]:
@@ -169,15 +269,15 @@ class RunStore:
             rows = self._db.execute(sql + " ORDER BY id", args).fetchall()
         return [{"kind": k, "payload": json.loads(p), "created_at": t} for k, p, t in rows]
 
-    def delete_run(self, run_id: str) -> int:
-        """Remove a run with its results and events; returns how many results went. Unknown ids: ``UsageError``."""
-        self.get_run(run_id)
-        with self._tx() as db:
-            results = db.execute("DELETE FROM results WHERE run_id = ?", (run_id,)).rowcount
-            db.execute("DELETE FROM events WHERE run_id = ?", (run_id,))
-            db.execute("DELETE FROM runs WHERE run_id = ?", (run_id,))
-        return int(results)
-
     def finish(self, run_id: str, status: str = "finished") -> None:
         with self._tx() as db:
             db.execute("UPDATE runs SET status = ?, finished_at = ? WHERE run_id = ?", (status, time.time(), run_id))
+        if run_id in self._held:
+            self.release(run_id)
+
+    def log_events(self, run_id: str, kind: str, payloads: list[Mapping[str, Any]]) -> None:
+        """Append several events in one transaction."""
+        now = time.time()
+        with self._tx() as db:
+            db.executemany("INSERT INTO events (run_id, kind, payload, created_at) VALUES (?, ?, ?, ?)",
+                           [(run_id, kind, json.dumps(strip_credentials(dict(p)), default=str), now) for p in payloads])

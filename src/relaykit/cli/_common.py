@@ -189,3 +189,23 @@ def use_timeout(seconds: float | None) -> None:
     if not 0 < seconds < math.inf:
         raise UsageError(f"--timeout must be a positive number of seconds, not {seconds:g}")
     os.environ["RELAYKIT_TIMEOUT"] = repr(float(seconds))
+
+
+def multi(values: str | list[str] | tuple[str, ...] | None, flag: str) -> tuple[str, ...] | None:
+    """One convention for multi-value flags: comma-separated, repeatable, or both (``--model a,b --model c``).
+
+    None when the flag was not given; a flag given with nothing in it (``--methods ""``) is a ``UsageError``.
+    """
+    if values is None or (not isinstance(values, str) and len(values) == 0):
+        return None
+    given = [values] if isinstance(values, str) else list(values)
+    items = tuple(part.strip() for value in given for part in value.split(",") if part.strip())
+    if not items:
+        raise UsageError(f"{flag} was given but names nothing; give at least one value (comma-separated or "
+                         f"repeated: {flag} A,B or {flag} A {flag} B), or leave it out for the default")
+    return items
+
+
+def report_hint(run_id: str) -> list[str]:
+    """The last lines of a lab command: the run id and the exact command that writes its HTML report."""
+    return [f"run id: {run_id}", f"HTML report: relaykit report {run_id} --html {run_id}.html"]

@@ -6,7 +6,6 @@ from pathlib import Path
 from typing import Any
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from relaykit.bench.composition import (
@@ -17,10 +16,11 @@ from relaykit.bench.composition import (
     load_corpus,
     resume_config,
     start_run,
-    summarise,
+    summarize,
     write_corpus,
 )
 from relaykit.bench.composition.report import print_report
+from relaykit.bench.lab import LabModels, StderrProgress
 from relaykit.cli._common import (
     TIMEOUT_OPTION,
     check_at_least,
@@ -29,10 +29,12 @@ from relaykit.cli._common import (
     console,
     err_console,
     loads_json,
+    multi,
     open_run_store,
     print_json,
     read_json,
     read_text,
+    report_hint,
     use_timeout,
 )
 from relaykit.cli.groups import bench_app
@@ -159,9 +161,10 @@ def corpus_command(
 def composition_command(
     corpus: str | None = typer.Option(None, "--corpus", help="Labelled JSONL corpus (id, source_type, text, label, "
                                       "fact_types); see `relaykit context corpus`."),
-    model: list[str] = typer.Option([], "--model", help="Model spec; repeat for several models."),
+    model: list[str] = typer.Option([], "--model", help="Model specs, comma-separated or repeated."),
     blocks: int = typer.Option(20, help="Trial blocks (each draws fresh items for all conditions)."),
-    condition: list[str] = typer.Option([], "--condition", help="Run only these conditions (repeatable)."),
+    condition: list[str] = typer.Option([], "--condition", help="Run only these conditions (comma-separated or "
+                                        "repeated)."),
     seed: int = typer.Option(0, help="Seed of the item draws."),
     max_tokens: int = typer.Option(700, help="Completion budget per call."),
     max_repairs: int = typer.Option(1, help="Repair attempts after an answer that does not match the schema."),
@@ -178,6 +181,7 @@ def composition_command(
     check_at_least(max_tokens, 1, "--max-tokens")
     check_at_least(max_repairs, 0, "--max-repairs")
     use_timeout(timeout)
+    lab_models = LabModels(namespace="composition")
     if resume:
         runs = open_run_store(store, resume)
         config, loaded = resume_config(runs, resume)
@@ -187,21 +191,21 @@ def composition_command(
             raise UsageError("give --corpus FILE (make one: `relaykit context corpus --out FILE`) or --resume RUN_ID")
         check_utf8_file(corpus, "--corpus")
         loaded = load_corpus(corpus)  # a bad corpus is refused before the run store is opened
+        config = CompositionConfig(corpus=str(Path(corpus).resolve()), models=multi(model, "--model") or (),
+                                   blocks=blocks, seed=seed, conditions=multi(condition, "--condition") or (),
+                                   max_tokens=max_tokens, max_repairs=max_repairs)
+        for spec in config.models:
+            lab_models.get(spec)  # a bad model spec fails before the run is registered
         runs = open_run_store(store)
-        config = CompositionConfig(corpus=str(Path(corpus).resolve()), models=tuple(model), blocks=blocks, seed=seed,
-                                   conditions=tuple(condition), max_tokens=max_tokens, max_repairs=max_repairs)
         run_id = start_run(runs, loaded, config)
     if loaded.synthetic:
         err_console.print("[yellow]corpus is SYNTHETIC: figures test the pipeline, not real communication[/yellow]")
-    models = {spec: open_model(spec) for spec in config.models}
-    err_console.print(f"run {run_id}")
-    with Progress(TextColumn("composition"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                  console=err_console, disable=as_json) as bar:
-        task = bar.add_task("trials", total=None)
-        execute(runs, run_id, loaded, config, models, progress=lambda done, total: bar.update(task, completed=done,
-                                                                                             total=total))
+    err_console.print(f"run {run_id}", highlight=False)
+    execute(runs, run_id, loaded, config, lab_models, progress=StderrProgress("composition trials"))
     run = runs.get_run(run_id)
     if as_json:
-        print_json(summarise(runs, run))
+        print_json(summarize(runs, run))
     else:
         print_report(runs, run, console)
+        for line in report_hint(run_id):
+            console.print(line, highlight=False, soft_wrap=True)

@@ -17,6 +17,7 @@ from relaykit.cli._common import (
     open_run_store,
     print_json,
     read_json,
+    report_hint,
     use_timeout,
 )
 from relaykit.cli.groups import bench_app
@@ -111,3 +112,5 @@ def bench_delegation(
         print_json(summary)
     else:
         print_summary(summary)
+        for line in report_hint(run_id):
+            console.print(line, highlight=False, soft_wrap=True)

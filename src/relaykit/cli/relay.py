@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 import json
-import threading
 from pathlib import Path
 
 import typer
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from relaykit.bench.lab import RunOptions, StderrProgress
+from relaykit.bench.relay import report as _relay_report  # registers `relaykit report` for relay runs
 from relaykit.bench.relay.generate import WorldSpec, generate_world
-from relaykit.bench.relay.report import print_summary
-from relaykit.bench.relay.runner import RelayConfig, RelayLab, file_sha256, open_lab
-from relaykit.bench.relay.summary import summarise
+from relaykit.bench.relay.runner import RelayConfig, file_sha256, open_lab, run_relay
+from relaykit.bench.relay.similarity import CachedEmbedder, VectorStore
+from relaykit.bench.relay.summary import summarize
+from relaykit.bench.relay.terminal import print_summary
 from relaykit.bench.relay.truth import truth_table
 from relaykit.bench.relay.world import World, load_world, save_world
 from relaykit.cli._common import (
@@ -23,15 +23,21 @@ from relaykit.cli._common import (
     check_method_settings,
     check_output_path,
     console,
+    err_console,
+    multi,
     open_run_store,
     print_json,
+    report_hint,
     use_timeout,
 )
 from relaykit.cli.groups import bench_app
+from relaykit.embeddings import open_embedder
 from relaykit.errors import UsageError
 from relaykit.telemetry import JsonlSink, Telemetry
 
-relay_app = typer.Typer(invoke_without_command=True)  # help: the callback's docstring
+del _relay_report
+
+relay_app = typer.Typer(help="The closed-world travel relay of paper 000.", invoke_without_command=True)
 
 WORLD = typer.Option(None, "--world", help="A world file (see export-world); default: a generated world.")
 GOALS = typer.Option(50, "--goals", help="Goals in a generated world.")
@@ -63,16 +69,13 @@ def _check_sizes_with_world(ctx: typer.Context, world: Path | None) -> None:
                          "leave them out, or edit the world file (export-world writes one of any size)")
 
 
-def _check_run_options(methods: str | None, model_goals: int | None, model_budget: float | None, concurrency: int,
-                       cache: str | None, trace: Path | None) -> None:
+def _check_run_options(methods: tuple[str, ...] | None, model_goals: int | None, model_budget: float | None,
+                       concurrency: int, cache: str | None, trace: Path | None) -> None:
     """Everything a relay run is given, checked before the run is created (nothing is stored on a mistake)."""
     from relaykit.bench.relay.methods import parse_methods
     from relaykit.handoff import compressors
 
-    if methods is not None and not any(m.strip() for m in methods.split(",")):
-        raise UsageError("--methods is empty; name at least one method (e.g. --methods passthrough,prune) or "
-                         "leave the option out to run every registered method")
-    for spec in parse_methods(methods, compressors()):
+    for spec in parse_methods(",".join(methods) if methods is not None else None, compressors()):
         check_method_settings(spec.compressor, spec.kwargs)
     check_at_least(model_goals, 0, "--model-goals")
     check_at_least(model_budget, 0, "--model-budget", " (0 removes the limit)")
@@ -86,15 +89,18 @@ def _check_run_options(methods: str | None, model_goals: int | None, model_budge
 @relay_app.callback()
 def relay(
     ctx: typer.Context,
-    methods: str = typer.Option(None, "--methods", help="Comma list of hand-off methods, e.g. "
-                                "passthrough,extract-rules,prune:threshold=0.6 (default: every registered one)."),
+    methods: list[str] = typer.Option(None, "--methods", help="Hand-off methods, comma-separated or repeated, "
+                                      "e.g. passthrough,extract-rules,prune:threshold=0.6 (default: every "
+                                      "registered one)."),
     researcher: str = typer.Option("auditor", "--researcher", help="auditor (deterministic) or model."),
     style: str = typer.Option("auditor", "--style", help="The auditor's writing style: auditor (the lab's own), "
                               "a hand-off corpus style (table, passive, pronouns...), or dev, held-out or mixed "
                               "(cycle through a group of styles goal by goal)."),
-    booker: str = typer.Option("reader", "--booker", help="reader, model, or reader,model for both."),
-    model: str = typer.Option("local", "--model", help="Model spec for summary, extract and model agents; "
-                              "several, comma-separated, form a token-aware fallback chain."),
+    booker: list[str] = typer.Option(None, "--booker", help="reader, model, or reader,model for both "
+                                     "(comma-separated or repeated; default: reader)."),
+    model: list[str] = typer.Option(None, "--model", help="Model spec for summary, extract and model agents "
+                                    "(default: local); several (comma-separated or repeated) form a token-aware "
+                                    "fallback chain."),
     goals: int = GOALS, hotels: int = HOTELS, flights: int = FLIGHTS, seed: int = SEED,
     world: Path | None = WORLD,
     model_goals: int = typer.Option(None, "--model-goals", help="Run the model-dependent parts on the first N "
@@ -110,6 +116,8 @@ def relay(
                                       "to this JSONL file; read it with `relaykit trace summarize`."),
     resume: str = typer.Option(None, "--resume", help="Continue a stopped run (its stored settings are used)."),
     store: Path | None = typer.Option(None, "--store", help="Run store (default: $RELAYKIT_HOME/runs.sqlite)."),
+    all_pairs: bool = typer.Option(False, "--all-pairs", help="List every McNemar pair, not only those that "
+                                   "disagreed on some goal."),
     as_json: bool = typer.Option(False, "--json", help="Print the results as JSON."),
     timeout: float | None = TIMEOUT_OPTION,
 ) -> None:
@@ -124,47 +132,39 @@ def relay(
             raise UsageError(f"{', '.join(misplaced)} given before {ctx.invoked_subcommand!r} would be ignored; put "
                              f"them after it: relaykit bench relay {ctx.invoked_subcommand} ... {misplaced[0]} VALUE")
         return
+    chosen = multi(methods, "--methods")
     _check_sizes_with_world(ctx, world)
     if resume is None:
-        _check_run_options(methods, model_goals, model_budget, concurrency, cache, trace)
+        _check_run_options(chosen, model_goals, model_budget, concurrency, cache, trace)
         if world is None:
             WorldSpec(hotels, flights, goals, seed)  # sizes out of range are refused before a run exists
         else:
             load_world(world)  # so is a world file that does not validate
     config = RelayConfig(
-        methods=tuple(m.strip() for m in (methods or "").split(",") if m.strip()), researcher=researcher,
-        bookers=tuple(b.strip() for b in booker.split(",") if b.strip()), model=model, goals=goals,
-        hotels=hotels, flights=flights, seed=seed, world_file=str(world) if world else None,
+        methods=chosen or (), researcher=researcher, bookers=multi(booker, "--booker") or ("reader",),
+        model=",".join(multi(model, "--model") or ("local",)), goals=goals, hotels=hotels, flights=flights,
+        seed=seed, world_file=str(world) if world else None,
         world_sha256=file_sha256(str(world)) if world and world.is_file() else None,
         model_goals=model_goals, model_budget_s=model_budget, embedder=embedder, cache=cache, style=style,
     )
-    config.check()  # researcher and bookers, before the run store is opened
+    config.check()  # researcher, bookers, counts and style, before the run store is opened
+    RunOptions(concurrency=concurrency)
     runs = open_run_store(store, resume)
     telemetry = Telemetry(JsonlSink(trace)) if trace is not None else None
-    lab, run_id = open_lab(runs, config, resume=resume, telemetry=telemetry)
-    err = Console(stderr=True)
-    err.print(f"run {run_id}: {len(lab.world.goals)} goals x {len(lab.methods)} methods x "
-              f"{len(lab.config.bookers)} booker(s); resume with --resume {run_id}", highlight=False)
-    _run_with_progress(lab, run_id, concurrency, err)
-    summary = summarise(runs, runs.get_run(run_id))
+    embedder_cache = CachedEmbedder(open_embedder(embedder), VectorStore(runs.path.with_name("embeddings.sqlite")))
+    lab, run_id = open_lab(runs, config if resume is None else None, resume=resume, telemetry=telemetry,
+                           embedder=embedder_cache)
+    err_console.print(f"run {run_id}: {len(lab.world.goals)} goals x {len(lab.methods)} methods x "
+                      f"{len(lab.config.bookers)} booker(s); resume with --resume {run_id}", highlight=False)
+    run_relay(runs, lab, run_id, concurrency=concurrency, telemetry=telemetry,
+              progress=StderrProgress("relay (goals x methods x bookers)"))
+    summary = summarize(runs, runs.get_run(run_id))
     if as_json:
         print_json(summary.as_json())
     else:
-        print_summary(summary, console)
-
-
-def _run_with_progress(lab: RelayLab, run_id: str, concurrency: int, err: Console) -> None:
-    total = sum(len(unit.cells) for unit in lab.plan())
-    lock = threading.Lock()
-    columns = (TextColumn("goals x methods"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=err, transient=True) as progress:
-        task = progress.add_task("relay", total=total)
-
-        def advance(n: int) -> None:
-            with lock:
-                progress.advance(task, n)
-
-        lab.run(run_id, concurrency=concurrency, progress=advance)
+        print_summary(summary, console, all_pairs=all_pairs)
+        for line in report_hint(run_id):
+            console.print(line, highlight=False, soft_wrap=True)
 
 
 @relay_app.command("export-world")

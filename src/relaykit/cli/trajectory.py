@@ -21,9 +21,11 @@ from relaykit.cli._common import (
     console,
     err_console,
     loads_json,
+    multi,
     open_run_store,
     print_json,
     read_text,
+    report_hint,
     use_timeout,
 )
 from relaykit.cli.groups import bench_app, compress_app
@@ -189,8 +191,10 @@ def bench_trajectory(
     env: str = typer.Option(..., "--env", help="twx, scienceworld, bfcl, textworld, tau2-retail or tau2-airline "
                                                "(comma-separated with --decision-points)."),
     policy: str | None = typer.Option(None, "--policy", help="A model spec (e.g. local) to play episodes with."),
-    methods: str = typer.Option(DEFAULT_LAB_METHODS, "--methods", help="Comma-separated methods (decision points "
-                                "default to agora, its ablations and the recency / head-tail baselines)."),
+    methods: list[str] = typer.Option(None, "--methods", help="Methods, comma-separated or repeated (default: "
+                                      "none, agora, floor, truncate, obs-mask, selective-context; with "
+                                      "--decision-points: agora, its ablations and the recency / head-tail "
+                                      "baselines)."),
     episodes: int = typer.Option(5, "--episodes", min=1),
     keep: float = typer.Option(0.3, "--keep"),
     dropped: str = typer.Option("remove", "--dropped", help="remove or placeholder."),
@@ -213,18 +217,18 @@ def bench_trajectory(
     """
     use_timeout(timeout)
     if decision_points:
-        _decision_points(env, methods, episodes, seed, budget, resume, store, as_json)
+        _decision_points(env, multi(methods, "--methods"), episodes, seed, budget, resume, store, as_json)
         return
+    from relaykit.bench.lab import StderrProgress
     from relaykit.bench.trajectory import LabConfig, run_lab
-    from relaykit.bench.trajectory.lab import units
+    from relaykit.bench.trajectory.lab import DEFAULT_METHODS
     from relaykit.bench.trajectory.report import terminal
-    from relaykit.models import open_model
     from relaykit.trajectory import METHODS
 
-    chosen = tuple(m.strip() for m in methods.split(",") if m.strip())
+    chosen = multi(methods, "--methods") or DEFAULT_METHODS
     unknown = [m for m in chosen if m not in METHODS]
-    if unknown or not chosen:
-        raise UsageError(f"unknown method(s) {unknown or methods!r}; use: {', '.join(METHODS.names())}")
+    if unknown:
+        raise UsageError(f"unknown method(s) {', '.join(unknown)}; use: {', '.join(METHODS.names())}")
     if resume is None:
         from relaykit.bench.trajectory.envs import ADAPTERS
 
@@ -234,28 +238,23 @@ def bench_trajectory(
             raise UsageError(f"--keep must be in [0, 1] (not {keep:g}) and --dropped remove or placeholder "
                              f"(not {dropped!r})")
     runs = open_run_store(store, resume)
-    if resume is not None:
-        cfg = LabConfig(**{**runs.get_run(resume).config, "methods": tuple(runs.get_run(resume).config["methods"])})
-    else:
-        cfg = LabConfig(env=env, methods=chosen, episodes=episodes, seed=100 if seed is None else seed, keep=keep,
-                        dropped=dropped, policy=policy, max_steps=max_steps)
-    model = open_model(cfg.policy) if cfg.policy else None
-    with Progress(console=err_console) as progress:  # stdout carries only results
-        task = progress.add_task(f"trajectory lab on {cfg.env}", total=units(cfg))
-        run_id = run_lab(cfg, runs, run_id=resume, model=model, on_unit=lambda _: progress.advance(task))
+    cfg = LabConfig(env=env, methods=chosen, episodes=episodes, seed=100 if seed is None else seed, keep=keep,
+                    dropped=dropped, policy=policy, max_steps=max_steps)  # a resume uses the stored settings
+    run_id = run_lab(cfg, runs, run_id=resume, progress=StderrProgress(f"trajectory lab on {cfg.env}"))
     if as_json:
-        from relaykit.bench.trajectory.report import summarise
+        from relaykit.bench.trajectory.report import summarize
 
-        print_json({"run_id": run_id, "methods": summarise(runs.results(run_id))})
+        print_json({"run_id": run_id, "methods": summarize(runs.results(run_id))})
         return
     terminal(runs, runs.get_run(run_id))
-    console.print(f"run id: {run_id}  (relaykit report {run_id} --html report.html)")
+    for line in report_hint(run_id):
+        console.print(line, highlight=False, soft_wrap=True)
 
 
-def _decision_points(env: str, methods: str, episodes: int, seed: int | None, budget: str, resume: str | None,
-                     store: Path | None, as_json: bool) -> None:
+def _decision_points(env: str, methods: tuple[str, ...] | None, episodes: int, seed: int | None, budget: str,
+                     resume: str | None, store: Path | None, as_json: bool) -> None:
     from relaykit.bench.trajectory.decisions import DEFAULT_METHODS, DecisionConfig, run_decisions, units
-    from relaykit.bench.trajectory.decisions_report import summarise, terminal
+    from relaykit.bench.trajectory.decisions_report import summarize, terminal
 
     runs = open_run_store(store, resume)
     if resume is not None:
@@ -263,9 +262,8 @@ def _decision_points(env: str, methods: str, episodes: int, seed: int | None, bu
                                   for k, v in runs.get_run(resume).config.items()}
         cfg = DecisionConfig(**config)
     else:
-        chosen = tuple(m.strip() for m in methods.split(",") if m.strip())
         cfg = DecisionConfig(envs=tuple(e.strip() for e in env.split(",") if e.strip()),
-                             methods=DEFAULT_METHODS if methods == DEFAULT_LAB_METHODS else chosen,
+                             methods=methods or DEFAULT_METHODS,
                              budgets=tuple(b.strip() for b in budget.split(",") if b.strip()), episodes=episodes,
                              seed=DecisionConfig.seed if seed is None else seed)
     with Progress(console=err_console) as progress:
@@ -273,10 +271,11 @@ def _decision_points(env: str, methods: str, episodes: int, seed: int | None, bu
         run_id = run_decisions(cfg, runs, run_id=resume, on_unit=lambda _: progress.advance(task))
     if as_json:
         print_json({"run_id": run_id, "config": runs.get_run(run_id).config,
-                    "rows": summarise(runs.results(run_id))})
+                    "rows": summarize(runs.results(run_id))})
         return
     terminal(runs, runs.get_run(run_id))
-    console.print(f"run id: {run_id}  (relaykit report {run_id} --html report.html)")
+    for line in report_hint(run_id):
+        console.print(line, highlight=False, soft_wrap=True)
 
 
 @trajectory_app.command("train")

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from relaykit.bench.relay.runner import RelayConfig, open_lab
-from relaykit.bench.relay.summary import summarise
+from relaykit.bench.relay.runner import RelayConfig, open_lab, run_relay
+from relaykit.bench.relay.summary import summarize
 from relaykit.bench.store import RunStore
 from relaykit.cli.app import main
 
@@ -31,7 +31,7 @@ def test_export_world_then_run_on_it_as_json(tmp_path, capsys) -> None:  # type:
     code, out, _ = run_cli(capsys, "bench", "relay", "--world", str(world), "--methods", FAST, "--embedder",
                            "hashing", "--store", str(tmp_path / "s.sqlite"), "--json")
     result = json.loads(out)
-    assert code == 0 and set(result) == {"run_id", "methods", "mcnemar"}
+    assert code == 0 and set(result) == {"run_id", "full_n", "methods", "mcnemar"}
     assert set(result["methods"]) == set(FAST.split(",")) and result["methods"]["passthrough"]["ratio"] == 1.0
     code, out, _ = run_cli(capsys, "report", result["run_id"], "--store", str(tmp_path / "s.sqlite"), "--html",
                            str(tmp_path / "r.html"))
@@ -109,8 +109,41 @@ def test_sigkill_then_resume_gives_the_same_table(tmp_path) -> None:  # type: ig
     # The uninterrupted run with the same settings, in process (the same code the CLI runs).
     store = RunStore(tmp_path / "straight.sqlite")
     lab, straight_id = open_lab(store, RelayConfig(methods=methods, embedder="hashing", goals=goals, seed=5))
-    lab.run(straight_id)
-    a, b = json.loads(resumed.stdout), summarise(store, store.get_run(straight_id)).as_json()
+    run_relay(store, lab, straight_id)
+    a, b = json.loads(resumed.stdout), summarize(store, store.get_run(straight_id)).as_json()
     assert a.pop("run_id") == run_id and b.pop("run_id") == straight_id
     assert a == json.loads(json.dumps(b))
     assert _scores(killed_store) == goals * 2
+
+
+@pytest.mark.parametrize("bad", [["--methods", "truncate:head=abc"], ["--methods", ""], ["--model-budget", "-5"],
+                                 ["--model-goals", "-5"], ["--booker", ""], ["--concurrency", "0"],
+                                 ["--booker", "model", "--cache", "bogus:x"]])
+def test_a_usage_error_registers_no_run(tmp_path, capsys, bad) -> None:  # type: ignore[no-untyped-def]
+    store = tmp_path / "s.sqlite"
+    code, out, err = run_cli(capsys, "bench", "relay", "--goals", "2", "--embedder", "hashing", *bad,
+                             "--store", str(store))
+    assert code == 2 and err.startswith("error:") and "Traceback" not in err and out == ""
+    assert RunStore(store).list_runs() == []
+
+
+def test_unreachable_model_ends_non_zero_with_a_summary(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    store = tmp_path / "s.sqlite"
+    code, out, err = run_cli(capsys, "bench", "relay", "--goals", "2", "--embedder", "hashing", "--methods",
+                             "passthrough", "--researcher", "model", "--model",
+                             "openai-compat:http://u:secret@127.0.0.1:9/v1#m", "--store", str(store))
+    assert code == 1 and "every model-dependent unit failed (2 failure(s)" in err and "--resume" in err
+    assert "secret" not in err and out == ""
+    (run,) = RunStore(store).list_runs()
+    assert run.status == "incomplete" and "secret" not in str(run.config)
+
+
+def test_tables_explain_themselves_and_end_with_the_report_command(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    code, out, _ = run_cli(capsys, "bench", "relay", "--goals", "4", "--embedder", "hashing", "--methods",
+                           "passthrough,extract-rules,truncate", "--store", str(tmp_path / "s.sqlite"))
+    lines = out.strip().splitlines()
+    assert code == 0 and lines[0].startswith("Share of goals") and "higher is better" in out
+    assert "Table I: overall performance over 4 goals" in out
+    run_id = lines[-2].split()[-1]
+    assert lines[-1] == f"HTML report: relaykit report {run_id} --html {run_id}.html"
+    assert "agreed on every goal (p = 1) not shown" in out  # passthrough vs extract-rules never disagree

@@ -9,7 +9,7 @@ from relaykit.bench.reports import report_for
 from relaykit.bench.store import RunStore
 from relaykit.bench.trajectory import register_env
 from relaykit.bench.trajectory.decisions import DecisionConfig, case, entities, run_decisions
-from relaykit.bench.trajectory.decisions_report import html_report, summarise
+from relaykit.bench.trajectory.decisions_report import html_report, summarize
 from relaykit.bench.trajectory.envs import GoldStep
 from relaykit.cli.app import main
 from relaykit.errors import UsageError
@@ -44,7 +44,7 @@ def test_run_summary_and_report(tmp_path) -> None:  # type: ignore[no-untyped-de
     cfg = DecisionConfig(envs=("fake",), methods=("agora", "recency", "head-tail"), budgets=("30%", "50%"),
                          episodes=2)
     run_id = run_decisions(cfg, store)
-    rows = summarise(store.results(run_id))
+    rows = summarize(store.results(run_id))
     assert {(r["budget"], r["method"]) for r in rows} == {(b, m) for b in cfg.budgets for m in cfg.methods}
     for row in rows:
         assert row["split"] == "held-out" and row["feasible"] + row["infeasible"] == 2 * 4

@@ -7,7 +7,7 @@ from relaykit.bench.reports import report_for
 from relaykit.bench.store import RunStore
 from relaykit.bench.trajectory import LabConfig, register_env, run_lab
 from relaykit.bench.trajectory.envs import episode_messages, open_env, parse_call
-from relaykit.bench.trajectory.report import html_report, summarise
+from relaykit.bench.trajectory.report import html_report, summarize
 from relaykit.errors import UsageError
 from relaykit.testing import ScriptedModel
 from relaykit.trajectory import validate
@@ -32,7 +32,7 @@ def test_model_free_and_policy_parts_are_recorded_and_resumable(tmp_path) -> Non
     run_id = run_lab(cfg, store, model=model, token_info=word_info)
     results = store.results(run_id)
     assert len(results) == 2 * 3 * 2
-    rows = {r["method"]: r for r in summarise(results)}
+    rows = {r["method"]: r for r in summarize(results)}
     assert rows["none"]["valid_rate"] == 1.0 and rows["none"]["grounding_recall"] == 1.0
     assert rows["none"]["reward"] == 1.0 and rows["none"]["retention"] == 1.0
     assert rows["agora"]["ratio"] < 1.0 and rows["agora"]["valid_rate"] == 1.0

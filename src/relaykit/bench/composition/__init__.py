@@ -4,8 +4,8 @@ from relaykit.bench.composition import report as _report  # noqa: F401  (registe
 from relaykit.bench.composition.contrasts import CONTRASTS, ContrastResult, evaluate_all, sign_flip_p
 from relaykit.bench.composition.corpus import Corpus, CorpusItem, load_corpus, parse_corpus, write_corpus
 from relaykit.bench.composition.design import CONDITIONS, Condition, Trial, block_trials
-from relaykit.bench.composition.report import summarise
-from relaykit.bench.composition.runner import KIND, CompositionConfig, execute, resume_config, start_run
+from relaykit.bench.composition.report import summarize
+from relaykit.bench.composition.runner import KIND, CompositionConfig, CompositionLab, execute, resume_config, start_run
 from relaykit.bench.composition.scoring import fact_type_recall, relacc_credit, score_trial
 from relaykit.bench.composition.synthetic import SyntheticSpec, generate_corpus
 
@@ -14,6 +14,7 @@ __all__ = [
     "CONTRASTS",
     "KIND",
     "CompositionConfig",
+    "CompositionLab",
     "Condition",
     "ContrastResult",
     "Corpus",
@@ -32,6 +33,6 @@ __all__ = [
     "score_trial",
     "sign_flip_p",
     "start_run",
-    "summarise",
+    "summarize",
     "write_corpus",
 ]

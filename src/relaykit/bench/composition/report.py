@@ -106,7 +106,7 @@ def _agreement(results: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     }
 
 
-def summarise(store: RunStore, run: RunInfo) -> dict[str, Any]:
+def summarize(store: RunStore, run: RunInfo) -> dict[str, Any]:
     """Everything the report shows, as plain data (also the ``--json`` output of the CLI)."""
     results = list(store.results(run.run_id).values())
     table = _unit_table(results)
@@ -160,7 +160,7 @@ def _contrast_rows(summary: Mapping[str, Any]) -> list[list[str]]:
 
 def print_report(store: RunStore, run: RunInfo, console: Console | None = None) -> None:
     console = console or Console()
-    summary = summarise(store, run)
+    summary = summarize(store, run)
     if summary["synthetic_corpus"]:
         console.print("[yellow]corpus: SYNTHETIC (generated); figures test the pipeline, not real mail[/yellow]")
     for title, headers, rows in (
@@ -192,7 +192,7 @@ def print_report(store: RunStore, run: RunInfo, console: Console | None = None) 
 def html_report(store: RunStore, run: RunInfo) -> str:
     from relaykit.bench.composition.html_report import render_html
 
-    return render_html(summarise(store, run), run)
+    return render_html(summarize(store, run), run)
 
 
-register_report(KIND, print_report, html_report, summarise)
+register_report(KIND, print_report, html_report, summarize)

@@ -15,8 +15,9 @@ from typing import Any
 from relaykit.bench.composition.corpus import Corpus, load_corpus
 from relaykit.bench.composition.design import Trial, block_trials, check_corpus, conditions_named
 from relaykit.bench.composition.scoring import answer_schema, judgements_from, messages_for, score_trial
-from relaykit.bench.store import RunStore
-from relaykit.errors import InvalidOutput, ModelError, UsageError
+from relaykit.bench.lab import LabModels, ProgressSink, RunContext, Runner, Unit, open_run
+from relaykit.bench.store import RunInfo, RunStore
+from relaykit.errors import InvalidOutput, UsageError
 from relaykit.models.base import Model, Usage
 from relaykit.models.structured import complete_structured
 
@@ -88,10 +89,59 @@ def run_trial(model: Model, trial: Trial, fact_types: Sequence[str], config: Com
     return result
 
 
+class CompositionLab:
+    """The relevance-contrast lab on the one runner: a unit per (model, trial), grouped by model."""
+
+    kind = KIND
+
+    def __init__(self, config: CompositionConfig, corpus: Corpus) -> None:
+        self.config, self.corpus = config, corpus
+        self.trials = plan(corpus, config)  # checks the corpus against the design before anything is stored
+
+    def stored_config(self) -> dict[str, Any]:
+        return {**asdict(self.config), "corpus_digest": self.corpus.digest(), "synthetic": self.corpus.synthetic}
+
+    def model_specs(self) -> list[str]:
+        return list(self.config.models)
+
+    def units(self) -> list[Unit]:
+        return [Unit(trial_key(label, t), group=label, uses_model=True, tags={"model": label}, data=(label, t))
+                for label in self.config.models for t in self.trials]
+
+    def run_unit(self, unit: Unit, ctx: RunContext) -> dict[str, Any]:
+        label, trial = unit.data
+        result = run_trial(ctx.models.get(label), trial, self.corpus.fact_types, self.config)
+        if result["error"]:
+            ctx.log("parse_failure", {"model": label, "key": unit.key, "error": result["error"]})
+        return {**result, "model": label}
+
+    def summarize(self, store: RunStore, run: RunInfo) -> dict[str, Any]:
+        from relaykit.bench.composition.report import summarize
+
+        return summarize(store, run)
+
+
+class _Counter:
+    """Adapts the runner's progress to the ``(done, total)`` callback."""
+
+    def __init__(self, progress: Progress) -> None:
+        self.callback, self.done, self.total = progress, 0, 0
+
+    def start(self, total: int, done: int) -> None:
+        self.total, self.done = total, done
+
+    def advance(self, n: int = 1) -> None:
+        self.done += n
+        self.callback(self.done, self.total)
+
+    def close(self) -> None:
+        pass
+
+
 def start_run(store: RunStore, corpus: Corpus, config: CompositionConfig) -> str:
-    plan(corpus, config)  # check the corpus against the design before anything is stored
-    stored = {**asdict(config), "corpus_digest": corpus.digest(), "synthetic": corpus.synthetic}
-    return store.create_run(KIND, stored)
+    """Register a run (after the corpus was checked against the design) and take its lock."""
+    _, run_id = open_run(store, KIND, lambda stored: CompositionLab(config, corpus))
+    return run_id
 
 
 def resume_config(store: RunStore, run_id: str) -> tuple[CompositionConfig, Corpus]:
@@ -111,27 +161,12 @@ def execute(
     run_id: str,
     corpus: Corpus,
     config: CompositionConfig,
-    models: Mapping[str, Model],
-    progress: Progress | None = None,
+    models: Mapping[str, Model] | LabModels,
+    progress: Progress | ProgressSink | None = None,
 ) -> int:
-    """Run every trial of ``run_id`` not yet recorded; returns how many were run now."""
-    trials = plan(corpus, config)
-    done = store.done_keys(run_id)
-    todo = [(label, t) for label in config.models for t in trials if trial_key(label, t) not in done]
-    total, finished, ran = len(trials) * len(config.models), len(done), 0
-    fact_types = corpus.fact_types
-    for label, trial in todo:
-        try:
-            result = run_trial(models[label], trial, fact_types, config)
-        except ModelError as exc:
-            store.log_event(run_id, "model_error", {"model": label, "key": trial_key(label, trial), "error": str(exc)})
-            raise
-        if result["error"]:
-            store.log_event(run_id, "parse_failure", {"model": label, "key": trial_key(label, trial),
-                                                      "error": result["error"]})
-        store.record(run_id, trial_key(label, trial), {**result, "model": label})
-        ran, finished = ran + 1, finished + 1
-        if progress is not None:
-            progress(finished, total)
-    store.finish(run_id)
-    return ran
+    """Run every trial of ``run_id`` not yet recorded; returns how many were run now. A model error is logged
+    (event ``failure``) and leaves its trial for a resume; when every trial failed, ``LabFailed``."""
+    lab_models = models if isinstance(models, LabModels) else LabModels(namespace=KIND, given=models)
+    sink = _Counter(progress) if callable(progress) else progress
+    store.acquire(run_id)
+    return Runner(store, lab_models, progress=sink).run(CompositionLab(config, corpus), run_id).ran

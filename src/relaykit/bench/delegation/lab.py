@@ -13,11 +13,10 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from rich.progress import Progress
-
 from relaykit.bench.delegation.suites import Episode, Suite, SuiteTask, open_suite
 from relaykit.bench.delegation.summary import summarize
-from relaykit.bench.store import RunStore
+from relaykit.bench.lab import LabModels, ProgressSink, RunContext, Runner, StderrProgress, Unit, open_run
+from relaykit.bench.store import RunInfo, RunStore
 from relaykit.delegation import (
     DelegationGraph,
     Format,
@@ -36,7 +35,7 @@ from relaykit.delegation import (
 )
 from relaykit.delegation.taxonomy import graph_precedence, prose_precedence
 from relaykit.errors import ModelError, UsageError
-from relaykit.models import Model, Usage, open_model
+from relaykit.models import Model, Usage
 
 KIND = "delegation"
 ARMS = ("nl", "graph", "routed", "tfidf")
@@ -94,31 +93,58 @@ class TurnOutcome:
     error: str = ""
 
 
-def run_lab(config: LabConfig, store: RunStore, *, resume: str | None = None,
-            planner: Model | None = None, executor: Model | None = None) -> str:
-    """Run (or resume) a delegation lab; returns the run id."""
-    if resume is not None:
-        run = store.get_run(resume)
-        if run.kind != KIND:
-            raise UsageError(f"run {resume} is a {run.kind} run, not a delegation run")
+class DelegationLab:
+    """The delegation lab on the one runner: a unit per (task, arm), grouped by task."""
+
+    kind = KIND
+
+    def __init__(self, config: LabConfig) -> None:
+        self.config = config
+        self.suite = open_suite(config.suite)  # an unknown suite fails here, before a run is registered
+        self._context: LabContext | None = None
+
+    @classmethod
+    def from_stored(cls, data: Mapping[str, Any]) -> DelegationLab:
         known = set(LabConfig.__dataclass_fields__)
-        config = LabConfig(**{k: v for k, v in run.config.items() if k in known} | {"arms": tuple(run.config["arms"])})
-        run_id = resume
-    else:
-        run_id = store.create_run(KIND, asdict(config))
-    planner_model = planner or open_model(config.planner)
-    executor_model = executor or (planner_model if config.executor == config.planner else open_model(config.executor))
-    context = LabContext(open_suite(config.suite), planner_model, executor_model,
-                         open_router(config.router, planner_model), config)
-    tasks = context.suite.tasks(config.limit, config.offset)
-    done = store.done_keys(run_id)
-    units = [(task, arm) for task in tasks for arm in config.arms if unit_key(task, arm) not in done]
-    with Progress(transient=True) as progress:
-        bar = progress.add_task(f"delegation lab ({config.suite})", total=len(units))
-        for task, arm in units:
-            store.record(run_id, unit_key(task, arm), run_unit(context, task, arm))
-            progress.advance(bar)
-    store.finish(run_id)
+        return cls(LabConfig(**{k: v for k, v in data.items() if k in known} | {"arms": tuple(data["arms"])}))
+
+    def stored_config(self) -> dict[str, Any]:
+        return asdict(self.config)
+
+    def model_specs(self) -> list[str]:
+        return list(dict.fromkeys([self.config.planner, self.config.executor]))
+
+    def units(self) -> list[Unit]:
+        return [Unit(unit_key(task, arm), group=task.id, uses_model=True, tags={"arm": arm}, data=(task, arm))
+                for task in self.suite.tasks(self.config.limit, self.config.offset) for arm in self.config.arms]
+
+    def run_unit(self, unit: Unit, ctx: RunContext) -> dict[str, Any]:
+        task, arm = unit.data
+        return run_unit(self.context(ctx), task, arm)
+
+    def context(self, ctx: RunContext) -> LabContext:
+        if self._context is None:
+            planner = ctx.models.get(self.config.planner)
+            self._context = LabContext(self.suite, planner, ctx.models.get(self.config.executor),
+                                       open_router(self.config.router, planner), self.config)
+        return self._context
+
+    def summarize(self, store: RunStore, run: RunInfo) -> dict[str, Any]:
+        return summarize(store, run.run_id)
+
+
+def run_lab(config: LabConfig, store: RunStore, *, resume: str | None = None,
+            planner: Model | None = None, executor: Model | None = None,
+            progress: ProgressSink | None = None, cache: str | None = None) -> str:
+    """Run (or resume) a delegation lab on the one runner; returns the run id."""
+    given = {spec: model for spec, model in ((config.planner, planner), (config.executor, executor or planner))
+             if model is not None}
+    if planner is not None:
+        given.setdefault("*", planner)
+    models = LabModels(cache=cache, namespace=KIND, given=given)
+    lab, run_id = open_run(store, KIND, lambda stored: DelegationLab.from_stored(stored) if stored
+                           else DelegationLab(config), resume, models)
+    Runner(store, models, progress=progress or StderrProgress(f"delegation lab ({lab.config.suite})")).run(lab, run_id)
     return run_id
 
 
@@ -224,4 +250,4 @@ def _record(task: SuiteTask, arm: str, success: bool, turns: Sequence[TurnOutcom
     }
 
 
-__all__ = ["ARMS", "KIND", "LabConfig", "run_lab", "run_unit", "summarize"]
+__all__ = ["ARMS", "KIND", "DelegationLab", "LabConfig", "run_lab", "run_unit", "summarize"]

@@ -24,13 +24,43 @@ class MethodSpec:
 
     @property
     def needs_model(self) -> bool:
-        from relaykit.handoff.base import get_compressor, needs_model
-
-        return needs_model(get_compressor(self.compressor))
+        return method_needs_model(self.compressor)
 
     @property
     def kwargs(self) -> dict[str, Any]:
         return dict(self.settings)
+
+
+def method_needs_model(label: str) -> bool:
+    """Whether the method labelled ``label`` (``name`` or ``name:key=value``) calls a generative model: the
+    compressor's own ``needs_model`` attribute (False for a name no longer registered)."""
+    import relaykit.handoff  # noqa: F401 - registers the built-in methods
+    from relaykit.handoff.base import get_compressor, needs_model
+
+    try:
+        return needs_model(get_compressor(label.split(":")[0].strip()))
+    except UsageError:
+        return False
+
+
+def check_setting(method: str, key: str, value: Any, item: str) -> None:
+    """A ``UsageError`` unless ``key`` is one of the method's settings and ``value`` has its default's type."""
+    import relaykit.handoff  # noqa: F401 - registers the built-in methods
+    from relaykit.handoff.base import get_compressor
+
+    defaults = dict(getattr(get_compressor(method), "defaults", {}))
+    if key not in defaults:
+        known = ", ".join(sorted(defaults)) or "none"
+        raise UsageError(f"method {method!r} has no setting {key!r} (in {item!r}); its settings are: {known}")
+    default = defaults[key]
+    if isinstance(default, bool) or isinstance(value, bool):
+        ok = isinstance(value, bool) == isinstance(default, bool) or default is None
+    elif isinstance(default, (int, float)):
+        ok = isinstance(value, (int, float)) and (isinstance(value, int) or isinstance(default, float))
+    else:
+        ok = True
+    if not ok:
+        raise UsageError(f"{method} setting {key} must be like its default {default!r}, not {value!r} (in {item!r})")
 
 
 def _value(text: str) -> Any:
@@ -50,6 +80,7 @@ def parse_method(item: str, known: list[str]) -> MethodSpec:
         key, sep, raw = part.partition("=")
         if not sep or not key:
             raise UsageError(f"method setting {part!r} in {item!r} must look like key=value, e.g. prune:threshold=0.6")
+        check_setting(name, key, _value(raw), item.strip())
         settings.append((key, _value(raw)))
     return MethodSpec(item.strip(), name, tuple(settings))
 
@@ -64,8 +95,11 @@ def default_methods(known: list[str]) -> list[str]:
 
 
 def parse_methods(text: str | None, known: list[str]) -> tuple[MethodSpec, ...]:
-    """A comma-separated method list (default: every registered compressor)."""
-    items = [i for i in (text or "").split(",") if i.strip()] or default_methods(known)
+    """A comma-separated method list (None: every registered compressor; an empty list is a usage error)."""
+    items = default_methods(known) if text is None else [i for i in text.split(",") if i.strip()]
+    if not items:
+        raise UsageError("--methods lists no method; name at least one, e.g. --methods passthrough,prune "
+                         "(or leave --methods out for every registered one)")
     specs = tuple(parse_method(i, known) for i in items)
     labels = [s.label for s in specs]
     duplicates = sorted({label for label in labels if labels.count(label) > 1})

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
-
-from relaykit.bench.relay.summary import Row, Summary, summarise
+from relaykit.bench.relay.summary import Row, Summary, summarize
+from relaykit.bench.relay.terminal import print_summary
 from relaykit.bench.reports import register_report
 from relaykit.bench.store import RunInfo, RunStore
 
@@ -59,37 +56,16 @@ TITLES = (
 )
 
 
-def print_summary(summary: Summary, console: Console | None = None) -> None:
-    console = console or Console()
-    # Piped output (make demo, CI logs) gets a width that fits the tables instead of rich's 80 columns.
-    if not console.is_terminal and console.width < 132:
-        console = Console(file=console.file, width=132, no_color=console.no_color)
-    for title, build in TITLES:
-        head, body = build(summary.rows)
-        console.print(_rich_table(title, head, body))
-    head, body = table_mcnemar(summary)
-    console.print(_rich_table("Exact McNemar tests on paired feasibility", head, body))
-    for note in summary.notes:
-        console.print(f"[dim]note:[/dim] {escape(note)}", highlight=False)
-
-
-def _rich_table(title: str, head: list[str], body: list[list[str]]) -> Table:
-    table = Table(title=title, title_justify="left")
-    for i, column in enumerate(head):
-        table.add_column(column, justify="left" if i == 0 else "right", no_wrap=i == 0)
-    for line in body:
-        table.add_row(*(escape(cell) for cell in line))  # names such as "prune [model]" are not markup
-    return table
 
 
 def terminal_report(store: RunStore, run: RunInfo) -> None:
-    print_summary(summarise(store, run))
+    print_summary(summarize(store, run))
 
 
 def html_report(store: RunStore, run: RunInfo) -> str:
     from relaykit.bench.relay.html_report import render_html  # the page imports this module's tables
 
-    return render_html(summarise(store, run), run)
+    return render_html(summarize(store, run), run)
 
 
-register_report("relay", terminal_report, html_report, lambda store, run: summarise(store, run).as_json())
+register_report("relay", terminal_report, html_report, lambda store, run: summarize(store, run).as_json())

@@ -10,38 +10,44 @@ is the Booker's failure and is scored as such.
 
 from __future__ import annotations
 
-import contextvars
 import hashlib
-import threading
-import time
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass, field
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from relaykit.bench.labmodel import open_lab_model, wrap_lab_model
+from relaykit.bench.lab import (
+    LabModels,
+    ProgressSink,
+    RunContext,
+    Runner,
+    RunOptions,
+    RunOutcome,
+    Unit,
+    check_count,
+    open_run,
+)
 from relaykit.bench.relay.booker import Booker, ModelBooker, Reader
 from relaykit.bench.relay.generate import WorldSpec, generate_world
 from relaykit.bench.relay.methods import MethodSpec, default_methods, parse_methods
 from relaykit.bench.relay.researcher import Auditor, ModelResearcher, Research, Researcher
 from relaykit.bench.relay.scoring import audit_facts, score
-from relaykit.bench.relay.similarity import CachedEmbedder, similarity
+from relaykit.bench.relay.similarity import CachedEmbedder, chunks, diagnostics
+from relaykit.bench.relay.summary import Summary, summarize
 from relaykit.bench.relay.truth import Truth, ground_truth, inventory
 from relaykit.bench.relay.world import Goal, World, load_world
-from relaykit.bench.store import RunStore
+from relaykit.bench.store import RunInfo, RunStore
 from relaykit.embeddings import open_embedder
 from relaykit.errors import ModelError, UsageError
 from relaykit.models import Model
 from relaykit.telemetry import Telemetry
+from relaykit.text import iter_sentences
 
 KIND = "relay"
 RESEARCHERS = ("auditor", "model")
 BOOKERS = ("reader", "model")
 # The embedded model is slow on 2 cores: by default its parts get this much time (after the first goal).
 LOCAL_MODEL_BUDGET_S = 60.0
-
-Progress = Callable[[int], None]
 
 
 @dataclass(frozen=True)
@@ -86,6 +92,11 @@ class RelayConfig:
                 raise UsageError(f"unknown booker {booker!r}; use one of: {', '.join(BOOKERS)} (comma-separated)")
         if not self.bookers:
             raise UsageError("give at least one booker: reader, model or reader,model")
+        check_count("--model-goals", self.model_goals)
+        if self.model_budget_s is not None and self.model_budget_s < 0:
+            raise UsageError(f"--model-budget must be 0 (no limit) or a number of seconds, not {self.model_budget_s}")
+        for flag, value in (("--goals", self.goals), ("--hotels", self.hotels), ("--flights", self.flights)):
+            check_count(flag, value, minimum=1)
         from relaykit.bench.relay.styles import check_style
 
         check_style(self.style)
@@ -116,215 +127,183 @@ def build_world(config: RelayConfig) -> World:
     return world
 
 
-@dataclass
-class Unit:
-    """One goal's planned work: which methods and bookers run on it."""
-
-    index: int
-    goal: Goal
-    cells: list[tuple[MethodSpec, str]] = field(default_factory=list)
-
-
 class RelayLab:
-    """Runs (or resumes) one relay run against a ``RunStore``."""
+    """The relay lab (see ``relaykit.bench.lab``): one unit per (goal, method, booker), grouped by goal."""
 
-    def __init__(self, config: RelayConfig, store: RunStore, *, model: Model | None = None,
-                 known_methods: list[str] | None = None, telemetry: Telemetry | None = None) -> None:
+    kind = KIND
+
+    def __init__(self, config: RelayConfig, *, known_methods: list[str] | None = None,
+                 embedder: CachedEmbedder | None = None) -> None:
         from relaykit.handoff import compressors
 
         config.check()
-        self.store = store
         self.world = build_world(config)
         known = known_methods or compressors()
         if not config.methods:
             config = RelayConfig(**{**config.to_json(), "methods": tuple(default_methods(known))})
         self.methods = parse_methods(",".join(config.methods), known)
         self.config = config
-        self.model_goals = config.model_goals
         self.model_budget = resolve_model_budget(config, self.methods)
-        self._model_seconds = 0.0
-        self._skipped = 0
-        self._budget_lock = threading.Lock()
-        self.telemetry = telemetry or Telemetry()  # no sinks: a no-op
-        self._given_model = model
-        self._model: Model | None = None
-        self._model_lock = threading.Lock()
         self.inv = inventory(self.world)
-        self.embedder = CachedEmbedder(open_embedder(config.embedder))
+        self.embedder = embedder or CachedEmbedder(open_embedder(config.embedder))
         self.truths: dict[str, Truth] = {g.id: ground_truth(self.world, g, self.inv) for g in self.world.goals}
+        self._memo: dict[str, dict[str, Any]] = {}
+        self.models = LabModels(cache=config.cache, namespace=KIND)
 
-    # -- parts ---------------------------------------------------------------------------------------
-    @property
-    def model(self) -> Model:
-        with self._model_lock:
-            if self._model is None:
-                base = self._given_model or open_lab_model(self.config.model)
-                self._model = wrap_lab_model(base, cache=self.config.cache, namespace=KIND,
-                                             telemetry=self.telemetry if self.telemetry.sinks else None)
-            return self._model
+    @classmethod
+    def from_stored(cls, data: Mapping[str, Any], **kwargs: Any) -> RelayLab:
+        return cls(RelayConfig.from_json(dict(data)), **kwargs)
 
-    def researcher(self) -> Researcher:
-        if self.config.researcher == "model":
-            return ModelResearcher(self.model, seed=self.config.seed)
-        return Auditor(self.config.style)
-
-    def booker(self, name: str) -> Booker:
-        return ModelBooker(self.model, seed=self.config.seed) if name == "model" else Reader()
-
-    def limited(self, spec: MethodSpec, booker: str) -> bool:
-        return self.config.researcher == "model" or spec.needs_model or booker == "model"
-
-    def plan(self) -> list[Unit]:
-        units = []
-        for index, goal in enumerate(self.world.goals):
-            unit = Unit(index, goal)
-            for spec in self.methods:
-                for booker in self.config.bookers:
-                    if not (self.limited(spec, booker) and self.model_goals is not None
-                            and index >= self.model_goals):
-                        unit.cells.append((spec, booker))
-            units.append(unit)
-        return units
-
-    # -- running -------------------------------------------------------------------------------------
-    def start(self) -> str:
+    # -- the lab protocol ----------------------------------------------------------------------------
+    def stored_config(self) -> dict[str, Any]:
         config = self.config.to_json()
         if self.config.world_file:
             config["world_sha256"] = file_sha256(self.config.world_file)
         config["resolved_model_budget_s"] = self.model_budget
-        return self.store.create_run(KIND, config)
+        return config
 
-    def run(self, run_id: str, *, concurrency: int = 1, progress: Progress | None = None) -> None:
-        """Compute every planned unit not yet in the store; ``progress(n)`` is called as scores finish."""
-        if concurrency < 1:
-            raise UsageError(f"--concurrency must be at least 1, not {concurrency}")
-        done = self.store.done_keys(run_id)
-        advance = progress or (lambda n: None)
-        units = self.plan()
-        self._model_seconds, self._skipped = 0.0, 0
-        with self.telemetry.run(self.config.to_json(), run_id=run_id):
-            if concurrency == 1:
-                for unit in units:
-                    self._run_unit(run_id, unit, done, advance)
-            else:
-                with ThreadPoolExecutor(max_workers=concurrency) as pool:
-                    # each worker runs in a copy of this context, so its events carry the run id
-                    futures = [pool.submit(contextvars.copy_context().run, self._run_unit, run_id, u, done, advance)
-                               for u in units]
-                    for future in futures:
-                        future.result()
-        if self._skipped:
-            self.store.log_event(run_id, "skipped", {"units": self._skipped, "model_budget_s": self.model_budget,
-                                                     "model_seconds": round(self._model_seconds, 1)})
-        self.store.finish(run_id, "finished" if not self.missing(run_id) else "incomplete")
+    def open_models(self) -> None:
+        """Open (check) the models this run will use."""
+        for spec in self.model_specs():
+            self.models.get(spec)
 
-    def missing(self, run_id: str) -> int:
-        done = self.store.done_keys(run_id)
-        return sum(score_key(u.goal, s, b) not in done for u in self.plan() for s, b in u.cells)
+    def model_specs(self) -> list[str]:
+        involves = self.config.uses_model or any(m.needs_model for m in self.methods)
+        return [self.config.model] if involves else []
 
-    def _may_use_model(self, index: int) -> bool:
-        with self._budget_lock:
-            return index == 0 or self.model_budget is None or self._model_seconds < self.model_budget
+    def limited(self, spec: MethodSpec, booker: str) -> bool:
+        return self.config.researcher == "model" or spec.needs_model or booker == "model"
 
-    def _charge(self, seconds: float) -> None:
-        with self._budget_lock:
-            self._model_seconds += seconds
+    def units(self) -> list[Unit]:
+        units = []
+        for index, goal in enumerate(self.world.goals):
+            for spec in self.methods:
+                for booker in self.config.bookers:
+                    limited = self.limited(spec, booker)
+                    if limited and self.config.model_goals is not None and index >= self.config.model_goals:
+                        continue
+                    units.append(Unit(score_key(goal, spec, booker), group=goal.id, uses_model=limited,
+                                      tags={"method": spec.label, "booker": booker}, data=(goal, spec, booker)))
+        return units
 
-    def _run_unit(self, run_id: str, unit: Unit, done: set[str], advance: Progress) -> None:
-        todo = [(s, b) for s, b in unit.cells if score_key(unit.goal, s, b) not in done]
-        advance(len(unit.cells) - len(todo))
-        memo: dict[str, dict[str, Any] | None] = {}
-        for spec, booker in todo:
-            limited = self.limited(spec, booker)
-            if limited and not self._may_use_model(unit.index):
-                with self._budget_lock:
-                    self._skipped += 1
-                advance(1)
-                continue
-            started = time.perf_counter()
-            self._cell(run_id, unit.goal, spec, booker, done, memo)
-            if limited:
-                self._charge(time.perf_counter() - started)
-            advance(1)
+    def run_unit(self, unit: Unit, ctx: RunContext) -> dict[str, Any]:
+        goal, spec, booker = unit.data
+        trace = self._trace(ctx, goal)
+        handoff = self._handoff(ctx, goal, spec, trace)
+        return self._score(ctx, goal, spec, booker, trace, handoff)
 
-    def _cell(self, run_id: str, goal: Goal, spec: MethodSpec, booker: str, done: set[str],
-              memo: dict[str, dict[str, Any] | None]) -> None:
-        if "trace" not in memo:
-            memo["trace"] = self._trace(run_id, goal, done)
-        trace = memo["trace"]
-        if trace is None:
-            return
-        if spec.label not in memo:
-            memo[spec.label] = self._handoff(run_id, goal, spec, trace, done)
-        handoff = memo[spec.label]
-        if handoff is not None:
-            self._score(run_id, goal, spec, booker, trace, handoff)
+    def summarize(self, store: RunStore, run: RunInfo) -> Summary:
+        return summarize(store, run)
 
-    def _failed(self, run_id: str, stage: str, goal: Goal, exc: ModelError, **where: str) -> None:
-        self.store.log_event(run_id, "failure", {"stage": stage, "goal": goal.id, **where,
-                                                 "error": f"{type(exc).__name__}: {exc}"})
+    # -- parts ---------------------------------------------------------------------------------------
+    def model(self, ctx: RunContext) -> Model:
+        return ctx.models.get(self.config.model)
 
-    def _trace(self, run_id: str, goal: Goal, done: set[str]) -> dict[str, Any] | None:
+    def researcher(self, ctx: RunContext) -> Researcher:
+        if self.config.researcher == "model":
+            return ModelResearcher(self.model(ctx), seed=self.config.seed)
+        return Auditor(self.config.style)
+
+    def booker(self, ctx: RunContext, name: str) -> Booker:
+        return ModelBooker(self.model(ctx), seed=self.config.seed) if name == "model" else Reader()
+
+    def _trace(self, ctx: RunContext, goal: Goal) -> dict[str, Any]:
+        memo = self._memo.setdefault(goal.id, {})
+        if "trace" in memo:
+            return _reraise(memo["trace"])
         key = f"trace/{goal.id}"
-        if key in done:
-            return self.store.result(run_id, key)
+        if ctx.done(key):
+            memo["trace"] = ctx.result(key)
+            return _reraise(memo["trace"])
         try:
-            with self.telemetry.stage("researcher", goal=goal.id):
-                research = self.researcher().research(self.world, goal)
+            with ctx.stage("researcher", goal=goal.id):
+                research = self.researcher(ctx).research(self.world, goal)
         except ModelError as exc:
-            self._failed(run_id, "researcher", goal, exc)
-            return None
+            memo["trace"] = exc
+            raise
         value = {"trace": research.trace, **research_accounting(research)}
-        self.store.log_event(run_id, "researcher", {"goal": goal.id, **research_accounting(research)})
-        self.store.record(run_id, key, value)
+        ctx.log("researcher", {"goal": goal.id, **research_accounting(research)})
+        ctx.record(key, value)
+        memo["trace"] = value
         return value
 
-    def _handoff(self, run_id: str, goal: Goal, spec: MethodSpec, trace: dict[str, Any],
-                 done: set[str]) -> dict[str, Any] | None:
+    def _handoff(self, ctx: RunContext, goal: Goal, spec: MethodSpec, trace: dict[str, Any]) -> dict[str, Any]:
+        memo = self._memo.setdefault(goal.id, {})
+        if spec.label not in memo:
+            # the model-free methods of a goal are compressed together, their diagnostics embedded in one batch
+            batch = [spec] if spec.needs_model else [m for m in self.methods if not m.needs_model]
+            self._compress(ctx, goal, [m for m in batch if m.label not in memo], trace)
+        return _reraise(memo[spec.label])
+
+    def _compress(self, ctx: RunContext, goal: Goal, specs: list[MethodSpec], trace: dict[str, Any]) -> None:
+        self._record_handoffs(ctx, goal, trace, self._fresh_handoffs(ctx, goal, specs, trace))
+
+    def _fresh_handoffs(self, ctx: RunContext, goal: Goal, specs: list[MethodSpec],
+                        trace: dict[str, Any]) -> dict[str, Any]:
+        """Compress with each method whose hand-off is not stored yet (stored ones and failures go to the memo)."""
         from relaykit.handoff import compress_handoff
 
-        key = f"handoff/{goal.id}/{spec.label}"
-        if key in done:
-            return self.store.result(run_id, key)
-        model = self.model if spec.needs_model else None
-        try:
-            with self.telemetry.stage("compression", goal=goal.id, method=spec.label):
-                handoff = compress_handoff(trace["trace"], goal.text, spec.compressor, model=model,
-                                           embedder=self.embedder, **spec.kwargs)
-        except ModelError as exc:
-            self._failed(run_id, "compression", goal, exc, method=spec.label)
-            return None
-        value = self._describe_handoff(goal, trace["trace"], handoff)
-        self.store.log_event(run_id, "compression", {"goal": goal.id, "method": spec.label,
-                                                     **{k: value[k] for k in ("ratio", "compression_tokens")}})
-        self.store.record(run_id, key, value)
-        return value
+        memo = self._memo.setdefault(goal.id, {})
+        fresh: dict[str, Any] = {}
+        for spec in specs:
+            key = f"handoff/{goal.id}/{spec.label}"
+            if ctx.done(key):
+                memo[spec.label] = ctx.result(key)
+                continue
+            model = self.model(ctx) if spec.needs_model else None
+            try:
+                with ctx.stage("compression", goal=goal.id, method=spec.label):
+                    fresh[spec.label] = compress_handoff(trace["trace"], goal.text, spec.compressor, model=model,
+                                                         embedder=self.embedder, **spec.kwargs)
+            except ModelError as exc:
+                memo[spec.label] = exc
+        return fresh
 
-    def _describe_handoff(self, goal: Goal, trace: str, handoff: Any) -> dict[str, Any]:
+    def _record_handoffs(self, ctx: RunContext, goal: Goal, trace: dict[str, Any], fresh: dict[str, Any]) -> None:
+        memo = self._memo.setdefault(goal.id, {})
+        diag = diagnostics(self.embedder, trace["trace"], goal.text,
+                           {label: h.payload_text for label, h in fresh.items()})
+        for label, handoff in fresh.items():
+            value = {**self._describe_handoff(goal, handoff, trace["trace"]), **diag[label]}
+            ctx.log("compression", {"goal": goal.id, "method": label,
+                                    **{k: value[k] for k in ("ratio", "compression_tokens")}})
+            ctx.record(f"handoff/{goal.id}/{label}", value)
+            memo[label] = value
+
+    def prepare(self, ctx: RunContext, units: list[Unit]) -> None:
+        """With the deterministic Researcher, compute every pending goal's model-free hand-offs up front, so that
+        the embeddings they need are computed in two large batches (trace sentences for prune, then every
+        diagnostic chunk) instead of a few small ones per goal."""
+        free = [m for m in self.methods if not m.needs_model]
+        goals = list(dict.fromkeys(u.data[0] for u in units if not u.data[1].needs_model))
+        if self.config.researcher != "auditor" or not free or not goals:
+            return
+        traces = {g.id: self._trace(ctx, g) for g in goals}
+        self.embedder.warm([g.text for g in goals] + [s for t in traces.values() for s in iter_sentences(t["trace"])])
+        fresh = {g.id: self._fresh_handoffs(ctx, g, free, traces[g.id]) for g in goals}
+        self.embedder.warm(c for g in goals for text in (traces[g.id]["trace"], g.text,
+                           *(h.payload_text for h in fresh[g.id].values())) if text.strip() for c in chunks(text))
+        for goal in goals:
+            self._record_handoffs(ctx, goal, traces[goal.id], fresh[goal.id])
+
+    def _describe_handoff(self, goal: Goal, handoff: Any, trace: str) -> dict[str, Any]:
         from relaykit.handoff import audit
         from relaykit.handoff.audit import Fact
 
-        text = handoff.payload_text
         report = audit(handoff, [Fact(*f) for f in audit_facts(self.world, goal)], trace=trace)
         return {
-            "payload": handoff.payload, "payload_text": text, "ratio": handoff.ratio,
+            "payload": handoff.payload, "payload_text": handoff.payload_text, "ratio": handoff.ratio,
             "tokens_in": handoff.tokens_in, "tokens_out": handoff.tokens_out,
             "compression_calls": handoff.cost.model_calls,
             "compression_tokens": handoff.cost.prompt_tokens + handoff.cost.completion_tokens,
             "compression_seconds": handoff.cost.seconds, "warnings": list(handoff.warnings),
-            "fidelity": similarity(self.embedder, trace, text),
-            "goal_similarity": similarity(self.embedder, text, goal.text),
             "evidence_recall": report.recall, "facts_lost": len(report.lost), "invented_facts": report.invented,
         }
 
-    def _score(self, run_id: str, goal: Goal, spec: MethodSpec, booker_name: str, trace: dict[str, Any],
-               handoff: dict[str, Any]) -> None:
-        try:
-            with self.telemetry.stage("booker", goal=goal.id, method=spec.label, booker=booker_name):
-                booking = self.booker(booker_name).book(goal, handoff["payload"], handoff["payload_text"])
-        except ModelError as exc:
-            self._failed(run_id, "booker", goal, exc, method=spec.label, booker=booker_name)
-            return
+    def _score(self, ctx: RunContext, goal: Goal, spec: MethodSpec, booker_name: str, trace: dict[str, Any],
+               handoff: dict[str, Any]) -> dict[str, Any]:
+        with ctx.stage("booker", goal=goal.id, method=spec.label, booker=booker_name):
+            booking = self.booker(ctx, booker_name).book(goal, handoff["payload"], handoff["payload_text"])
         result = score(self.inv, goal, self.truths[goal.id], booking, handoff["payload_text"])
         booker_tokens = booking.prompt_tokens + booking.completion_tokens
         researcher_tokens = trace["prompt_tokens"] + trace["completion_tokens"]
@@ -337,9 +316,17 @@ class RelayLab:
             "evidence_recall": handoff["evidence_recall"], "error": booking.error, "notes": dict(booking.notes),
             "booker_seconds": booking.seconds,
         })
-        self.store.log_event(run_id, "booker", {"goal": goal.id, "method": spec.label, "booker": booker_name,
-                                                "answer": result["answer"], "tokens": booker_tokens})
-        self.store.record(run_id, score_key(goal, spec, booker_name), result)
+        ctx.log("booker", {"goal": goal.id, "method": spec.label, "booker": booker_name,
+                           "answer": result["answer"], "tokens": booker_tokens})
+        return result
+
+
+def _reraise(value: Any) -> dict[str, Any]:
+    """A memoised result, or the model error it failed with (raised again for every unit that needs it)."""
+    if isinstance(value, ModelError):
+        raise value
+    result: dict[str, Any] = value
+    return result
 
 
 def score_key(goal: Goal, spec: MethodSpec, booker: str) -> str:
@@ -352,12 +339,26 @@ def research_accounting(research: Research) -> dict[str, Any]:
 
 
 def open_lab(store: RunStore, config: RelayConfig | None = None, *, resume: str | None = None,
-             model: Model | None = None, telemetry: Telemetry | None = None) -> tuple[RelayLab, str]:
-    """A lab and its run id: a new run from ``config``, or the stored run ``resume`` with its own config."""
-    if resume is not None:
-        info = store.get_run(resume)
-        if info.kind != KIND:
-            raise UsageError(f"run {resume} is a {info.kind!r} run, not a relay run; see `relaykit runs`")
-        return RelayLab(RelayConfig.from_json(info.config), store, model=model, telemetry=telemetry), resume
-    lab = RelayLab(config or RelayConfig(), store, model=model, telemetry=telemetry)
-    return lab, lab.start()
+             model: Model | None = None, telemetry: Telemetry | None = None, models: LabModels | None = None,
+             embedder: CachedEmbedder | None = None) -> tuple[RelayLab, str]:
+    """A lab and its run id: a new run from ``config``, or the stored run ``resume`` with its own config.
+
+    Its models are ``models``, or opened from the config's spec (``model`` stands in for every spec in
+    tests), with the config's cache and ``telemetry``; they are opened before a new run is registered.
+    """
+    def make(stored: Mapping[str, Any] | None) -> RelayLab:
+        lab = (RelayLab.from_stored(stored, embedder=embedder) if stored is not None
+               else RelayLab(config or RelayConfig(), embedder=embedder))
+        lab.models = models or LabModels(cache=lab.config.cache, namespace=KIND, telemetry=telemetry,
+                                         given={"*": model} if model is not None else None)
+        lab.open_models()
+        return lab
+
+    return open_run(store, KIND, make, resume, None)
+
+
+def run_relay(store: RunStore, lab: RelayLab, run_id: str, *, concurrency: int = 1,
+              progress: ProgressSink | None = None, telemetry: Telemetry | None = None) -> RunOutcome:
+    """Compute every unit of ``run_id`` not yet stored (the one runner, with the relay's model time budget)."""
+    runner = Runner(store, lab.models, progress=progress, telemetry=telemetry or lab.models.telemetry)
+    return runner.run(lab, run_id, RunOptions(concurrency=concurrency, model_budget_s=lab.model_budget))

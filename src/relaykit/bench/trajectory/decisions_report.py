@@ -16,7 +16,7 @@ COLUMNS = ("split", "budget", "method", "feasible", "valid", "within budget", "f
            "all-words recall", "size / input", "infeasible", "clear BudgetTooSmall")
 
 
-def summarise(results: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+def summarize(results: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
     """One row per (split, budget, method): rates over feasible cases, and the infeasible ones apart."""
     groups: dict[tuple[str, str, str], list[dict[str, Any]]] = defaultdict(list)
     for unit in results.values():
@@ -68,7 +68,7 @@ def terminal(store: RunStore, run: RunInfo) -> None:
                         f"seed={cfg.get('seed')}")
     for column in COLUMNS:
         table.add_column(column)
-    for row in summarise(store.results(run.run_id)):
+    for row in summarize(store.results(run.run_id)):
         table.add_row(*cells(row))
     Console().print(table)
 
@@ -76,7 +76,7 @@ def terminal(store: RunStore, run: RunInfo) -> None:
 def html_report(store: RunStore, run: RunInfo) -> str:
     head = "".join(f"<th>{html.escape(c)}</th>" for c in COLUMNS)
     body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in cells(r)) + "</tr>"
-                   for r in summarise(store.results(run.run_id)))
+                   for r in summarize(store.results(run.run_id)))
     return (f"<!doctype html><html><head><meta charset='utf-8'><title>{run.run_id}</title></head><body>"
             f"<h1>Trajectory decision points {html.escape(run.run_id)}</h1><p>{html.escape(str(run.config))}</p>"
             "<p>Rates over feasible cases; recall is strict (0 when invalid or over budget), the mean over "
@@ -86,4 +86,4 @@ def html_report(store: RunStore, run: RunInfo) -> str:
 
 register_report(KIND, terminal, html_report)
 
-__all__ = ["COLUMNS", "cells", "html_report", "summarise", "terminal"]
+__all__ = ["COLUMNS", "cells", "html_report", "summarize", "terminal"]

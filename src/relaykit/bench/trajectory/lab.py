@@ -13,11 +13,12 @@ method's mean reward over NO-COMP's, per environment and policy cell.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from relaykit.bench.store import RunStore
+from relaykit.bench.lab import LabModels, ProgressSink, RunContext, Runner, Unit, open_run
+from relaykit.bench.store import RunInfo, RunStore
 from relaykit.bench.trajectory.envs import Adapter, Episode, episode_messages, open_env
 from relaykit.bench.trajectory.labelset import prefix_points
 from relaykit.models.base import Model
@@ -104,37 +105,62 @@ def teacher_forced(episode: Episode, method: str, cfg: LabConfig, policy: Policy
             "tokens_out": tokens_out}
 
 
-def run_lab(cfg: LabConfig, store: RunStore, *, run_id: str | None = None, model: Model | None = None,
-            token_info: TokenInfo | None = None, on_unit: Callable[[str], None] | None = None) -> str:
-    """Run (or resume) the lab; every (episode, method, part) result is recorded as soon as it is done."""
-    adapter = open_env(cfg.env)
-    if run_id is None:
-        run_id = store.create_run(KIND, asdict(cfg))
-    done = store.done_keys(run_id)
-    policy = ModelPolicy(model) if model is not None else None
-    if token_info is None and "selective-context" in cfg.methods:
-        from relaykit.trajectory.selective import model_token_info
+class TrajectoryLab:
+    """The trajectory lab on the one runner: a unit per (episode, method, part), grouped by episode."""
 
-        token_info = model_token_info()  # one cache for the whole run
-    for episode in adapter.episodes(cfg.episodes, cfg.seed):
-        for method in cfg.methods:
-            key = f"{episode.episode_id}/{method}/free"
-            if key not in done:
-                store.record(run_id, key, {"env": cfg.env, "episode": episode.episode_id, "method": method,
-                                           "part": "free", **model_free(episode, method, cfg, token_info)})
-            if on_unit is not None:
-                on_unit(key)
-            if policy is None:
-                continue
-            key = f"{episode.episode_id}/{method}/policy"
-            if key not in done:
-                result = (play(adapter, episode, method, cfg, policy, token_info) if adapter.playable
-                          else teacher_forced(episode, method, cfg, policy, token_info))
-                store.record(run_id, key, {"env": cfg.env, "episode": episode.episode_id, "method": method,
-                                           "part": "policy", "policy": cfg.policy, **result})
-            if on_unit is not None:
-                on_unit(key)
-    store.finish(run_id)
+    kind = KIND
+
+    def __init__(self, cfg: LabConfig, *, model: Model | None = None, token_info: TokenInfo | None = None) -> None:
+        self.cfg, self.model, self.token_info = cfg, model, token_info
+        self.adapter = open_env(cfg.env)
+
+    def stored_config(self) -> dict[str, Any]:
+        return asdict(self.cfg)
+
+    def model_specs(self) -> list[str]:
+        return [self.cfg.policy] if self.cfg.policy and self.model is None else []
+
+    def units(self) -> list[Unit]:
+        parts = ("free", "policy") if self.cfg.policy or self.model is not None else ("free",)
+        return [Unit(f"{episode.episode_id}/{method}/{part}", group=episode.episode_id, uses_model=part == "policy",
+                     tags={"method": method, "part": part}, data=(episode, method, part))
+                for episode in self.adapter.episodes(self.cfg.episodes, self.cfg.seed)
+                for method in self.cfg.methods for part in parts]
+
+    def run_unit(self, unit: Unit, ctx: RunContext) -> dict[str, Any]:
+        episode, method, part = unit.data
+        cfg, info = self.cfg, self._token_info()
+        head = {"env": cfg.env, "episode": episode.episode_id, "method": method, "part": part}
+        if part == "free":
+            return {**head, **model_free(episode, method, cfg, info)}
+        policy = ModelPolicy(self.model or ctx.models.get(str(cfg.policy)))
+        result = (play(self.adapter, episode, method, cfg, policy, info) if self.adapter.playable
+                  else teacher_forced(episode, method, cfg, policy, info))
+        return {**head, "policy": cfg.policy, **result}
+
+    def _token_info(self) -> TokenInfo | None:
+        if self.token_info is None and "selective-context" in self.cfg.methods:
+            from relaykit.trajectory.selective import model_token_info
+
+            self.token_info = model_token_info()  # one cache for the whole run
+        return self.token_info
+
+    def summarize(self, store: RunStore, run: RunInfo) -> Any:
+        from relaykit.bench.trajectory.report import summarize
+
+        return summarize(store.results(run.run_id))
+
+
+def run_lab(cfg: LabConfig, store: RunStore, *, run_id: str | None = None, model: Model | None = None,
+            token_info: TokenInfo | None = None, progress: ProgressSink | None = None) -> str:
+    """Run (or resume ``run_id``: a trajectory run) on the one runner; each result is recorded when done."""
+    def make(stored: Mapping[str, Any] | None) -> TrajectoryLab:
+        config = cfg if stored is None else LabConfig(**{**stored, "methods": tuple(stored["methods"])})
+        return TrajectoryLab(config, model=model, token_info=token_info)
+
+    models = LabModels(namespace=KIND)
+    lab, run_id = open_run(store, KIND, make, run_id, models)
+    Runner(store, models, progress=progress).run(lab, run_id)
     return run_id
 
 
@@ -142,4 +168,5 @@ def units(cfg: LabConfig) -> int:
     return cfg.episodes * len(cfg.methods) * (2 if cfg.policy else 1)
 
 
-__all__ = ["DEFAULT_METHODS", "KIND", "LabConfig", "model_free", "play", "run_lab", "teacher_forced", "units"]
+__all__ = ["DEFAULT_METHODS", "KIND", "LabConfig", "TrajectoryLab", "model_free", "play", "run_lab", "teacher_forced",
+           "units"]

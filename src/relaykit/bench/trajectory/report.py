@@ -14,7 +14,7 @@ from relaykit.bench.store import RunInfo, RunStore
 KIND = "trajectory"
 
 
-def summarise(results: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+def summarize(results: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
     """One row per method: validity rate, grounding recall, realized compression, reward and retention."""
     free: dict[str, list[dict[str, Any]]] = defaultdict(list)
     policy: dict[str, list[dict[str, Any]]] = defaultdict(list)
@@ -73,7 +73,7 @@ def terminal(store: RunStore, run: RunInfo) -> None:
     cfg = run.config
     table = Table(title=f"{run.run_id}: env={cfg.get('env')} policy={cfg.get('policy') or 'none (model-free)'} "
                         f"keep={cfg.get('keep')} dropped={cfg.get('dropped')}")
-    rows = summarise(store.results(run.run_id))
+    rows = summarize(store.results(run.run_id))
     width = len(COLUMNS) if any(r["reward"] == r["reward"] for r in rows) else 5  # no policy: no reward columns
     for column in COLUMNS[:width]:
         table.add_column(column)
@@ -85,9 +85,9 @@ def terminal(store: RunStore, run: RunInfo) -> None:
 def html_report(store: RunStore, run: RunInfo) -> str:
     from relaykit.bench.trajectory.html_report import render_html
 
-    return render_html(summarise(store.results(run.run_id)), run)
+    return render_html(summarize(store.results(run.run_id)), run)
 
 
-register_report(KIND, terminal, html_report, lambda store, run: {"methods": summarise(store.results(run.run_id))})
+register_report(KIND, terminal, html_report, lambda store, run: {"methods": summarize(store.results(run.run_id))})
 
-__all__ = ["html_report", "summarise", "terminal"]
+__all__ = ["html_report", "summarize", "terminal"]
