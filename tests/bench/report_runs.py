@@ -16,12 +16,12 @@ from relaykit.testing import ScriptedModel
 
 def relay_run(store: RunStore, *, short_method: str | None = "truncate") -> RunInfo:
     """Five methods on six goals; ``short_method`` keeps only its first goal, so one row has N=1."""
-    from relaykit.bench.relay.runner import RelayConfig, open_lab
+    from relaykit.bench.relay.runner import RelayConfig, open_lab, run_relay
 
     config = RelayConfig(methods=("passthrough", "extract-rules", "truncate", "tfidf", "prune"), embedder="hashing",
                          goals=6, seed=1)
     lab, run_id = open_lab(store, config)
-    lab.run(run_id)
+    run_relay(store, lab, run_id)
     if short_method is None:
         return store.get_run(run_id)
     copy = store.create_run("relay", store.get_run(run_id).config)

@@ -75,7 +75,7 @@ def test_a_bad_option_registers_no_run(tmp_path: Path) -> None:
         RunOptions(concurrency=0)
     with pytest.raises(UsageError, match="model-budget"):
         RunOptions(model_budget_s=-5)
-    with pytest.raises(UsageError, match="unknown model spec"):
+    with pytest.raises(UsageError, match="unknown model backend"):
         _open(store, {"n": 2, "model": True}, models=_bad_models())
     assert store.list_runs() == []
 

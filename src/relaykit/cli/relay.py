@@ -37,7 +37,7 @@ from relaykit.telemetry import JsonlSink, Telemetry
 
 del _relay_report
 
-relay_app = typer.Typer(help="The closed-world travel relay of paper 000.", invoke_without_command=True)
+relay_app = typer.Typer(invoke_without_command=True)  # help: the callback's docstring
 
 WORLD = typer.Option(None, "--world", help="A world file (see export-world); default: a generated world.")
 GOALS = typer.Option(50, "--goals", help="Goals in a generated world.")

@@ -82,7 +82,10 @@ def _notes(summary: Summary) -> list[str]:
 
 
 def render_html(summary: Summary, run: RunInfo) -> str:
-    rows, marked = summary.rows, _marked(summary.rows)
+    # rows of methods that never finished a goal (N = 0, with their reason in the notes) show only when some
+    # method did; a run with no result at all says so instead of a table of zeros
+    rows = summary.rows if any(r.n for r in summary.rows) else []
+    marked = _marked(rows)
     empty = "No method finished a goal yet (see the notes for why)."
     blocks: list[Block] = [
         TableBlock("Table I: overall performance (95% bootstrap CI over goals)", *table_one(rows), how_to_read=HOW["I"],
