@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 demo: install
-	$(VENV)/bin/relaykit bench relay --booker reader,model
+	$(VENV)/bin/relaykit bench relay --methods passthrough,extract-rules,prune,truncate,tfidf --booker reader,model --model-goals 1
 
 test: install
 	$(VENV)/bin/python -m pytest -q

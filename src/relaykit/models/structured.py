@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any, TypeVar, overload
 
 from pydantic import BaseModel, ValidationError
@@ -67,6 +68,12 @@ def repair_message(error: InvalidOutput) -> str:
     )
 
 
+REPAIR_MARGIN = 16
+"""Tokens kept free below the context window when a repair's completion is sized."""
+MIN_REPAIR_TOKENS = 32
+"""A repair that would have fewer tokens than this to answer in is not attempted."""
+
+
 @overload
 def complete_structured(
     model: Model, messages: Sequence[Message] | str, schema: type[T], *,
@@ -100,8 +107,16 @@ def complete_structured(
         raise UsageError(f"max_repairs must be 0 or more, not {max_repairs}")
     request = ChatRequest.of(messages, schema=schema, **params)
     last: InvalidOutput | None = None
-    for _attempt in range(max_repairs + 1):
+    attempts, window_full = 0, False
+    for attempt in range(max_repairs + 1):
+        if attempt:  # a repair carries the bad answer back: size its completion to what the window still holds
+            room = model.context_window - model.count_messages(request.messages) - REPAIR_MARGIN
+            if room < MIN_REPAIR_TOKENS:
+                window_full = True
+                break
+            request = replace(request, max_tokens=min(request.max_tokens, room))
         response = model.complete(request)
+        attempts += 1
         if usage is not None:
             usage.add(response)
         try:
@@ -116,8 +131,9 @@ def complete_structured(
                 ]
             )
     assert last is not None
+    why = " (a further repair would not fit the context window)" if window_full else ""
     raise InvalidOutput(
-        f"{model.name} gave no valid {schema_name(schema)} after {max_repairs + 1} attempts: {last}",
+        f"{model.name} gave no valid {schema_name(schema)} after {attempts} attempt(s){why}: {last}",
         raw_text=last.raw_text,
         errors=last.errors,
     )
