@@ -66,9 +66,8 @@ def test_plugin_entry_points_are_found_with_no_code_change(plugin: None) -> None
 
 
 def test_plugin_hand_off_method_is_found(plugin: None) -> None:
-    registry = next((v for v in vars(relaykit.handoff).values() if isinstance(v, Registry)), None)
-    if registry is None or registry.group != "relaykit.handoff":
-        pytest.skip("relaykit.handoff exposes no Registry of group relaykit.handoff yet")
+    registry = relaykit.handoff.HANDOFF_METHODS
+    assert registry.group == "relaykit.handoff"
     registry.load_plugins(refresh=True)
     try:
         assert "first-line" in registry.names()
@@ -171,3 +170,30 @@ def test_settings_are_frozen_values_apart_from_resources() -> None:
     assert model.requests[-1].max_tokens == 32
     with pytest.raises(UsageError, match="max_repairs"):
         PlanSettings(max_repairs=-1)
+
+
+def test_a_users_own_methods_are_passed_as_objects_with_no_registration() -> None:
+    """`compress_handoff(..., method=obj)` and `compress_trajectory(..., method=fn)`: no global state changes."""
+    from relaykit.handoff import HANDOFF_METHODS, Compressed, compress_handoff
+    from relaykit.trajectory import METHODS, Plan, compress_trajectory
+    from relaykit.trajectory.validate import validate
+
+    def first_line(job: object) -> Compressed:
+        return Compressed(str(job.trace).splitlines()[0])
+
+    handoff = compress_handoff("H1 costs 100 USD, pass.\nH2 costs 900 USD, fail.", "a hotel", method=first_line)
+    assert handoff.payload == "H1 costs 100 USD, pass." and handoff.accounting.ratio < 1
+    names = list(HANDOFF_METHODS.names())
+
+    def newest_only(t: object, s: object) -> Plan:  # keep the last past step and drop the rest
+        steps = t.steps
+        return Plan(t.with_steps(steps[-2:]))
+
+    messages = [{"role": "user", "content": "task"}]
+    for k in range(4):
+        messages += [{"role": "assistant", "content": None, "tool_calls": [
+            {"id": f"c{k}", "type": "function", "function": {"name": "look", "arguments": "{}"}}]},
+                     {"role": "tool", "tool_call_id": f"c{k}", "content": f"room {k} " * 20}]
+    out = compress_trajectory(messages, method=newest_only, keep=1.0)
+    assert validate(out.messages) == [] and out.accounting.tokens_out < out.accounting.tokens_in
+    assert HANDOFF_METHODS.names() == names and "newest_only" not in METHODS.names()

@@ -8,6 +8,7 @@ from typing import Any
 from relaykit.errors import UsageError
 from relaykit.handoff.base import Compressed
 from relaykit.handoff.text import compile_id_pattern, count_tokens
+from relaykit.text import pack
 
 SEPARATOR = "\n"
 
@@ -47,12 +48,7 @@ def identifier_warnings(trace: str, id_pattern: str | None) -> tuple[str, ...]:
 
 def fill_budget(order: Iterable[int], costs: Sequence[int], budget: int) -> list[int]:
     """Indices taken from ``order`` while their tokens (plus a separator each) fit in ``budget``."""
-    taken, used = [], 0
-    for i in order:
-        if used + costs[i] + 1 <= budget:
-            taken.append(i)
-            used += costs[i] + 1
-    return taken
+    return pack(order, costs.__getitem__, budget, separator=1)
 
 
 __all__ = ["SEPARATOR", "fill_budget", "identifier_warnings", "selection", "sentence_tokens", "target_tokens"]

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from relaykit.models.base import Model
+from relaykit.selective import most_informative
 
 TokenInfo = Callable[[str], Sequence[tuple[str, float]]]
 PROMPT = ({"role": "user", "content": "Repeat the following text."},)
@@ -25,8 +26,8 @@ def prune_text(text: str, info: TokenInfo, keep: float) -> str:
     if not pieces:
         return text
     n_keep = max(1, math.ceil(keep * len(pieces))) if keep > 0 else 0
-    ranked = sorted(range(len(pieces)), key=lambda i: -pieces[i][1])[:n_keep]
-    return "".join(pieces[i][0] for i in sorted(ranked))
+    kept = most_informative([p[1] for p in pieces], n_keep)  # the one Selective Context core
+    return "".join(pieces[i][0] for i in kept)
 
 
 def prune_message(message: dict[str, Any], info: TokenInfo, keep: float) -> dict[str, Any]:
