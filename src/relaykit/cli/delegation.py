@@ -77,7 +77,7 @@ def bench_delegation(
     planner: str = typer.Option("local", "--planner", help="Model spec of the planner (and router)."),
     executor: str = typer.Option("local", "--executor", help="Model spec of the executor."),
     formats: list[str] = typer.Option(["routed"], "--format",
-                                      help="nl, graph, routed, oracle, tfidf or all; repeat or comma-separate."),
+                                      help="nl, graph, routed, oracle, tfidf-terms or all; repeat or comma-separate."),
     router: str = typer.Option("model", "--router", help="Router of the routed format: model or heuristic."),
     limit: int = typer.Option(5, "--limit", help="Number of tasks."),
     offset: int = typer.Option(0, "--offset", help="Skip this many tasks first."),

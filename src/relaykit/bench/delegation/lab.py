@@ -1,7 +1,7 @@
 """The delegation lab: each task through each format arm, scored on the environment's gold outcome.
 
 Arms: ``nl`` (prose delegation), ``graph`` (typed graph + graph-aware executor prompt), ``routed``
-(the router picks per delegation), ``tfidf`` (the NL plan re-encoded as its top TF-IDF terms, the
+(the router picks per delegation), ``tfidf-terms`` (the NL plan re-encoded as its top TF-IDF terms, the
 schema-unaware baseline). ``oracle`` is derived per task from the nl and graph arms (the better of
 the two), so asking for it runs both. One record per (task, arm) goes to the run store as soon as
 it finishes; ``resume`` skips recorded units.
@@ -38,7 +38,7 @@ from relaykit.errors import ModelError, UsageError
 from relaykit.models import Model, Usage
 
 KIND = "delegation"
-ARMS = ("nl", "graph", "routed", "tfidf")
+ARMS = ("nl", "graph", "routed", "tfidf-terms")
 DERIVED = {"oracle": ("nl", "graph"), "all": ARMS}
 
 
@@ -65,7 +65,7 @@ class LabConfig:
             for name in filter(None, (part.strip() for part in item.split(","))):
                 expanded = DERIVED.get(name, (name,))
                 if any(arm not in ARMS for arm in expanded):
-                    raise UsageError(f"unknown format {name!r}; use nl, graph, routed, oracle, tfidf or all")
+                    raise UsageError(f"unknown format {name!r}; use nl, graph, routed, oracle, tfidf-terms or all")
                 arms += [arm for arm in expanded if arm not in arms]
         if not arms:
             raise UsageError("give at least one --format")
@@ -189,7 +189,7 @@ def run_turn(context: LabContext, episode: Episode, request: str, arm: str, usag
         else:
             text = plan_nl(context.planner, request, tools, usage=usage["planner"],
                            max_tokens=context.config.plan_tokens)
-            text = tfidf_reencode(text) if arm == "tfidf" else text
+            text = tfidf_reencode(text) if arm == "tfidf-terms" else text
     except ModelError as exc:
         return TurnOutcome(fmt, delegation_cost("", fmt, router_tokens=router_tokens).as_dict(),
                            error=f"planner: {exc}")
