@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from relaykit.bench.store import RunInfo, RunStore
-from relaykit.errors import UsageError
+from relaykit.registry import Registry
 
 TerminalRenderer = Callable[[RunStore, RunInfo], None]
 HtmlRenderer = Callable[[RunStore, RunInfo], str]
@@ -28,16 +28,15 @@ class ReportKind:
                 "summary": self.summary(store, run) if self.summary is not None else None}
 
 
-_REPORTS: dict[str, ReportKind] = {}
+REPORTS: Registry[ReportKind] = Registry("report kind")
+"""How ``relaykit report`` shows each run kind, registered by the labs."""
 
 
 def register_report(kind: str, terminal: TerminalRenderer, html: HtmlRenderer,
                     summary: JsonSummary | None = None) -> None:
     """Make ``relaykit report`` able to show runs of ``kind`` (``summary``: the data behind ``--json``)."""
-    _REPORTS[kind] = ReportKind(kind, terminal, html, summary)
+    REPORTS.register(kind, ReportKind(kind, terminal, html, summary))
 
 
 def report_for(run: RunInfo) -> ReportKind:
-    if run.kind not in _REPORTS:
-        raise UsageError(f"no report is registered for runs of kind {run.kind!r}; known: {', '.join(_REPORTS)}")
-    return _REPORTS[run.kind]
+    return REPORTS.get(run.kind)

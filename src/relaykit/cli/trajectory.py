@@ -233,7 +233,7 @@ def bench_trajectory(
         from relaykit.bench.trajectory.envs import ADAPTERS
 
         if env not in ADAPTERS:
-            raise UsageError(f"unknown environment {env!r}; use one of: {', '.join(ADAPTERS)}")
+            raise UsageError(ADAPTERS.unknown_message(env))
         if not 0.0 <= keep <= 1.0 or dropped not in ("remove", "placeholder"):
             raise UsageError(f"--keep must be in [0, 1] (not {keep:g}) and --dropped remove or placeholder "
                              f"(not {dropped!r})")

@@ -17,6 +17,7 @@ from typing import Any, Protocol
 
 from relaykit.bench.envs import bfcl
 from relaykit.errors import UsageError
+from relaykit.registry import Registry
 
 TEXT_SYSTEM = ("You are an agent in a text environment. Reply with exactly one action, using the words "
                "the environment understands (for example: look around, open door to kitchen, take coin).")
@@ -254,17 +255,16 @@ class BFCLMultiTurn:
         raise UsageError("BFCL multi-turn is scored teacher-forced (next-call accuracy), not played live")
 
 
-ADAPTERS: dict[str, Callable[[], Adapter]] = {}
+ADAPTERS: Registry[Callable[[], Adapter]] = Registry("environment")
+"""The trajectory lab's environments by name."""
 
 
 def register_env(name: str, factory: Callable[[], Adapter]) -> None:
-    ADAPTERS[name] = factory
+    ADAPTERS.register(name, factory)
 
 
 def open_env(name: str) -> Adapter:
-    if name not in ADAPTERS:
-        raise UsageError(f"unknown environment {name!r}; use one of: {', '.join(ADAPTERS)}")
-    return ADAPTERS[name]()
+    return ADAPTERS.get(name)()
 
 
 register_env("twx", TextWorldExpress)
