@@ -196,7 +196,9 @@ def bench_scale(size: int, lookups: int, dim: int) -> None:
         rng = np.random.default_rng(1)
         hits = iter([ChatRequest.of(question(int(i)) + " please") for i in rng.integers(0, size, lookups)])
         hit = percentiles(timed(lambda: sem.lookup(next(hits)), lookups))
-        assert sem.stats.semantic_hits >= lookups, "semantic lookups did not hit"
+        # the approximate search of large groups may miss a true match (a miss, never a wrong answer): report it
+        recall = sem.stats.semantic_hits / lookups
+        assert recall >= 0.9, f"only {sem.stats.semantic_hits} of {lookups} paraphrases hit"
         fresh = iter(range(lookups))
         miss_store = percentiles(timed(lambda: sem.complete(f"brand new request {next(fresh)} harmonica"), lookups))
         index_mb = sem.index.nbytes / 1e6
@@ -209,6 +211,7 @@ def bench_scale(size: int, lookups: int, dim: int) -> None:
         table.add_column(column, justify="left" if column == "measure" else "right")
     table.add_row("index load (once)", f"{load_s * 1000:.0f} ms")
     table.add_row("semantic hit p50 / p95", f"{hit[0]:.2f} / {hit[1]:.2f} ms")
+    table.add_row("paraphrases found (approximate search)", f"{recall:.1%}")
     table.add_row("miss + store p50 / p95", f"{miss_store[0]:.2f} / {miss_store[1]:.2f} ms")
     table.add_row("index matrices", f"{index_mb:.0f} MB")
     table.add_row("process memory grown by the index load", f"{grown:.0f} MB")
