@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import math
+import time
 
 import pytest
 from pydantic import BaseModel
 
+from relaykit.errors import ModelTimeout
 from relaykit.models import complete_structured, open_model
+from relaykit.models.local import LocalModel
 
 
 class Trip(BaseModel):
@@ -23,6 +26,12 @@ def test_embedded_generation_and_schema_constrained_output() -> None:
     trip = complete_structured(model, "A trip to London for 3 nights, as JSON.", Trip, max_tokens=40,
                                max_repairs=0)
     assert isinstance(trip, Trip)
+    # the embedded model keeps a call's deadline too (--timeout / RELAYKIT_TIMEOUT), and stays usable after
+    started = time.monotonic()
+    with pytest.raises(ModelTimeout, match="deadline"):
+        LocalModel(timeout=0.3).complete("Count from 1 to 1000, one number per line.", max_tokens=1500)
+    assert time.monotonic() - started < 10
+    assert model.complete("Say hello.", max_tokens=10).completion_tokens > 0
 
 
 @pytest.mark.embedded_model

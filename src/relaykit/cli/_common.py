@@ -179,7 +179,7 @@ def open_run_store(store: Path | None, resume: str | None = None) -> Any:
 TIMEOUT_OPTION: Any = typer.Option(
     None, "--timeout", metavar="SECONDS",
     help="Total seconds one call to a model endpoint may take: connect, headers and body together "
-         "(default: $RELAYKIT_TIMEOUT, else 60). The embedded model runs in-process and is not bounded.")
+         "(default: $RELAYKIT_TIMEOUT, else 60; the embedded model keeps it once its prompt is read).")
 
 
 def use_timeout(seconds: float | None) -> None:

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from relaykit.errors import ModelError, UsageError
+from relaykit.errors import ModelError, ModelTimeout, UsageError
 from relaykit.models.base import ChatRequest, ChatResponse, Message, Model, TokenLogprob
 from relaykit.settings import load_settings
 
@@ -72,14 +72,31 @@ def load_llama(path: Path | None = None) -> Any:
         return _LOADED[key]
 
 
+class _DeadlineStop:
+    """A llama.cpp logits processor that ends generation once the deadline passes (only the end-of-text token is
+    left to sample), so the embedded model keeps a call's deadline like every other backend. The prompt's
+    evaluation before the first token is not interrupted."""
+
+    def __init__(self, eos: int, ends: float) -> None:
+        self.eos, self.ends, self.expired = eos, ends, False
+
+    def __call__(self, input_ids: Any, scores: Any) -> Any:
+        if self.expired or time.monotonic() >= self.ends:
+            self.expired = True
+            scores[:] = -math.inf
+            scores[self.eos] = 0.0
+        return scores
+
+
 class LocalModel(Model):
     """SmolLM2-135M-Instruct on the CPU. Tiny and weak: it makes every pipeline run offline."""
 
     context_window = N_CTX
 
-    def __init__(self, path: Path | str | None = None) -> None:
+    def __init__(self, path: Path | str | None = None, *, timeout: float | None = None) -> None:
         self._path = Path(path) if path is not None else None
         self.name = "local:" + (self._path.name if self._path else GGUF_NAME.removesuffix(".gguf"))
+        self.timeout = timeout  # None: RELAYKIT_TIMEOUT (``--timeout``) when set, else no deadline
 
     @property
     def llama(self) -> Any:
@@ -123,11 +140,20 @@ class LocalModel(Model):
         if schema is not None:
             params["response_format"] = {"type": "json_object", "schema": schema}
         started = time.perf_counter()
+        deadline = self.timeout if self.timeout is not None else load_settings().timeout
         with _LOCK:
+            stop = _DeadlineStop(self.llama.token_eos(), time.monotonic() + deadline) if deadline else None
+            if stop is not None:
+                from llama_cpp import LogitsProcessorList
+
+                params["logits_processor"] = LogitsProcessorList([stop])
             try:
                 raw = self.llama.create_chat_completion(**params)
             except ValueError as exc:
                 raise ModelError(f"{self.name} failed: {exc}") from exc
+        if stop is not None and stop.expired:
+            raise ModelTimeout(f"{self.name} did not finish within its {deadline:g} s deadline; raise the timeout "
+                               "(--timeout, timeout=, RELAYKIT_TIMEOUT) or ask for fewer tokens")
         choice = raw["choices"][0]
         usage = raw.get("usage") or {}
         text = choice["message"].get("content") or ""
