@@ -1,7 +1,7 @@
 """The trajectory lab: every compression method on real environments, model-free and with a policy.
 
 Model-free (gold trajectories): at several prefixes of each gold path, compress the history and
-measure validity, realized compression (tokens in / tokens out) and next-action grounding recall
+measure validity, the ratio (tokens out / tokens in, below 1 = smaller) and next-action grounding recall
 (of the words the next gold action names that the history mentioned, the share still in the
 compressed context).
 
