@@ -143,22 +143,9 @@ def compile_id_pattern(pattern: str | None) -> re.Pattern[str]:
         raise UsageError(f"id_pattern {pattern!r} is not a valid regular expression: {exc}") from None
 
 
-_CHUNK = 200_000
-
-
 def count_tokens(text: str, encoding: str = "o200k_base") -> int:
-    """Token count of ``text``; long texts are counted in whitespace-aligned chunks (bounded memory)."""
-    if len(text) <= _CHUNK:
-        return tokens.count(text, encoding)
-    total, start = 0, 0
-    while start < len(text):
-        end = min(start + _CHUNK, len(text))
-        if end < len(text):
-            space = text.rfind(" ", start + _CHUNK // 2, end)
-            end = space if space > 0 else end
-        total += tokens.count(text[start:end], encoding)
-        start = end
-    return total
+    """Token count of ``text``, of any length (``tokens.count`` counts long texts chunk by chunk)."""
+    return tokens.count(text, encoding)
 
 
 def check_inputs(trace: str, goal: str) -> None:

@@ -28,6 +28,7 @@ from relaykit.serve.metrics import Metrics
 from relaykit.serve.policy import Shaped, check, shape
 from relaykit.serve.state import ExactCache, cache_key, cacheable, open_rate_limiter
 from relaykit.serve.upstream import AllUpstreamsFailed, UpstreamReply, forward
+from relaykit.settings import private_file
 
 CONFIG_ENV = "RELAYKIT_GATEWAY_CONFIG"
 
@@ -207,8 +208,7 @@ def _reply_json(reply: UpstreamReply) -> dict[str, Any] | None:
 
 
 def _append_private(path: str, line: str) -> None:
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-    with os.fdopen(fd, "a", encoding="utf-8") as fh:
+    with private_file(path).open("a", encoding="utf-8") as fh:  # created 0600 in 0700 folders
         fh.write(line)
 
 

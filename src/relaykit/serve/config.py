@@ -11,6 +11,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from relaykit.errors import UsageError
+from relaykit.redact import strip_url_credentials
 
 if sys.version_info >= (3, 11):  # pragma: no cover - version switch
     import tomllib
@@ -36,7 +37,7 @@ class Upstream(_Strict):
     @property
     def label(self) -> str:
         """How the upstream is named in headers and metrics: the model and host, never credentials."""
-        host = re.sub(r"^[a-z]+://(?:[^@/]*@)?", "", self.base_url).split("/")[0]
+        host = strip_url_credentials(self.base_url).split("://", 1)[-1].split("/")[0]
         return f"{self.model}@{host}"
 
 

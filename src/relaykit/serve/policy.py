@@ -52,7 +52,7 @@ def shape(route: Route, body: dict[str, Any]) -> Shaped:
     assert route.compression is not None
     result = compress_trajectory(messages, route.compression.method, budget=budget, **route.compression.options)
     kept = [dict(m) for m in result.messages if isinstance(m, dict)]
-    return Shaped(kept, before, tokens.count_messages(kept))
+    return Shaped(kept, before, result.accounting.tokens_out)  # counted exactly as count_messages counts
 
 
 __all__ = ["Shaped", "budget_for", "check", "shape"]
