@@ -25,9 +25,9 @@ from relaykit.trajectory.formats.base import (
     ChatView,
     MessageFormat,
     Msg,
-    changed,
     not_a_list,
     register_format,
+    regroup,
     source_of,
     tag,
     text_of,
@@ -122,32 +122,11 @@ def _assistant(parts: Sequence[Any]) -> Msg:
 
 def from_chat(messages: Sequence[Mapping[str, Any]], view: ChatView) -> Any:
     originals = _messages(view.original) or []
-    before = {str(source_of(m)): m for m in to_chat(view.original).messages}
-    rebuilt: list[dict[str, Any]] = []
-    for message in messages:
-        source = source_of(message)
-        if source == ["system"]:
-            continue
-        if not source:
-            _append(rebuilt, str(message.get("role", "user")), [{"type": "text", "text": text_of(message)}])
-            continue
-        edit = changed(message, before[str(source)])
-        for n, (i, j) in enumerate(source):
-            role = str(originals[i].get("role"))
-            if j is None:
-                _append(rebuilt, role, [], keep=originals[i])
-                continue
-            block = blocks(originals[i])[j]
-            if edit and n == 0:
-                block = _edited(block, text_of(message))
-            elif edit:
-                continue
-            _append(rebuilt, role, [block], keep=originals[i])
-    rebuilt = [_restore(m, originals) for m in rebuilt]
+    groups = regroup(messages, to_chat(view.original).messages, lambda i: blocks(originals[i]), _edited)
+    rebuilt = [_restore(i, parts, originals) for i, parts in groups]
     if isinstance(view.original, Mapping):
-        kept_system = any(source_of(m) == ["system"] for m in messages)
         body = {**view.original, "messages": rebuilt}
-        if not kept_system:
+        if not any(source_of(m) == ["system"] for m in messages):
             body.pop("system", None)
         return body
     return rebuilt
@@ -159,24 +138,12 @@ def _edited(block: Mapping[str, Any], text: str) -> dict[str, Any]:
     return {"type": "text", "text": text}
 
 
-def _append(out: list[dict[str, Any]], role: str, new: list[Any], keep: Mapping[str, Any] | None = None) -> None:
-    """Add blocks to the last message when it has the same role and source, else start a message."""
-    origin = id(keep) if keep is not None else None
-    if out and out[-1]["role"] == role and out[-1].get("_origin") == origin and origin is not None:
-        out[-1]["content"].extend(new)
-    else:
-        out.append({"role": role, "content": list(new), "_origin": origin})
-
-
-def _restore(message: dict[str, Any], originals: Sequence[Any]) -> dict[str, Any]:
-    """The original message object when all its blocks survived unchanged, else a copy with the new blocks."""
-    origin = message.pop("_origin")
-    source = next((m for m in originals if id(m) == origin), None)
-    if source is not None:
-        if blocks(source) == message["content"]:
-            return dict(source)
-        return {**source, "content": message["content"]}
-    return message
+def _restore(i: int, parts: list[Any], originals: Sequence[Any]) -> dict[str, Any]:
+    """The original message when all its blocks survived unchanged, else a copy holding the surviving blocks."""
+    if i < 0:  # a message relaykit made itself
+        return {"role": str(parts[0].get("role", "user")), "content": [{"type": "text", "text": text_of(parts[0])}]}
+    source = originals[i]
+    return dict(source) if blocks(source) == parts else {**source, "content": parts}
 
 
 def validate(obj: Any) -> list[Violation]:

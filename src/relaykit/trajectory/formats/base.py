@@ -67,6 +67,35 @@ def changed(message: Mapping[str, Any], original: Mapping[str, Any]) -> bool:
     return message.get("content") != original.get("content")
 
 
+def regroup(messages: Sequence[Mapping[str, Any]], view: Sequence[Mapping[str, Any]],
+            parts_of: Callable[[int], list[Any]], edited: Callable[[Any, str], Any]) -> list[tuple[int, list[Any]]]:
+    """The provider turns a compressed chat view stands for, for formats whose turns hold parts (blocks).
+
+    Each entry is (index of the original turn, its surviving parts in order); consecutive parts of one turn
+    stay together. A message relaykit made itself is ``(-1, [message])``. A changed message (a shortened or
+    masked observation) keeps its first part only, carrying the new text (``edited(part, text)``). ``view`` is
+    the uncompressed chat view, to tell changed messages from unchanged ones.
+    """
+    before = {str(source_of(m)): m for m in view}
+    groups: list[tuple[int, list[Any]]] = []
+    for message in messages:
+        source = source_of(message)
+        if source == ["system"]:
+            continue
+        if not source:
+            groups.append((-1, [message]))
+            continue
+        edit = changed(message, before[str(source)])
+        for n, (i, j) in enumerate(source):
+            if not groups or groups[-1][0] != i:
+                groups.append((i, []))
+            if j is None or (edit and n > 0):
+                continue
+            part = parts_of(i)[j]
+            groups[-1][1].append(edited(part, text_of(message)) if edit else part)
+    return groups
+
+
 def violation(index: int, rule: str, detail: str) -> Violation:
     return Violation(index, rule, detail)
 
@@ -83,6 +112,7 @@ __all__ = [
     "Msg",
     "changed",
     "register_format",
+    "regroup",
     "source_of",
     "tag",
     "text_of",

@@ -25,10 +25,9 @@ from relaykit.trajectory.formats.base import (
     ChatView,
     MessageFormat,
     Msg,
-    changed,
     not_a_list,
     register_format,
-    source_of,
+    regroup,
     tag,
     text_of,
     violation,
@@ -142,27 +141,8 @@ def _assistant(parts: Sequence[Any], ids: list[str]) -> Msg:
 
 def from_chat(messages: Sequence[Mapping[str, Any]], view: ChatView) -> Any:
     originals = _contents(view.original) or []
-    before = {str(source_of(m)): m for m in to_chat(view.original).messages}
-    rebuilt: list[tuple[int, list[Any]]] = []
-    for message in messages:
-        source = source_of(message)
-        if source == ["system"]:
-            continue
-        if not source:
-            rebuilt.append((-1, [{"text": text_of(message)}]))
-            continue
-        edit = changed(message, before[str(source)])
-        for n, (i, j) in enumerate(source):
-            if rebuilt and rebuilt[-1][0] == i:
-                target = rebuilt[-1][1]
-            else:
-                rebuilt.append((i, []))
-                target = rebuilt[-1][1]
-            if j is None or (edit and n > 0):
-                continue
-            part = _parts(originals[i])[j]
-            target.append(_edited(part, text_of(message)) if edit else part)
-    contents = [_restore(i, parts, originals) for i, parts in rebuilt]
+    groups = regroup(messages, to_chat(view.original).messages, lambda i: _parts(originals[i]), _edited)
+    contents = [_restore(i, parts, originals) for i, parts in groups]
     if isinstance(view.original, Mapping):
         return {**view.original, "contents": contents}
     return contents
@@ -178,8 +158,8 @@ def _edited(part: Mapping[str, Any], text: str) -> dict[str, Any]:
 
 
 def _restore(i: int, parts: list[Any], originals: Sequence[Any]) -> dict[str, Any]:
-    if i < 0:
-        return {"role": "user", "parts": parts}
+    if i < 0:  # a message relaykit made itself
+        return {"role": "user", "parts": [{"text": text_of(parts[0])}]}
     source = originals[i]
     return dict(source) if _parts(source) == parts else {**source, "parts": parts}
 
