@@ -162,7 +162,8 @@ class Gateway:
         outgoing = body if shaped.messages is history else {**body, endpoint.field: shaped.messages}
         call.record.tokens_before, call.record.tokens_after = shaped.tokens_before, shaped.tokens_after
         call.headers = {"x-relaykit-tokens-before": str(shaped.tokens_before),
-                        "x-relaykit-tokens-after": str(shaped.tokens_after)}
+                        "x-relaykit-tokens-after": str(shaped.tokens_after),
+                        "x-relaykit-request-id": call.record.request_id}
         self.metrics.add("relaykit_gateway_tokens_before_total", shaped.tokens_before, **call.labels)
         self.metrics.add("relaykit_gateway_tokens_after_total", shaped.tokens_after, **call.labels)
         if body.get("stream"):
@@ -224,7 +225,8 @@ class Gateway:
             semantic, cached, request = lookup.semantic
             await anyio.to_thread.run_sync(semantic.put, cached, request, payload, call.endpoint.text_of(payload))
         elif lookup.key is not None:
-            await self.blocking(self.cache.put, lookup.key, call.tenant.name, payload)
+            text = call.endpoint.text_of(payload) or ""
+            await self.blocking(self.cache.put, lookup.key, call.tenant.name, payload, text)
 
     async def _stream(self, call: Call, outgoing: dict[str, Any]) -> Response:
         call.record.stream = True

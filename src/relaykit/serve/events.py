@@ -78,7 +78,8 @@ class GatewayEvents:
         summary = {"status": rec.status, "cache": rec.cache, "upstream": rec.upstream or None,
                    "tokens_before": rec.tokens_before, "tokens_after": rec.tokens_after}
         self._emit(RUN_END, rid, now, total_elapsed_ms=round((now - rec.started_wall) * 1000.0, 3), summary=summary,
-                   fallback_count=len(rec.failed), status=rec.status)
+                   fallback_count=len(rec.failed), status=rec.status, endpoint=rec.endpoint, route=rec.route,
+                   tenant=rec.tenant, cache=rec.cache)
 
     @staticmethod
     def _usage(rec: RequestRecord, which: str) -> int:
