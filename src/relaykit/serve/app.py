@@ -8,6 +8,7 @@ upstream answered, or ``cache``). Errors use the OpenAI error shape, with a mess
 
 from __future__ import annotations
 
+import gc
 import os
 import time
 import uuid
@@ -85,6 +86,8 @@ class Gateway:
     async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
         await anyio.to_thread.run_sync(tokens.count, "warm up")  # load the vocabulary before the first request
         self.session = open_session()
+        gc.collect()
+        gc.freeze()  # what start-up built lives for good: later collections skip it (shorter pauses, better p99)
         try:
             yield
         finally:
@@ -324,7 +327,24 @@ def _append_private(path: str, line: str) -> None:
         fh.write(line)
 
 
-def create_app(config: GatewayConfig) -> Starlette:
+class GatewayApp:
+    """The ASGI app: the two POST endpoints are dispatched straight to the gateway (no middleware or route
+    matching on the hot path); everything else (models, health, metrics, lifespan) goes through Starlette."""
+
+    def __init__(self, gateway: Gateway, app: Starlette) -> None:
+        self.gateway, self.app, self.state = gateway, app, app.state
+        self.fast = {"/v1/chat/completions": gateway.chat, "/v1/responses": gateway.responses}
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        handler = self.fast.get(scope.get("path", "")) if scope["type"] == "http" else None
+        if handler is None or scope["method"] != "POST":
+            await self.app(scope, receive, send)
+            return
+        response = await handler(Request(scope, receive))
+        await response(scope, receive, send)
+
+
+def create_app(config: GatewayConfig) -> GatewayApp:
     gateway = Gateway(config)
     routes = [
         HttpRoute("/v1/chat/completions", gateway.chat, methods=["POST"]),
@@ -335,10 +355,10 @@ def create_app(config: GatewayConfig) -> Starlette:
     ]
     app = Starlette(routes=routes, lifespan=gateway.lifespan)
     app.state.gateway = gateway
-    return app
+    return GatewayApp(gateway, app)
 
 
-def from_environment() -> Starlette:
+def from_environment() -> GatewayApp:
     """The app for ``uvicorn --factory``: the configuration file named by ``RELAYKIT_GATEWAY_CONFIG``."""
     path = os.environ.get(CONFIG_ENV)
     if not path:
@@ -346,4 +366,4 @@ def from_environment() -> Starlette:
     return create_app(load_config(path))
 
 
-__all__ = ["CONFIG_ENV", "Gateway", "create_app", "from_environment"]
+__all__ = ["CONFIG_ENV", "Gateway", "GatewayApp", "create_app", "from_environment"]
