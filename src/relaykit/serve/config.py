@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import re
 import sys
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
 
@@ -34,7 +35,7 @@ class Upstream(_Strict):
     context_window: int = Field(128_000, ge=256)
     deadline_s: float | None = Field(None, gt=0)
 
-    @property
+    @cached_property
     def label(self) -> str:
         """How the upstream is named in headers and metrics: the model and host, never credentials."""
         host = strip_url_credentials(self.base_url).split("://", 1)[-1].split("/")[0]

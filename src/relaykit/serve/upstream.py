@@ -12,16 +12,18 @@ from __future__ import annotations
 
 import asyncio
 import os
+import sys
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import aiohttp
 import orjson
 
 from relaykit.serve.config import Route, Upstream
 
+T = TypeVar("T")
 RETRYABLE = frozenset({408, 409, 429, 500, 502, 503, 504})
 KEPT_HEADERS = ("content-type", "retry-after", "x-request-id")
 
@@ -82,7 +84,7 @@ async def forward(session: aiohttp.ClientSession, route: Route, body: dict[str, 
         started = time.monotonic()
         data = orjson.dumps({**body, "model": upstream.model})
         try:
-            reply = await asyncio.wait_for(_send(session, upstream, _url(upstream, path), data, stream), timeout=limit)
+            reply = await _within(_send(session, upstream, _url(upstream, path), data, stream), limit)
         except (asyncio.TimeoutError, TimeoutError):
             attempts.append(Attempt(upstream.label, f"no answer within {limit:.1f} s", time.monotonic() - started))
             continue
@@ -97,6 +99,14 @@ async def forward(session: aiohttp.ClientSession, route: Route, body: dict[str, 
             reply.chunks = _bounded(reply.chunks, ends)
         return reply
     raise AllUpstreamsFailed(attempts, timed_out=time.monotonic() >= ends)
+
+
+async def _within(awaitable: Awaitable[T], seconds: float) -> T:
+    """``awaitable`` with a time limit (``TimeoutError``), in the calling task (no task is created on 3.11+)."""
+    if sys.version_info >= (3, 11):
+        async with asyncio.timeout(seconds):
+            return await awaitable
+    return await asyncio.wait_for(awaitable, timeout=seconds)  # pragma: no cover - Python 3.10
 
 
 async def _send(session: aiohttp.ClientSession, upstream: Upstream, url: str, data: bytes,
@@ -134,7 +144,7 @@ async def _bounded(chunks: AsyncIterator[bytes], ends: float) -> AsyncIterator[b
         while True:
             left = ends - time.monotonic()
             try:
-                chunk = await asyncio.wait_for(iterator.__anext__(), timeout=max(left, 0.001))
+                chunk = await _within(iterator.__anext__(), max(left, 0.001))
             except StopAsyncIteration:
                 return
             except (asyncio.TimeoutError, TimeoutError):
