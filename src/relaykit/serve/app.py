@@ -85,6 +85,8 @@ class Gateway:
     @asynccontextmanager
     async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
         await anyio.to_thread.run_sync(tokens.count, "warm up")  # load the vocabulary before the first request
+        for semantic in self.semantic.values():
+            await anyio.to_thread.run_sync(semantic.warm)
         self.session = open_session()
         gc.collect()
         gc.freeze()  # what start-up built lives for good: later collections skip it (shorter pauses, better p99)

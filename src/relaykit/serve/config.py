@@ -73,6 +73,17 @@ class Route(_Strict):
     embedder: str = "minilm"  # semantic cache only: an embedder spec (minilm, hashing[:DIM], openai:MODEL...)
     threshold: float = Field(0.92, gt=0, le=1)  # semantic cache only: the least cosine similarity of a hit
 
+    @field_validator("embedder")
+    @classmethod
+    def _embedder(cls, value: str) -> str:
+        from relaykit.embeddings.base import EMBEDDERS
+
+        try:
+            EMBEDDERS.get(value.partition(":")[0])
+        except UsageError as exc:
+            raise ValueError(str(exc)) from None
+        return value
+
 
 class Tenant(_Strict):
     """A client team: its API key is stored only as a SHA-256 hex digest."""

@@ -10,16 +10,18 @@ a namespace, so one tenant is never answered from another's entries.
 from __future__ import annotations
 
 import json
+import logging
 import threading
 import time
 from typing import Any
 
-from relaykit.embeddings.base import EMBEDDERS
+from relaykit.embeddings.base import EMBEDDERS, open_embedder
 from relaykit.errors import UsageError
 from relaykit.models.base import ChatRequest, ChatResponse, Model
 from relaykit.models.cache import Cached, CacheEntry, CacheStore, redact_secrets, split_query
 from relaykit.serve.endpoints import Endpoint
 
+LOG = logging.getLogger("relaykit.serve")
 IGNORED = frozenset({"model", "stream", "stream_options", "user", "metadata", "store"})
 
 
@@ -39,8 +41,18 @@ class SemanticCache:
     def __init__(self, store: CacheStore, embedder: str, threshold: float) -> None:
         EMBEDDERS.get(embedder.partition(":")[0])  # an unknown embedder is named at start-up, not per request
         self.store, self.embedder, self.threshold = store, embedder, threshold
+        self.errors = 0
         self._caches: dict[tuple[str, str], Cached] = {}
         self._lock = threading.Lock()
+
+    def warm(self) -> None:
+        """Load the embedder now (MiniLM reads its model at the first embedding) instead of at the first request;
+        a failure is logged and every look-up of this route is then a miss."""
+        try:
+            open_embedder(self.embedder).embed(["warm up"])
+        except Exception as exc:  # the gateway still serves, uncached
+            LOG.warning("the semantic cache's embedder %s cannot embed (%s); its routes are served uncached",
+                        self.embedder, exc)
 
     def cached(self, tenant: str, route: str) -> Cached:
         with self._lock:
@@ -71,12 +83,25 @@ class SemanticCache:
             entry = None
         if entry is not None and isinstance(entry.response.get("reply"), dict):
             return dict(entry.response["reply"]), None
-        return None, cached.lookup(request)  # Cached turns store failures into misses itself
+        try:
+            return None, cached.lookup(request)  # Cached turns store failures into misses itself
+        except Exception as exc:  # an embedder that fails (a missing package, a remote one down) is a miss
+            self._failed(exc)
+            return None, None
+
+    def _failed(self, exc: Exception) -> None:
+        self.errors += 1
+        if self.errors == 1 or self.errors % 1000 == 0:
+            LOG.warning("semantic cache lookup failed %d time(s), served uncached: %s", self.errors, exc)
 
     def put(self, cached: Cached, request: ChatRequest, reply: dict[str, Any], text: str | None) -> None:
         """Store ``reply``; embed it for similarity lookups when it is a plain-text answer."""
         query = redact_secrets(split_query(request.messages)[0]) if text is not None else ""
-        vector = cached.embedder.embed([query])[0] if query else None
+        try:
+            vector = cached.embedder.embed([query])[0] if query else None
+        except Exception as exc:  # stored for exact hits only
+            self._failed(exc)
+            query, vector = "", None
         usage = reply.get("usage") if isinstance(reply.get("usage"), dict) else {}
         assert isinstance(usage, dict)
         response = {"text": text or "", "model": str(reply.get("model") or cached.name),
