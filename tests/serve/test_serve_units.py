@@ -80,3 +80,28 @@ def test_semantic_store_and_lookup_in_process() -> None:
     exact, hit = cache.get(alpha, again)
     assert exact is None and hit is not None and hit.text == "Paris"
     assert cache.get(beta, again) == (None, None) and cache.get(beta, request) == (None, None)
+
+
+def test_a_stream_that_outlives_the_deadline_ends_with_an_error_event() -> None:
+    import asyncio
+    import time
+    from collections.abc import AsyncIterator
+
+    from relaykit.serve.upstream import _bounded
+
+    closed: list[bool] = []
+
+    async def slow() -> AsyncIterator[bytes]:
+        try:
+            for k in range(10):
+                yield f"data: {k}\n\n".encode()
+                await asyncio.sleep(0.1)
+        finally:
+            closed.append(True)
+
+    async def collect() -> list[bytes]:
+        return [chunk async for chunk in _bounded(slow(), time.monotonic() + 0.25)]
+
+    chunks = asyncio.run(collect())
+    assert 2 <= len(chunks) <= 5 and b"passed its deadline" in chunks[-1]
+    assert closed == [True]  # the upstream's stream was closed, not left open
