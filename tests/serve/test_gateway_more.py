@@ -171,3 +171,18 @@ def test_events_reach_jsonl_and_otlp_redacted(running: Any) -> None:
     assert KEYS["alpha"].encode() not in everything
     lines = [json.loads(line) for line in events.read_text().splitlines()]
     assert {"pipeline.run.start", "pipeline.llm.call", "pipeline.run.end"} <= {e["event"] for e in lines}
+
+
+@pytest.mark.redis
+def test_two_gateways_share_the_semantic_cache_through_redis(tmp_path: Path, redis_url: str) -> None:
+    with upstream_server() as (up_url, up):
+        extra = SEMANTIC.split("[telemetry]")[0].format(up=up_url)
+        config = write_config(tmp_path / "g.toml", up_url, cache=redis_url, rate_store=redis_url, extra=extra)
+        with gateway(config) as one, gateway(config) as two:
+            stamp = time.time()
+            first, answer = ask(one, f"Which river runs through Paris? ({stamp})")
+            second, again = ask(two, f"which river runs through paris ({stamp})")
+            assert first["x-relaykit-cache"] == "miss" and second["x-relaykit-cache-match"] == "semantic"
+            assert again == answer and len(up.requests) == 1
+            other, _ = ask(two, f"which river runs through paris ({stamp})", tenant="beta")
+            assert other["x-relaykit-cache"] == "miss"
