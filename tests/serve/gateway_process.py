@@ -61,10 +61,10 @@ upstreams = [{{ base_url = "{upstream_url}", model = "hang" }}]
 
 
 @contextmanager
-def gateway(config: Path, workers: int = 1) -> Iterator[str]:
+def gateway(config: Path, workers: int = 1, env: dict[str, str] | None = None) -> Iterator[str]:
     port = free_port()
     src = str(Path(__file__).resolve().parents[2] / "src")
-    env = {**os.environ, "PYTHONPATH": src + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    env = {**os.environ, **(env or {}), "PYTHONPATH": src + os.pathsep + os.environ.get("PYTHONPATH", "")}
     proc = subprocess.Popen([sys.executable, "-c", "from relaykit.cli.app import main; main()", "serve",
                              "--config", str(config), "--port", str(port), "--workers", str(workers)],
                             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)

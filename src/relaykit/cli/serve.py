@@ -16,7 +16,8 @@ def serve(
     workers: int = typer.Option(1, help="Worker processes (share state through Redis: cache/rate_store redis://)."),
     hash_key: str | None = typer.Option(None, "--hash-key", help="Print the key_sha256 for a tenant key and exit."),
 ) -> None:
-    """Serve POST /v1/chat/completions, GET /v1/models, /healthz and /metrics in front of your upstream models.
+    """Serve POST /v1/chat/completions and /v1/responses, GET /v1/models, /healthz and /metrics in front of your
+    upstream models.
 
     Example: relaykit serve --config examples/gateway.toml --port 8080
     """

@@ -1,5 +1,5 @@
-"""The gateway's ASGI app: ``POST /v1/chat/completions`` (plain and streaming), ``GET /v1/models``,
-``GET /healthz`` and ``GET /metrics``.
+"""The gateway's ASGI app: ``POST /v1/chat/completions`` and ``POST /v1/responses`` (plain and streaming),
+``GET /v1/models``, ``GET /healthz`` and ``GET /metrics``.
 
 Every answer carries headers that say what happened: ``x-relaykit-tokens-before`` / ``-after`` (the history's
 tokens before and after compression), ``x-relaykit-cache`` (hit, miss or off) and ``x-relaykit-upstream`` (which
@@ -8,29 +8,36 @@ upstream answered, or ``cache``). Errors use the OpenAI error shape, with a mess
 
 from __future__ import annotations
 
-import json
+import gc
 import os
 import time
+import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from typing import Any
 
+import aiohttp
 import anyio.to_thread
-import httpx2
+import orjson
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
+from starlette.responses import PlainTextResponse, Response, StreamingResponse
 from starlette.routing import Route as HttpRoute
 
+from relaykit import tokens
 from relaykit.errors import UsageError
-from relaykit.serve.config import GatewayConfig, Route, Tenant, load_config
+from relaykit.serve.config import GatewayConfig, Route, Tenant, hash_key, load_config
+from relaykit.serve.endpoints import CHAT, RESPONSES, Endpoint
+from relaykit.serve.events import GatewayEvents, RequestRecord
 from relaykit.serve.metrics import Metrics
-from relaykit.serve.policy import Shaped, check, shape
-from relaykit.serve.state import ExactCache, cache_key, cacheable, open_rate_limiter
-from relaykit.serve.upstream import AllUpstreamsFailed, UpstreamReply, forward
+from relaykit.serve.semantic import SemanticCache
+from relaykit.serve.state import ExactCache, cache_key, open_rate_limiter
+from relaykit.serve.upstream import AllUpstreamsFailed, UpstreamReply, forward, open_session
 from relaykit.settings import private_file
 
 CONFIG_ENV = "RELAYKIT_GATEWAY_CONFIG"
+JSON = "application/json"
 
 
 class GatewayError(Exception):
@@ -39,64 +46,106 @@ class GatewayError(Exception):
         super().__init__(message)
         self.status, self.kind, self.headers = status, kind, headers or {}
 
-    def response(self) -> JSONResponse:
+    def response(self) -> Response:
         body = {"error": {"message": str(self), "type": self.kind, "code": self.status}}
-        return JSONResponse(body, status_code=self.status, headers=self.headers)
+        return Response(orjson.dumps(body), status_code=self.status, headers=self.headers, media_type=JSON)
+
+
+@dataclass
+class Call:
+    """One request on its way through the gateway."""
+
+    endpoint: Endpoint
+    tenant: Tenant
+    route_name: str
+    route: Route
+    body: dict[str, Any]
+    started: float
+    record: RequestRecord
+    headers: dict[str, str]
+
+    @property
+    def labels(self) -> dict[str, str]:
+        return {"route": self.route_name, "tenant": self.tenant.name}
 
 
 class Gateway:
     def __init__(self, config: GatewayConfig) -> None:
         self.config = config
+        self.tenants = config.tenants_by_digest()
         self.metrics = Metrics()
         self.limiter = open_rate_limiter(config.server.rate_store)
         self.cache = ExactCache(config.server.cache)
+        self.semantic = {name: SemanticCache(self.cache.store, route.embedder, route.threshold)
+                         for name, route in config.routes.items() if route.cache == "semantic"}
+        self.events = GatewayEvents(config.telemetry)
         self.threaded = not (config.server.cache == "memory" and config.server.rate_store == "memory")
-        self.client: httpx2.AsyncClient | None = None
+        self.session: aiohttp.ClientSession | None = None
 
     @asynccontextmanager
     async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
-        limits = httpx2.Limits(max_connections=512, max_keepalive_connections=128)
-        async with httpx2.AsyncClient(timeout=None, limits=limits) as client:
-            self.client = client
+        await anyio.to_thread.run_sync(tokens.count, "warm up")  # load the vocabulary before the first request
+        for semantic in self.semantic.values():
+            await anyio.to_thread.run_sync(semantic.warm)
+        self.session = open_session()
+        gc.collect()
+        gc.freeze()  # what start-up built lives for good: later collections skip it (shorter pauses, better p99)
+        try:
             yield
+        finally:
+            await self.session.close()
+            self.events.close()
 
     async def blocking(self, fn: Any, *args: Any) -> Any:
         return await anyio.to_thread.run_sync(fn, *args) if self.threaded else fn(*args)
 
     async def chat(self, request: Request) -> Response:
-        started = time.perf_counter()
+        return await self._handle(request, CHAT)
+
+    async def responses(self, request: Request) -> Response:
+        return await self._handle(request, RESPONSES)
+
+    async def _handle(self, request: Request, endpoint: Endpoint) -> Response:
+        record = RequestRecord(request_id=uuid.uuid4().hex[:16], endpoint=endpoint.name)
         try:
             tenant = self._tenant(request)
-            route_name, route, body = await self._read(request, tenant)
-            return await self._serve(tenant, route_name, route, body, started)
+            record.tenant = tenant.name
+            route_name, route, body = await self._read(request, tenant, endpoint)
+            record.route = route_name
+            call = Call(endpoint, tenant, route_name, route, body, time.perf_counter(), record, {})
+            return await self._serve(call)
         except GatewayError as exc:
             self.metrics.add("relaykit_gateway_requests_total", route="-", tenant="-", status=str(exc.status))
+            record.status = exc.status
+            self.events.record(record)
             return exc.response()
 
     def _tenant(self, request: Request) -> Tenant:
         auth = request.headers.get("authorization", "")
-        key = auth[7:].strip() if auth.lower().startswith("bearer ") else ""
-        tenant = self.config.tenant_for(key) if key else None
+        key = auth[7:].strip() if auth[:7].lower() == "bearer " else ""
+        tenant = self.tenants.get(hash_key(key)) if key else None
         if tenant is None:
             raise GatewayError(401, "unknown or missing API key: send 'Authorization: Bearer KEY' with a tenant key",
                                "authentication_error")
         return tenant
 
-    async def _read(self, request: Request, tenant: Tenant) -> tuple[str, Route, dict[str, Any]]:
+    async def _read(self, request: Request, tenant: Tenant, endpoint: Endpoint) -> tuple[str, Route, dict[str, Any]]:
         limit = self.config.server.max_request_bytes
         declared = request.headers.get("content-length")
         if declared and declared.isdigit() and int(declared) > limit:
             raise GatewayError(413, f"the request is larger than this gateway's limit of {limit} bytes")
-        raw = bytearray()
+        parts, size = [], 0
         async for chunk in request.stream():
-            raw += chunk
-            if len(raw) > limit:
+            parts.append(chunk)
+            size += len(chunk)
+            if size > limit:
                 raise GatewayError(413, f"the request is larger than this gateway's limit of {limit} bytes")
+        raw = parts[0] if len(parts) == 1 else b"".join(parts)
         wait = await self.blocking(self.limiter.hit, tenant.name, tenant.requests_per_minute, time.time())
         if wait is not None:
             raise GatewayError(429, f"tenant {tenant.name!r} is over {tenant.requests_per_minute} requests a minute",
                                "rate_limit_error", {"retry-after": str(max(1, round(wait)))})
-        body = _json_body(bytes(raw))
+        body = _json_body(raw, endpoint)
         route_name = body.get("model")
         route = self.config.routes.get(route_name) if isinstance(route_name, str) else None
         if route is None:
@@ -104,105 +153,173 @@ class Gateway:
             raise GatewayError(404, f"unknown model {route_name!r}; this gateway serves: {known}", "not_found_error")
         return str(route_name), route, body
 
-    async def _serve(self, tenant: Tenant, route_name: str, route: Route, body: dict[str, Any],
-                     started: float) -> Response:
-        problems = check(route, body["messages"])
+    async def _serve(self, call: Call) -> Response:
+        endpoint, route, body = call.endpoint, call.route, call.body
+        history = body[endpoint.field]
+        problems = endpoint.check(route, history)
         if problems:
             raise GatewayError(400, f"the message history is invalid ({len(problems)} violation(s)): "
                                     + "; ".join(problems[:5]))
         try:
-            shaped = shape(route, body)
+            shaped = endpoint.shape(route, body)
         except UsageError as exc:
             raise GatewayError(400, str(exc)) from None
-        outgoing = {**body, "messages": shaped.messages}
-        headers = {"x-relaykit-tokens-before": str(shaped.tokens_before),
-                   "x-relaykit-tokens-after": str(shaped.tokens_after)}
-        labels = {"route": route_name, "tenant": tenant.name}
-        self.metrics.add("relaykit_gateway_tokens_before_total", shaped.tokens_before, **labels)
-        self.metrics.add("relaykit_gateway_tokens_after_total", shaped.tokens_after, **labels)
+        outgoing = body if shaped.messages is history else {**body, endpoint.field: shaped.messages}
+        call.record.tokens_before, call.record.tokens_after = shaped.tokens_before, shaped.tokens_after
+        call.headers = {"x-relaykit-tokens-before": str(shaped.tokens_before),
+                        "x-relaykit-tokens-after": str(shaped.tokens_after),
+                        "x-relaykit-request-id": call.record.request_id}
+        self.metrics.add("relaykit_gateway_tokens_before_total", shaped.tokens_before, **call.labels)
+        self.metrics.add("relaykit_gateway_tokens_after_total", shaped.tokens_after, **call.labels)
         if body.get("stream"):
-            return await self._stream(route, outgoing, headers, labels)
-        return await self._plain(tenant, route_name, route, outgoing, headers, labels, started, shaped)
+            return await self._stream(call, outgoing)
+        return await self._plain(call, outgoing)
 
-    async def _plain(self, tenant: Tenant, route_name: str, route: Route, outgoing: dict[str, Any],
-                     headers: dict[str, str], labels: dict[str, str], started: float, shaped: Shaped) -> Response:
-        key = cache_key(tenant.name, route_name, outgoing) if route.cache == "exact" else None
-        if key is not None:
-            cached = await self.blocking(self.cache.get, key)
-            self.metrics.add("relaykit_gateway_cache_total", result="hit" if cached else "miss")
-            if cached is not None:
-                self._done(labels, 200, started, 0.0, shaped)
-                return JSONResponse(cached, headers={**headers, "x-relaykit-cache": "hit",
-                                                     "x-relaykit-upstream": "cache"})
-        reply, upstream_s = await self._forward(route, outgoing, stream=False)
-        payload = _reply_json(reply)
-        if key is not None and reply.status == 200 and payload is not None and cacheable(payload):
-            await self.blocking(self.cache.put, key, tenant.name, payload)
-        self._done(labels, reply.status, started, upstream_s, shaped)
-        out_headers = {**reply.headers, **headers, "x-relaykit-cache": "miss" if key else "off",
+    async def _plain(self, call: Call, outgoing: dict[str, Any]) -> Response:
+        lookup = await self._lookup(call, outgoing)
+        if lookup.reply is not None:
+            call.record.cache_match = lookup.match
+            self._done(call, 200, "cache", cache="hit")
+            return Response(orjson.dumps(lookup.reply), media_type=JSON, headers={**call.headers, **lookup.headers})
+        reply, upstream_s = await self._forward(call, outgoing, stream=False)
+        call.record.upstream_s = upstream_s
+        if lookup.state != "off" or self.events.enabled:
+            payload = _reply_json(reply)
+            if payload is not None and isinstance(payload.get("usage"), dict):
+                call.record.usage = payload["usage"]
+            if lookup.state != "off" and reply.status == 200 and payload is not None:
+                await self._store(call, lookup, payload)
+        self._done(call, reply.status, reply.upstream, upstream_s, cache=lookup.state)
+        out_headers = {**reply.headers, **call.headers, "x-relaykit-cache": lookup.state,
                        "x-relaykit-upstream": reply.upstream}
         out_headers.pop("content-type", None)
-        return Response(reply.body, status_code=reply.status, headers=out_headers, media_type="application/json")
+        return Response(reply.body, status_code=reply.status, headers=out_headers, media_type=JSON)
 
-    async def _stream(self, route: Route, outgoing: dict[str, Any], headers: dict[str, str],
-                      labels: dict[str, str]) -> Response:
-        reply, _ = await self._forward(route, outgoing, stream=True)
-        self.metrics.add("relaykit_gateway_requests_total", status=str(reply.status), **labels)
-        out = {**headers, "x-relaykit-cache": "off", "x-relaykit-upstream": reply.upstream}
+    async def _lookup(self, call: Call, outgoing: dict[str, Any]) -> Lookup:
+        """The cached answer (exact or semantic) in the tenant's namespace, or what a miss needs to store one."""
+        kind = call.route.cache
+        if kind == "off":
+            return Lookup("off")
+        if kind == "exact":
+            scope = call.route_name if call.endpoint is CHAT else f"{call.route_name}:{call.endpoint.name}"
+            key = cache_key(call.tenant.name, scope, outgoing)
+            found = await self.blocking(self.cache.get, key)
+            return self._counted(Lookup("hit" if found else "miss", key=key, reply=found, match="exact"))
+        semantic = self.semantic[call.route_name]
+        request = semantic.request(call.endpoint, outgoing, outgoing[call.endpoint.field])
+        if request is None:
+            return Lookup("off")
+        cached = semantic.cached(call.tenant.name, call.route_name)
+        exact, similar = await anyio.to_thread.run_sync(semantic.get, cached, request)  # embedding is CPU work
+        reply, match, similarity = exact, "exact", 1.0
+        if exact is None and similar is not None:
+            model = str(similar.model)
+            reply = call.endpoint.from_text(similar.text, model, similar.finish_reason or "stop")
+            match, similarity = "semantic", float(similar.metadata.get("similarity", 0.0))
+        return self._counted(Lookup("hit" if reply is not None else "miss", reply=reply, match=match,
+                                    similarity=similarity, semantic=(semantic, cached, request)))
+
+    def _counted(self, lookup: Lookup) -> Lookup:
+        self.metrics.add("relaykit_gateway_cache_total", result=lookup.state)
+        return lookup
+
+    async def _store(self, call: Call, lookup: Lookup, payload: dict[str, Any]) -> None:
+        if not call.endpoint.cacheable(payload):
+            return
+        if lookup.semantic is not None:
+            semantic, cached, request = lookup.semantic
+            await anyio.to_thread.run_sync(semantic.put, cached, request, payload, call.endpoint.text_of(payload))
+        elif lookup.key is not None:
+            text = call.endpoint.text_of(payload) or ""
+            await self.blocking(self.cache.put, lookup.key, call.tenant.name, payload, text)
+
+    async def _stream(self, call: Call, outgoing: dict[str, Any]) -> Response:
+        call.record.stream = True
+        reply, upstream_s = await self._forward(call, outgoing, stream=True)
+        self._done(call, reply.status, reply.upstream, upstream_s)
+        out = {**call.headers, "x-relaykit-cache": "off", "x-relaykit-upstream": reply.upstream}
         if reply.chunks is None:
-            return Response(reply.body, status_code=reply.status, headers=out, media_type="application/json")
+            return Response(reply.body, status_code=reply.status, headers=out, media_type=JSON)
         return StreamingResponse(reply.chunks, media_type="text/event-stream", headers=out)
 
-    async def _forward(self, route: Route, outgoing: dict[str, Any], stream: bool) -> tuple[UpstreamReply, float]:
-        assert self.client is not None, "the gateway's HTTP client starts with the app"
+    async def _forward(self, call: Call, outgoing: dict[str, Any], stream: bool) -> tuple[UpstreamReply, float]:
+        assert self.session is not None, "the gateway's HTTP client starts with the app"
         upstream_started = time.perf_counter()
         try:
-            reply = await forward(self.client, route, outgoing, self.config.server.deadline_s, stream)
+            reply = await forward(self.session, call.route, outgoing, self.config.server.deadline_s, stream,
+                                  call.endpoint.path)
         except AllUpstreamsFailed as exc:
-            for attempt in exc.attempts:
-                self.metrics.add("relaykit_gateway_fallbacks_total", upstream=attempt.upstream)
+            self._failed(call, exc.attempts)
             status = 504 if exc.timed_out else 502
             raise GatewayError(status, str(exc), "upstream_error") from None
-        for attempt in reply.attempts:
-            self.metrics.add("relaykit_gateway_fallbacks_total", upstream=attempt.upstream)
+        self._failed(call, reply.attempts)
         return reply, time.perf_counter() - upstream_started
 
-    def _done(self, labels: dict[str, str], status: int, started: float, upstream_s: float, shaped: Shaped) -> None:
-        total = time.perf_counter() - started
+    def _failed(self, call: Call, attempts: list[Any]) -> None:
+        for attempt in attempts:
+            self.metrics.add("relaykit_gateway_fallbacks_total", upstream=attempt.upstream)
+            call.record.failed.append((attempt.upstream, attempt.outcome))
+
+    def _done(self, call: Call, status: int, upstream: str, upstream_s: float = 0.0, cache: str = "off") -> None:
+        total = time.perf_counter() - call.started
+        labels = call.labels
         self.metrics.add("relaykit_gateway_requests_total", status=str(status), **labels)
         self.metrics.add("relaykit_gateway_upstream_seconds_sum", upstream_s, **labels)
         self.metrics.add("relaykit_gateway_overhead_seconds_sum", max(0.0, total - upstream_s), **labels)
+        record = call.record
+        record.status, record.upstream, record.cache = status, upstream if upstream != "cache" else "", cache
+        self.events.record(record)
         path = self.config.server.telemetry_jsonl
         if path:
-            event = {"ts": time.time(), **labels, "status": status, "tokens_before": shaped.tokens_before,
-                     "tokens_after": shaped.tokens_after, "seconds": round(total, 6)}
-            _append_private(path, json.dumps(event) + "\n")
+            event = {"ts": time.time(), **labels, "status": status, "tokens_before": record.tokens_before,
+                     "tokens_after": record.tokens_after, "seconds": round(total, 6)}
+            _append_private(path, orjson.dumps(event).decode() + "\n")
 
     async def models(self, request: Request) -> Response:
         data = [{"id": name, "object": "model", "owned_by": "relaykit"} for name in sorted(self.config.routes)]
-        return JSONResponse({"object": "list", "data": data})
+        return Response(orjson.dumps({"object": "list", "data": data}), media_type=JSON)
 
     async def healthz(self, request: Request) -> Response:
-        return JSONResponse({"status": "ok", "routes": len(self.config.routes)})
+        return Response(orjson.dumps({"status": "ok", "routes": len(self.config.routes)}), media_type=JSON)
 
     async def prometheus(self, request: Request) -> Response:
         return PlainTextResponse(self.metrics.render(), media_type="text/plain; version=0.0.4")
 
 
-def _json_body(raw: bytes) -> dict[str, Any]:
+@dataclass
+class Lookup:
+    """The outcome of a cache look-up: ``state`` (hit, miss, off), the reply on a hit, what to store on a miss."""
+
+    state: str
+    key: str | None = None
+    reply: dict[str, Any] | None = None
+    match: str = "exact"
+    similarity: float = 1.0
+    semantic: tuple[SemanticCache, Any, Any] | None = None
+
+    @property
+    def headers(self) -> dict[str, str]:
+        out = {"x-relaykit-cache": self.state, "x-relaykit-upstream": "cache", "x-relaykit-cache-match": self.match}
+        if self.match == "semantic":
+            out["x-relaykit-cache-similarity"] = f"{self.similarity:.4f}"
+        return out
+
+
+def _json_body(raw: bytes, endpoint: Endpoint) -> dict[str, Any]:
     try:
-        body = json.loads(raw)
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+        body = orjson.loads(raw)
+    except orjson.JSONDecodeError as exc:
         raise GatewayError(400, f"the request body is not valid JSON: {exc}") from None
-    if not isinstance(body, dict) or not isinstance(body.get("messages"), list):
-        raise GatewayError(400, "the request body must be a JSON object with a 'messages' list and a 'model'")
+    if not isinstance(body, dict) or not endpoint.accepts(body.get(endpoint.field)):
+        kind = "a 'messages' list" if endpoint is CHAT else "an 'input' (a string or a list of items)"
+        raise GatewayError(400, f"the request body must be a JSON object with {kind} and a 'model'")
     return body
 
 
 def _reply_json(reply: UpstreamReply) -> dict[str, Any] | None:
     try:
-        payload = json.loads(reply.body)
-    except (UnicodeDecodeError, json.JSONDecodeError):
+        payload = orjson.loads(reply.body)
+    except orjson.JSONDecodeError:
         return None
     return payload if isinstance(payload, dict) else None
 
@@ -212,20 +329,38 @@ def _append_private(path: str, line: str) -> None:
         fh.write(line)
 
 
-def create_app(config: GatewayConfig) -> Starlette:
+class GatewayApp:
+    """The ASGI app: the two POST endpoints are dispatched straight to the gateway (no middleware or route
+    matching on the hot path); everything else (models, health, metrics, lifespan) goes through Starlette."""
+
+    def __init__(self, gateway: Gateway, app: Starlette) -> None:
+        self.gateway, self.app, self.state = gateway, app, app.state
+        self.fast = {"/v1/chat/completions": gateway.chat, "/v1/responses": gateway.responses}
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        handler = self.fast.get(scope.get("path", "")) if scope["type"] == "http" else None
+        if handler is None or scope["method"] != "POST":
+            await self.app(scope, receive, send)
+            return
+        response = await handler(Request(scope, receive))
+        await response(scope, receive, send)
+
+
+def create_app(config: GatewayConfig) -> GatewayApp:
     gateway = Gateway(config)
     routes = [
         HttpRoute("/v1/chat/completions", gateway.chat, methods=["POST"]),
+        HttpRoute("/v1/responses", gateway.responses, methods=["POST"]),
         HttpRoute("/v1/models", gateway.models, methods=["GET"]),
         HttpRoute("/healthz", gateway.healthz, methods=["GET"]),
         HttpRoute("/metrics", gateway.prometheus, methods=["GET"]),
     ]
     app = Starlette(routes=routes, lifespan=gateway.lifespan)
     app.state.gateway = gateway
-    return app
+    return GatewayApp(gateway, app)
 
 
-def from_environment() -> Starlette:
+def from_environment() -> GatewayApp:
     """The app for ``uvicorn --factory``: the configuration file named by ``RELAYKIT_GATEWAY_CONFIG``."""
     path = os.environ.get(CONFIG_ENV)
     if not path:
@@ -233,4 +368,4 @@ def from_environment() -> Starlette:
     return create_app(load_config(path))
 
 
-__all__ = ["CONFIG_ENV", "Gateway", "create_app", "from_environment"]
+__all__ = ["CONFIG_ENV", "Gateway", "GatewayApp", "create_app", "from_environment"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import re
 import sys
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
 
@@ -34,7 +35,7 @@ class Upstream(_Strict):
     context_window: int = Field(128_000, ge=256)
     deadline_s: float | None = Field(None, gt=0)
 
-    @property
+    @cached_property
     def label(self) -> str:
         """How the upstream is named in headers and metrics: the model and host, never credentials."""
         host = strip_url_credentials(self.base_url).split("://", 1)[-1].split("/")[0]
@@ -67,8 +68,21 @@ class Route(_Strict):
     upstreams: list[Upstream] = Field(min_length=1)
     compression: Compression | None = None
     structure_check: Literal["reject", "pass"] = "reject"
-    cache: Literal["exact", "off"] = "exact"
+    cache: Literal["exact", "semantic", "off"] = "exact"
     default_max_tokens: int = Field(1024, ge=1)
+    embedder: str = "minilm"  # semantic cache only: an embedder spec (minilm, hashing[:DIM], openai:MODEL...)
+    threshold: float = Field(0.92, gt=0, le=1)  # semantic cache only: the least cosine similarity of a hit
+
+    @field_validator("embedder")
+    @classmethod
+    def _embedder(cls, value: str) -> str:
+        from relaykit.embeddings.base import EMBEDDERS
+
+        try:
+            EMBEDDERS.get(value.partition(":")[0])
+        except UsageError as exc:
+            raise ValueError(str(exc)) from None
+        return value
 
 
 class Tenant(_Strict):
@@ -87,14 +101,27 @@ class Server(_Strict):
     telemetry_jsonl: str | None = None
 
 
+class TelemetryConfig(_Strict):
+    """Where the gateway's events go: sink specs of ``relaykit.telemetry.SINKS`` (``jsonl:PATH``, ``otel``,
+    ``otel:http://HOST:4318``...). Content is never recorded unless ``include_content``; secrets never are."""
+
+    sinks: list[str] = Field(default_factory=list)
+    include_content: bool = False
+
+
 class GatewayConfig(_Strict):
     server: Server = Server.model_validate({})
+    telemetry: TelemetryConfig = TelemetryConfig()
     tenants: list[Tenant] = Field(min_length=1)
     routes: dict[str, Route] = Field(min_length=1)
 
     def tenant_for(self, key: str) -> Tenant | None:
         digest = hash_key(key)
         return next((t for t in self.tenants if t.key_sha256 == digest), None)
+
+    def tenants_by_digest(self) -> dict[str, Tenant]:
+        """Each tenant under its key's digest (one dictionary look-up per request)."""
+        return {t.key_sha256: t for t in self.tenants}
 
 
 def hash_key(key: str) -> str:
@@ -122,5 +149,5 @@ def load_config(path: str | Path) -> GatewayConfig:
     return parse_config(data, str(file))
 
 
-__all__ = ["Compression", "GatewayConfig", "Route", "Server", "Tenant", "Upstream", "hash_key", "load_config",
-           "parse_config"]
+__all__ = ["Compression", "GatewayConfig", "Route", "Server", "TelemetryConfig", "Tenant", "Upstream", "hash_key",
+           "load_config", "parse_config"]

@@ -105,14 +105,19 @@ class ExactCache:
             return None
         return dict(entry.response["reply"])
 
-    def put(self, key: str, tenant: str, reply: dict[str, Any]) -> None:
+    def put(self, key: str, tenant: str, reply: dict[str, Any], text: str | None = None) -> None:
+        """Keep ``reply`` (a chat completion, or any endpoint's answer with its ``text`` given) under ``key``."""
         from relaykit.models.cache.store import CacheEntry
 
         usage: dict[str, Any] = reply["usage"] if isinstance(reply.get("usage"), dict) else {}
-        text = str((reply["choices"][0].get("message") or {}).get("content") or "")
+        if text is None:
+            choices = reply.get("choices") or [{}]
+            text = str((choices[0].get("message") or {}).get("content") or "")
         # the store keeps answers in relaykit's shape (text, token counts) with the upstream's reply beside it
-        response = {"text": text, "prompt_tokens": int(usage.get("prompt_tokens") or 0),
-                    "completion_tokens": int(usage.get("completion_tokens") or 0), "reply": reply}
+        response = {"text": text,
+                    "prompt_tokens": int(usage.get("prompt_tokens") or usage.get("input_tokens") or 0),
+                    "completion_tokens": int(usage.get("completion_tokens") or usage.get("output_tokens") or 0),
+                    "reply": reply}
         try:
             self.store.put(CacheEntry(key=key, namespace=f"gateway:{tenant}", group="", response=response,
                                       created_at=time.time()))

@@ -3,22 +3,29 @@
 An upstream that answers 408, 409, 429 or 5xx, breaks the connection, or runs out of its own deadline hands the
 request to the next one; any other answer (a 2xx, or a 4xx that is the client's to fix) goes back to the client.
 A stream falls back only before its first byte; after that the bytes are relayed as they arrive.
+
+The client is one shared ``aiohttp`` session per worker (a pooled, keep-alive connection per upstream host):
+on the passthrough path the body is serialised once and the reply's bytes go back untouched.
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
+import sys
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
-import httpx2
+import aiohttp
+import orjson
 
 from relaykit.serve.config import Route, Upstream
 
+T = TypeVar("T")
 RETRYABLE = frozenset({408, 409, 429, 500, 502, 503, 504})
+KEPT_HEADERS = ("content-type", "retry-after", "x-request-id")
 
 
 @dataclass
@@ -48,17 +55,24 @@ class AllUpstreamsFailed(Exception):
         super().__init__(f"every upstream failed ({listed})")
 
 
+def open_session() -> aiohttp.ClientSession:
+    """The worker's one upstream client: pooled keep-alive connections, no overall timeout (deadlines are ours)."""
+    connector = aiohttp.TCPConnector(limit=512, limit_per_host=0, ttl_dns_cache=300, keepalive_timeout=30)
+    return aiohttp.ClientSession(connector=connector, timeout=aiohttp.ClientTimeout(total=None),
+                                 skip_auto_headers=("User-Agent",))
+
+
 def _headers(upstream: Upstream) -> dict[str, str]:
     key = os.environ.get(upstream.api_key_env, "") if upstream.api_key_env else ""
     return {"authorization": f"Bearer {key or 'not-needed'}", "content-type": "application/json"}
 
 
-def _url(upstream: Upstream) -> str:
-    return upstream.base_url.rstrip("/") + "/chat/completions"
+def _url(upstream: Upstream, path: str) -> str:
+    return upstream.base_url.rstrip("/") + path
 
 
-async def forward(client: httpx2.AsyncClient, route: Route, body: dict[str, Any], deadline_s: float,
-                  stream: bool) -> UpstreamReply:
+async def forward(session: aiohttp.ClientSession, route: Route, body: dict[str, Any], deadline_s: float,
+                  stream: bool, path: str = "/chat/completions") -> UpstreamReply:
     """The first acceptable upstream answer; ``AllUpstreamsFailed`` lists every attempt."""
     ends = time.monotonic() + deadline_s
     attempts: list[Attempt] = []
@@ -68,14 +82,14 @@ async def forward(client: httpx2.AsyncClient, route: Route, body: dict[str, Any]
             break
         limit = min(left, upstream.deadline_s or left)
         started = time.monotonic()
-        payload = {**body, "model": upstream.model}
+        data = orjson.dumps({**body, "model": upstream.model})
         try:
-            reply = await asyncio.wait_for(_send(client, upstream, payload, stream), timeout=limit)
+            reply = await _within(_send(session, upstream, _url(upstream, path), data, stream), limit)
         except (asyncio.TimeoutError, TimeoutError):
             attempts.append(Attempt(upstream.label, f"no answer within {limit:.1f} s", time.monotonic() - started))
             continue
-        except httpx2.HTTPError as exc:
-            attempts.append(Attempt(upstream.label, f"{type(exc).__name__}", time.monotonic() - started))
+        except (aiohttp.ClientError, OSError) as exc:
+            attempts.append(Attempt(upstream.label, type(exc).__name__, time.monotonic() - started))
             continue
         if reply.status in RETRYABLE:
             attempts.append(Attempt(upstream.label, f"HTTP {reply.status}", time.monotonic() - started))
@@ -87,50 +101,58 @@ async def forward(client: httpx2.AsyncClient, route: Route, body: dict[str, Any]
     raise AllUpstreamsFailed(attempts, timed_out=time.monotonic() >= ends)
 
 
-async def _send(client: httpx2.AsyncClient, upstream: Upstream, payload: dict[str, Any],
+async def _within(awaitable: Awaitable[T], seconds: float) -> T:
+    """``awaitable`` with a time limit (``TimeoutError``), in the calling task (no task is created on 3.11+)."""
+    if sys.version_info >= (3, 11):
+        async with asyncio.timeout(seconds):
+            return await awaitable
+    return await asyncio.wait_for(awaitable, timeout=seconds)  # pragma: no cover - Python 3.10
+
+
+async def _send(session: aiohttp.ClientSession, upstream: Upstream, url: str, data: bytes,
                 stream: bool) -> UpstreamReply:
-    if not stream:
-        response = await client.post(_url(upstream), json=payload, headers=_headers(upstream))
-        return UpstreamReply(response.status_code, upstream.label, _kept_headers(response.headers),
-                             body=response.content)
-    request = client.build_request("POST", _url(upstream), json=payload, headers=_headers(upstream))
-    response = await client.send(request, stream=True)
-    if response.status_code != 200:
-        body = await response.aread()
-        await response.aclose()
-        return UpstreamReply(response.status_code, upstream.label, _kept_headers(response.headers), body=body)
-    first = response.aiter_raw()
+    response = await session.post(url, data=data, headers=_headers(upstream))
     try:
-        head = await first.__anext__()
-    except StopAsyncIteration:
-        head = b""
-    return UpstreamReply(200, upstream.label, _kept_headers(response.headers), chunks=_relay(head, first, response))
+        headers = _kept_headers(response.headers)
+        if not stream or response.status != 200:
+            return UpstreamReply(response.status, upstream.label, headers, body=await response.read())
+        chunks = response.content.iter_any().__aiter__()
+        try:
+            head = await chunks.__anext__()
+        except StopAsyncIteration:
+            head = b""
+    except BaseException:  # a cancelled or broken exchange must not leave its connection in the pool
+        response.close()
+        raise
+    return UpstreamReply(200, upstream.label, headers, chunks=_relay(head, chunks, response))
 
 
-async def _relay(head: bytes, rest: AsyncIterator[bytes], response: httpx2.Response) -> AsyncIterator[bytes]:
+async def _relay(head: bytes, rest: AsyncIterator[bytes], response: aiohttp.ClientResponse) -> AsyncIterator[bytes]:
     try:
         if head:
             yield head
         async for chunk in rest:
             yield chunk
     finally:
-        await response.aclose()
+        response.close()
 
 
 async def _bounded(chunks: AsyncIterator[bytes], ends: float) -> AsyncIterator[bytes]:
     """Relay chunks until the overall deadline; then stop with an SSE error event."""
     iterator = chunks.__aiter__()
-    while True:
-        left = ends - time.monotonic()
-        try:
-            chunk = await asyncio.wait_for(iterator.__anext__(), timeout=max(left, 0.001))
-        except StopAsyncIteration:
-            return
-        except (asyncio.TimeoutError, TimeoutError):
-            await _close(iterator)
-            yield b'data: {"error": {"message": "relaykit gateway: the stream passed its deadline"}}\n\n'
-            return
-        yield chunk
+    try:
+        while True:
+            left = ends - time.monotonic()
+            try:
+                chunk = await _within(iterator.__anext__(), max(left, 0.001))
+            except StopAsyncIteration:
+                return
+            except (asyncio.TimeoutError, TimeoutError):
+                yield b'data: {"error": {"message": "relaykit gateway: the stream passed its deadline"}}\n\n'
+                return
+            yield chunk
+    finally:
+        await _close(iterator)
 
 
 async def _close(iterator: AsyncIterator[bytes]) -> None:
@@ -139,9 +161,8 @@ async def _close(iterator: AsyncIterator[bytes]) -> None:
         await aclose()
 
 
-def _kept_headers(headers: httpx2.Headers) -> dict[str, str]:
-    keep = ("content-type", "retry-after", "x-request-id")
-    return {k: v for k, v in headers.items() if k.lower() in keep}
+def _kept_headers(headers: Any) -> dict[str, str]:
+    return {k: headers[k] for k in KEPT_HEADERS if k in headers}
 
 
-__all__ = ["AllUpstreamsFailed", "Attempt", "UpstreamReply", "forward"]
+__all__ = ["AllUpstreamsFailed", "Attempt", "UpstreamReply", "forward", "open_session"]

@@ -204,9 +204,15 @@ def _jsonl(rest: str) -> Sink:
     return JsonlSink(rest)
 
 
+def _otel(rest: str) -> Sink:
+    from relaykit.telemetry.otel import open_otel_sink  # the SDK and exporter load only when asked for
+
+    return open_otel_sink(rest)
+
+
 SINKS.register("memory", lambda rest: MemorySink())
 SINKS.register("jsonl", _jsonl)
-SINKS.register("otel", lambda rest: OTelSink())
+SINKS.register("otel", lambda rest: _otel(rest))
 
 
 def open_sink(spec: str | Sink) -> Sink:
