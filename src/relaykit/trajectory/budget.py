@@ -7,8 +7,9 @@ over the budget, :func:`fit` degrades it, each stage going only as far as needed
    masked with a digest when the settings or the method mask), the rest are dropped;
 2. **mask the observations of older floor steps**, oldest first (action kept, placeholder with a digest);
 3. **lower K**: drop those masked floor steps, oldest first;
-4. **shorten the current observation**: head + tail, with a marker saying how many tokens were cut and
-   the identifiers and numbers of the cut part.
+4. **shorten the current observation**: keep its first and last lines and the lines, sentences or JSON
+   fields that carry the most facts (:mod:`relaykit.trajectory.shorten`), with a marker saying how many
+   tokens were cut and the facts of the cut parts.
 
 When even system + task + pending turn + the current step with its observation cut to the bare marker do
 not fit, :class:`BudgetTooSmall` says the minimum. Costs are exact for chat lists (the count the accounting
@@ -23,10 +24,14 @@ from dataclasses import replace
 
 from relaykit import tokens
 from relaykit.errors import UsageError
-from relaykit.trajectory.digest import digest
+from relaykit.text import words
 from relaykit.trajectory.parse import Msg, Step, Trajectory
 from relaykit.trajectory.plan import Cost, Masker, Plan, TrajectorySettings
+from relaykit.trajectory.shorten import MARKER, marker, shorten
 
+CURRENT_SHARE = 0.25
+"""When the floor is over the budget, the current observation keeps at least this share of the tokens left for
+it and the past steps; masked floor steps (with their digests) get the rest before it is shortened further."""
 _SHARE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*%\s*$")
 
 
@@ -85,18 +90,23 @@ def fit(plan: Plan, budget: int, s: TrajectorySettings, masker: Masker) -> Plan:
         over -= cost.step(kept[i]) - cost.step(masked)
         kept[i] = masked
         done.append(f"masked floor step {i}")
-    for i in floor:  # stage 3: lower K
-        if over <= 0:
-            break
-        over -= cost.step(kept.pop(i))
+    history = sum(cost.step(step) for step in kept.values())
+    room_all = cost.messages(t.steps[-1].observation) + history - over  # current observation + kept history
+    obs_need = min(cost.messages(t.steps[-1].observation), math.ceil(CURRENT_SHARE * room_all))
+    history_room = max(history, room_all - obs_need) if over <= 0 else room_all - obs_need
+    for i in floor:  # stage 3: lower K, until the current observation keeps its share
+        if history <= history_room or i not in kept:
+            continue
+        history -= cost.step(kept.pop(i))
         done.append(f"dropped floor step {i}")
     notices = [f"the floor ({floor_cost} tokens) is over the budget of {budget}: {', '.join(done) or 'no step'}"]
-    if over < 0:  # slack left by the last stage: refill it with masked scored steps, best first
-        _refill(plan, present, kept, -over, cost, masker)
+    if history < history_room:  # slack left by the last stage: refill it with masked scored steps, best first
+        history += _refill(plan, present, kept, history_room - history, cost, masker)
+    over = cost.messages(t.steps[-1].observation) + history - room_all
     out = _with_past(t, kept)
     if over > 0:  # stage 4: shorten the current observation
-        out = _shorten_current(out, budget, cost, s)
-        notices.append("the current observation was shortened (head and tail kept, with a marker)")
+        out = _shorten_with_history(t, kept, budget, cost, s)
+        notices.append("the current observation was shortened (the parts that carry its facts kept, with a marker)")
     return replace(plan, trajectory=out, notices=(*plan.notices, *notices))
 
 
@@ -127,62 +137,35 @@ def _pack(plan: Plan, present: dict[int, Step], floor: list[int], room: int, cos
 
 
 def _refill(plan: Plan, present: dict[int, Step], kept: dict[int, Step], room: int, cost: Cost,
-            masker: Masker) -> None:
-    """Masked versions of dropped steps, in the method's priority order, into ``room`` tokens of slack."""
+            masker: Masker) -> int:
+    """Masked versions of dropped steps, in the method's priority order, into ``room`` tokens of slack (the
+    tokens used)."""
+    used = 0
     for i in plan.priority or sorted(present, reverse=True):
         if i in kept or i not in present:
             continue
         masked = masker.mask(present[i])
         c = cost.step(masked)
         if c <= room:
-            kept[i], room = masked, room - c
+            kept[i], room, used = masked, room - c, used + c
+    return used
 
 
 def _with_past(t: Trajectory, kept: dict[int, Step]) -> Trajectory:
     return t.with_steps([*(kept[i] for i in sorted(kept)), *t.steps[-1:]])
 
 
-MARKER = "[... {cut} tokens cut{facts} ...]"
-
-
-def marker(cut: int, facts: str = "") -> str:
-    return MARKER.format(cut=cut, facts=f"; kept: {facts}" if facts else "")
-
-
-def shorten(text: str, max_tokens: int, encoding: str = "o200k_base", facts_tokens: int = 24) -> str:
-    """``text`` in at most ``max_tokens`` tokens: head and tail around a marker that says how much was cut and
-    keeps the identifiers and numbers of the cut middle (as many as fit); ``""`` if not even the bare marker
-    fits. Unchanged when it already fits."""
-    enc = tokens.get_encoding(encoding)
-    ids = enc.encode(text) if len(text) <= tokens.CHUNK_CHARS else None
-    n = len(ids) if ids is not None else tokens.count(text, encoding)
-    if n <= max_tokens:
-        return text
-    if ids is None:  # very long: cut by characters first, then by tokens
-        return shorten(text[:tokens.CHUNK_CHARS // 2] + text[-tokens.CHUNK_CHARS // 2:], max_tokens, encoding)
-    room = max_tokens
-    for _ in range(6):
-        bare = tokens.count(marker(n), encoding)
-        keep = max(0, room - bare - 2)
-        middle = _decode(enc, ids[keep // 2:n - (keep - keep // 2)])
-        facts = digest(middle, min(facts_tokens, max(0, (room - bare) // 3)), None, encoding)
-        mark = marker(n - keep, facts)
-        keep = max(0, room - tokens.count(mark, encoding) - 2)
-        head, tail = _decode(enc, ids[:keep // 2]), _decode(enc, ids[n - (keep - keep // 2):]) if keep else ""
-        out = f"{head} {mark} {tail}".strip() if keep else mark
-        used = tokens.count(out, encoding)
-        if used <= max_tokens:
-            return out
-        room -= used - max_tokens
-    only = marker(n)
-    return only if tokens.count(only, encoding) <= max_tokens else ""
-
-
-def _decode(enc: tokens.Encoding, ids: list[int]) -> str:
-    if not ids:
-        return ""
-    raw: bytes = enc.decode_bytes(ids)  # type: ignore[attr-defined]
-    return raw.decode("utf-8", errors="ignore")
+def _shorten_with_history(t: Trajectory, kept: dict[int, Step], budget: int, cost: Cost,
+                          s: TrajectorySettings) -> Trajectory:
+    """The current observation shortened to fit beside the kept history; if even its bare marker does not fit
+    beside it, the oldest kept steps go first (the minimum stated is that of the current step alone)."""
+    while True:
+        try:
+            return _shorten_current(_with_past(t, kept), budget, cost, s)
+        except BudgetTooSmall:
+            if not kept:
+                raise
+            kept.pop(min(kept))
 
 
 def _shorten_current(t: Trajectory, budget: int, cost: Cost, s: TrajectorySettings) -> Trajectory:
@@ -194,6 +177,7 @@ def _shorten_current(t: Trajectory, budget: int, cost: Cost, s: TrajectorySettin
     if minimum > budget or not any(_shortenable(m) for m in obs):
         raise BudgetTooSmall(budget, minimum)
     over = cost.total(t) - budget
+    known = _context_words(t)
     for k in sorted(range(len(obs)), key=lambda k: -cost.message(obs[k])):  # largest first
         if over <= 0:
             break
@@ -202,12 +186,20 @@ def _shorten_current(t: Trajectory, budget: int, cost: Cost, s: TrajectorySettin
             continue
         text = str(m["content"])
         target = max(0, tokens.count(text, s.encoding) - over)
-        new: Msg = {**m, "content": shorten(text, target, s.encoding) or marker(tokens.count(text, s.encoding))}
+        short = shorten(text, target, s.encoding, known=known)
+        new: Msg = {**m, "content": short or marker(tokens.count(text, s.encoding))}
         over -= cost.message(m) - cost.message(new)
         obs[k] = new
     if over > 0:
         raise BudgetTooSmall(budget, minimum)
     return t.with_steps([*t.past, replace(current, observation=tuple(obs))])
+
+
+def _context_words(t: Trajectory) -> frozenset[str]:
+    """Words the result holds outside the current observation (not worth keeping twice when shortening)."""
+    current = t.steps[-1]
+    blocks = [*t.system, *t.task, *(m for step in t.past for m in step.messages), current.action, *t.pending]
+    return frozenset(w for m in blocks for w in words(tokens.message_text(m)))
 
 
 def minimum_budget(t: Trajectory, encoding: str = "o200k_base") -> int:
