@@ -100,8 +100,8 @@ def fit(plan: Plan, budget: int, s: TrajectorySettings, masker: Masker) -> Plan:
         history -= cost.step(kept.pop(i))
         done.append(f"dropped floor step {i}")
     notices = [f"the floor ({floor_cost} tokens) is over the budget of {budget}: {', '.join(done) or 'no step'}"]
-    if history < history_room:  # slack left by the last stage: refill it with masked scored steps, best first
-        history += _refill(plan, present, kept, history_room - history, cost, masker)
+    if history < history_room:  # slack left by the last stage: refill it with scored steps, best first
+        history += _refill(plan, present, kept, history_room - history, cost, masker, s)
     over = cost.messages(t.steps[-1].observation) + history - room_all
     out = _with_past(t, kept)
     if over > 0:  # stage 4: shorten the current observation
@@ -137,17 +137,20 @@ def _pack(plan: Plan, present: dict[int, Step], floor: list[int], room: int, cos
 
 
 def _refill(plan: Plan, present: dict[int, Step], kept: dict[int, Step], room: int, cost: Cost,
-            masker: Masker) -> int:
-    """Masked versions of dropped steps, in the method's priority order, into ``room`` tokens of slack (the
-    tokens used)."""
+            masker: Masker, s: TrajectorySettings) -> int:
+    """Dropped steps, in the method's priority order, into ``room`` tokens of slack (the tokens used): masked
+    versions (whole ones with ``dropped="remove"``, unless the method masks)."""
     used = 0
+    masking = s.dropped != "remove" or plan.mask_rest
     for i in plan.priority or sorted(present, reverse=True):
         if i in kept or i not in present:
             continue
-        masked = masker.mask(present[i])
-        c = cost.step(masked)
+        step = masker.mask(present[i]) if masking else present[i]
+        c = cost.step(step)
         if c <= room:
-            kept[i], room, used = masked, room - c, used + c
+            kept[i], room, used = step, room - c, used + c
+        elif plan.contiguous:
+            break
     return used
 
 

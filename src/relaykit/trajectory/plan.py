@@ -12,7 +12,7 @@ from typing import Any, Literal
 from relaykit import tokens
 from relaykit.errors import UsageError
 from relaykit.text import words as text_words
-from relaykit.trajectory.digest import block_frequencies, digest
+from relaykit.trajectory.digest import action_shapes, block_frequencies, digest
 from relaykit.trajectory.parse import PLACEHOLDER, Msg, Step, Trajectory, mask_observation
 from relaykit.trajectory.recall import ReferenceStore, handle_for
 from relaykit.trajectory.scorer import Scorer
@@ -94,6 +94,12 @@ class Masker:
         self._cache: dict[int, str] = {}
         self._masked: dict[int, Step] = {}
         self._known_words: frozenset[str] | None = None
+        self._shapes: frozenset[tuple[str, int]] | None = None
+
+    def _actionable(self) -> frozenset[tuple[str, int]]:
+        if self._shapes is None:
+            self._shapes = action_shapes(step.action_text for step in self.original.steps)
+        return self._shapes
 
     def _frequencies(self) -> Counter[str]:
         if self._df is None:
@@ -120,7 +126,7 @@ class Masker:
             parts = []
             if self.s.digest_tokens and with_digest:
                 facts = digest(step.observation_text, self.s.digest_tokens, self._frequencies(), self.s.encoding,
-                               self._known())
+                               self._known(), self._actionable())
                 parts += [f"facts: {facts}"] if facts else []
             if self.s.dropped == "reference":
                 parts.append(f'recall_step("{handle_for(step.messages)}")')
