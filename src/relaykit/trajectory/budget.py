@@ -25,13 +25,15 @@ from dataclasses import replace
 from relaykit import tokens
 from relaykit.errors import UsageError
 from relaykit.text import words
+from relaykit.trajectory.digest import candidates
 from relaykit.trajectory.parse import Msg, Step, Trajectory
 from relaykit.trajectory.plan import Cost, Masker, Plan, TrajectorySettings
 from relaykit.trajectory.shorten import MARKER, marker, shorten
 
-CURRENT_SHARE = 0.25
-"""When the floor is over the budget, the current observation keeps at least this share of the tokens left for
-it and the past steps; masked floor steps (with their digests) get the rest before it is shortened further."""
+CURRENT_SHARES = (1.0, 0.75, 0.5, 0.25)
+"""When the floor is over the budget, stages 2-4 run with the current observation keeping each of these shares
+of the tokens left for it and the past steps (masked floor steps, with their digests, get the rest before it
+is shortened further); the result that holds the most distinct fact words wins."""
 _SHARE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*%\s*$")
 
 
@@ -81,8 +83,23 @@ def fit(plan: Plan, budget: int, s: TrajectorySettings, masker: Masker) -> Plan:
     if room >= 0:
         chosen = _pack(plan, present, floor, room, cost, masker, s)
         return replace(plan, trajectory=_with_past(t, chosen))
+    best: tuple[int, Trajectory, list[str]] | None = None
+    for share in CURRENT_SHARES:  # stages 2-4 with the current observation keeping each share: most facts wins
+        out, notices = _degrade(plan, present, floor, -room, budget, share, cost, masker, s)
+        score = _fact_words(out)
+        if best is None or score >= best[0]:  # ties: the larger share (the current observation first)
+            best = (score, out, notices)
+    assert best is not None
+    return replace(plan, trajectory=best[1], notices=(*plan.notices, *best[2]))
+
+
+def _degrade(plan: Plan, present: dict[int, Step], floor: list[int], over: int, budget: int, share: float,
+             cost: Cost, masker: Masker, s: TrajectorySettings) -> tuple[Trajectory, list[str]]:
+    """Stages 2 to 4 for a floor ``over`` tokens over the budget, the current observation keeping ``share``
+    of the tokens left for it and the past steps."""
+    t = plan.trajectory
     kept = {i: present[i] for i in floor}
-    floor_cost, over, done = cost.total(_with_past(t, kept)), -room, []
+    floor_cost, done = cost.total(_with_past(t, kept)), []
     for i in floor:  # stage 2: mask older floor steps, oldest first
         if over <= 0:
             break
@@ -90,24 +107,30 @@ def fit(plan: Plan, budget: int, s: TrajectorySettings, masker: Masker) -> Plan:
         over -= cost.step(kept[i]) - cost.step(masked)
         kept[i] = masked
         done.append(f"masked floor step {i}")
+    obs_cost = cost.messages(t.steps[-1].observation)
     history = sum(cost.step(step) for step in kept.values())
-    room_all = cost.messages(t.steps[-1].observation) + history - over  # current observation + kept history
-    obs_need = min(cost.messages(t.steps[-1].observation), math.ceil(CURRENT_SHARE * room_all))
-    history_room = max(history, room_all - obs_need) if over <= 0 else room_all - obs_need
+    room_all = obs_cost + history - over  # for the current observation and the kept history
+    history_room = room_all - min(obs_cost, math.ceil(share * room_all))
+    history_room = max(history, history_room) if over <= 0 else history_room
     for i in floor:  # stage 3: lower K, until the current observation keeps its share
-        if history <= history_room or i not in kept:
-            continue
-        history -= cost.step(kept.pop(i))
-        done.append(f"dropped floor step {i}")
+        if history > history_room and i in kept:
+            history -= cost.step(kept.pop(i))
+            done.append(f"dropped floor step {i}")
     notices = [f"the floor ({floor_cost} tokens) is over the budget of {budget}: {', '.join(done) or 'no step'}"]
     if history < history_room:  # slack left by the last stage: refill it with scored steps, best first
         history += _refill(plan, present, kept, history_room - history, cost, masker, s)
-    over = cost.messages(t.steps[-1].observation) + history - room_all
     out = _with_past(t, kept)
-    if over > 0:  # stage 4: shorten the current observation
+    if obs_cost + history > room_all:  # stage 4: shorten the current observation
         out = _shorten_with_history(t, kept, budget, cost, s)
         notices.append("the current observation was shortened (the parts that carry its facts kept, with a marker)")
-    return replace(plan, trajectory=out, notices=(*plan.notices, *notices))
+    return out, notices
+
+
+def _fact_words(t: Trajectory) -> int:
+    """How many distinct words of facts (:func:`relaykit.trajectory.digest.candidates`) the past steps and the
+    current step hold: what a degrade choice is judged by."""
+    text = "\n".join(tokens.message_text(m) for step in t.steps for m in step.messages)
+    return len({w for item in candidates(text) for w in words(item)})
 
 
 def _pack(plan: Plan, present: dict[int, Step], floor: list[int], room: int, cost: Cost, masker: Masker,
