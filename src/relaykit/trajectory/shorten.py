@@ -107,6 +107,9 @@ def _select(parts: list[_Unit], room: int) -> set[int]:
             continue
         if fresh < 0 and parts[k].cost + 1 <= room:
             take(k)
+    for u in parts:  # room left: the other units that fit, in order
+        if u.pos not in chosen and u.cost + 1 <= room:
+            take(u.pos)
     return chosen
 
 
