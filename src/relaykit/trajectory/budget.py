@@ -25,7 +25,7 @@ from dataclasses import replace
 from relaykit import tokens
 from relaykit.errors import UsageError
 from relaykit.text import words
-from relaykit.trajectory.digest import candidates
+from relaykit.trajectory.digest import ACTIONABLE, candidates, shape
 from relaykit.trajectory.parse import Msg, Step, Trajectory
 from relaykit.trajectory.plan import Cost, Masker, Plan, TrajectorySettings
 from relaykit.trajectory.shorten import MARKER, marker, shorten
@@ -83,10 +83,10 @@ def fit(plan: Plan, budget: int, s: TrajectorySettings, masker: Masker) -> Plan:
     if room >= 0:
         chosen = _pack(plan, present, floor, room, cost, masker, s)
         return replace(plan, trajectory=_with_past(t, chosen))
-    best: tuple[int, Trajectory, list[str]] | None = None
+    best: tuple[float, Trajectory, list[str]] | None = None
     for share in CURRENT_SHARES:  # stages 2-4 with the current observation keeping each share: most facts wins
         out, notices = _degrade(plan, present, floor, -room, budget, share, cost, masker, s)
-        score = _fact_words(out)
+        score = _fact_words(out, masker.actionable())
         if best is None or score >= best[0]:  # ties: the larger share (the current observation first)
             best = (score, out, notices)
     assert best is not None
@@ -126,11 +126,17 @@ def _degrade(plan: Plan, present: dict[int, Step], floor: list[int], over: int, 
     return out, notices
 
 
-def _fact_words(t: Trajectory) -> int:
-    """How many distinct words of facts (:func:`relaykit.trajectory.digest.candidates`) the past steps and the
-    current step hold: what a degrade choice is judged by."""
+def _fact_words(t: Trajectory, actionable: frozenset[tuple[str, int]]) -> float:
+    """The distinct words of facts (:func:`relaykit.trajectory.digest.candidates`) the past steps and the current
+    step hold, those of items shaped like values actions pass counting 1 + ``ACTIONABLE``: what a degrade
+    choice is judged by."""
     text = "\n".join(tokens.message_text(m) for step in t.steps for m in step.messages)
-    return len({w for item in candidates(text) for w in words(item)})
+    weights: dict[str, float] = {}
+    for item in candidates(text):
+        w = 1 + ACTIONABLE if shape(item) in actionable else 1.0
+        for word in words(item):
+            weights[word] = max(w, weights.get(word, 0.0))
+    return sum(weights.values())
 
 
 def _pack(plan: Plan, present: dict[int, Step], floor: list[int], room: int, cost: Cost, masker: Masker,

@@ -101,7 +101,7 @@ def action_shapes(actions: Iterable[str]) -> frozenset[tuple[str, int]]:
     """The shapes of the values actions pass (quoted strings, identifiers, numbers, words after a verb)."""
     out: set[tuple[str, int]] = set()
     for action in actions:
-        for item in (*_QUOTED_VALUE.findall(action), *action.split()[1:]):
+        for item in (*_QUOTED_VALUE.findall(action), *action.split()[1:], *candidates(action)):
             item = item.strip("\"'(),;:[]{}=")
             if item and len(item) > 1:
                 out.add(shape(item))

@@ -96,7 +96,8 @@ class Masker:
         self._known_words: frozenset[str] | None = None
         self._shapes: frozenset[tuple[str, int]] | None = None
 
-    def _actionable(self) -> frozenset[tuple[str, int]]:
+    def actionable(self) -> frozenset[tuple[str, int]]:
+        """The shapes of the values the trajectory's actions pass (see ``digest.action_shapes``)."""
         if self._shapes is None:
             self._shapes = action_shapes(step.action_text for step in self.original.steps)
         return self._shapes
@@ -126,7 +127,7 @@ class Masker:
             parts = []
             if self.s.digest_tokens and with_digest:
                 facts = digest(step.observation_text, self.s.digest_tokens, self._frequencies(), self.s.encoding,
-                               self._known(), self._actionable())
+                               self._known(), self.actionable())
                 parts += [f"facts: {facts}"] if facts else []
             if self.s.dropped == "reference":
                 parts.append(f'recall_step("{handle_for(step.messages)}")')
