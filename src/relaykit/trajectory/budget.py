@@ -82,6 +82,11 @@ def fit(plan: Plan, budget: int, s: TrajectorySettings, masker: Masker) -> Plan:
     room = budget - cost.fixed(t) - sum(cost.step(present[i]) for i in floor)
     if room >= 0:
         chosen = _pack(plan, present, floor, room, cost, masker, s)
+        if s.dropped != "remove" or plan.mask_rest:  # or masks first, for breadth: the one with more facts
+            broad = _pack_masked_first(plan, present, floor, room, cost, masker)
+            actionable = masker.actionable()
+            if _fact_words(_with_past(t, broad), actionable) > _fact_words(_with_past(t, chosen), actionable):
+                chosen = broad
         return replace(plan, trajectory=_with_past(t, chosen))
     best: tuple[float, Trajectory, list[str]] | None = None
     for share in CURRENT_SHARES:  # stages 2-4 with the current observation keeping each share: most facts wins
@@ -162,6 +167,27 @@ def _pack(plan: Plan, present: dict[int, Step], floor: list[int], room: int, cos
                 chosen[i], room = masked, room - c
             elif plan.contiguous:
                 break
+    return chosen
+
+
+def _pack_masked_first(plan: Plan, present: dict[int, Step], floor: list[int], room: int, cost: Cost,
+                       masker: Masker) -> dict[int, Step]:
+    """Stage 1 for breadth: the floor, then masked versions of the other steps best first, then as many of
+    them as fit made whole again, best first."""
+    rest = [i for i in (plan.priority or sorted(present, reverse=True)) if i in present and i not in floor]
+    chosen = {i: present[i] for i in floor}
+    for i in rest:
+        masked = masker.mask(present[i])
+        c = cost.step(masked)
+        if c <= room:
+            chosen[i], room = masked, room - c
+        elif plan.contiguous:
+            break
+    for i in rest:
+        if i in chosen and chosen[i] is not present[i]:
+            extra = cost.step(present[i]) - cost.step(chosen[i])
+            if extra <= room:
+                chosen[i], room = present[i], room - extra
     return chosen
 
 
