@@ -33,7 +33,8 @@ from relaykit.trajectory.shorten import MARKER, marker, shorten
 CURRENT_SHARES = (1.0, 0.75, 0.5, 0.25)
 """When the floor is over the budget, stages 2-4 run with the current observation keeping each of these shares
 of the tokens left for it and the past steps (masked floor steps, with their digests, get the rest before it
-is shortened further); the result that holds the most distinct fact words wins."""
+is shortened further), and stage 3 drops floor steps oldest first or least important first (the method's
+priority); the result that holds the most fact words wins (ties: the later one)."""
 _SHARE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*%\s*$")
 
 
@@ -89,19 +90,23 @@ def fit(plan: Plan, budget: int, s: TrajectorySettings, masker: Masker) -> Plan:
                 chosen = broad
         return replace(plan, trajectory=_with_past(t, chosen))
     best: tuple[float, Trajectory, list[str]] | None = None
+    rank = {i: k for k, i in enumerate(plan.priority or ())}
+    orders = [floor] + ([sorted(floor, key=lambda i: -rank.get(i, -1))] if plan.priority else [])
     for share in CURRENT_SHARES:  # stages 2-4 with the current observation keeping each share: most facts wins
-        out, notices = _degrade(plan, present, floor, -room, budget, share, cost, masker, s)
-        score = _fact_words(out, masker.actionable())
-        if best is None or score >= best[0]:  # ties: the larger share (the current observation first)
-            best = (score, out, notices)
+        for drop_order in orders:  # lower K oldest first, or least important first
+            out, notices = _degrade(plan, present, floor, drop_order, -room, budget, share, cost, masker, s)
+            score = _fact_words(out, masker.actionable())
+            if best is None or score >= best[0]:  # ties: the later (smaller share; least important dropped)
+                best = (score, out, notices)
     assert best is not None
     return replace(plan, trajectory=best[1], notices=(*plan.notices, *best[2]))
 
 
-def _degrade(plan: Plan, present: dict[int, Step], floor: list[int], over: int, budget: int, share: float,
-             cost: Cost, masker: Masker, s: TrajectorySettings) -> tuple[Trajectory, list[str]]:
+def _degrade(plan: Plan, present: dict[int, Step], floor: list[int], drop_order: list[int], over: int,
+             budget: int, share: float, cost: Cost, masker: Masker,
+             s: TrajectorySettings) -> tuple[Trajectory, list[str]]:
     """Stages 2 to 4 for a floor ``over`` tokens over the budget, the current observation keeping ``share``
-    of the tokens left for it and the past steps."""
+    of the tokens left for it and the past steps; stage 3 drops floor steps in ``drop_order``."""
     t = plan.trajectory
     kept = {i: present[i] for i in floor}
     floor_cost, done = cost.total(_with_past(t, kept)), []
@@ -117,7 +122,7 @@ def _degrade(plan: Plan, present: dict[int, Step], floor: list[int], over: int, 
     room_all = obs_cost + history - over  # for the current observation and the kept history
     history_room = room_all - min(obs_cost, math.ceil(share * room_all))
     history_room = max(history, history_room) if over <= 0 else history_room
-    for i in floor:  # stage 3: lower K, until the current observation keeps its share
+    for i in drop_order:  # stage 3: lower K, until the current observation keeps its share
         if history > history_room and i in kept:
             history -= cost.step(kept.pop(i))
             done.append(f"dropped floor step {i}")
