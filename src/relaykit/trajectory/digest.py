@@ -130,6 +130,14 @@ def digest(text: str, max_tokens: int, df: Mapping[str, int] | None = None, enco
             return -(min(recurrence(items[k], df, own), RECURRENCE_CAP) + bonus), k
 
         items = [items[k] for k in sorted(range(len(items)), key=rank)]
+    return pack_items(items, max_tokens, encoding)
+
+
+def pack_items(items: Iterable[str], max_tokens: int, encoding: str = "o200k_base") -> str:
+    """``items`` in their order, joined with ``", "``, while they fit ``max_tokens`` (an item inside one already
+    taken is skipped; a taken one inside a new, longer one is replaced)."""
+    if max_tokens <= 0:
+        return ""
     chosen: list[str] = []
     used = 0
     for item in items:
@@ -149,5 +157,5 @@ def digest(text: str, max_tokens: int, df: Mapping[str, int] | None = None, enco
     return joined
 
 
-__all__ = ["ACTIONABLE", "PATTERNS", "action_shapes", "block_frequencies", "candidates", "digest", "recurrence",
-           "shape"]
+__all__ = ["ACTIONABLE", "PATTERNS", "action_shapes", "block_frequencies", "candidates", "digest", "pack_items",
+           "recurrence", "shape"]

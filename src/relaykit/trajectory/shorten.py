@@ -20,7 +20,7 @@ from collections.abc import Iterable
 
 from relaykit import tokens
 from relaykit.text import STOPWORDS, words
-from relaykit.trajectory.digest import candidates, digest
+from relaykit.trajectory.digest import candidates, pack_items
 
 MARKER = "[... {cut} tokens cut{facts} ...]"
 GAP = " … "
@@ -37,7 +37,7 @@ class _Unit:
 
     def __init__(self, pos: int, text: str, encoding: str, known: frozenset[str] | set[str]) -> None:
         self.pos, self.text = pos, text
-        self.cost = tokens.count(text, encoding) + 1
+        self.cost = tokens.count(text, encoding) + 2  # with the gap or line break before it
         self.facts = {w for item in candidates(text) for w in words(item) if w not in known}
         self.rest = {w for w in words(text) if w not in known and w not in STOPWORDS} - self.facts
 
@@ -71,10 +71,11 @@ def _windows(piece: str, max_unit: int, encoding: str) -> list[str]:
     return out
 
 
-def _cut_facts(parts: list[_Unit], chosen: set[int]) -> str:
-    """The facts of the cut units, identifiers and names before bare numbers, as lines for the digest."""
-    items = [item for u in parts if u.pos not in chosen for item in candidates(u.text)]
-    return "\n".join(sorted(items, key=lambda item: bool(_BARE_NUMBER.fullmatch(item))))
+def _cut_facts(parts: list[_Unit], chosen: set[int], known: frozenset[str] | set[str]) -> list[str]:
+    """The facts of the cut units that nothing kept holds, identifiers and names before bare numbers."""
+    items = [item for u in parts if u.pos not in chosen for item in candidates(u.text)
+             if not set(words(item)) <= known]
+    return sorted(dict.fromkeys(items), key=lambda item: bool(_BARE_NUMBER.fullmatch(item)))
 
 
 def _value(u: _Unit, covered: set[str]) -> float:
@@ -91,11 +92,11 @@ def _select(parts: list[_Unit], room: int) -> set[int]:
     def take(k: int) -> None:
         nonlocal room
         chosen.add(k)
-        room -= parts[k].cost + 1
+        room -= parts[k].cost
         covered.update(parts[k].facts, parts[k].rest)
 
     for k in {0, len(parts) - 1}:
-        if parts[k].cost <= room // 6:
+        if parts[k].cost <= room // 4:
             take(k)
     heap = [(-_value(u, covered), u.pos) for u in parts if u.pos not in chosen]
     heapq.heapify(heap)
@@ -105,10 +106,10 @@ def _select(parts: list[_Unit], room: int) -> set[int]:
         if fresh > stale and heap and fresh > heap[0][0]:
             heapq.heappush(heap, (fresh, k))  # worth less now: back in the queue
             continue
-        if fresh < 0 and parts[k].cost + 1 <= room:
+        if fresh < 0 and parts[k].cost <= room:
             take(k)
     for u in parts:  # room left: the other units that fit, in order
-        if u.pos not in chosen and u.cost + 1 <= room:
+        if u.pos not in chosen and u.cost <= room:
             take(u.pos)
     return chosen
 
@@ -148,10 +149,10 @@ def shorten(text: str, max_tokens: int, encoding: str = "o200k_base", facts_shar
         room = max_tokens - bare - 2
         chosen = _select(parts, room - int(room * share))
         kept_words = {w for k in chosen for w in words(parts[k].text)}
-        cut_text = _cut_facts(parts, chosen)
+        cut = _cut_facts(parts, chosen, set(known) | kept_words)
         used = tokens.count(_render(parts, chosen, marker(n)), encoding)
-        facts = digest(cut_text, max(0, max_tokens - used - 2), None, encoding, frozenset(known) | kept_words)
-        kept_tokens = sum(parts[k].cost - 1 for k in chosen)
+        facts = pack_items(cut, max(0, max_tokens - used - 2), encoding)
+        kept_tokens = sum(parts[k].cost - 2 for k in chosen)
         out = _render(parts, chosen, marker(max(1, n - kept_tokens), facts))
         if tokens.count(out, encoding) <= max_tokens:
             return out
