@@ -35,6 +35,9 @@ CURRENT_SHARES = (1.0, 0.75, 0.5, 0.25)
 of the tokens left for it and the past steps (masked floor steps, with their digests, get the rest before it
 is shortened further), and stage 3 drops floor steps oldest first or least important first (the method's
 priority); the result that holds the most fact words wins (ties: the later one)."""
+BREADTH_MAX_STEPS = 1000
+"""Stage 1 tries the masked-first (breadth) packing only up to this many past steps (it costs a digest of
+every step and a count of facts; on longer histories the newest-first packing alone keeps the 3 s target)."""
 _SHARE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*%\s*$")
 
 
@@ -83,19 +86,20 @@ def fit(plan: Plan, budget: int, s: TrajectorySettings, masker: Masker) -> Plan:
     room = budget - cost.fixed(t) - sum(cost.step(present[i]) for i in floor)
     if room >= 0:
         chosen = _pack(plan, present, floor, room, cost, masker, s)
-        if s.dropped != "remove" or plan.mask_rest:  # or masks first, for breadth: the one with more facts
+        if (s.dropped != "remove" or plan.mask_rest) and len(present) <= BREADTH_MAX_STEPS:  # or masks first
             broad = _pack_masked_first(plan, present, floor, room, cost, masker)
-            actionable = masker.actionable()
-            if _fact_words(_with_past(t, broad), actionable) > _fact_words(_with_past(t, chosen), actionable):
+            facts = FactWords(masker.actionable())
+            if facts.score(_with_past(t, broad)) > facts.score(_with_past(t, chosen)):
                 chosen = broad
         return replace(plan, trajectory=_with_past(t, chosen))
     best: tuple[float, Trajectory, list[str]] | None = None
     rank = {i: k for k, i in enumerate(plan.priority or ())}
+    facts = FactWords(masker.actionable())
     orders = [floor] + ([sorted(floor, key=lambda i: -rank.get(i, -1))] if plan.priority else [])
     for share in CURRENT_SHARES:  # stages 2-4 with the current observation keeping each share: most facts wins
         for drop_order in orders:  # lower K oldest first, or least important first
             out, notices = _degrade(plan, present, floor, drop_order, -room, budget, share, cost, masker, s)
-            score = _fact_words(out, masker.actionable())
+            score = facts.score(out)
             if best is None or score >= best[0]:  # ties: the later (smaller share; least important dropped)
                 best = (score, out, notices)
     assert best is not None
@@ -136,17 +140,33 @@ def _degrade(plan: Plan, present: dict[int, Step], floor: list[int], drop_order:
     return out, notices
 
 
-def _fact_words(t: Trajectory, actionable: frozenset[tuple[str, int]]) -> float:
-    """The distinct words of facts (:func:`relaykit.trajectory.digest.candidates`) the past steps and the current
-    step hold, those of items shaped like values actions pass counting 1 + ``ACTIONABLE``: what a degrade
-    choice is judged by."""
-    text = "\n".join(tokens.message_text(m) for step in t.steps for m in step.messages)
-    weights: dict[str, float] = {}
-    for item in candidates(text):
-        w = 1 + ACTIONABLE if shape(item) in actionable else 1.0
-        for word in words(item):
-            weights[word] = max(w, weights.get(word, 0.0))
-    return sum(weights.values())
+class FactWords:
+    """What a degrade choice is judged by: the distinct words of facts
+    (:func:`relaykit.trajectory.digest.candidates`) the steps hold, those of items shaped like values actions
+    pass counting 1 + ``ACTIONABLE``. Each step's words are found once (steps are shared between choices)."""
+
+    def __init__(self, actionable: frozenset[tuple[str, int]]) -> None:
+        self.actionable = actionable
+        self._steps: dict[int, tuple[Step, dict[str, float]]] = {}  # id(step) -> (the step, kept alive; weights)
+
+    def step(self, step: Step) -> dict[str, float]:
+        key = id(step)
+        if key not in self._steps:
+            weights: dict[str, float] = {}
+            for item in candidates("\n".join(tokens.message_text(m) for m in step.messages)):
+                w = 1 + ACTIONABLE if shape(item) in self.actionable else 1.0
+                for word in words(item):
+                    weights[word] = max(w, weights.get(word, 0.0))
+            self._steps[key] = (step, weights)
+        return self._steps[key][1]
+
+    def score(self, t: Trajectory) -> float:
+        total: dict[str, float] = {}
+        for step in t.steps:
+            for word, w in self.step(step).items():
+                if w > total.get(word, 0.0):
+                    total[word] = w
+        return sum(total.values())
 
 
 def _pack(plan: Plan, present: dict[int, Step], floor: list[int], room: int, cost: Cost, masker: Masker,

@@ -84,6 +84,10 @@ class Plan:
     notices: tuple[str, ...] = ()
 
 
+ACTION_WINDOW = 256
+"""How many of the newest actions decide which item shapes are actionable (bounds the work on long runs)."""
+
+
 class Masker:
     """Masks past steps (action kept, observation -> placeholder with a digest and, in reference mode, a
     handle). Digests are ranked by recurrence over the whole original trajectory, computed once."""
@@ -97,9 +101,10 @@ class Masker:
         self._shapes: frozenset[tuple[str, int]] | None = None
 
     def actionable(self) -> frozenset[tuple[str, int]]:
-        """The shapes of the values the trajectory's actions pass (see ``digest.action_shapes``)."""
+        """The shapes of the values the last ``ACTION_WINDOW`` actions pass (see ``digest.action_shapes``)."""
         if self._shapes is None:
-            self._shapes = action_shapes(step.action_text for step in self.original.steps)
+            recent = dict.fromkeys(step.action_text for step in self.original.steps[-ACTION_WINDOW:])
+            self._shapes = action_shapes(recent)
         return self._shapes
 
     def _frequencies(self) -> Counter[str]:
