@@ -97,6 +97,8 @@ def test_units_split_lines_sentences_and_json_fields() -> None:
     assert len(pieces) > 3 and any('"order_id": "#W1"' in p for p in pieces)
     long_line = "word " * 400
     assert all(tokens.count(p) <= 40 for p in units(long_line, 20))
+    ids = " ".join(f"user_{k}_abcdefghij_{k * 7919}" for k in range(60))  # long words: never cut inside one
+    assert " ".join(p.strip() for p in units(ids, 8)).split() == ids.split()
 
 
 def test_digest_ranks_items_shaped_like_the_values_actions_pass() -> None:

@@ -36,7 +36,7 @@ PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
 
 
 RECURRENCE_CAP = 3
-_JSON_KEY = re.compile(r"[\"']?\s*:\s*[\[{\"'\d\-tfn]")
+_JSON_KEY = re.compile(r"[\"']?\s*:\s*(?:[\[{\"'\d\-tfn]|$)")
 
 
 def candidates(text: str) -> list[str]:

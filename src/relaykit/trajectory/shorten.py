@@ -65,7 +65,9 @@ def _windows(piece: str, max_unit: int, encoding: str) -> list[str]:
     out, start = [], 0
     while start < len(piece):
         end = piece.rfind(" ", start + size // 2, start + size) if start + size < len(piece) else len(piece)
-        end = start + size if end <= start else end
+        if end <= start:  # no space in the window: cut at the next one, never inside a word
+            end = piece.find(" ", start + size)
+            end = len(piece) if end < 0 else end
         out.append(piece[start:end])
         start = end
     return out
