@@ -78,7 +78,7 @@ def test_react_text_keeps_the_budget_too() -> None:
         assert out.accounting.tokens_out <= out.accounting.budget  # type: ignore[operator]
 
 
-def test_degrade_order_masks_then_lowers_k_then_shortens_the_current_observation() -> None:
+def test_degrade_order_masks_then_shares_then_lowers_k_then_shortens_the_current_observation() -> None:
     msgs = text_trajectory(6, long_last=8)
     scorer = FunctionScorer(lambda t: [0.1] * len(t.past))
     full = compress_trajectory(msgs, method="floor", scorer=scorer).accounting.tokens_out
@@ -87,13 +87,15 @@ def test_degrade_order_masks_then_lowers_k_then_shortens_the_current_observation
     assert masked_cost.masked and set(masked_cost.masked) <= set(floor_steps)  # stage 2: masked, action kept
     assert masked_cost.masked[0] == 3  # the older floor step first
     assert "over the budget" in masked_cost.notices[0]
-    tight = compress_trajectory(msgs, method="floor", budget=full // 3)
-    acc = tight.accounting
-    current = tight.messages[-1]["content"]
-    assert acc.kept == () and set(acc.dropped) == set(range(5))  # stage 3: K lowered to 0
-    assert re.search(r"\[\.\.\. \d+ tokens cut", current)  # stage 4: head + tail with a marker
-    assert current.startswith("The room5 has") and current.endswith("weighs 4.5 kg.")
+    tight = compress_trajectory(msgs, method="floor", budget=full // 3, dropped="placeholder")
+    acc, current = tight.accounting, tight.messages[-1]["content"]
+    assert acc.kept == () and set(floor_steps) <= set(acc.masked)  # masked floor steps keep their share
+    assert re.search(r"\[\.\.\. \d+ tokens cut", current) and current.startswith("The room5 has")  # stage 4
     assert acc.tokens_out <= full // 3
+    minimum = minimum_budget(parse(msgs))
+    tighter = compress_trajectory(msgs, method="floor", budget=minimum + 8)
+    assert tighter.accounting.kept == tighter.accounting.masked == ()  # stage 3: K lowered to 0
+    assert set(tighter.accounting.dropped) == set(range(5)) and tighter.accounting.tokens_out <= minimum + 8
 
 
 def test_budget_too_small_states_the_minimum_and_the_minimum_works() -> None:
@@ -113,9 +115,26 @@ def test_shorten_keeps_head_tail_and_the_ids_and_numbers_of_the_cut_part() -> No
     text = "Start of log. " + " ".join(f"entry {i} ok" for i in range(300)) + " job JOB-4471 used 12.5 GB " + \
         " ".join(f"line {i} fine" for i in range(300)) + " End of log."
     short = shorten(text, 80)
-    assert tokens.count(short) <= 80 and short.startswith("Start of log") and short.endswith("End of log.")
-    assert re.search(r"\[\.\.\. \d+ tokens cut; kept: ", short)
+    assert tokens.count(short) <= 80 and short.startswith("Start of log")
+    assert re.search(r"\[\.\.\. \d+ tokens cut; kept: ", short) and "JOB-4471" in short
     assert shorten("tiny", 10) == "tiny" and shorten(text, 3) == ""
+
+
+def test_shorten_keeps_the_lines_and_json_fields_that_carry_facts() -> None:
+    filler = "\n".join(f"nothing to report on this line, all is well and quiet here ({k})" for k in range(40))
+    text = f"Inventory report\n{filler}\nThe blue crate ORD-7731 holds 42 kg of copper wire.\n{filler}\nend"
+    short = shorten(text, 60)
+    assert tokens.count(short) <= 60 and short.startswith("Inventory report")
+    assert "The blue crate ORD-7731 holds 42 kg of copper wire." in short  # the line with the facts, whole
+    assert re.search(r"\[\.\.\. \d+ tokens cut", short) and " … " in short  # gaps and one marker
+    record = json.dumps({"user_id": "mia_li_3668", "notes": "x " * 200, "order_ids": ["#W1182", "#W5521"],
+                         "address": {"city": "Austin", "zip": "78701"}})
+    short = shorten(record, 50)
+    assert tokens.count(short) <= 50
+    for fact in ("mia_li_3668", "#W1182", "#W5521", "78701"):
+        assert fact.lstrip("#") in short, fact  # in a kept field, or in the marker's facts
+    known = shorten(record, 50, known={"mia_li_3668"})  # what the context holds anyway is not kept twice
+    assert "mia_li_3668" not in known and "W1182" in known
 
 
 def test_digest_keeps_ids_numbers_paths_quotes_and_names_ranked_by_recurrence() -> None:

@@ -253,22 +253,16 @@ def bench_trajectory(
 
 def _decision_points(env: str, methods: tuple[str, ...] | None, episodes: int, seed: int | None, budget: str,
                      resume: str | None, store: Path | None, as_json: bool) -> None:
-    from relaykit.bench.trajectory.decisions import DEFAULT_METHODS, DecisionConfig, run_decisions, units
+    from relaykit.bench.lab import StderrProgress
+    from relaykit.bench.trajectory.decisions import DEFAULT_METHODS, DecisionConfig, run_decisions
     from relaykit.bench.trajectory.decisions_report import summarize, terminal
 
     runs = open_run_store(store, resume)
-    if resume is not None:
-        config: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v
-                                  for k, v in runs.get_run(resume).config.items()}
-        cfg = DecisionConfig(**config)
-    else:
-        cfg = DecisionConfig(envs=tuple(e.strip() for e in env.split(",") if e.strip()),
-                             methods=methods or DEFAULT_METHODS,
-                             budgets=tuple(b.strip() for b in budget.split(",") if b.strip()), episodes=episodes,
-                             seed=DecisionConfig.seed if seed is None else seed)
-    with Progress(console=err_console) as progress:
-        task = progress.add_task("decision points", total=units(cfg))
-        run_id = run_decisions(cfg, runs, run_id=resume, on_unit=lambda _: progress.advance(task))
+    cfg = DecisionConfig(envs=tuple(e.strip() for e in env.split(",") if e.strip()),
+                         methods=methods or DEFAULT_METHODS,
+                         budgets=tuple(b.strip() for b in budget.split(",") if b.strip()), episodes=episodes,
+                         seed=DecisionConfig.seed if seed is None else seed)  # a resume uses the stored settings
+    run_id = run_decisions(cfg, runs, run_id=resume, progress=StderrProgress("decision points"))
     if as_json:
         print_json({"run_id": run_id, "config": runs.get_run(run_id).config,
                     "rows": summarize(runs.results(run_id))})

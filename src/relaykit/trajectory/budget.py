@@ -7,8 +7,9 @@ over the budget, :func:`fit` degrades it, each stage going only as far as needed
    masked with a digest when the settings or the method mask), the rest are dropped;
 2. **mask the observations of older floor steps**, oldest first (action kept, placeholder with a digest);
 3. **lower K**: drop those masked floor steps, oldest first;
-4. **shorten the current observation**: head + tail, with a marker saying how many tokens were cut and
-   the identifiers and numbers of the cut part.
+4. **shorten the current observation**: keep its first and last lines and the lines, sentences or JSON
+   fields that carry the most facts (:mod:`relaykit.trajectory.shorten`), with a marker saying how many
+   tokens were cut and the facts of the cut parts.
 
 When even system + task + pending turn + the current step with its observation cut to the bare marker do
 not fit, :class:`BudgetTooSmall` says the minimum. Costs are exact for chat lists (the count the accounting
@@ -23,10 +24,20 @@ from dataclasses import replace
 
 from relaykit import tokens
 from relaykit.errors import UsageError
-from relaykit.trajectory.digest import digest
+from relaykit.text import words
+from relaykit.trajectory.digest import ACTIONABLE, candidates, shape
 from relaykit.trajectory.parse import Msg, Step, Trajectory
 from relaykit.trajectory.plan import Cost, Masker, Plan, TrajectorySettings
+from relaykit.trajectory.shorten import MARKER, marker, shorten
 
+CURRENT_SHARES = (1.0, 0.75, 0.5, 0.25)
+"""When the floor is over the budget, stages 2-4 run with the current observation keeping each of these shares
+of the tokens left for it and the past steps (masked floor steps, with their digests, get the rest before it
+is shortened further), and stage 3 drops floor steps oldest first or least important first (the method's
+priority); the result that holds the most fact words wins (ties: the later one)."""
+BREADTH_MAX_STEPS = 1000
+"""Stage 1 tries the masked-first (breadth) packing only up to this many past steps (it costs a digest of
+every step and a count of facts; on longer histories the newest-first packing alone keeps the 3 s target)."""
 _SHARE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*%\s*$")
 
 
@@ -75,9 +86,34 @@ def fit(plan: Plan, budget: int, s: TrajectorySettings, masker: Masker) -> Plan:
     room = budget - cost.fixed(t) - sum(cost.step(present[i]) for i in floor)
     if room >= 0:
         chosen = _pack(plan, present, floor, room, cost, masker, s)
+        if (s.dropped != "remove" or plan.mask_rest) and len(present) <= BREADTH_MAX_STEPS:  # or masks first
+            broad = _pack_masked_first(plan, present, floor, room, cost, masker)
+            facts = FactWords(masker.actionable())
+            if facts.score(_with_past(t, broad)) > facts.score(_with_past(t, chosen)):
+                chosen = broad
         return replace(plan, trajectory=_with_past(t, chosen))
+    best: tuple[float, Trajectory, list[str]] | None = None
+    rank = {i: k for k, i in enumerate(plan.priority or ())}
+    facts = FactWords(masker.actionable())
+    orders = [floor] + ([sorted(floor, key=lambda i: -rank.get(i, -1))] if plan.priority else [])
+    for share in CURRENT_SHARES:  # stages 2-4 with the current observation keeping each share: most facts wins
+        for drop_order in orders:  # lower K oldest first, or least important first
+            out, notices = _degrade(plan, present, floor, drop_order, -room, budget, share, cost, masker, s)
+            score = facts.score(out)
+            if best is None or score >= best[0]:  # ties: the later (smaller share; least important dropped)
+                best = (score, out, notices)
+    assert best is not None
+    return replace(plan, trajectory=best[1], notices=(*plan.notices, *best[2]))
+
+
+def _degrade(plan: Plan, present: dict[int, Step], floor: list[int], drop_order: list[int], over: int,
+             budget: int, share: float, cost: Cost, masker: Masker,
+             s: TrajectorySettings) -> tuple[Trajectory, list[str]]:
+    """Stages 2 to 4 for a floor ``over`` tokens over the budget, the current observation keeping ``share``
+    of the tokens left for it and the past steps; stage 3 drops floor steps in ``drop_order``."""
+    t = plan.trajectory
     kept = {i: present[i] for i in floor}
-    floor_cost, over, done = cost.total(_with_past(t, kept)), -room, []
+    floor_cost, done = cost.total(_with_past(t, kept)), []
     for i in floor:  # stage 2: mask older floor steps, oldest first
         if over <= 0:
             break
@@ -85,19 +121,52 @@ def fit(plan: Plan, budget: int, s: TrajectorySettings, masker: Masker) -> Plan:
         over -= cost.step(kept[i]) - cost.step(masked)
         kept[i] = masked
         done.append(f"masked floor step {i}")
-    for i in floor:  # stage 3: lower K
-        if over <= 0:
-            break
-        over -= cost.step(kept.pop(i))
-        done.append(f"dropped floor step {i}")
+    obs_cost = cost.messages(t.steps[-1].observation)
+    history = sum(cost.step(step) for step in kept.values())
+    room_all = obs_cost + history - over  # for the current observation and the kept history
+    history_room = room_all - min(obs_cost, math.ceil(share * room_all))
+    history_room = max(history, history_room) if over <= 0 else history_room
+    for i in drop_order:  # stage 3: lower K, until the current observation keeps its share
+        if history > history_room and i in kept:
+            history -= cost.step(kept.pop(i))
+            done.append(f"dropped floor step {i}")
     notices = [f"the floor ({floor_cost} tokens) is over the budget of {budget}: {', '.join(done) or 'no step'}"]
-    if over < 0:  # slack left by the last stage: refill it with masked scored steps, best first
-        _refill(plan, present, kept, -over, cost, masker)
+    if history < history_room:  # slack left by the last stage: refill it with scored steps, best first
+        history += _refill(plan, present, kept, history_room - history, cost, masker, s)
     out = _with_past(t, kept)
-    if over > 0:  # stage 4: shorten the current observation
-        out = _shorten_current(out, budget, cost, s)
-        notices.append("the current observation was shortened (head and tail kept, with a marker)")
-    return replace(plan, trajectory=out, notices=(*plan.notices, *notices))
+    if obs_cost + history > room_all:  # stage 4: shorten the current observation
+        out = _shorten_with_history(t, kept, budget, cost, s)
+        notices.append("the current observation was shortened (the parts that carry its facts kept, with a marker)")
+    return out, notices
+
+
+class FactWords:
+    """What a degrade choice is judged by: the distinct words of facts
+    (:func:`relaykit.trajectory.digest.candidates`) the steps hold, those of items shaped like values actions
+    pass counting 1 + ``ACTIONABLE``. Each step's words are found once (steps are shared between choices)."""
+
+    def __init__(self, actionable: frozenset[tuple[str, int]]) -> None:
+        self.actionable = actionable
+        self._steps: dict[int, tuple[Step, dict[str, float]]] = {}  # id(step) -> (the step, kept alive; weights)
+
+    def step(self, step: Step) -> dict[str, float]:
+        key = id(step)
+        if key not in self._steps:
+            weights: dict[str, float] = {}
+            for item in candidates("\n".join(tokens.message_text(m) for m in step.messages)):
+                w = 1 + ACTIONABLE if shape(item) in self.actionable else 1.0
+                for word in words(item):
+                    weights[word] = max(w, weights.get(word, 0.0))
+            self._steps[key] = (step, weights)
+        return self._steps[key][1]
+
+    def score(self, t: Trajectory) -> float:
+        total: dict[str, float] = {}
+        for step in t.steps:
+            for word, w in self.step(step).items():
+                if w > total.get(word, 0.0):
+                    total[word] = w
+        return sum(total.values())
 
 
 def _pack(plan: Plan, present: dict[int, Step], floor: list[int], room: int, cost: Cost, masker: Masker,
@@ -126,63 +195,60 @@ def _pack(plan: Plan, present: dict[int, Step], floor: list[int], room: int, cos
     return chosen
 
 
-def _refill(plan: Plan, present: dict[int, Step], kept: dict[int, Step], room: int, cost: Cost,
-            masker: Masker) -> None:
-    """Masked versions of dropped steps, in the method's priority order, into ``room`` tokens of slack."""
-    for i in plan.priority or sorted(present, reverse=True):
-        if i in kept or i not in present:
-            continue
+def _pack_masked_first(plan: Plan, present: dict[int, Step], floor: list[int], room: int, cost: Cost,
+                       masker: Masker) -> dict[int, Step]:
+    """Stage 1 for breadth: the floor, then masked versions of the other steps best first, then as many of
+    them as fit made whole again, best first."""
+    rest = [i for i in (plan.priority or sorted(present, reverse=True)) if i in present and i not in floor]
+    chosen = {i: present[i] for i in floor}
+    for i in rest:
         masked = masker.mask(present[i])
         c = cost.step(masked)
         if c <= room:
-            kept[i], room = masked, room - c
+            chosen[i], room = masked, room - c
+        elif plan.contiguous:
+            break
+    for i in rest:
+        if i in chosen and chosen[i] is not present[i]:
+            extra = cost.step(present[i]) - cost.step(chosen[i])
+            if extra <= room:
+                chosen[i], room = present[i], room - extra
+    return chosen
+
+
+def _refill(plan: Plan, present: dict[int, Step], kept: dict[int, Step], room: int, cost: Cost,
+            masker: Masker, s: TrajectorySettings) -> int:
+    """Dropped steps, in the method's priority order, into ``room`` tokens of slack (the tokens used): masked
+    versions (whole ones with ``dropped="remove"``, unless the method masks)."""
+    used = 0
+    masking = s.dropped != "remove" or plan.mask_rest
+    for i in plan.priority or sorted(present, reverse=True):
+        if i in kept or i not in present:
+            continue
+        step = masker.mask(present[i]) if masking else present[i]
+        c = cost.step(step)
+        if c <= room:
+            kept[i], room, used = step, room - c, used + c
+        elif plan.contiguous:
+            break
+    return used
 
 
 def _with_past(t: Trajectory, kept: dict[int, Step]) -> Trajectory:
     return t.with_steps([*(kept[i] for i in sorted(kept)), *t.steps[-1:]])
 
 
-MARKER = "[... {cut} tokens cut{facts} ...]"
-
-
-def marker(cut: int, facts: str = "") -> str:
-    return MARKER.format(cut=cut, facts=f"; kept: {facts}" if facts else "")
-
-
-def shorten(text: str, max_tokens: int, encoding: str = "o200k_base", facts_tokens: int = 24) -> str:
-    """``text`` in at most ``max_tokens`` tokens: head and tail around a marker that says how much was cut and
-    keeps the identifiers and numbers of the cut middle (as many as fit); ``""`` if not even the bare marker
-    fits. Unchanged when it already fits."""
-    enc = tokens.get_encoding(encoding)
-    ids = enc.encode(text) if len(text) <= tokens.CHUNK_CHARS else None
-    n = len(ids) if ids is not None else tokens.count(text, encoding)
-    if n <= max_tokens:
-        return text
-    if ids is None:  # very long: cut by characters first, then by tokens
-        return shorten(text[:tokens.CHUNK_CHARS // 2] + text[-tokens.CHUNK_CHARS // 2:], max_tokens, encoding)
-    room = max_tokens
-    for _ in range(6):
-        bare = tokens.count(marker(n), encoding)
-        keep = max(0, room - bare - 2)
-        middle = _decode(enc, ids[keep // 2:n - (keep - keep // 2)])
-        facts = digest(middle, min(facts_tokens, max(0, (room - bare) // 3)), None, encoding)
-        mark = marker(n - keep, facts)
-        keep = max(0, room - tokens.count(mark, encoding) - 2)
-        head, tail = _decode(enc, ids[:keep // 2]), _decode(enc, ids[n - (keep - keep // 2):]) if keep else ""
-        out = f"{head} {mark} {tail}".strip() if keep else mark
-        used = tokens.count(out, encoding)
-        if used <= max_tokens:
-            return out
-        room -= used - max_tokens
-    only = marker(n)
-    return only if tokens.count(only, encoding) <= max_tokens else ""
-
-
-def _decode(enc: tokens.Encoding, ids: list[int]) -> str:
-    if not ids:
-        return ""
-    raw: bytes = enc.decode_bytes(ids)  # type: ignore[attr-defined]
-    return raw.decode("utf-8", errors="ignore")
+def _shorten_with_history(t: Trajectory, kept: dict[int, Step], budget: int, cost: Cost,
+                          s: TrajectorySettings) -> Trajectory:
+    """The current observation shortened to fit beside the kept history; if even its bare marker does not fit
+    beside it, the oldest kept steps go first (the minimum stated is that of the current step alone)."""
+    while True:
+        try:
+            return _shorten_current(_with_past(t, kept), budget, cost, s)
+        except BudgetTooSmall:
+            if not kept:
+                raise
+            kept.pop(min(kept))
 
 
 def _shorten_current(t: Trajectory, budget: int, cost: Cost, s: TrajectorySettings) -> Trajectory:
@@ -194,6 +260,7 @@ def _shorten_current(t: Trajectory, budget: int, cost: Cost, s: TrajectorySettin
     if minimum > budget or not any(_shortenable(m) for m in obs):
         raise BudgetTooSmall(budget, minimum)
     over = cost.total(t) - budget
+    known = _context_words(t)
     for k in sorted(range(len(obs)), key=lambda k: -cost.message(obs[k])):  # largest first
         if over <= 0:
             break
@@ -202,12 +269,20 @@ def _shorten_current(t: Trajectory, budget: int, cost: Cost, s: TrajectorySettin
             continue
         text = str(m["content"])
         target = max(0, tokens.count(text, s.encoding) - over)
-        new: Msg = {**m, "content": shorten(text, target, s.encoding) or marker(tokens.count(text, s.encoding))}
+        short = shorten(text, target, s.encoding, known=known)
+        new: Msg = {**m, "content": short or marker(tokens.count(text, s.encoding))}
         over -= cost.message(m) - cost.message(new)
         obs[k] = new
     if over > 0:
         raise BudgetTooSmall(budget, minimum)
     return t.with_steps([*t.past, replace(current, observation=tuple(obs))])
+
+
+def _context_words(t: Trajectory) -> frozenset[str]:
+    """Words the result holds outside the current observation (not worth keeping twice when shortening)."""
+    current = t.steps[-1]
+    blocks = [*t.system, *t.task, *(m for step in t.past for m in step.messages), current.action, *t.pending]
+    return frozenset(w for m in blocks for w in words(tokens.message_text(m)))
 
 
 def minimum_budget(t: Trajectory, encoding: str = "o200k_base") -> int:

@@ -35,7 +35,8 @@ PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 
 
-_JSON_KEY = re.compile(r"[\"']?\s*:\s*[\[{\"'\d\-tfn]")
+RECURRENCE_CAP = 3
+_JSON_KEY = re.compile(r"[\"']?\s*:\s*(?:[\[{\"'\d\-tfn]|$)")
 
 
 def candidates(text: str) -> list[str]:
@@ -88,17 +89,55 @@ def recurrence(item: str, df: Mapping[str, int], own: frozenset[str] | set[str])
     return min(df.get(w, 0) - (1 if w in own else 0) for w in ws)
 
 
+def shape(item: str) -> tuple[str, int]:
+    """What kind of token an item is: its character classes (upper, lower, digit, other) and its length.
+    ``HSR97W`` and ``5BGGWZ`` share a shape; ``Ivan`` and ``HSR97W`` do not."""
+    classes = "".join(sorted({"A" if c.isupper() else "a" if c.islower() else "9" if c.isdigit() else "-"
+                              for c in item}))
+    return classes, len(item)
+
+
+def action_shapes(actions: Iterable[str]) -> frozenset[tuple[str, int]]:
+    """The shapes of the values actions pass (quoted strings, identifiers, numbers, words after a verb)."""
+    out: set[tuple[str, int]] = set()
+    for action in actions:
+        for item in (*_QUOTED_VALUE.findall(action), *action.split()[1:], *candidates(action)):
+            item = item.strip("\"'(),;:[]{}=")
+            if item and len(item) > 1:
+                out.add(shape(item))
+    return frozenset(out)
+
+
+_QUOTED_VALUE = re.compile(r"[\"']([^\"'\n]{2,40})[\"']")
+ACTIONABLE = 2.0
+"""The rank bonus of an item shaped like a value some action passed (an id like those the agent acts on)."""
+
+
 def digest(text: str, max_tokens: int, df: Mapping[str, int] | None = None, encoding: str = "o200k_base",
-           known: frozenset[str] | set[str] = frozenset()) -> str:
+           known: frozenset[str] | set[str] = frozenset(),
+           actionable: frozenset[tuple[str, int]] = frozenset()) -> str:
     """At most ``max_tokens`` tokens of the facts in ``text``, most recurrent first (``""`` for none). Items
-    whose words are all in ``known`` (what the context holds anyway) are left out."""
+    whose words are all in ``known`` (what the context holds anyway) are left out; items shaped like a value
+    an action passed (``actionable``, from :func:`action_shapes`) rank ahead by :data:`ACTIONABLE`."""
     if max_tokens <= 0 or not text:
         return ""
     items = [item for item in candidates(text) if not known or not set(words(item)) <= known]
     if df is not None:
         own = set(words(text))
-        order = sorted(range(len(items)), key=lambda k: (-recurrence(items[k], df, own), k))
-        items = [items[k] for k in order]
+
+        def rank(k: int) -> tuple[float, int]:
+            bonus = ACTIONABLE if actionable and shape(items[k]) in actionable else 0.0
+            return -(min(recurrence(items[k], df, own), RECURRENCE_CAP) + bonus), k
+
+        items = [items[k] for k in sorted(range(len(items)), key=rank)]
+    return pack_items(items, max_tokens, encoding)
+
+
+def pack_items(items: Iterable[str], max_tokens: int, encoding: str = "o200k_base") -> str:
+    """``items`` in their order, joined with ``", "``, while they fit ``max_tokens`` (an item inside one already
+    taken is skipped; a taken one inside a new, longer one is replaced)."""
+    if max_tokens <= 0:
+        return ""
     chosen: list[str] = []
     used = 0
     for item in items:
@@ -118,4 +157,5 @@ def digest(text: str, max_tokens: int, df: Mapping[str, int] | None = None, enco
     return joined
 
 
-__all__ = ["PATTERNS", "block_frequencies", "candidates", "digest", "recurrence"]
+__all__ = ["ACTIONABLE", "PATTERNS", "action_shapes", "block_frequencies", "candidates", "digest", "pack_items",
+           "recurrence", "shape"]

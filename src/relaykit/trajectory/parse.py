@@ -163,10 +163,14 @@ def render_messages(trajectory: Trajectory) -> list[Msg]:
 
 
 def mask_observation(step: Step, form: Form, placeholder: str = PLACEHOLDER) -> Step:
-    """The step with its action kept and every observation message's content replaced by a placeholder."""
+    """The step with its action kept and every observation message's content replaced by a placeholder (but a
+    user turn after the step's tool results: that is the user's next request, not an observation)."""
     if step.masked:
         return step
-    return replace(step, observation=tuple(_masked(m, form, placeholder) for m in step.observation), masked=True)
+    after_tool = [any(m.get("role") == "tool" for m in step.observation[:k]) for k in range(len(step.observation))]
+    observation = tuple(m if after_tool[k] and m.get("role") == "user" else _masked(m, form, placeholder)
+                        for k, m in enumerate(step.observation))  # a user turn after a tool result is a new request
+    return replace(step, observation=observation, masked=True)
 
 
 def _masked(message: Msg, form: Form, placeholder: str) -> Msg:

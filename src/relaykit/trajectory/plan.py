@@ -12,7 +12,7 @@ from typing import Any, Literal
 from relaykit import tokens
 from relaykit.errors import UsageError
 from relaykit.text import words as text_words
-from relaykit.trajectory.digest import block_frequencies, digest
+from relaykit.trajectory.digest import action_shapes, block_frequencies, digest
 from relaykit.trajectory.parse import PLACEHOLDER, Msg, Step, Trajectory, mask_observation
 from relaykit.trajectory.recall import ReferenceStore, handle_for
 from relaykit.trajectory.scorer import Scorer
@@ -84,6 +84,10 @@ class Plan:
     notices: tuple[str, ...] = ()
 
 
+ACTION_WINDOW = 256
+"""How many of the newest actions decide which item shapes are actionable (bounds the work on long runs)."""
+
+
 class Masker:
     """Masks past steps (action kept, observation -> placeholder with a digest and, in reference mode, a
     handle). Digests are ranked by recurrence over the whole original trajectory, computed once."""
@@ -94,6 +98,14 @@ class Masker:
         self._cache: dict[int, str] = {}
         self._masked: dict[int, Step] = {}
         self._known_words: frozenset[str] | None = None
+        self._shapes: frozenset[tuple[str, int]] | None = None
+
+    def actionable(self) -> frozenset[tuple[str, int]]:
+        """The shapes of the values the last ``ACTION_WINDOW`` actions pass (see ``digest.action_shapes``)."""
+        if self._shapes is None:
+            recent = dict.fromkeys(step.action_text for step in self.original.steps[-ACTION_WINDOW:])
+            self._shapes = action_shapes(recent)
+        return self._shapes
 
     def _frequencies(self) -> Counter[str]:
         if self._df is None:
@@ -120,7 +132,7 @@ class Masker:
             parts = []
             if self.s.digest_tokens and with_digest:
                 facts = digest(step.observation_text, self.s.digest_tokens, self._frequencies(), self.s.encoding,
-                               self._known())
+                               self._known(), self.actionable())
                 parts += [f"facts: {facts}"] if facts else []
             if self.s.dropped == "reference":
                 parts.append(f'recall_step("{handle_for(step.messages)}")')

@@ -54,8 +54,12 @@ def test_run_summary_and_report(tmp_path) -> None:  # type: ignore[no-untyped-de
             assert row["clear_error"] == 1.0
     assert report_for(store.get_run(run_id)).kind == "trajectory-decisions"
     assert "entity recall" in html_report(store, store.get_run(run_id))
+    before = store.results(run_id)
+    assert run_decisions(cfg, store, run_id=run_id) == run_id and store.results(run_id) == before  # resume: no-op
+    runs = len(store.list_runs())
     with pytest.raises(UsageError, match="unknown method"):
         run_decisions(DecisionConfig(envs=("fake",), methods=("magic",)), store)
+    assert len(store.list_runs()) == runs  # a usage error registers no run
 
 
 def test_cli_decision_points_json(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]

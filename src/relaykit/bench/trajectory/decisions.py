@@ -12,17 +12,18 @@ A case is *feasible* when the budget holds system + task + the current step with
 marker (:func:`relaykit.trajectory.budget.minimum_budget`); on the others a method must raise
 ``BudgetTooSmall`` with that minimum. The two are reported apart.
 
-This mode has its own loop for now (the shared lab runner lands separately). Method labels may name a
-registered method or one of :data:`VARIANTS` (settings fixed for an ablation).
+It runs on the one lab runner (:mod:`relaykit.bench.lab`: resume, run lock, progress). Method labels may
+name a registered method or one of :data:`VARIANTS` (settings fixed for an ablation).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from relaykit.bench.store import RunStore
+from relaykit.bench.lab import ProgressSink, RunContext, Runner, Unit, open_run
+from relaykit.bench.store import RunInfo, RunStore
 from relaykit.bench.trajectory.envs import Episode, GoldStep, episode_messages, open_env
 from relaykit.errors import UsageError
 from relaykit.trajectory import METHODS, BudgetTooSmall, compress_trajectory, parse, resolve_budget
@@ -38,12 +39,13 @@ VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
     "agora-plain-mask": ("agora", {"dropped": "placeholder", "digest_tokens": 0}),  # ablation: no digest
     "agora-remove": ("agora", {"dropped": "remove"}),  # ablation: no masks at all
     "recency-digest": ("recency", {"dropped": "placeholder"}),  # ablation: digests without the scorer
+    "floor-digest": ("floor", {"dropped": "placeholder"}),  # ablation: the floor with digests, no scorer
     "obs-mask": ("obs-mask", {"dropped": "placeholder"}),
     "recency": ("recency", {"dropped": "remove"}),  # baseline: system + task + newest steps that fit
     "head-tail": ("head-tail", {"dropped": "remove"}),  # baseline: first step + newest steps that fit
 }
-DEFAULT_METHODS = ("agora", "agora-plain-mask", "agora-remove", "recency-digest", "floor", "truncate", "obs-mask",
-                   "recency", "head-tail")
+DEFAULT_METHODS = ("agora", "agora-plain-mask", "agora-remove", "recency-digest", "floor-digest", "floor", "truncate",
+                   "obs-mask", "recency", "head-tail")
 
 
 @dataclass(frozen=True)
@@ -120,28 +122,59 @@ def episode_cases(episode: Episode, label: str, budget: str, min_step: int) -> l
     return out
 
 
+class DecisionLab:
+    """Decision points on the one lab runner: a unit per (environment, episode, method, budget), grouped by
+    episode; the episodes are generated once per lab (``units`` is asked twice by the runner)."""
+
+    kind = KIND
+
+    def __init__(self, cfg: DecisionConfig) -> None:
+        check_methods(cfg.methods)
+        for budget in cfg.budgets:
+            resolve_budget(budget, 100)  # a bad budget fails before any environment starts
+        self.cfg = cfg
+        self._units: list[Unit] | None = None
+
+    def stored_config(self) -> dict[str, Any]:
+        return asdict(self.cfg)
+
+    def model_specs(self) -> list[str]:
+        return []
+
+    def units(self) -> list[Unit]:
+        if self._units is None:
+            cfg = self.cfg
+            self._units = [
+                Unit(f"{env}/{episode.episode_id}/{label}/{budget}", group=f"{env}/{episode.episode_id}",
+                     tags={"method": label, "budget": budget}, data=(env, episode, label, budget))
+                for env in cfg.envs for episode in open_env(env).episodes(cfg.episodes, cfg.seed)
+                for label in cfg.methods for budget in cfg.budgets]
+        return self._units
+
+    def run_unit(self, unit: Unit, ctx: RunContext) -> dict[str, Any]:
+        env, episode, label, budget = unit.data
+        split = "dev" if env in self.cfg.dev_envs else "held-out"
+        return {"env": env, "split": split, "episode": episode.episode_id, "method": label, "budget": budget,
+                "cases": episode_cases(episode, label, budget, self.cfg.min_step)}
+
+    def summarize(self, store: RunStore, run: RunInfo) -> Any:
+        from relaykit.bench.trajectory.decisions_report import summarize
+
+        return summarize(store.results(run.run_id))
+
+
 def run_decisions(cfg: DecisionConfig, store: RunStore, *, run_id: str | None = None,
-                  on_unit: Callable[[str], None] | None = None) -> str:
-    """Run (or resume) the evaluation; one stored unit per (environment, episode, method, budget)."""
-    check_methods(cfg.methods)
-    for budget in cfg.budgets:
-        resolve_budget(budget, 100)  # a bad budget fails before any environment starts
-    if run_id is None:
-        run_id = store.create_run(KIND, asdict(cfg))
-    done = store.done_keys(run_id)
-    for env in cfg.envs:
-        split = "dev" if env in cfg.dev_envs else "held-out"
-        for episode in open_env(env).episodes(cfg.episodes, cfg.seed):
-            for label in cfg.methods:
-                for budget in cfg.budgets:
-                    key = f"{env}/{episode.episode_id}/{label}/{budget}"
-                    if key not in done:
-                        store.record(run_id, key, {"env": env, "split": split, "episode": episode.episode_id,
-                                                   "method": label, "budget": budget,
-                                                   "cases": episode_cases(episode, label, budget, cfg.min_step)})
-                    if on_unit is not None:
-                        on_unit(key)
-    store.finish(run_id)
+                  progress: ProgressSink | None = None) -> str:
+    """Run (or resume ``run_id``, using its stored settings) on the one lab runner; one stored unit per
+    (environment, episode, method, budget)."""
+    def make(stored: Mapping[str, Any] | None) -> DecisionLab:
+        if stored is None:
+            return DecisionLab(cfg)
+        config: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in stored.items()}
+        return DecisionLab(DecisionConfig(**config))
+
+    lab, run_id = open_run(store, KIND, make, run_id)
+    Runner(store, progress=progress).run(lab, run_id)
     return run_id
 
 
@@ -149,5 +182,5 @@ def units(cfg: DecisionConfig) -> int:
     return len(cfg.envs) * cfg.episodes * len(cfg.methods) * len(cfg.budgets)
 
 
-__all__ = ["DEFAULT_METHODS", "KIND", "VARIANTS", "DecisionConfig", "case", "check_methods", "entities",
+__all__ = ["DEFAULT_METHODS", "KIND", "VARIANTS", "DecisionConfig", "DecisionLab", "case", "check_methods", "entities",
            "episode_cases", "run_decisions", "units"]

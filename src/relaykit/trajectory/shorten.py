@@ -1,0 +1,166 @@
+"""Shortening an oversized observation so that the facts survive: keep the parts that carry them.
+
+The text is split into units (lines; a long line into sentences, clauses or JSON fields). The first and
+last units are kept when they are small (what the observation is, how it ended); then units are taken
+greedily by the facts they add per token (identifiers, numbers, paths, quoted strings, names, objects:
+:func:`relaykit.trajectory.digest.candidates`, each word counted once, words the context holds anyway
+not at all), then by their other new content words. The kept units stay in their original order; each
+gap is ``…``; one marker says how many tokens were cut and lists the facts of the cut parts that no kept
+unit holds (``[... N tokens cut; kept: ...]``).
+
+Greedy selection with lazy re-evaluation over a heap: O(u log u) for u units of a text already capped at
+``tokens.CHUNK_CHARS`` characters.
+"""
+
+from __future__ import annotations
+
+import heapq
+import re
+from collections.abc import Iterable
+
+from relaykit import tokens
+from relaykit.text import STOPWORDS, words
+from relaykit.trajectory.digest import candidates, pack_items
+
+MARKER = "[... {cut} tokens cut{facts} ...]"
+GAP = " … "
+_BARE_NUMBER = re.compile(r"[\d.,:\-]+")
+_CLAUSE = re.compile(r"(?<=[.!?;])\s+|(?<=,)\s*(?=[\"'{\[])|(?<=[}\]],)\s*")
+
+
+def marker(cut: int, facts: str = "") -> str:
+    return MARKER.format(cut=cut, facts=f"; kept: {facts}" if facts else "")
+
+
+class _Unit:
+    __slots__ = ("cost", "facts", "pos", "rest", "text")
+
+    def __init__(self, pos: int, text: str, encoding: str, known: frozenset[str] | set[str]) -> None:
+        self.pos, self.text = pos, text
+        self.cost = tokens.count(text, encoding) + 2  # with the gap or line break before it
+        self.facts = {w for item in candidates(text) for w in words(item) if w not in known}
+        self.rest = {w for w in words(text) if w not in known and w not in STOPWORDS} - self.facts
+
+
+def units(text: str, max_unit: int, encoding: str = "o200k_base") -> list[str]:
+    """``text`` cut into lines, and lines longer than ``max_unit`` tokens into sentences, clauses or JSON
+    fields (the pieces joined give back the text, but for the whitespace at the cuts)."""
+    out: list[str] = []
+    for line in text.split("\n"):
+        if not line.strip():
+            continue
+        if len(line) // 3 <= max_unit or tokens.count(line, encoding) <= max_unit:
+            out.append(line)
+        else:
+            for piece in _CLAUSE.split(line):
+                out.extend(_windows(piece, max_unit, encoding) if piece.strip() else ())
+    return out
+
+
+def _windows(piece: str, max_unit: int, encoding: str) -> list[str]:
+    """A piece without sentence or clause breaks cut at spaces into windows of about ``max_unit`` tokens."""
+    if len(piece) // 3 <= max_unit or tokens.count(piece, encoding) <= max_unit:
+        return [piece]
+    size = max(12, max_unit * 3)
+    out, start = [], 0
+    while start < len(piece):
+        end = piece.rfind(" ", start + size // 2, start + size) if start + size < len(piece) else len(piece)
+        if end <= start:  # no space in the window: cut at the next one, never inside a word
+            end = piece.find(" ", start + size)
+            end = len(piece) if end < 0 else end
+        out.append(piece[start:end])
+        start = end
+    return out
+
+
+def _cut_facts(parts: list[_Unit], chosen: set[int], known: frozenset[str] | set[str]) -> list[str]:
+    """The facts of the cut units that nothing kept holds, identifiers and names before bare numbers."""
+    items = [item for u in parts if u.pos not in chosen for item in candidates(u.text)
+             if not set(words(item)) <= known]
+    return sorted(dict.fromkeys(items), key=lambda item: bool(_BARE_NUMBER.fullmatch(item)))
+
+
+def _value(u: _Unit, covered: set[str]) -> float:
+    facts = len(u.facts - covered)
+    rest = len(u.rest - covered)
+    return (3 * facts + rest) / u.cost
+
+
+def _select(parts: list[_Unit], room: int) -> set[int]:
+    """Indices of the units kept: small head and tail first, then the best value per token."""
+    chosen: set[int] = set()
+    covered: set[str] = set()
+
+    def take(k: int) -> None:
+        nonlocal room
+        chosen.add(k)
+        room -= parts[k].cost
+        covered.update(parts[k].facts, parts[k].rest)
+
+    for k in {0, len(parts) - 1}:
+        if parts[k].cost <= room // 4:
+            take(k)
+    heap = [(-_value(u, covered), u.pos) for u in parts if u.pos not in chosen]
+    heapq.heapify(heap)
+    while heap and room > 0:
+        stale, k = heapq.heappop(heap)
+        fresh = -_value(parts[k], covered)
+        if fresh > stale and heap and fresh > heap[0][0]:
+            heapq.heappush(heap, (fresh, k))  # worth less now: back in the queue
+            continue
+        if fresh < 0 and parts[k].cost <= room:
+            take(k)
+    for u in parts:  # room left: the other units that fit, in order
+        if u.pos not in chosen and u.cost <= room:
+            take(u.pos)
+    return chosen
+
+
+def _render(parts: list[_Unit], chosen: Iterable[int], mark: str) -> str:
+    out: list[str] = []
+    last = -1
+    for k in sorted(chosen):
+        if out:
+            out.append("\n" if k == last + 1 else GAP)
+        elif k > 0:
+            out.append("… ")
+        out.append(parts[k].text.strip())
+        last = k
+    body = "".join(out)
+    return f"{body} {mark}".strip()
+
+
+def shorten(text: str, max_tokens: int, encoding: str = "o200k_base", facts_share: float = 0.3,
+            known: frozenset[str] | set[str] = frozenset()) -> str:
+    """``text`` in at most ``max_tokens`` tokens, keeping the units that carry its facts, with a marker that
+    says how much was cut and lists the facts of the cut parts (about ``facts_share`` of the room); ``""``
+    if not even the bare marker fits. Unchanged when it already fits. ``known``: words the context holds
+    anyway (not worth keeping twice)."""
+    n = tokens.count(text, encoding)
+    if n <= max_tokens:
+        return text
+    if len(text) > tokens.CHUNK_CHARS:  # very long: keep its head and tail (by characters) to choose from
+        text = text[:tokens.CHUNK_CHARS // 2] + "\n" + text[-tokens.CHUNK_CHARS // 2:]
+    bare = tokens.count(marker(n), encoding)
+    if bare > max_tokens:
+        return ""
+    parts = [_Unit(k, piece, encoding, known) for k, piece in
+             enumerate(units(text, max(8, max_tokens // 4), encoding))]
+    share = facts_share
+    for _ in range(6):
+        room = max_tokens - bare - 2
+        chosen = _select(parts, room - int(room * share))
+        kept_words = {w for k in chosen for w in words(parts[k].text)}
+        cut = _cut_facts(parts, chosen, set(known) | kept_words)
+        used = tokens.count(_render(parts, chosen, marker(n)), encoding)
+        facts = pack_items(cut, max(0, max_tokens - used - 2), encoding)
+        kept_tokens = sum(parts[k].cost - 2 for k in chosen)
+        out = _render(parts, chosen, marker(max(1, n - kept_tokens), facts))
+        if tokens.count(out, encoding) <= max_tokens:
+            return out
+        share = min(1.0, share + 0.15)
+    only = marker(n)
+    return only if tokens.count(only, encoding) <= max_tokens else ""
+
+
+__all__ = ["GAP", "MARKER", "marker", "shorten", "units"]

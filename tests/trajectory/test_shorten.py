@@ -1,0 +1,125 @@
+"""Shortening oversized observations so the facts survive, and the budget around it (property tests)."""
+
+import json
+import re
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from relaykit import tokens
+from relaykit.text import STOPWORDS, words
+from relaykit.trajectory import BudgetTooSmall, compress_trajectory, parse, validate
+from relaykit.trajectory.budget import minimum_budget
+from relaykit.trajectory.digest import action_shapes, block_frequencies, digest, shape
+from relaykit.trajectory.parse import PLACEHOLDER, mask_observation
+from relaykit.trajectory.shorten import shorten, units
+
+FILLER = st.sampled_from(["nothing happens here", "the room is quiet and dark", "all is well", "you wait a while",
+                          "ok", "the wind blows through the open window of the hall"])
+FACT = st.one_of(
+    st.from_regex(r"ORD-[0-9]{4}", fullmatch=True),
+    st.from_regex(r"[a-z]{3,6}_[a-z]{2,4}_[0-9]{4}", fullmatch=True),
+    st.from_regex(r"[0-9]{1,3}\.[0-9] kg", fullmatch=True),
+    st.sampled_from(["a brass key", "the Red Door", "/var/log/app.log", '"blue sweater"', "$19.99"]))
+
+
+@st.composite
+def observations(draw: st.DrawFn) -> str:
+    lines = draw(st.lists(st.one_of(FILLER, FACT.map(lambda f: f"you notice {f} nearby")), min_size=1,
+                          max_size=60))
+    if draw(st.booleans()):
+        return json.dumps({"items": lines, "id": draw(FACT)})
+    return draw(st.sampled_from(["\n", ". ", " "])).join(lines)
+
+
+@settings(max_examples=120, deadline=None)
+@given(observations(), st.integers(0, 400))
+def test_shorten_never_exceeds_its_bound_and_always_says_it_cut(text: str, max_tokens: int) -> None:
+    out = shorten(text, max_tokens)
+    assert tokens.count(out) <= max_tokens
+    if tokens.count(text) <= max_tokens:
+        assert out == text
+    elif out:
+        assert re.search(r"\[\.\.\. \d+ tokens cut", out)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(FILLER, min_size=30, max_size=80), FACT, st.integers(0, 29))
+def test_a_lone_fact_in_filler_survives(filler: list[str], fact: str, at: int) -> None:
+    line = f"The crate {fact} is here."
+    text = "\n".join([*filler[:at], line, *filler[at:]])
+    room = 3 * tokens.count(line) + 20
+    out = shorten(text, room)
+    assert tokens.count(out) <= room
+    assert set(words(fact)) - STOPWORDS <= set(words(out))  # in a kept line or in the marker's facts
+
+
+@st.composite
+def histories(draw: st.DrawFn) -> tuple[list[dict[str, Any]], int]:
+    msgs: list[dict[str, Any]] = [{"role": "system", "content": "You are an agent."},
+                                  {"role": "user", "content": "Find the crate and report its weight."}]
+    tool = draw(st.booleans())
+    for k in range(draw(st.integers(1, 12))):
+        obs = draw(observations())
+        if tool:
+            msgs.append({"role": "assistant", "content": None, "tool_calls": [{
+                "id": f"c{k}", "type": "function", "function": {"name": "look", "arguments": json.dumps({"n": k})}}]})
+            msgs.append({"role": "tool", "tool_call_id": f"c{k}", "content": obs})
+        else:
+            msgs += [{"role": "assistant", "content": f"look {k}"}, {"role": "user", "content": obs}]
+    budget = draw(st.integers(minimum_budget(parse(msgs)) - 5, minimum_budget(parse(msgs)) + 300))
+    return msgs, max(1, budget)
+
+
+@settings(max_examples=80, deadline=None)
+@given(histories(), st.sampled_from(["agora", "floor", "recency", "head-tail", "obs-mask", "truncate"]),
+       st.sampled_from(["remove", "placeholder"]))
+def test_output_fits_or_budget_too_small_with_the_true_minimum(case: tuple[list[dict[str, Any]], int],
+                                                               method: str, dropped: str) -> None:
+    msgs, budget = case
+    minimum = minimum_budget(parse(msgs))
+    try:
+        out = compress_trajectory(msgs, method=method, budget=budget, dropped=dropped)
+    except BudgetTooSmall as exc:
+        assert budget < minimum and exc.minimum == minimum
+        return
+    assert budget >= minimum  # a feasible budget never raises
+    assert out.accounting.tokens_out <= budget and tokens.count_messages(out.messages) == out.accounting.tokens_out
+    assert validate(out.messages) == [] and out.messages[:2] == msgs[:2]
+    assert out.messages[-2] == msgs[-2]  # the current action is kept
+
+
+def test_units_split_lines_sentences_and_json_fields() -> None:
+    assert units("a\n\nb", 50) == ["a", "b"]
+    record = json.dumps({"order_id": "#W1", "items": [{"id": "9"}, {"id": "10"}], "note": "x " * 100})
+    pieces = units(record, 10)
+    assert len(pieces) > 3 and any('"order_id": "#W1"' in p for p in pieces)
+    long_line = "word " * 400
+    assert all(tokens.count(p) <= 40 for p in units(long_line, 20))
+    ids = " ".join(f"user_{k}_abcdefghij_{k * 7919}" for k in range(60))  # long words: never cut inside one
+    assert " ".join(p.strip() for p in units(ids, 8)).split() == ids.split()
+
+
+def test_digest_ranks_items_shaped_like_the_values_actions_pass() -> None:
+    text = "Passengers Ivan Brown, Emma Li; reservations MFRB94, PUNERT, HSR97W, 5BGGWZ"
+    df = block_frequencies([text, "Ivan Brown", "Emma Li", "MFRB94"])  # each mentioned once elsewhere
+    shapes = action_shapes(['get_reservation_details({"reservation_id": "MFRB94"})'])
+    assert shape("5BGGWZ") in shapes and shape("Ivan") not in shapes
+    ranked = digest(text, 30, df, actionable=shapes).split(", ")
+    assert ranked[:3] == ["MFRB94", "HSR97W", "5BGGWZ"]  # acted on, then its siblings, ahead of the names
+    assert digest(text, 12, df).split(", ")[0] in {"Ivan Brown", "Emma Li", "Ivan", "Emma"}  # recurrence alone
+
+
+def test_masking_keeps_a_user_turn_that_follows_the_tool_results() -> None:
+    msgs = [{"role": "user", "content": "Book it."},
+            {"role": "assistant", "content": None, "tool_calls": [
+                {"id": "c1", "type": "function", "function": {"name": "search", "arguments": "{}"}}]},
+            {"role": "tool", "tool_call_id": "c1", "content": "many results " * 30},
+            {"role": "user", "content": "Now cancel order ORD-1182 instead."}]
+    step = parse(msgs).steps[0]
+    masked = mask_observation(step, "chat", PLACEHOLDER)
+    assert masked.observation[0]["content"] == PLACEHOLDER and masked.observation[1] == msgs[3]
+    text = parse([{"role": "user", "content": "go"}, {"role": "assistant", "content": "look"},
+                  {"role": "user", "content": "a long room description " * 10}]).steps[0]
+    assert mask_observation(text, "chat").observation[0]["content"] == PLACEHOLDER  # text envs: still masked
