@@ -13,7 +13,8 @@ from relaykit.embeddings import open_embedder
 from relaykit.embeddings.minilm import batches, erf, gelu, model_folder
 from relaykit.errors import UsageError
 
-LONG = " ".join(f"Hotel H{i:02d} costs {100 + i} USD per night and sits {i / 10:.1f} km from the centre." for i in range(60))
+LONG = " ".join(f"Hotel H{i:02d} costs {100 + i} USD per night and sits {i / 10:.1f} km from the centre."
+               for i in range(60))
 TEXTS = [
     "a hotel near the centre",
     "A HOTEL NEAR THE CENTRE!",
