@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from relaykit.errors import unknown_name
+from relaykit.memo import remembered
 
 ENCODINGS = ("o200k_base", "cl100k_base")
 
@@ -125,20 +126,13 @@ def count(text: str, encoding: str = "o200k_base") -> int:
     special token ("<|endoftext|>") is counted as the plain text it is."""
     if not text:
         return 0
-    counter = _counter(encoding)
-    if len(text) <= MEMO_CHARS:
-        return _remembered_count(text, encoding)
     if len(text) <= CHUNK_CHARS:
-        return counter.count(text)
-    return sum(counter.count(piece) for piece in iter_chunks(text, CHUNK_CHARS))
+        return _count(text, encoding)
+    return sum(_count(piece, encoding) for piece in iter_chunks(text, CHUNK_CHARS))
 
 
-MEMO_CHARS = 4000
-"""Counts of texts up to this long are remembered (a benchmark run counts the same lines many times)."""
-
-
-@functools.lru_cache(maxsize=32768)
-def _remembered_count(text: str, encoding: str) -> int:
+@remembered  # inside a benchmark run (relaykit.memo), which counts the same lines many times
+def _count(text: str, encoding: str) -> int:
     return _counter(encoding).count(text)
 
 

@@ -8,7 +8,6 @@ numbers ("$180" = "180 USD" = "180.00").
 
 from __future__ import annotations
 
-import functools
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping
@@ -23,7 +22,8 @@ from relaykit.handoff.constraints import names_match
 from relaykit.handoff.evidence import normal_time
 from relaykit.handoff.lexicon import TIME_PATTERN, TOKEN, verdict_of
 from relaykit.handoff.schema import Extraction, OptionEvaluation
-from relaykit.handoff.text import MEMO_CHARS, find_quantities, iter_sentences, parse_quantity
+from relaykit.handoff.text import find_quantities, iter_sentences, parse_quantity
+from relaykit.memo import remembered, remembered_whole
 from relaykit.text import iter_lines
 
 VERDICT_VALUES = ("pass", "fail", "eliminated")
@@ -68,10 +68,10 @@ class AuditReport:
 
 def _typed_keys(text: str) -> Iterator[tuple[str, str]]:
     """(text as written, comparable key) for every typed value of ``text``: quantities, times, dates."""
-    yield from (_read_typed_keys(text) if len(text) > MEMO_CHARS else _remembered_typed_keys(text))
+    yield from _remembered_typed_keys(text)
 
 
-@functools.lru_cache(maxsize=16384)
+@remembered
 def _remembered_typed_keys(text: str) -> tuple[tuple[str, str], ...]:
     return tuple(_read_typed_keys(text))
 
@@ -115,7 +115,7 @@ def invented_values(payload: Payload | Extraction, trace: str, goal: str = "") -
     return list(dict.fromkeys(invented))
 
 
-@functools.lru_cache(maxsize=8)
+@remembered_whole
 def _known_keys(trace: str, goal: str) -> frozenset[str]:
     """The typed-value keys ``trace`` and ``goal`` state (remembered: every method of a goal is audited against
     the same trace)."""

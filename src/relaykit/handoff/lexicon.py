@@ -6,10 +6,10 @@ Nothing here names a domain's values: verdict words, narration filler and the sh
 
 from __future__ import annotations
 
-import functools
 import re
 
-from relaykit.handoff.text import MEMO_CHARS, QUANTITY_PATTERN
+from relaykit.handoff.text import QUANTITY_PATTERN
+from relaykit.memo import remembered
 from relaykit.text import STOPWORDS
 
 TIME_PATTERN = r"\b(?:[01]?\d|2[0-3]):[0-5]\d(?:\s?[ap]\.?m\.?)?\b|\b(?:1[0-2]|0?[1-9])\s?[ap]\.?m\.?(?![a-z])"
@@ -59,17 +59,9 @@ COMPARATORS = frozenset({"limit", "limits", "cap", "ceiling", "maximum", "max", 
                          "above", "within", "required", "requirement", "target"})
 
 
+@remembered
 def verdict_of(text: str) -> str | None:
     """``"fail"``, ``"pass"`` or None for one clause; a fail phrase wins, and "not" before a pass is a fail."""
-    return _verdict(text) if len(text) > MEMO_CHARS else _remembered_verdict(text)
-
-
-@functools.lru_cache(maxsize=16384)
-def _remembered_verdict(text: str) -> str | None:
-    return _verdict(text)
-
-
-def _verdict(text: str) -> str | None:
     for match in _FAIL_RE.finditer(text):
         located = match.group(0).lower().endswith("out") and text[match.end():].lstrip().lower().startswith("of ")
         if not located and not _NOT_BEFORE.search(text[:match.start()]):  # "is out of us-west" is a place

@@ -6,12 +6,12 @@ Sentences come from ``relaykit.text`` (one splitter for every package).
 
 from __future__ import annotations
 
-import functools
 import re
 from dataclasses import dataclass, field
 
 from relaykit import tokens
 from relaykit.errors import UsageError
+from relaykit.memo import remembered
 from relaykit.text import iter_sentences, split_sentences  # the shared splitter (re-exported)
 
 DEFAULT_ID_PATTERN = r"\b[A-Z]{1,3}-?\d{1,4}\b"
@@ -86,17 +86,10 @@ def format_number(value: float) -> str:
 
 def find_quantities(text: str) -> list[Quantity]:
     """Every number in ``text`` with its currency or unit: "$180", "180 USD", "USD 180.00", "1.4 km"."""
-    if len(text) > MEMO_CHARS:
-        return [quantity_of(m) for m in _QUANTITY.finditer(text)]
     return list(_quantities(text))
 
 
-MEMO_CHARS = 2000
-"""Pure readers of short texts (a clause, a line) remember their answers: the same lines recur in every
-method's payload, every audit and every goal of a benchmark run."""
-
-
-@functools.lru_cache(maxsize=16384)
+@remembered  # inside a benchmark run (relaykit.memo): the same lines recur in every payload, audit and goal
 def _quantities(text: str) -> tuple[Quantity, ...]:
     return tuple(quantity_of(m) for m in _QUANTITY.finditer(text))
 
