@@ -64,8 +64,12 @@ def _remember(fn: Callable[..., R], max_chars: int | None, max_entries: int) -> 
 
     @functools.wraps(fn)
     def wrapper(*args: Any) -> R:
-        if not _depth or (max_chars is not None and any(isinstance(a, str) and len(a) > max_chars for a in args)):
+        if not _depth:
             return fn(*args)
+        if max_chars is not None:
+            for arg in args:
+                if isinstance(arg, str) and len(arg) > max_chars:
+                    return fn(*args)
         table = _tables.get(name)
         if table is None:
             table = _tables.setdefault(name, {})

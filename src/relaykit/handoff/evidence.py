@@ -198,7 +198,7 @@ class _Reader:
             self.index += 1
             return
         self.block = None
-        for sentence in iter_sentences(stripped):
+        for sentence in _sentences_of(stripped):
             self._sentence(sentence)
             self.index += 1
 
@@ -236,8 +236,8 @@ class _Reader:
         for kind in _KIND.finditer(sentence[:sentence.find(ids[0])] if ids else ""):
             self.kinds.add(kind.group(1).lower())
         previous: str | None = None
-        for clause in _CLAUSE_SPLIT.split(sentence):
-            previous = self._clause(clause.strip(), previous)
+        for clause in _clauses_of(sentence):
+            previous = self._clause(clause, previous)
 
     def _clause(self, clause: str, previous: str | None) -> str | None:
         if not clause:
@@ -333,6 +333,16 @@ def _tokens_of(text: str) -> tuple[_Token, ...]:
 
 
 @remembered
+def _sentences_of(line: str) -> tuple[str, ...]:
+    return tuple(iter_sentences(line))
+
+
+@remembered
+def _clauses_of(sentence: str) -> tuple[str, ...]:
+    return tuple(clause.strip() for clause in _CLAUSE_SPLIT.split(sentence))
+
+
+@remembered
 def _id_matches(id_re: re.Pattern[str], text: str) -> tuple[str, ...]:
     return tuple(m.group(0) for m in id_re.finditer(text))
 
@@ -341,6 +351,7 @@ def _typed(text: str) -> bool:
     return any(m.lastgroup in ("qty", "time", "date") for m in TOKEN.finditer(text))
 
 
+@remembered
 def _is_heading(line: str, option_id: str) -> bool:
     """A line that only introduces an option ("- H01", "id: H01", "### H01 (Thames View)")."""
     rest = line.replace(option_id, " ", 1)

@@ -84,6 +84,7 @@ class CachedEmbedder:
         self.name = f"cached:{inner.name}"
         self.store = store
         self._cache: dict[str, np.ndarray] = {}
+        self.text_vectors: dict[str, np.ndarray] = {}  # whole texts (chunk means), see text_vector
         self._lock = threading.Lock()
         self.calls = self.embedded = 0
         self.seconds = 0.0
@@ -138,8 +139,12 @@ def chunks(text: str) -> list[str]:
 
 
 def text_vector(embedder: Embedder, text: str) -> np.ndarray:
-    vectors = embedder.embed(chunks(text))
-    row: np.ndarray = normalise(vectors.mean(axis=0))[0]
+    """The normalised mean of ``text``'s chunk vectors (remembered by a ``CachedEmbedder``: a goal's trace and
+    goal text take part in every method's diagnostics)."""
+    known = embedder.text_vectors if isinstance(embedder, CachedEmbedder) else {}
+    row = known.get(text)
+    if row is None:
+        row = known[text] = normalise(embedder.embed(chunks(text)).mean(axis=0))[0]
     return row
 
 
