@@ -83,6 +83,18 @@ def test_vectors_are_unit_length_and_do_not_depend_on_the_batch() -> None:
 
 
 @pytest.mark.embedder
+def test_threads_do_not_change_the_vectors(monkeypatch: pytest.MonkeyPatch) -> None:
+    from relaykit.embeddings import minilm
+
+    model = minilm.load_minilm()
+    texts = [*TEXTS, LONG, "word " * 600]  # more than one batch of 1,024 word pieces
+    assert len(minilm.batches(model.token_ids(texts))) > 1
+    threaded = model.embed(texts)
+    monkeypatch.setattr(minilm, "worker_count", lambda: 1)
+    assert np.array_equal(model.embed(texts), threaded)
+
+
+@pytest.mark.embedder
 def test_vectors_match_sentence_transformers() -> None:
     st = pytest.importorskip("sentence_transformers", reason="the reference needs pip install 'relaykit[dev]'")
     reference = st.SentenceTransformer(str(model_folder()), device="cpu")
