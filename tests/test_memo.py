@@ -35,7 +35,7 @@ def test_inside_a_block_short_texts_are_computed_once_and_forgotten_after() -> N
         _shout("a"), _shout(long), _shout(long), _whole(long), _whole(long)
         assert memo.active()
     assert calls == ["a", long, long, long]
-    assert not memo.active() and not memo._tables
+    assert not memo.active() and not any(memo._tables)
     _shout("a")
     assert calls[-1] == "a" and len(calls) == 5
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import threading
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
@@ -24,7 +24,7 @@ MAX_ENTRIES = 200_000
 
 _lock = threading.Lock()
 _depth = 0
-_tables: dict[str, dict[tuple[Hashable, ...], Any]] = {}
+_tables: list[dict[Any, Any]] = []  # one per remembered function, emptied when the outermost block ends
 
 
 @contextmanager
@@ -39,7 +39,8 @@ def remembering() -> Iterator[None]:
         with _lock:
             _depth -= 1
             if _depth == 0:
-                _tables.clear()
+                for table in _tables:
+                    table.clear()
 
 
 def active() -> bool:
@@ -60,19 +61,18 @@ def remembered_whole(fn: Callable[..., R]) -> Callable[..., R]:
 
 
 def _remember(fn: Callable[..., R], max_chars: int | None, max_entries: int) -> Callable[..., R]:
-    name = f"{fn.__module__}.{fn.__qualname__}"
+    table: dict[Any, Any] = {}
+    _tables.append(table)
+    limit = max_chars if max_chars is not None else -1
 
     @functools.wraps(fn)
     def wrapper(*args: Any) -> R:
         if not _depth:
             return fn(*args)
-        if max_chars is not None:
+        if limit >= 0:
             for arg in args:
-                if isinstance(arg, str) and len(arg) > max_chars:
+                if isinstance(arg, str) and len(arg) > limit:
                     return fn(*args)
-        table = _tables.get(name)
-        if table is None:
-            table = _tables.setdefault(name, {})
         try:
             value: R = table[args]
         except KeyError:
