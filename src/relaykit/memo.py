@@ -21,6 +21,8 @@ MEMO_CHARS = 4000
 """Texts longer than this are never remembered."""
 MAX_ENTRIES = 200_000
 """Entries a block keeps per function before it starts afresh (a bound for very long runs)."""
+WHOLE_ENTRIES = 64
+"""The same bound for ``remembered_whole`` functions, whose arguments may be long."""
 
 _lock = threading.Lock()
 _depth = 0
@@ -56,8 +58,8 @@ def remembered(fn: Callable[..., R]) -> Callable[..., R]:
 
 def remembered_whole(fn: Callable[..., R]) -> Callable[..., R]:
     """``remembered`` for texts of any length (a whole trace read once per goal and reused by each method), for
-    the last few distinct arguments only."""
-    return _remember(fn, None, 8)
+    a few dozen distinct arguments at a time."""
+    return _remember(fn, None, WHOLE_ENTRIES)
 
 
 def _remember(fn: Callable[..., R], max_chars: int | None, max_entries: int) -> Callable[..., R]:

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from relaykit.errors import unknown_name
-from relaykit.memo import remembered
+from relaykit.memo import MEMO_CHARS, remembered, remembered_whole
 
 ENCODINGS = ("o200k_base", "cl100k_base")
 
@@ -127,12 +127,18 @@ def count(text: str, encoding: str = "o200k_base") -> int:
     if not text:
         return 0
     if len(text) <= CHUNK_CHARS:
-        return _count(text, encoding)
-    return sum(_count(piece, encoding) for piece in iter_chunks(text, CHUNK_CHARS))
+        return _count(text, encoding) if len(text) <= MEMO_CHARS else _count_whole(text, encoding)
+    return sum(_count_whole(piece, encoding) for piece in iter_chunks(text, CHUNK_CHARS))
 
 
-@remembered  # inside a benchmark run (relaykit.memo), which counts the same lines many times
+# inside a benchmark run (relaykit.memo), which counts the same lines, and each goal's trace, many times
+@remembered
 def _count(text: str, encoding: str) -> int:
+    return _counter(encoding).count(text)
+
+
+@remembered_whole
+def _count_whole(text: str, encoding: str) -> int:
     return _counter(encoding).count(text)
 
 
