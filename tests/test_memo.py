@@ -48,3 +48,19 @@ def test_remembered_readers_answer_as_before() -> None:
         first = (read_evidence(trace, goal).text(), tokens.count(trace))
         again = (read_evidence(trace, goal).text(), tokens.count(trace))
     assert plain == first == again
+
+
+def test_long_texts_read_line_by_line_give_the_same_typed_values() -> None:
+    from relaykit.handoff.audit import _CROSSES_LINES, _read_typed_keys, _typed_keys
+
+    lines = ["H01 costs 120 USD per night, 2.5 km out", "F02 leaves at 10:30 pm on 2026-05-01 for $80 total",
+             "a 3-star hotel, 45 min away, 20% off", "nothing typed here", "USD 95 or", "5 km"]
+    joined = ["costs 180\nUSD 20", "at 10:30\npm", "only $\n5", "USD\n20", "3\nkm", "plain\n5 km"]
+    for extra in ["", *joined]:
+        text = "\n".join(lines * 40) + "\n" + extra
+        assert len(text) > memo.MEMO_CHARS
+        assert bool(_CROSSES_LINES.search(text)) == bool(extra and extra != "plain\n5 km")  # both paths run
+        expected = list(_read_typed_keys(text))
+        with memo.remembering():
+            assert list(_typed_keys(text)) == expected, extra
+        assert list(_typed_keys(text)) == expected, extra

@@ -23,7 +23,7 @@ from relaykit.handoff.evidence import normal_time
 from relaykit.handoff.lexicon import TIME_PATTERN, TOKEN, verdict_of
 from relaykit.handoff.schema import Extraction, OptionEvaluation
 from relaykit.handoff.text import find_quantities, iter_sentences, parse_quantity
-from relaykit.memo import remembered, remembered_whole
+from relaykit.memo import MEMO_CHARS, remembered, remembered_whole
 from relaykit.text import iter_lines
 
 VERDICT_VALUES = ("pass", "fail", "eliminated")
@@ -68,7 +68,16 @@ class AuditReport:
 
 def _typed_keys(text: str) -> Iterator[tuple[str, str]]:
     """(text as written, comparable key) for every typed value of ``text``: quantities, times, dates."""
-    yield from _remembered_typed_keys(text)
+    if len(text) > MEMO_CHARS and not _CROSSES_LINES.search(text):
+        for line in text.split("\n"):  # the same values, each line remembered
+            yield from _remembered_typed_keys(line)
+    else:
+        yield from _remembered_typed_keys(text)
+
+
+# A typed value can span a line break only where ``\s?`` joins a digit, a currency sign or a currency code to
+# what follows; without such a break a long text reads the same line by line
+_CROSSES_LINES = re.compile(r"[\d$£€¥A-Z]\n")
 
 
 @remembered
