@@ -231,13 +231,15 @@ class MiniLM:
             out[rows] = encode(self.weights, batch, real)
 
         workers = min(len(groups), worker_count())
+        try:
+            from threadpoolctl import threadpool_limits
+        except ImportError:  # without it, one batch at a time on a multi-threaded BLAS
+            workers = 1
         if workers <= 1:
             for rows in groups:
                 run(rows)
             return out
         from concurrent.futures import ThreadPoolExecutor
-
-        from threadpoolctl import threadpool_limits
 
         with threadpool_limits(limits=1, user_api="blas"), ThreadPoolExecutor(workers) as pool:
             list(pool.map(run, groups))
