@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -47,31 +48,39 @@ def ground_truth_speed() -> None:
         print(f"  {size:>5} x {size:<5} vectorised {fast:9.3f} ms   brute force {slow:10.3f} ms   x{slow / fast:,.0f}")
 
 
-def _cli_seconds(home: Path, embedder: str) -> float:
-    """Wall time of the inference-free relay command, as a user runs it, in a fresh process."""
+def _cli_seconds(home: Path, embedder: str) -> tuple[float, float]:
+    """Wall and CPU (user + system) seconds of the inference-free relay command, as a user runs it, in a fresh
+    process."""
     command = [sys.executable, "-m", "relaykit.cli.app", "bench", "relay", "--goals", "50", "--methods",
                ",".join(INFERENCE_FREE), "--booker", "reader", "--researcher", "auditor", "--embedder", embedder]
     env = {**os.environ, "RELAYKIT_HOME": str(home)}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     subprocess.run(command, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return time.perf_counter() - started
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def default_bench(store: RunStore, embedder: str) -> None:
-    """Cold (empty RELAYKIT_HOME) and repeated CLI runs, then one in-process run with the embedding share."""
+    """Cold (empty RELAYKIT_HOME) and repeated CLI runs, then in-process runs with the embedding share."""
+    load = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as home:
-        cold = _cli_seconds(Path(home), embedder)
-        repeated = _cli_seconds(Path(home), embedder)
-    print(f"inference-free relay run (auditor, reader, {', '.join(INFERENCE_FREE)}; 50 goals; embedder {embedder}): "
-          f"cold {cold:.1f} s, repeated {repeated:.1f} s (CLI wall time, load {os.getloadavg()[0]:.1f})")
-    cached = CachedEmbedder(open_embedder(embedder))
-    started = time.perf_counter()
-    lab, run_id = open_lab(store, RelayConfig(methods=INFERENCE_FREE, embedder=embedder), embedder=cached)
-    run_relay(store, lab, run_id)
-    summary = summarize(store, store.get_run(run_id))
-    total = time.perf_counter() - started
-    print(f"in process: {total:.1f} s, of which {cached.seconds:.1f} s ({cached.seconds / total:.0%}) in "
-          f"embeddings (model load included): {cached.embedded} distinct texts in {cached.calls} calls")
+        cold, cold_cpu = _cli_seconds(Path(home), embedder)
+        repeated, repeated_cpu = _cli_seconds(Path(home), embedder)
+    print(f"inference-free relay run (auditor, reader, {', '.join(INFERENCE_FREE)}; 50 goals; embedder {embedder}):\n"
+          f"  CLI cold (empty RELAYKIT_HOME) {cold:.1f} s wall ({cold_cpu:.1f} s CPU), repeated (vectors from "
+          f"RELAYKIT_HOME/embeddings.sqlite) {repeated:.1f} s wall ({repeated_cpu:.1f} s CPU); "
+          f"load {load:.1f} -> {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    for label in ("cold", "warm"):  # warm: the same process again, the model loaded (vectors computed again)
+        cached = CachedEmbedder(open_embedder(embedder))
+        started = time.perf_counter()
+        lab, run_id = open_lab(store, RelayConfig(methods=INFERENCE_FREE, embedder=embedder), embedder=cached)
+        run_relay(store, lab, run_id)
+        summary = summarize(store, store.get_run(run_id))
+        total = time.perf_counter() - started
+        print(f"  in process, {label}: {total:.1f} s, of which {cached.seconds:.1f} s ({cached.seconds / total:.0%}) "
+              f"in embeddings (model load included): {cached.embedded} distinct texts in {cached.calls} calls")
     print_summary(summary)
 
 

@@ -75,3 +75,32 @@ def test_a_trajectory_with_a_huge_observation_compresses() -> None:
     result = compress_trajectory(messages, method="truncate", keep=0.3)
     assert result.accounting.tokens_in > 200_000
     assert result.accounting.tokens_out < result.accounting.tokens_in
+
+
+COUNT_SAMPLES = [
+    "Hotel H03 (Thames View): price 182 USD per night; distance 1.4 km.",
+    "Ünïcödé façade — naïve café in Zürich, 東京 and Москва; emoji 🚀.",
+    "def f(x):\n    return {'a': [1, 2, 3]}\n\n\n",
+    "   ", "x", "1234567890" * 50, "word " * 3000,
+]
+
+
+@pytest.mark.parametrize("encoding", tokens.ENCODINGS)
+def test_count_agrees_with_the_encodings_own_tokens(encoding: str) -> None:
+    enc = tokens.get_encoding(encoding)
+    for text in COUNT_SAMPLES:
+        assert tokens.count(text, encoding) == len(enc.encode(text)), text[:40]
+
+
+def test_text_that_spells_a_special_token_is_counted_as_text() -> None:
+    # bpe-openai's Encoding.encode refuses such text by default; a counter of user text must not
+    assert tokens.count("before <|endoftext|> after") > tokens.count("before  after")
+
+
+def test_counting_does_not_import_the_bpe_openai_python_package() -> None:
+    import subprocess
+    import sys
+
+    code = "import sys; from relaykit import tokens; tokens.count('hello'); print('bpe_openai' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"  # it reads every vocabulary it ships at import (about a second)

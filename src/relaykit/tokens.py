@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Iterator, Mapping
+from pathlib import Path
 from typing import Any, Protocol
 
 from relaykit.errors import unknown_name
+from relaykit.memo import MEMO_CHARS, remembered, remembered_whole
 
 ENCODINGS = ("o200k_base", "cl100k_base")
 
@@ -58,17 +60,86 @@ CHUNK_CHARS = 100_000
 and a chunk boundary at whitespace changes the count by at most a token or two per chunk."""
 
 
+class _Counter(Protocol):
+    def count(self, text: str) -> int: ...
+
+
+@functools.cache
+def _counter(name: str) -> _Counter:
+    """bpe-openai's Rust tokenizer for one encoding, loaded on its own: importing the ``bpe_openai`` package
+    reads every vocabulary it ships in Python first (about a second), and counting needs none of that. Falls
+    back to the package's ``Encoding`` if the extension cannot be loaded by itself."""
+    if name not in ENCODINGS:
+        raise unknown_name("encoding", name, list(ENCODINGS))
+    try:
+        backend = _rust_bindings().tokenizer_for_encoding(name)
+    except (ImportError, OSError, AttributeError, ValueError):
+        enc = get_encoding(name)
+        return _EncodeCounter(enc)
+    return _RustCounter(backend)
+
+
+def _rust_bindings() -> Any:
+    import importlib.machinery
+    import importlib.util
+    import sys
+
+    name = "bpe_openai._bindings"
+    if name in sys.modules:
+        return sys.modules[name]
+    package = importlib.util.find_spec("bpe_openai")
+    folders = list(package.submodule_search_locations or []) if package else []
+    for folder in folders:
+        for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+            path = f"{folder}/_bindings{suffix}"
+            spec = importlib.util.spec_from_file_location(name, path)
+            if spec is None or spec.loader is None or not Path(path).is_file():
+                continue
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+            sys.modules[name] = module
+            return module
+    raise ImportError("bpe-openai's compiled tokenizer was not found; pip install bpe-openai")
+
+
+class _RustCounter:
+    def __init__(self, backend: Any) -> None:
+        self._backend = backend
+
+    def count(self, text: str) -> int:
+        try:
+            return int(self._backend.count(text))
+        except UnicodeEncodeError:  # lone surrogates: counted as bpe-openai's Encoding counts them
+            return int(self._backend.count(text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")))
+
+
+class _EncodeCounter:
+    def __init__(self, enc: Encoding) -> None:
+        self._enc = enc
+
+    def count(self, text: str) -> int:
+        return len(self._enc.encode(text))
+
+
 def count(text: str, encoding: str = "o200k_base") -> int:
-    """Number of tokens in ``text``, of any length (long texts are counted chunk by chunk)."""
+    """Number of tokens in ``text``, of any length (long texts are counted chunk by chunk). Text that spells a
+    special token ("<|endoftext|>") is counted as the plain text it is."""
     if not text:
         return 0
-    enc = get_encoding(encoding)
     if len(text) <= CHUNK_CHARS:
-        return len(enc.encode(text))
-    total = 0
-    for piece in iter_chunks(text, CHUNK_CHARS):
-        total += len(enc.encode(piece))
-    return total
+        return _count(text, encoding) if len(text) <= MEMO_CHARS else _count_whole(text, encoding)
+    return sum(_count_whole(piece, encoding) for piece in iter_chunks(text, CHUNK_CHARS))
+
+
+# inside a benchmark run (relaykit.memo), which counts the same lines, and each goal's trace, many times
+@remembered
+def _count(text: str, encoding: str) -> int:
+    return _counter(encoding).count(text)
+
+
+@remembered_whole
+def _count_whole(text: str, encoding: str) -> int:
+    return _counter(encoding).count(text)
 
 
 def iter_chunks(text: str, size: int = CHUNK_CHARS) -> Iterator[str]:

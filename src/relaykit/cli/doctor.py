@@ -63,7 +63,7 @@ def _check_embedder() -> str:
     from relaykit.embeddings import open_embedder
 
     vectors = open_embedder("minilm").embed(["a hotel near the centre", "a flight in the morning"])
-    return f"sentence-transformers {_version('sentence-transformers')}: MiniLM, dim {vectors.shape[1]}"
+    return f"MiniLM-L6 (NumPy, tokenizers {_version('tokenizers')}), dim {vectors.shape[1]}"
 
 
 CHECKS: list[tuple[str, Callable[[], str]]] = [

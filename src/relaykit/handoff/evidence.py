@@ -25,6 +25,7 @@ from relaykit.handoff.constraints import parse_constraints
 from relaykit.handoff.lexicon import COMPARATORS, DROP_WORDS, PRONOUN_START, TOKEN, verdict_of
 from relaykit.handoff.schema import Check, Constraint, Extraction, OptionEvaluation
 from relaykit.handoff.text import Quantity, compile_id_pattern, find_quantities, quantity_of
+from relaykit.memo import remembered
 from relaykit.text import iter_lines, iter_sentences
 
 _CLAUSE_SPLIT = re.compile(r";\s*|,?\s+(?:while|whereas)\s+|,\s+but\s+|,\s+and\s+(?=the (?:former|latter)\b)",
@@ -174,7 +175,7 @@ class _Reader:
     index: int = 0
 
     def ids(self, text: str) -> list[str]:
-        found = [m.group(0) for m in self.id_re.finditer(text)]
+        found = _id_matches(self.id_re, text)
         return list(dict.fromkeys(i for i in found if self.options is None or i in self.options))
 
     def line(self, line: str) -> None:
@@ -197,7 +198,7 @@ class _Reader:
             self.index += 1
             return
         self.block = None
-        for sentence in iter_sentences(stripped):
+        for sentence in _sentences_of(stripped):
             self._sentence(sentence)
             self.index += 1
 
@@ -235,8 +236,8 @@ class _Reader:
         for kind in _KIND.finditer(sentence[:sentence.find(ids[0])] if ids else ""):
             self.kinds.add(kind.group(1).lower())
         previous: str | None = None
-        for clause in _CLAUSE_SPLIT.split(sentence):
-            previous = self._clause(clause.strip(), previous)
+        for clause in _clauses_of(sentence):
+            previous = self._clause(clause, previous)
 
     def _clause(self, clause: str, previous: str | None) -> str | None:
         if not clause:
@@ -285,34 +286,72 @@ class _Reader:
             row.verdicts += verdict[0]
         if not row.sentences or row.sentences[-1] != self.index:
             row.sentences.append(self.index)
-        tokens = list(TOKEN.finditer(text))
-        for k, m in enumerate(tokens):
-            kind = m.lastgroup
-            if kind == "w":
-                value = m.group(0)
-                word = value.lower()
-                if word not in DROP_WORDS and word not in self.kinds and not self._is_option(value):
-                    row.add(value, word)
-            elif kind == "qty":
-                q = quantity_of(m)
-                if not (self.thresholds and self._is_threshold(q, tokens[max(0, k - 3):k])):
-                    row.add(q.text, f"q:{q.value:g}:{q.unit}")
-            elif kind == "time":
-                row.add(m.group(0), "time:" + normal_time(m.group(0)))
-            elif kind == "date":
-                row.add(m.group(0), "date:" + m.group(0))
+        for token in _tokens_of(text):
+            if token.kind == "w":
+                if token.key not in DROP_WORDS and token.key not in self.kinds and not self._is_option(token.shown):
+                    row.add(token.shown, token.key)
+            elif token.quantity is None or not self._is_threshold(token):
+                row.add(token.shown, token.key)
 
-    def _is_threshold(self, q: Quantity, before: list[re.Match[str]]) -> bool:
+    def _is_threshold(self, token: _Token) -> bool:
         """A goal threshold restated in a check ("5.1 km exceeds the 3.0 km limit"), not the option's value."""
-        if not any(q.same_as(t) and q.unit == t.unit for t in self.thresholds):
-            return False
-        return any(m.lastgroup == "w" and m.group(0).lower() in COMPARATORS for m in before)
+        q = token.quantity
+        return (token.after_comparator and q is not None
+                and any(q.same_as(t) and q.unit == t.unit for t in self.thresholds))
+
+
+@dataclass(frozen=True, slots=True)
+class _Token:
+    """A word or typed value of a clause: as written, its dedup key, and for a quantity whether one of the three
+    tokens before it is a comparator word ("exceeds", "limit")."""
+
+    kind: str
+    shown: str
+    key: str
+    quantity: Quantity | None = None
+    after_comparator: bool = False
+
+
+@remembered
+def _tokens_of(text: str) -> tuple[_Token, ...]:
+    """The tokens of a clause (remembered inside a benchmark run: the same clauses recur in every payload)."""
+    matches = list(TOKEN.finditer(text))
+    out = []
+    for k, m in enumerate(matches):
+        kind, shown = m.lastgroup, m.group(0)
+        if kind == "w":
+            out.append(_Token("w", shown, shown.lower()))
+        elif kind == "qty":
+            q = quantity_of(m)
+            comparator = any(p.lastgroup == "w" and p.group(0).lower() in COMPARATORS for p in matches[max(0, k - 3):k])
+            out.append(_Token("qty", q.text, f"q:{q.value:g}:{q.unit}", q, comparator))
+        elif kind == "time":
+            out.append(_Token("time", shown, "time:" + normal_time(shown)))
+        elif kind == "date":
+            out.append(_Token("date", shown, "date:" + shown))
+    return tuple(out)
+
+
+@remembered
+def _sentences_of(line: str) -> tuple[str, ...]:
+    return tuple(iter_sentences(line))
+
+
+@remembered
+def _clauses_of(sentence: str) -> tuple[str, ...]:
+    return tuple(clause.strip() for clause in _CLAUSE_SPLIT.split(sentence))
+
+
+@remembered
+def _id_matches(id_re: re.Pattern[str], text: str) -> tuple[str, ...]:
+    return tuple(m.group(0) for m in id_re.finditer(text))
 
 
 def _typed(text: str) -> bool:
     return any(m.lastgroup in ("qty", "time", "date") for m in TOKEN.finditer(text))
 
 
+@remembered
 def _is_heading(line: str, option_id: str) -> bool:
     """A line that only introduces an option ("- H01", "id: H01", "### H01 (Thames View)")."""
     rest = line.replace(option_id, " ", 1)

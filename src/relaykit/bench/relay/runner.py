@@ -359,6 +359,12 @@ def open_lab(store: RunStore, config: RelayConfig | None = None, *, resume: str 
 
 def run_relay(store: RunStore, lab: RelayLab, run_id: str, *, concurrency: int = 1,
               progress: ProgressSink | None = None, telemetry: Telemetry | None = None) -> RunOutcome:
-    """Compute every unit of ``run_id`` not yet stored (the one runner, with the relay's model time budget)."""
+    """Compute every unit of ``run_id`` not yet stored (the one runner, with the relay's model time budget).
+
+    Pure readers of short texts remember their answers for the run (``relaykit.memo``): every method's payload,
+    audit and Booker rereads the same lines."""
+    from relaykit.memo import remembering
+
     runner = Runner(store, lab.models, progress=progress, telemetry=telemetry or lab.models.telemetry)
-    return runner.run(lab, run_id, RunOptions(concurrency=concurrency, model_budget_s=lab.model_budget))
+    with remembering():
+        return runner.run(lab, run_id, RunOptions(concurrency=concurrency, model_budget_s=lab.model_budget))

@@ -23,6 +23,7 @@ from relaykit.embeddings import Embedder
 from relaykit.embeddings.base import Vectors, normalise
 
 CHUNK_WORDS = 48
+CALL_TEXTS = 2048  # texts per call to the inner embedder (OpenAI's embeddings endpoint takes at most 2,048)
 
 
 class VectorStore:
@@ -73,8 +74,8 @@ class VectorStore:
 class CachedEmbedder:
     """An ``Embedder`` that remembers every text it embedded (thread-safe; calls are serialised).
 
-    Texts are embedded once each, the missing ones of a call together (grouped by length, so that batches are
-    not padded to a much longer text); with a ``store``, vectors are
+    Texts are embedded once each, the missing ones of a call together (MiniLM sorts them by length into
+    batches, so that a batch is not padded to a much longer text); with a ``store``, vectors are
     read from and written to disk too. ``calls`` counts calls to the inner embedder, ``embedded`` the texts
     it embedded, ``seconds`` the time spent in it.
     """
@@ -84,6 +85,7 @@ class CachedEmbedder:
         self.name = f"cached:{inner.name}"
         self.store = store
         self._cache: dict[str, np.ndarray] = {}
+        self.text_vectors: dict[str, np.ndarray] = {}  # whole texts (chunk means), see text_vector
         self._lock = threading.Lock()
         self.calls = self.embedded = 0
         self.seconds = 0.0
@@ -106,8 +108,9 @@ class CachedEmbedder:
             return
         started = time.perf_counter()
         fresh: dict[str, np.ndarray] = {}
-        for bucket in length_buckets(missing):
-            fresh.update(zip(bucket, self.inner.embed(bucket)))
+        for start in range(0, len(missing), CALL_TEXTS):  # MiniLM sorts a call's texts by length itself
+            part = missing[start:start + CALL_TEXTS]
+            fresh.update(zip(part, self.inner.embed(part)))
         self.seconds += time.perf_counter() - started
         self.calls, self.embedded = self.calls + 1, self.embedded + len(missing)
         self._cache.update(fresh)
@@ -120,15 +123,6 @@ class CachedEmbedder:
             self._fill(texts)
 
 
-def length_buckets(texts: Sequence[str]) -> list[list[str]]:
-    """``texts`` grouped by length within a factor of two: a batch is padded to its longest text, so mixing a
-    256-piece JSON chunk with 30-piece lines costs MiniLM several times the work (3x measured on the relay run)."""
-    groups: dict[int, list[str]] = {}
-    for text in texts:
-        groups.setdefault(max(len(text), 1).bit_length(), []).append(text)
-    return [groups[k] for k in sorted(groups)]
-
-
 def chunks(text: str) -> list[str]:
     out: list[str] = []
     for line in text.splitlines():
@@ -138,8 +132,12 @@ def chunks(text: str) -> list[str]:
 
 
 def text_vector(embedder: Embedder, text: str) -> np.ndarray:
-    vectors = embedder.embed(chunks(text))
-    row: np.ndarray = normalise(vectors.mean(axis=0))[0]
+    """The normalised mean of ``text``'s chunk vectors (remembered by a ``CachedEmbedder``: a goal's trace and
+    goal text take part in every method's diagnostics)."""
+    known = embedder.text_vectors if isinstance(embedder, CachedEmbedder) else {}
+    row = known.get(text)
+    if row is None:
+        row = known[text] = normalise(embedder.embed(chunks(text)).mean(axis=0))[0]
     return row
 
 
