@@ -271,6 +271,55 @@ def test_large_groups_use_the_projection_and_still_find_the_match() -> None:
         assert found and found[0][0] == f"k{target}"
 
 
+def _unit_rows(rng: np.random.Generator, n: int, dim: int = 64) -> np.ndarray:
+    rows = rng.standard_normal((n, dim)).astype(np.float32)
+    return rows / np.linalg.norm(rows, axis=1, keepdims=True)
+
+
+def _filed(index: Any) -> list[int]:
+    """Every row id filed in the index's cells (each live row must appear exactly once)."""
+    return sorted(int(r) for cell in index._cells for r in cell.ids[: cell.size])
+
+
+def test_large_group_cells_follow_replaced_rows_and_growth() -> None:
+    from relaykit.models.cache.index import EXACT_BELOW, GroupIndex
+
+    rng = np.random.default_rng(2)
+    rows = _unit_rows(rng, EXACT_BELOW * 2)
+    index = GroupIndex()
+    index.add([f"k{i}" for i in range(len(rows))], rows)
+    assert index.search(rows[5], threshold=0.99)[0][0] == "k5"  # draws the cells
+    moved = _unit_rows(rng, 1)
+    index.add(["k5"], moved)  # the same key, a new vector: it must leave its old cell
+    assert _filed(index) == list(range(len(rows)))
+    assert index.search(moved[0], threshold=0.99)[0][0] == "k5"
+    assert not [key for key, _ in index.search(rows[5], threshold=0.99) if key == "k5"]
+    extra = _unit_rows(rng, 50)
+    index.add([f"x{i}" for i in range(50)], extra)  # filed one by one into the existing cells
+    assert _filed(index) == list(range(len(rows) + 50))
+    assert all(index.search(v, threshold=0.99)[0][0] == f"x{i}" for i, v in enumerate(extra))
+    more = _unit_rows(rng, len(rows))
+    index.add([f"m{i}" for i in range(len(more))], more)  # the group doubled: the cells are drawn again
+    assert index.search(more[7], threshold=0.99)[0][0] == "m7"
+    assert _filed(index) == list(range(len(index)))
+
+
+def test_large_group_search_looks_at_a_few_cells_only() -> None:
+    from relaykit.models.cache.index import CELLS, PROBES, RERANK, GroupIndex
+
+    rng = np.random.default_rng(3)
+    rows = _unit_rows(rng, 40_000)
+    index = GroupIndex()
+    index.add([f"k{i}" for i in range(len(rows))], rows)
+    index.search(rows[0], threshold=0.9)
+    sizes = sorted(cell.size for cell in index._cells)
+    assert len(sizes) == CELLS and sum(sizes[-PROBES:]) < len(rows) // 4, "a query reads a small share of rows"
+    assert len(index._projected_candidates(rows[1], 0.0)) <= RERANK
+    index.keep_last(30_000)  # row numbers change: the cells are filed again
+    assert index.search(rows[-1], threshold=0.99)[0][0] == f"k{len(rows) - 1}"
+    assert _filed(index) == list(range(30_000))
+
+
 # -- a hung Redis ------------------------------------------------------------------------------------------
 
 @pytest.fixture

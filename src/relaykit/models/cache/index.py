@@ -1,17 +1,20 @@
 """The in-process semantic index of ``Cached``: one growable matrix per semantic group, updated incrementally
 from the store's change cursor, bounded in rows and groups (least recently used groups are evicted).
 
-Large groups are searched in three steps. Rows are projected to ``PROJECTED_DIM`` dimensions (a random
-projection) and filed under the nearest of up to ``CELLS`` cells (centroids drawn from the rows; an
-inverted file): a query looks only at the rows of its ``PROBES`` nearest cells; of those it keeps the rows
-whose projected distance is within ``SLACK`` times the distance the threshold allows (by the
-Johnson-Lindenstrauss bound a true match fails this with probability far below one in a million), at most
-``RERANK`` of them, nearest first; those are scored exactly. A missed candidate costs a miss, never a wrong
-answer: every hit is re-checked against the stored vector and the guards.
+Small groups are scored exactly in one pass over a view of the matrix (no copy). Large groups are searched
+in three steps. Rows are projected to ``PROJECTED_DIM`` dimensions (a random projection) and filed under the
+nearest of up to ``CELLS`` cells (centroids drawn from the rows; an inverted file whose cells each keep their
+rows' projections contiguous): a query looks only at the rows of its ``PROBES`` nearest cells, so its cost
+does not grow with the group; of those it keeps the rows whose projected distance is within ``SLACK`` times
+the distance the threshold allows (by the Johnson-Lindenstrauss bound a true match fails this with
+probability far below one in a million), at most ``RERANK`` of them, nearest first; those are scored
+exactly. A missed candidate costs a miss, never a wrong answer: every hit is re-checked against the stored
+vector and the guards. The cells are drawn again whenever the group has doubled since they were drawn.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections import OrderedDict
 
 import numpy as np
@@ -25,12 +28,52 @@ EXACT_BELOW = 2048  # rows; smaller groups are scored exactly in one pass
 RERANK = 256  # projected candidates scored exactly, at most
 CELLS = 256  # inverted-file cells of a large group
 PROBES = 8  # cells a query looks in
+HEADROOM = 8  # a bulk load allocates 1/HEADROOM spare rows, so the next writes do not copy the matrix
+
+Ids = npt.NDArray[np.int64]
 
 
 def _projection(dim: int) -> Vectors:
     rng = np.random.default_rng(dim)  # deterministic: the same projection for the same dimension
     matrix: Vectors = (rng.standard_normal((dim, PROJECTED_DIM)) / np.sqrt(PROJECTED_DIM)).astype(np.float32)
     return matrix
+
+
+class _Cell:
+    """One inverted-file cell: its rows' ids, projections and squared norms, contiguous and growable."""
+
+    def __init__(self, ids: Ids, proj: Vectors, norm2: Vectors) -> None:
+        self.size = len(ids)
+        self.ids, self.proj, self.norm2 = ids.copy(), proj.copy(), norm2.copy()
+
+    def append(self, row: int, proj: Vectors, norm2: float) -> None:
+        if self.size == len(self.ids):
+            capacity = max(16, self.size * 2)
+            self.ids = np.resize(self.ids, capacity)
+            self.norm2 = np.resize(self.norm2, capacity)
+            grown = np.zeros((capacity, PROJECTED_DIM), dtype=np.float32)
+            grown[: self.size] = self.proj[: self.size]
+            self.proj = grown
+        self.ids[self.size], self.proj[self.size], self.norm2[self.size] = row, proj, norm2
+        self.size += 1
+
+    def remove(self, row: int) -> None:
+        found = np.flatnonzero(self.ids[: self.size] == row)
+        if found.size:
+            at, last = int(found[0]), self.size - 1
+            self.ids[at], self.proj[at], self.norm2[at] = self.ids[last], self.proj[last], self.norm2[last]
+            self.size = last
+
+    def near(self, pq: Vectors, bound: float) -> tuple[Ids, Vectors]:
+        """Ids and projected squared distances of this cell's rows within ``bound`` of ``pq``."""
+        n = self.size
+        dist2 = self.norm2[:n] - 2.0 * (self.proj[:n] @ pq)
+        keep = np.flatnonzero(dist2 <= bound)
+        return self.ids[keep], dist2[keep]
+
+    @property
+    def nbytes(self) -> int:
+        return int(self.ids.nbytes + self.proj.nbytes + self.norm2.nbytes)
 
 
 class GroupIndex:
@@ -46,6 +89,8 @@ class GroupIndex:
         self._norm2 = np.zeros(0, dtype=np.float32)
         self._cell = np.zeros(0, dtype=np.int16)  # each row's inverted-file cell
         self._centroids: Vectors | None = None
+        self._cells: list[_Cell] = []
+        self._drawn_at = 0  # rows when the cells were drawn
         self._projection: Vectors | None = None
 
     def __len__(self) -> int:
@@ -54,15 +99,17 @@ class GroupIndex:
     @property
     def nbytes(self) -> int:
         """Bytes held by the matrices (allocated capacity), keys not counted."""
-        return int(self._full.nbytes + self._proj.nbytes + self._norm2.nbytes + self._cell.nbytes)
+        own = self._full.nbytes + self._proj.nbytes + self._norm2.nbytes + self._cell.nbytes
+        return int(own + sum(cell.nbytes for cell in self._cells))
 
     def _grow(self, need: int, dim: int) -> None:
         capacity = self._full.shape[0]
         if self._full.shape[1] != dim:
-            self._full = np.zeros((max(need, 64), dim), dtype=np.float32)
-            self._proj = np.zeros((max(need, 64), PROJECTED_DIM), dtype=np.float32)
-            self._norm2 = np.zeros(max(need, 64), dtype=np.float32)
-            self._cell = np.zeros(max(need, 64), dtype=np.int16)
+            size = max(need + need // HEADROOM, 64)
+            self._full = np.zeros((size, dim), dtype=np.float32)
+            self._proj = np.zeros((size, PROJECTED_DIM), dtype=np.float32)
+            self._norm2 = np.zeros(size, dtype=np.float32)
+            self._cell = np.zeros(size, dtype=np.int16)
             self._projection = _projection(dim)
             return
         if need <= capacity:
@@ -70,7 +117,7 @@ class GroupIndex:
         size = max(need, capacity * 3 // 2)
         for name in ("_full", "_proj", "_norm2", "_cell"):
             old = getattr(self, name)
-            new = np.zeros((size, *old.shape[1:]), dtype=old.dtype)
+            new = np.empty((size, *old.shape[1:]), dtype=old.dtype)
             new[: len(self.keys)] = old[: len(self.keys)]
             setattr(self, name, new)
 
@@ -84,12 +131,14 @@ class GroupIndex:
             return
         self._grow(len(self.keys) + len(keys), dim)
         assert self._projection is not None
-        targets = []
+        targets, replaced = [], []
         for key in keys:
             row = self.rows.get(key)
             if row is None:
                 row = self.rows[key] = len(self.keys)
                 self.keys.append(key)
+            else:
+                replaced.append(row)
             targets.append(row)
         index = np.asarray(targets)
         projected = vectors.astype(np.float32) @ self._projection
@@ -97,7 +146,20 @@ class GroupIndex:
         self._proj[index] = projected
         self._norm2[index] = np.einsum("ij,ij->i", projected, projected)
         if self._centroids is not None:
-            self._cell[index] = np.argmax(projected @ self._centroids.T, axis=1)
+            self._file(index, replaced)
+
+    def _file(self, index: npt.NDArray[np.intp], replaced: list[int]) -> None:
+        """File new or replaced rows under their nearest cell (a replaced row leaves its old cell first)."""
+        assert self._centroids is not None
+        for row in replaced:
+            self._cells[int(self._cell[row])].remove(row)
+        if len(self.keys) >= 2 * self._drawn_at:
+            self._centroids = None  # the group has doubled: draw the cells again at the next search
+            self._cells = []
+            return
+        self._cell[index] = np.argmax(self._proj[index] @ self._centroids.T, axis=1)
+        for row in (int(r) for r in dict.fromkeys(index.tolist())):
+            self._cells[int(self._cell[row])].append(row, self._proj[row], float(self._norm2[row]))
 
     def keep_last(self, limit: int) -> None:
         """Drop all but the ``limit`` most recently added rows."""
@@ -110,6 +172,7 @@ class GroupIndex:
         self._proj = self._proj[start: start + limit].copy()
         self._norm2 = self._norm2[start: start + limit].copy()
         self._cell = self._cell[start: start + limit].copy()
+        self._centroids, self._cells = None, []  # row numbers changed: file them again at the next search
 
     def search(self, query: Vectors, threshold: float, limit: int = 8) -> list[tuple[str, float]]:
         """Up to ``limit`` (key, similarity) pairs with cosine >= ``threshold``, most similar first."""
@@ -117,14 +180,16 @@ class GroupIndex:
         if n == 0 or query.size != self._full.shape[1]:
             return []
         q = query.astype(np.float32)
-        candidates = np.arange(n) if n < EXACT_BELOW else self._projected_candidates(q, threshold)
-        if candidates.size == 0:
-            return []
-        sims = np.einsum("ij,j->i", self._full[candidates], q)
+        if n < EXACT_BELOW:  # a view of the live rows: scoring them copies nothing
+            candidates = None
+            sims = np.einsum("ij,j->i", self._full[:n], q)
+        else:
+            candidates = self._projected_candidates(q, threshold)
+            sims = np.einsum("ij,j->i", self._full[candidates], q)
         above = np.flatnonzero(sims >= threshold)
         order = above[np.argsort(-sims[above])][:limit]
-        return [(self.keys[int(candidates[i])], float(sims[i])) for i in order]
-
+        rows = order if candidates is None else candidates[order]
+        return [(self.keys[int(row)], float(sims[i])) for row, i in zip(rows, order)]
 
     def _build_cells(self) -> Vectors:
         """Centroids drawn from the rows (seeded), every row filed under its nearest."""
@@ -135,26 +200,27 @@ class GroupIndex:
         for start in range(0, n, 8192):
             block = self._proj[start: min(n, start + 8192)]
             self._cell[start: start + len(block)] = np.argmax(block @ centroids.T, axis=1)
-        self._centroids = centroids
+        order = np.argsort(self._cell[:n], kind="stable")
+        bounds = np.searchsorted(self._cell[:n][order], np.arange(len(centroids) + 1))
+        self._cells = [_Cell(ids, self._proj[ids], self._norm2[ids])
+                       for ids in (order[a:b].astype(np.int64) for a, b in itertools.pairwise(bounds))]
+        self._centroids, self._drawn_at = centroids, n
         return centroids
 
-    def _projected_candidates(self, q: Vectors, threshold: float) -> npt.NDArray[np.intp]:
+    def _projected_candidates(self, q: Vectors, threshold: float) -> npt.NDArray[np.int64]:
         assert self._projection is not None
-        n = len(self.keys)
         centroids = self._centroids if self._centroids is not None else self._build_cells()
         pq = q @ self._projection
         # einsum, not BLAS: a BLAS call wakes its thread pool, which costs milliseconds on a busy machine
         near = np.einsum("ij,j->i", centroids, pq)
-        probe = np.zeros(len(centroids), dtype=bool)
-        probe[np.argpartition(-near, min(PROBES, len(near)) - 1)[:PROBES]] = True
-        rows = np.flatnonzero(probe[self._cell[:n]])
-        dist2 = self._norm2[rows] - 2.0 * np.einsum("ij,j->i", self._proj[rows], pq) + float(pq @ pq)
-        keep = np.flatnonzero(dist2 <= SLACK * max(2.0 - 2.0 * threshold, 1e-3))
-        if keep.size > RERANK:
-            keep = keep[np.argpartition(dist2[keep], RERANK)[:RERANK]]
-        return rows[keep]
-
-
+        probes = np.argpartition(-near, min(PROBES, len(near)) - 1)[:PROBES]
+        bound = SLACK * max(2.0 - 2.0 * threshold, 1e-3) - float(pq @ pq)
+        found = [self._cells[int(c)].near(pq, bound) for c in probes]
+        rows = np.concatenate([ids for ids, _ in found])
+        if rows.size > RERANK:
+            dist2 = np.concatenate([d for _, d in found])
+            rows = rows[np.argpartition(dist2, RERANK)[:RERANK]]
+        return rows
 class SemanticIndex:
     """Group indexes under a bound on rows (all groups together) and on groups (least recently used out)."""
 
