@@ -277,8 +277,8 @@ def _unit_rows(rng: np.random.Generator, n: int, dim: int = 64) -> np.ndarray:
 
 
 def _filed(index: Any) -> list[int]:
-    """Every row id filed in the index's cells (each live row must appear exactly once)."""
-    return sorted(int(r) for cell in index._cells for r in cell.ids[: cell.size])
+    """Every row id filed in the index's cells or waiting loose (each row must appear exactly once)."""
+    return sorted([int(r) for cell in index._cells for r in cell.ids[: cell.size]] + list(index._loose))
 
 
 def test_large_group_cells_follow_replaced_rows_and_growth() -> None:
@@ -294,10 +294,15 @@ def test_large_group_cells_follow_replaced_rows_and_growth() -> None:
     assert _filed(index) == list(range(len(rows)))
     assert index.search(moved[0], threshold=0.99)[0][0] == "k5"
     assert not [key for key, _ in index.search(rows[5], threshold=0.99) if key == "k5"]
-    extra = _unit_rows(rng, 50)
-    index.add([f"x{i}" for i in range(50)], extra)  # filed one by one into the existing cells
-    assert _filed(index) == list(range(len(rows) + 50))
+    extra = _unit_rows(rng, 300)
+    for i in range(0, 300, 3):  # loose at first, then filed into the existing cells in batches
+        index.add([f"x{j}" for j in range(i, i + 3)], extra[i: i + 3])
+        assert _filed(index) == list(range(len(rows) + i + 3))
+    assert 0 < len(index._loose) < 300
     assert all(index.search(v, threshold=0.99)[0][0] == f"x{i}" for i, v in enumerate(extra))
+    index.add(["x0"], moved)  # a filed row replaced: loose again, out of its cell
+    assert _filed(index) == list(range(len(rows) + 300)) and index.search(moved[0], 0.99)[0][0] in {"k5", "x0"}
+    assert "x0" not in [key for key, _ in index.search(extra[0], threshold=0.99)]
     more = _unit_rows(rng, len(rows))
     index.add([f"m{i}" for i in range(len(more))], more)  # the group doubled: the cells are drawn again
     assert index.search(more[7], threshold=0.99)[0][0] == "m7"

@@ -8,8 +8,10 @@ rows' projections contiguous): a query looks only at the rows of its ``PROBES`` 
 does not grow with the group; of those it keeps the rows whose projected distance is within ``SLACK`` times
 the distance the threshold allows (by the Johnson-Lindenstrauss bound a true match fails this with
 probability far below one in a million), at most ``RERANK`` of them, nearest first; those are scored
-exactly. A missed candidate costs a miss, never a wrong answer: every hit is re-checked against the stored
-vector and the guards. The cells are drawn again whenever the group has doubled since they were drawn.
+exactly. Rows added after the cells were drawn wait as "loose" rows, scored exactly with every query, and
+are filed ``LOOSE`` at a time (one batch costs about what filing one row did). A missed candidate costs a
+miss, never a wrong answer: every hit is re-checked against the stored vector and the guards. The cells
+are drawn again whenever the group has doubled since they were drawn.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ RERANK = 256  # projected candidates scored exactly, at most
 CELLS = 256  # inverted-file cells of a large group
 PROBES = 8  # cells a query looks in
 HEADROOM = 8  # a bulk load allocates 1/HEADROOM spare rows, so the next writes do not copy the matrix
+LOOSE = 128  # rows added to a large group wait unfiled (scored exactly) until this many are filed at once
 
 Ids = npt.NDArray[np.int64]
 
@@ -39,6 +42,15 @@ def _projection(dim: int) -> Vectors:
     return matrix
 
 
+def _matmul(a: Vectors, b: Vectors) -> Vectors:
+    """``a @ b``; through einsum (no BLAS) unless ``a`` is large: a BLAS call wakes its thread pool, whose
+    spinning threads cost milliseconds to every thread of the process on a busy machine."""
+    if a.shape[0] >= 1024:
+        return a @ b
+    out: Vectors = np.einsum("ij,jk->ik", a, b)
+    return out
+
+
 class _Cell:
     """One inverted-file cell: its rows' ids, projections and squared norms, contiguous and growable."""
 
@@ -46,16 +58,17 @@ class _Cell:
         self.size = len(ids)
         self.ids, self.proj, self.norm2 = ids.copy(), proj.copy(), norm2.copy()
 
-    def append(self, row: int, proj: Vectors, norm2: float) -> None:
-        if self.size == len(self.ids):
-            capacity = max(16, self.size * 2)
+    def extend(self, ids: Ids, proj: Vectors, norm2: Vectors) -> None:
+        need = self.size + len(ids)
+        if need > len(self.ids):
+            capacity = max(16, need, self.size * 2)
             self.ids = np.resize(self.ids, capacity)
             self.norm2 = np.resize(self.norm2, capacity)
             grown = np.zeros((capacity, PROJECTED_DIM), dtype=np.float32)
             grown[: self.size] = self.proj[: self.size]
             self.proj = grown
-        self.ids[self.size], self.proj[self.size], self.norm2[self.size] = row, proj, norm2
-        self.size += 1
+        self.ids[self.size: need], self.proj[self.size: need], self.norm2[self.size: need] = ids, proj, norm2
+        self.size = need
 
     def remove(self, row: int) -> None:
         found = np.flatnonzero(self.ids[: self.size] == row)
@@ -67,8 +80,8 @@ class _Cell:
     def near(self, pq: Vectors, bound: float) -> tuple[Ids, Vectors]:
         """Ids and projected squared distances of this cell's rows within ``bound`` of ``pq``."""
         n = self.size
-        dist2 = self.norm2[:n] - 2.0 * (self.proj[:n] @ pq)
-        keep = np.flatnonzero(dist2 <= bound)
+        dist2 = self.norm2[:n] - 2.0 * np.einsum("ij,j->i", self.proj[:n], pq)
+        keep = (dist2 <= bound).nonzero()[0]
         return self.ids[keep], dist2[keep]
 
     @property
@@ -87,9 +100,10 @@ class GroupIndex:
         self._full = np.zeros((0, 0), dtype=np.float32)
         self._proj = np.zeros((0, PROJECTED_DIM), dtype=np.float32)
         self._norm2 = np.zeros(0, dtype=np.float32)
-        self._cell = np.zeros(0, dtype=np.int16)  # each row's inverted-file cell
+        self._cell = np.zeros(0, dtype=np.int16)  # each row's inverted-file cell (-1: loose, not filed yet)
         self._centroids: Vectors | None = None
         self._cells: list[_Cell] = []
+        self._loose: dict[int, None] = {}  # rows not filed in a cell yet, in the order they came
         self._drawn_at = 0  # rows when the cells were drawn
         self._projection: Vectors | None = None
 
@@ -131,35 +145,48 @@ class GroupIndex:
             return
         self._grow(len(self.keys) + len(keys), dim)
         assert self._projection is not None
-        targets, replaced = [], []
-        for key in keys:
-            row = self.rows.get(key)
-            if row is None:
-                row = self.rows[key] = len(self.keys)
-                self.keys.append(key)
-            else:
-                replaced.append(row)
-            targets.append(row)
+        targets = [self._row(key) for key in keys]
         index = np.asarray(targets)
-        projected = vectors.astype(np.float32) @ self._projection
+        projected = _matmul(vectors.astype(np.float32), self._projection)
         self._full[index] = vectors
         self._proj[index] = projected
         self._norm2[index] = np.einsum("ij,ij->i", projected, projected)
-        if self._centroids is not None:
-            self._file(index, replaced)
-
-    def _file(self, index: npt.NDArray[np.intp], replaced: list[int]) -> None:
-        """File new or replaced rows under their nearest cell (a replaced row leaves its old cell first)."""
-        assert self._centroids is not None
-        for row in replaced:
-            self._cells[int(self._cell[row])].remove(row)
-        if len(self.keys) >= 2 * self._drawn_at:
-            self._centroids = None  # the group has doubled: draw the cells again at the next search
-            self._cells = []
+        if self._centroids is None:
             return
-        self._cell[index] = np.argmax(self._proj[index] @ self._centroids.T, axis=1)
-        for row in (int(r) for r in dict.fromkeys(index.tolist())):
-            self._cells[int(self._cell[row])].append(row, self._proj[row], float(self._norm2[row]))
+        if len(self.keys) >= 2 * self._drawn_at:  # the group has doubled: draw the cells again at the next search
+            self._centroids, self._cells, self._loose = None, [], {}
+            return
+        for row in targets:
+            cell = int(self._cell[row])
+            if cell >= 0:  # a replaced row leaves the cell its old vector was filed under
+                self._cells[cell].remove(row)
+                self._cell[row] = -1
+            self._loose[row] = None
+        if len(self._loose) >= LOOSE:
+            self._file_loose()
+
+    def _row(self, key: str) -> int:
+        """The row of ``key``, a new one (marked loose) when the key is new."""
+        row = self.rows.get(key)
+        if row is None:
+            row = self.rows[key] = len(self.keys)
+            self.keys.append(key)
+            self._cell[row] = -1
+        return row
+
+    def _file_loose(self) -> None:
+        """File every loose row under its nearest cell, one batch per cell."""
+        assert self._centroids is not None
+        rows = np.fromiter(self._loose, dtype=np.int64, count=len(self._loose))
+        cells = np.argmax(_matmul(self._proj[rows], self._centroids.T), axis=1).astype(np.int16)
+        self._cell[rows] = cells
+        order = np.argsort(cells, kind="stable")
+        rows, cells = rows[order], cells[order]
+        starts = np.flatnonzero(np.r_[True, cells[1:] != cells[:-1]])
+        for start, end in itertools.pairwise([*starts.tolist(), len(rows)]):
+            ids = rows[start:end]
+            self._cells[int(cells[start])].extend(ids, self._proj[ids], self._norm2[ids])
+        self._loose = {}
 
     def keep_last(self, limit: int) -> None:
         """Drop all but the ``limit`` most recently added rows."""
@@ -172,7 +199,7 @@ class GroupIndex:
         self._proj = self._proj[start: start + limit].copy()
         self._norm2 = self._norm2[start: start + limit].copy()
         self._cell = self._cell[start: start + limit].copy()
-        self._centroids, self._cells = None, []  # row numbers changed: file them again at the next search
+        self._centroids, self._cells, self._loose = None, [], {}  # row numbers changed: filed again when searched
 
     def search(self, query: Vectors, threshold: float, limit: int = 8) -> list[tuple[str, float]]:
         """Up to ``limit`` (key, similarity) pairs with cosine >= ``threshold``, most similar first."""
@@ -204,14 +231,13 @@ class GroupIndex:
         bounds = np.searchsorted(self._cell[:n][order], np.arange(len(centroids) + 1))
         self._cells = [_Cell(ids, self._proj[ids], self._norm2[ids])
                        for ids in (order[a:b].astype(np.int64) for a, b in itertools.pairwise(bounds))]
-        self._centroids, self._drawn_at = centroids, n
+        self._centroids, self._drawn_at, self._loose = centroids, n, {}
         return centroids
 
     def _projected_candidates(self, q: Vectors, threshold: float) -> npt.NDArray[np.int64]:
         assert self._projection is not None
         centroids = self._centroids if self._centroids is not None else self._build_cells()
-        pq = q @ self._projection
-        # einsum, not BLAS: a BLAS call wakes its thread pool, which costs milliseconds on a busy machine
+        pq = _matmul(q[None, :], self._projection)[0]
         near = np.einsum("ij,j->i", centroids, pq)
         probes = np.argpartition(-near, min(PROBES, len(near)) - 1)[:PROBES]
         bound = SLACK * max(2.0 - 2.0 * threshold, 1e-3) - float(pq @ pq)
@@ -220,6 +246,8 @@ class GroupIndex:
         if rows.size > RERANK:
             dist2 = np.concatenate([d for _, d in found])
             rows = rows[np.argpartition(dist2, RERANK)[:RERANK]]
+        if self._loose:  # not filed yet: scored exactly, all of them
+            rows = np.concatenate([rows, np.fromiter(self._loose, dtype=np.int64, count=len(self._loose))])
         return rows
 class SemanticIndex:
     """Group indexes under a bound on rows (all groups together) and on groups (least recently used out)."""
