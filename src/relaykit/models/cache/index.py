@@ -42,51 +42,65 @@ def _projection(dim: int) -> Vectors:
     return matrix
 
 
-def _matmul(a: Vectors, b: Vectors) -> Vectors:
-    """``a @ b``; through einsum (no BLAS) unless ``a`` is large: a BLAS call wakes its thread pool, whose
-    spinning threads cost milliseconds to every thread of the process on a busy machine."""
+_VECDOT = getattr(np, "vecdot", None)  # numpy >= 2: row-by-row dot products in numpy's own SIMD loops
+
+
+def _rowdot(matrix: Vectors, vector: Vectors) -> Vectors:
+    """``matrix @ vector`` without BLAS: a BLAS matrix product wakes its thread pool, whose spinning threads cost
+    milliseconds to every thread of the process on a busy machine (and einsum is three times slower)."""
+    out: Vectors = np.einsum("ij,j->i", matrix, vector) if _VECDOT is None else _VECDOT(matrix, vector)
+    return out
+
+
+def _matmul(a: Vectors, b_t: Vectors) -> Vectors:
+    """``a @ b_t.T`` (``b_t`` holds the columns of the right factor as rows); BLAS only when ``a`` is large."""
     if a.shape[0] >= 1024:
-        return a @ b
-    out: Vectors = np.einsum("ij,jk->ik", a, b)
+        return a @ b_t.T
+    out: Vectors = (np.einsum("ik,jk->ij", a, b_t) if _VECDOT is None
+                    else _VECDOT(a[:, None, :], b_t[None, :, :]))
     return out
 
 
 class _Cell:
-    """One inverted-file cell: its rows' ids, projections and squared norms, contiguous and growable."""
+    """One inverted-file cell: its rows' ids and, contiguous and growable, their projections extended by a
+    last column of half their squared norms, so that one product scores a query against the whole cell."""
 
     def __init__(self, ids: Ids, proj: Vectors, norm2: Vectors) -> None:
-        self.size = len(ids)
-        self.ids, self.proj, self.norm2 = ids.copy(), proj.copy(), norm2.copy()
+        self.size = 0
+        self.ids = np.zeros(0, dtype=np.int64)
+        self.rows = np.zeros((0, PROJECTED_DIM + 1), dtype=np.float32)
+        self.extend(ids, proj, norm2)
 
     def extend(self, ids: Ids, proj: Vectors, norm2: Vectors) -> None:
         need = self.size + len(ids)
         if need > len(self.ids):
             capacity = max(16, need, self.size * 2)
             self.ids = np.resize(self.ids, capacity)
-            self.norm2 = np.resize(self.norm2, capacity)
-            grown = np.zeros((capacity, PROJECTED_DIM), dtype=np.float32)
-            grown[: self.size] = self.proj[: self.size]
-            self.proj = grown
-        self.ids[self.size: need], self.proj[self.size: need], self.norm2[self.size: need] = ids, proj, norm2
+            grown = np.zeros((capacity, PROJECTED_DIM + 1), dtype=np.float32)
+            grown[: self.size] = self.rows[: self.size]
+            self.rows = grown
+        self.ids[self.size: need] = ids
+        self.rows[self.size: need, :PROJECTED_DIM] = proj
+        self.rows[self.size: need, PROJECTED_DIM] = norm2 / 2.0
         self.size = need
 
     def remove(self, row: int) -> None:
         found = np.flatnonzero(self.ids[: self.size] == row)
         if found.size:
             at, last = int(found[0]), self.size - 1
-            self.ids[at], self.proj[at], self.norm2[at] = self.ids[last], self.proj[last], self.norm2[last]
+            self.ids[at], self.rows[at] = self.ids[last], self.rows[last]
             self.size = last
 
-    def near(self, pq: Vectors, bound: float) -> tuple[Ids, Vectors]:
-        """Ids and projected squared distances of this cell's rows within ``bound`` of ``pq``."""
-        n = self.size
-        dist2 = self.norm2[:n] - 2.0 * np.einsum("ij,j->i", self.proj[:n], pq)
-        keep = (dist2 <= bound).nonzero()[0]
-        return self.ids[keep], dist2[keep]
+    def near(self, query: Vectors, floor: float) -> tuple[Ids, Vectors]:
+        """Ids and scores of this cell's rows scoring at least ``floor`` against ``query`` (a projected query
+        extended by -1: the score is ``row . q - |row|^2 / 2``, higher is nearer)."""
+        score = _rowdot(self.rows[: self.size], query)
+        keep = (score >= floor).nonzero()[0]
+        return self.ids[keep], score[keep]
 
     @property
     def nbytes(self) -> int:
-        return int(self.ids.nbytes + self.proj.nbytes + self.norm2.nbytes)
+        return int(self.ids.nbytes + self.rows.nbytes)
 
 
 class GroupIndex:
@@ -105,7 +119,7 @@ class GroupIndex:
         self._cells: list[_Cell] = []
         self._loose: dict[int, None] = {}  # rows not filed in a cell yet, in the order they came
         self._drawn_at = 0  # rows when the cells were drawn
-        self._projection: Vectors | None = None
+        self._projection_t: Vectors | None = None  # the random projection, one row per projected dimension
 
     def __len__(self) -> int:
         return len(self.keys)
@@ -124,7 +138,7 @@ class GroupIndex:
             self._proj = np.zeros((size, PROJECTED_DIM), dtype=np.float32)
             self._norm2 = np.zeros(size, dtype=np.float32)
             self._cell = np.zeros(size, dtype=np.int16)
-            self._projection = _projection(dim)
+            self._projection_t = np.ascontiguousarray(_projection(dim).T)
             return
         if need <= capacity:
             return
@@ -144,10 +158,10 @@ class GroupIndex:
         if self.keys and self._full.shape[1] != dim:
             return
         self._grow(len(self.keys) + len(keys), dim)
-        assert self._projection is not None
+        assert self._projection_t is not None
         targets = [self._row(key) for key in keys]
         index = np.asarray(targets)
-        projected = _matmul(vectors.astype(np.float32), self._projection)
+        projected = _matmul(vectors.astype(np.float32), self._projection_t)
         self._full[index] = vectors
         self._proj[index] = projected
         self._norm2[index] = np.einsum("ij,ij->i", projected, projected)
@@ -178,7 +192,7 @@ class GroupIndex:
         """File every loose row under its nearest cell, one batch per cell."""
         assert self._centroids is not None
         rows = np.fromiter(self._loose, dtype=np.int64, count=len(self._loose))
-        cells = np.argmax(_matmul(self._proj[rows], self._centroids.T), axis=1).astype(np.int16)
+        cells = np.argmax(_matmul(self._proj[rows], self._centroids), axis=1).astype(np.int16)
         self._cell[rows] = cells
         order = np.argsort(cells, kind="stable")
         rows, cells = rows[order], cells[order]
@@ -209,10 +223,10 @@ class GroupIndex:
         q = query.astype(np.float32)
         if n < EXACT_BELOW:  # a view of the live rows: scoring them copies nothing
             candidates = None
-            sims = np.einsum("ij,j->i", self._full[:n], q)
+            sims = _rowdot(self._full[:n], q)
         else:
             candidates = self._projected_candidates(q, threshold)
-            sims = np.einsum("ij,j->i", self._full[candidates], q)
+            sims = _rowdot(self._full[candidates], q)
         above = np.flatnonzero(sims >= threshold)
         order = above[np.argsort(-sims[above])][:limit]
         rows = order if candidates is None else candidates[order]
@@ -235,17 +249,19 @@ class GroupIndex:
         return centroids
 
     def _projected_candidates(self, q: Vectors, threshold: float) -> npt.NDArray[np.int64]:
-        assert self._projection is not None
+        assert self._projection_t is not None
         centroids = self._centroids if self._centroids is not None else self._build_cells()
-        pq = _matmul(q[None, :], self._projection)[0]
-        near = np.einsum("ij,j->i", centroids, pq)
+        pq = _rowdot(self._projection_t, q)
+        near = _rowdot(centroids, pq)
         probes = np.argpartition(-near, min(PROBES, len(near)) - 1)[:PROBES]
-        bound = SLACK * max(2.0 - 2.0 * threshold, 1e-3) - float(pq @ pq)
-        found = [self._cells[int(c)].near(pq, bound) for c in probes]
+        # |row - q|^2 <= bound  <=>  row . q - |row|^2 / 2 >= (|q|^2 - bound) / 2
+        floor = (float(pq @ pq) - SLACK * max(2.0 - 2.0 * threshold, 1e-3)) / 2.0
+        extended = np.append(pq, np.float32(-1.0))
+        found = [self._cells[int(c)].near(extended, floor) for c in probes]
         rows = np.concatenate([ids for ids, _ in found])
         if rows.size > RERANK:
-            dist2 = np.concatenate([d for _, d in found])
-            rows = rows[np.argpartition(dist2, RERANK)[:RERANK]]
+            score = np.concatenate([d for _, d in found])
+            rows = rows[np.argpartition(-score, RERANK)[:RERANK]]
         if self._loose:  # not filed yet: scored exactly, all of them
             rows = np.concatenate([rows, np.fromiter(self._loose, dtype=np.int64, count=len(self._loose))])
         return rows

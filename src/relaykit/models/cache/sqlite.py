@@ -31,16 +31,18 @@ CREATE TABLE IF NOT EXISTS counters (
 MIGRATIONS = [("checksum", "TEXT"), ("seq", "INTEGER NOT NULL DEFAULT 0")]
 COLUMNS = "key, namespace, grp, response, query, vector, created_at, expires_at, checksum, seq"
 WRITTEN = "key, namespace, grp, response, query, vector, created_at, expires_at, checksum"
-# every insert bumps its namespace's version and takes it as its sequence number, inside the insert itself: a
+# every insert takes its namespace's next version as its sequence number and bumps it, in one statement: a
 # write is one statement, so the write lock is never held while Python code runs between statements (with
 # several writer threads, a lock held across a wait for the GIL made every other writer back off and sleep)
 SEQUENCE_TRIGGER = """
-CREATE TRIGGER IF NOT EXISTS entries_sequence AFTER INSERT ON entries BEGIN
+CREATE TRIGGER IF NOT EXISTS entries_version AFTER INSERT ON entries BEGIN
     INSERT INTO counters (namespace, version) VALUES (NEW.namespace, 1)
         ON CONFLICT (namespace) DO UPDATE SET version = version + 1;
-    UPDATE entries SET seq = (SELECT version FROM counters WHERE namespace = NEW.namespace) WHERE rowid = NEW.rowid;
 END;
 """
+# the entry's sequence number: its namespace's version after this insert (the trigger above bumps it)
+NEXT_SEQ = "(SELECT coalesce((SELECT version FROM counters WHERE namespace = ?2), 0) + 1)"
+INSERT = f"INSERT OR REPLACE INTO entries ({WRITTEN}, seq) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, {NEXT_SEQ})"
 
 
 def default_path() -> Path:
@@ -140,14 +142,13 @@ class SQLiteStore:
         namespace's next sequence number."""
         rows = [(entry.key, entry.namespace, entry.group, response_json, entry.query, blob or None, entry.created_at,
                  entry.expires_at, digest) for entry in entries for response_json, blob, digest in [encode(entry)]]
-        insert = f"INSERT OR REPLACE INTO entries ({WRITTEN}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
         with self._guard() as db:
             if len(rows) == 1:
-                db.execute(insert, rows[0])
+                db.execute(INSERT, rows[0])
                 return
             db.execute("BEGIN IMMEDIATE")
             try:
-                db.executemany(insert, rows)
+                db.executemany(INSERT, rows)
                 db.execute("COMMIT")
             except BaseException:
                 db.execute("ROLLBACK")
