@@ -277,8 +277,9 @@ def _unit_rows(rng: np.random.Generator, n: int, dim: int = 64) -> np.ndarray:
 
 
 def _filed(index: Any) -> list[int]:
-    """Every row id filed in the index's cells or waiting loose (each row must appear exactly once)."""
-    return sorted([int(r) for cell in index._cells for r in cell.ids[: cell.size]] + list(index._loose))
+    """Every row id filed in the index's cells or pending (each row must appear exactly once)."""
+    return sorted([int(r) for cell in index._cells for r in cell.ids[: cell.size]]
+                  + [int(r) for r in index._pending_rows()])
 
 
 def test_large_group_cells_follow_replaced_rows_and_growth() -> None:
@@ -295,12 +296,12 @@ def test_large_group_cells_follow_replaced_rows_and_growth() -> None:
     assert index.search(moved[0], threshold=0.99)[0][0] == "k5"
     assert not [key for key, _ in index.search(rows[5], threshold=0.99) if key == "k5"]
     extra = _unit_rows(rng, 300)
-    for i in range(0, 300, 3):  # loose at first, then filed into the existing cells in batches
+    for i in range(0, 300, 3):  # pending at first, then filed into the existing cells in batches
         index.add([f"x{j}" for j in range(i, i + 3)], extra[i: i + 3])
         assert _filed(index) == list(range(len(rows) + i + 3))
-    assert 0 < len(index._loose) < 300
+    assert 0 < index.pending < 300
     assert all(index.search(v, threshold=0.99)[0][0] == f"x{i}" for i, v in enumerate(extra))
-    index.add(["x0"], moved)  # a filed row replaced: loose again, out of its cell
+    index.add(["x0"], moved)  # a filed row replaced: pending again, out of its cell
     assert _filed(index) == list(range(len(rows) + 300)) and index.search(moved[0], 0.99)[0][0] in {"k5", "x0"}
     assert "x0" not in [key for key, _ in index.search(extra[0], threshold=0.99)]
     more = _unit_rows(rng, len(rows))

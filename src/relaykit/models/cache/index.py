@@ -8,10 +8,10 @@ rows' projections contiguous): a query looks only at the rows of its ``PROBES`` 
 does not grow with the group; of those it keeps the rows whose projected distance is within ``SLACK`` times
 the distance the threshold allows (by the Johnson-Lindenstrauss bound a true match fails this with
 probability far below one in a million), at most ``RERANK`` of them, nearest first; those are scored
-exactly. Rows added after the cells were drawn wait as "loose" rows, scored exactly with every query, and
-are filed ``LOOSE`` at a time (one batch costs about what filing one row did). A missed candidate costs a
-miss, never a wrong answer: every hit is re-checked against the stored vector and the guards. The cells
-are drawn again whenever the group has doubled since they were drawn.
+exactly. Rows added since the last batch wait "pending" (neither projected nor filed), scored exactly by
+every query, and are projected and filed ``LOOSE`` at a time (one batch costs about what one row did). A
+missed candidate costs a miss, never a wrong answer: every hit is re-checked against the stored vector and
+the guards. The cells are drawn again whenever the group has doubled since they were drawn.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ RERANK = 256  # projected candidates scored exactly, at most
 CELLS = 256  # inverted-file cells of a large group
 PROBES = 8  # cells a query looks in
 HEADROOM = 8  # a bulk load allocates 1/HEADROOM spare rows, so the next writes do not copy the matrix
-LOOSE = 128  # rows added to a large group wait unfiled (scored exactly) until this many are filed at once
+LOOSE = 128  # rows added to a large group wait pending (scored exactly) until this many are filed at once
 
 Ids = npt.NDArray[np.int64]
 
@@ -104,7 +104,12 @@ class _Cell:
 
 
 class GroupIndex:
-    """Keys and vectors of one semantic group (float32 rows plus their projection)."""
+    """Keys and vectors of one semantic group (float32 rows plus their projection).
+
+    Rows added since the last batch (from ``tail`` on, plus replaced rows in ``moved``) are "pending": neither
+    projected nor filed in a cell, scored exactly by every query; they are projected and filed ``LOOSE`` at a
+    time, so that a write costs a row copy and a batch is one product per step.
+    """
 
     def __init__(self) -> None:
         self.keys: list[str] = []
@@ -114,11 +119,12 @@ class GroupIndex:
         self._full = np.zeros((0, 0), dtype=np.float32)
         self._proj = np.zeros((0, PROJECTED_DIM), dtype=np.float32)
         self._norm2 = np.zeros(0, dtype=np.float32)
-        self._cell = np.zeros(0, dtype=np.int16)  # each row's inverted-file cell (-1: loose, not filed yet)
+        self._cell = np.zeros(0, dtype=np.int16)  # each filed row's inverted-file cell (-1: not filed)
         self._centroids: Vectors | None = None
         self._cells: list[_Cell] = []
-        self._loose: dict[int, None] = {}  # rows not filed in a cell yet, in the order they came
         self._drawn_at = 0  # rows when the cells were drawn
+        self._tail = 0  # rows from here on are pending (new since the last batch)
+        self._moved: dict[int, None] = {}  # rows before the tail replaced since the last batch: pending too
         self._projection_t: Vectors | None = None  # the random projection, one row per projected dimension
 
     def __len__(self) -> int:
@@ -130,6 +136,11 @@ class GroupIndex:
         own = self._full.nbytes + self._proj.nbytes + self._norm2.nbytes + self._cell.nbytes
         return int(own + sum(cell.nbytes for cell in self._cells))
 
+    @property
+    def pending(self) -> int:
+        """Rows not projected and filed yet (scored exactly by every query)."""
+        return len(self.keys) - self._tail + len(self._moved)
+
     def _grow(self, need: int, dim: int) -> None:
         capacity = self._full.shape[0]
         if self._full.shape[1] != dim:
@@ -137,7 +148,7 @@ class GroupIndex:
             self._full = np.zeros((size, dim), dtype=np.float32)
             self._proj = np.zeros((size, PROJECTED_DIM), dtype=np.float32)
             self._norm2 = np.zeros(size, dtype=np.float32)
-            self._cell = np.zeros(size, dtype=np.int16)
+            self._cell = np.full(size, -1, dtype=np.int16)
             self._projection_t = np.ascontiguousarray(_projection(dim).T)
             return
         if need <= capacity:
@@ -158,40 +169,49 @@ class GroupIndex:
         if self.keys and self._full.shape[1] != dim:
             return
         self._grow(len(self.keys) + len(keys), dim)
-        assert self._projection_t is not None
-        targets = [self._row(key) for key in keys]
-        index = np.asarray(targets)
-        projected = _matmul(vectors.astype(np.float32), self._projection_t)
-        self._full[index] = vectors
-        self._proj[index] = projected
-        self._norm2[index] = np.einsum("ij,ij->i", projected, projected)
+        self._full[np.asarray([self._row(key) for key in keys])] = vectors
         if self._centroids is None:
             return
         if len(self.keys) >= 2 * self._drawn_at:  # the group has doubled: draw the cells again at the next search
-            self._centroids, self._cells, self._loose = None, [], {}
-            return
-        for row in targets:
-            cell = int(self._cell[row])
-            if cell >= 0:  # a replaced row leaves the cell its old vector was filed under
-                self._cells[cell].remove(row)
-                self._cell[row] = -1
-            self._loose[row] = None
-        if len(self._loose) >= LOOSE:
-            self._file_loose()
+            self._centroids, self._cells = None, []
+        elif self.pending >= LOOSE:
+            self._file_pending()
 
     def _row(self, key: str) -> int:
-        """The row of ``key``, a new one (marked loose) when the key is new."""
+        """The row of ``key`` (a new one for a new key); a replaced row leaves its cell and becomes pending."""
         row = self.rows.get(key)
         if row is None:
             row = self.rows[key] = len(self.keys)
             self.keys.append(key)
+        elif row < self._tail and row not in self._moved:
+            cell = int(self._cell[row])
+            if self._centroids is not None and cell >= 0:
+                self._cells[cell].remove(row)
             self._cell[row] = -1
+            self._moved[row] = None
         return row
 
-    def _file_loose(self) -> None:
-        """File every loose row under its nearest cell, one batch per cell."""
+    def _pending_rows(self) -> Ids:
+        moved = np.fromiter(self._moved, dtype=np.int64, count=len(self._moved))
+        return np.concatenate([moved, np.arange(self._tail, len(self.keys), dtype=np.int64)])
+
+    def _project_pending(self) -> Ids:
+        """Project the pending rows (which stop being pending); returns them."""
+        assert self._projection_t is not None
+        rows = self._pending_rows()
+        if rows.size:
+            projected = _matmul(self._full[rows], self._projection_t)
+            self._proj[rows] = projected
+            self._norm2[rows] = np.einsum("ij,ij->i", projected, projected)
+        self._tail, self._moved = len(self.keys), {}
+        return rows
+
+    def _file_pending(self) -> None:
+        """Project the pending rows and file each under its nearest cell, one batch per cell."""
         assert self._centroids is not None
-        rows = np.fromiter(self._loose, dtype=np.int64, count=len(self._loose))
+        rows = self._project_pending()
+        if not rows.size:
+            return
         cells = np.argmax(_matmul(self._proj[rows], self._centroids), axis=1).astype(np.int16)
         self._cell[rows] = cells
         order = np.argsort(cells, kind="stable")
@@ -200,12 +220,12 @@ class GroupIndex:
         for start, end in itertools.pairwise([*starts.tolist(), len(rows)]):
             ids = rows[start:end]
             self._cells[int(cells[start])].extend(ids, self._proj[ids], self._norm2[ids])
-        self._loose = {}
 
     def keep_last(self, limit: int) -> None:
         """Drop all but the ``limit`` most recently added rows."""
         if len(self.keys) <= limit:
             return
+        self._project_pending()
         start = len(self.keys) - limit
         self.keys = self.keys[start:]
         self.rows = {key: i for i, key in enumerate(self.keys)}
@@ -213,7 +233,8 @@ class GroupIndex:
         self._proj = self._proj[start: start + limit].copy()
         self._norm2 = self._norm2[start: start + limit].copy()
         self._cell = self._cell[start: start + limit].copy()
-        self._centroids, self._cells, self._loose = None, [], {}  # row numbers changed: filed again when searched
+        self._tail = limit
+        self._centroids, self._cells = None, []  # row numbers changed: filed again at the next search
 
     def search(self, query: Vectors, threshold: float, limit: int = 8) -> list[tuple[str, float]]:
         """Up to ``limit`` (key, similarity) pairs with cosine >= ``threshold``, most similar first."""
@@ -225,8 +246,11 @@ class GroupIndex:
             candidates = None
             sims = _rowdot(self._full[:n], q)
         else:
-            candidates = self._projected_candidates(q, threshold)
-            sims = _rowdot(self._full[candidates], q)
+            filed = self._projected_candidates(q, threshold)
+            moved = np.fromiter(self._moved, dtype=np.int64, count=len(self._moved))
+            candidates = np.concatenate([filed, moved, np.arange(self._tail, n, dtype=np.int64)])
+            sims = np.concatenate([_rowdot(self._full[filed], q), _rowdot(self._full[moved], q),
+                                   _rowdot(self._full[self._tail: n], q)])  # the tail: a view, no copy
         above = np.flatnonzero(sims >= threshold)
         order = above[np.argsort(-sims[above])][:limit]
         rows = order if candidates is None else candidates[order]
@@ -234,6 +258,7 @@ class GroupIndex:
 
     def _build_cells(self) -> Vectors:
         """Centroids drawn from the rows (seeded), every row filed under its nearest."""
+        self._project_pending()
         n = len(self.keys)
         rng = np.random.default_rng(n)
         picked = self._proj[rng.choice(n, size=min(CELLS, n), replace=False)]
@@ -245,10 +270,12 @@ class GroupIndex:
         bounds = np.searchsorted(self._cell[:n][order], np.arange(len(centroids) + 1))
         self._cells = [_Cell(ids, self._proj[ids], self._norm2[ids])
                        for ids in (order[a:b].astype(np.int64) for a, b in itertools.pairwise(bounds))]
-        self._centroids, self._drawn_at, self._loose = centroids, n, {}
+        self._centroids, self._drawn_at = centroids, n
         return centroids
 
-    def _projected_candidates(self, q: Vectors, threshold: float) -> npt.NDArray[np.int64]:
+    def _projected_candidates(self, q: Vectors, threshold: float) -> Ids:
+        """Rows filed in the cells nearest ``q`` whose projection lies within the bound (at most ``RERANK``,
+        nearest first); pending rows are not among them."""
         assert self._projection_t is not None
         centroids = self._centroids if self._centroids is not None else self._build_cells()
         pq = _rowdot(self._projection_t, q)
@@ -262,9 +289,9 @@ class GroupIndex:
         if rows.size > RERANK:
             score = np.concatenate([d for _, d in found])
             rows = rows[np.argpartition(-score, RERANK)[:RERANK]]
-        if self._loose:  # not filed yet: scored exactly, all of them
-            rows = np.concatenate([rows, np.fromiter(self._loose, dtype=np.int64, count=len(self._loose))])
         return rows
+
+
 class SemanticIndex:
     """Group indexes under a bound on rows (all groups together) and on groups (least recently used out)."""
 
