@@ -407,6 +407,31 @@ def test_sqlite_rows_of_an_older_release_are_misses_not_errors(tmp_path: Path) -
     assert store.get("new", time.time()) is not None
 
 
+def test_writers_on_their_own_connections_get_distinct_sequence_numbers(tmp_path: Path) -> None:
+    import threading
+
+    path = tmp_path / "c.sqlite"
+    caches = [Cached(ScriptedModel(echo), SQLiteStore(path), mode="semantic", embedder=HashingEmbedder(),
+                     threshold=0.8) for _ in range(4)]
+
+    def work(t: int) -> None:
+        for i in range(30):
+            caches[t].complete(f"writer {t} asks question {i} about shipment {t * 100 + i}")
+
+    threads = [threading.Thread(target=work, args=(t,)) for t in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    db = sqlite3.connect(path)
+    seqs = [row[0] for row in db.execute("SELECT seq FROM entries ORDER BY seq")]
+    version = db.execute("SELECT version FROM counters WHERE namespace = 'default'").fetchone()[0]
+    db.close()
+    assert seqs == list(range(1, 121)) and version == 120, "one write, one sequence number, in one statement"
+    caches[0].lookup("writer 3 asks question 29 about shipment 329 please")  # reads the others' writes
+    assert caches[0].index.entries == 120
+
+
 def test_one_semantic_cache_shared_by_threads(tmp_path: Path) -> None:
     import threading
 
