@@ -106,7 +106,8 @@ def bench_store(name: str, store: CacheStore, size: int, lookups: int) -> dict[s
         "semantic miss": percentiles(timed(lambda: sem.lookup(next(miss_reqs)), lookups)),
         "semantic index load": (cold * 1000.0, cold * 1000.0),
     }
-    assert sem.stats.semantic_hits >= lookups, f"{name}: semantic lookups did not hit"
+    # the approximate search of groups over 2,048 rows may miss a true match (a miss, never a wrong answer)
+    assert sem.stats.semantic_hits >= 0.95 * (lookups + 1), f"{name}: semantic lookups did not hit"
     return result
 
 
