@@ -93,7 +93,8 @@ def decode_vectors(store: str, keys: list[str], blobs: list[bytes]) -> tuple[lis
     and dropped."""
     sizes = {len(blob) for blob in blobs}
     if len(sizes) == 1 and (size := sizes.pop()) and size % 4 == 0:
-        matrix = np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(len(blobs), size // 4)
+        joined = bytearray().join(blobs)  # writable, like the matrix the blob-by-blob path builds
+        matrix = np.frombuffer(joined, dtype=np.float32).reshape(len(blobs), size // 4)
         if np.isfinite(matrix).all():
             return keys, matrix
     good_keys, vectors = [], []
