@@ -1,7 +1,9 @@
 """Cache lookup latency (exact/semantic hits and misses, 1k and 10k entries, memory/SQLite/Redis) and the
 overhead a FallbackChain adds to a call, printed side by side in one run; with ``--scale N`` the semantic
 cache at N entries in one group (SQLite): hit p50, miss + store p50, index memory, and 4 concurrent
-writers semantic vs exact.
+writers (threads, own connection and own index each, new requests every call) semantic vs exact, run
+interleaved three times so that both see the same machine load; the semantic writers' time includes their
+query embedding (hashing embedder, timed on its own too).
 
     PYTHONPATH=src python benchmarks/cache_bench.py [--sizes 1000,10000] [--lookups 300] [--minilm]
     PYTHONPATH=src python benchmarks/cache_bench.py --scale 100000 [--dim 384]
@@ -39,6 +41,7 @@ from relaykit.models.fallback import FallbackChain
 from relaykit.testing import ScriptedModel
 
 console = Console(width=150)
+WRITER_ROUNDS = 3  # exact and semantic writers run interleaved this many times; the median ratio is reported
 TOPICS = ["invoice", "shipment", "refund", "password", "meeting", "deploy", "budget", "contract", "ticket", "lamp"]
 
 
@@ -103,7 +106,8 @@ def bench_store(name: str, store: CacheStore, size: int, lookups: int) -> dict[s
         "semantic miss": percentiles(timed(lambda: sem.lookup(next(miss_reqs)), lookups)),
         "semantic index load": (cold * 1000.0, cold * 1000.0),
     }
-    assert sem.stats.semantic_hits >= lookups, f"{name}: semantic lookups did not hit"
+    # the approximate search of groups over 2,048 rows may miss a true match (a miss, never a wrong answer)
+    assert sem.stats.semantic_hits >= 0.95 * (lookups + 1), f"{name}: semantic lookups did not hit"
     return result
 
 
@@ -157,27 +161,42 @@ def rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
 
 
-def writers(path: Path, mode: str, threads: int, per_thread: int, dim: int) -> float:
-    """Wall time for ``threads`` writers (own connection each) doing miss + store ``per_thread`` times."""
+def writer_caches(path: Path, mode: str, threads: int, dim: int) -> list[Cached]:
+    """``threads`` caches on ``path``, each with its own connection (and, semantic, its own index), warmed."""
     caches = [Cached(ScriptedModel(lambda r: "answer", name="m"), SQLiteStore(path), namespace="scale", mode=mode,
                      embedder=HashingEmbedder(dim), threshold=0.9) for _ in range(threads)]
     for cached in caches:  # the index load is a one-off; time the steady state
         cached.lookup(ChatRequest.of(question(1) + " warm"))
+    return caches
 
+
+def writers(caches: list[Cached], label: str, per_thread: int) -> tuple[float, float]:
+    """(wall s, process CPU s) for one thread per cache doing miss + store ``per_thread`` times (new requests
+    every call: ``label`` makes each round's requests its own)."""
     def work(t: int) -> None:
         for i in range(per_thread):
-            caches[t].complete(f"writer {t} {mode} new request {i} zebra {i * 7919 % 1000}")
+            caches[t].complete(f"writer {t} {label} new request {i} zebra {i * 7919 % 1000}")
 
-    pool = [threading.Thread(target=work, args=(t,)) for t in range(threads)]
-    start = time.perf_counter()
+    pool = [threading.Thread(target=work, args=(t,)) for t in range(len(caches))]
+    start, cpu = time.perf_counter(), time.process_time()
     for thread in pool:
         thread.start()
     for thread in pool:
         thread.join()
-    elapsed = time.perf_counter() - start
-    for cached in caches:
+    return time.perf_counter() - start, time.process_time() - cpu
+
+
+def writer_rounds(path: Path, dim: int, per_thread: int, rounds: int) -> list[tuple[float, float, float, float]]:
+    """4 exact then 4 semantic writers, interleaved ``rounds`` times (so both see the same machine load):
+    (exact wall, exact CPU, semantic wall, semantic CPU) per round."""
+    exact, semantic = writer_caches(path, "exact", 4, dim), writer_caches(path, "semantic", 4, dim)
+    out = []
+    for round_ in range(rounds):
+        exact_run = writers(exact, f"exact {round_}", per_thread)
+        out.append((*exact_run, *writers(semantic, f"semantic {round_}", per_thread)))
+    for cached in exact + semantic:
         cached.store.close()
-    return elapsed
+    return out
 
 
 def bench_scale(size: int, lookups: int, dim: int) -> None:
@@ -204,8 +223,10 @@ def bench_scale(size: int, lookups: int, dim: int) -> None:
         index_mb = sem.index.nbytes / 1e6
         grown = rss_mb() - before
         store.close()
-        exact_s = writers(path, "exact", 4, lookups // 2, dim)
-        semantic_s = writers(path, "semantic", 4, lookups // 2, dim)
+        rounds = writer_rounds(path, dim, lookups // 2, WRITER_ROUNDS)
+        embed = HashingEmbedder(dim)
+        texts = [f"writer 0 semantic new request {i} zebra {i * 7919 % 1000}" for i in range(lookups)]
+        embed_ms = min(timed(lambda: [embed.embed([t]) for t in texts], 3)) / len(texts) * 1000.0
     table = Table(title=f"semantic cache at {size} entries in one group (SQLite, hashing embedder {dim} dims)")
     for column in ("measure", "value"):
         table.add_column(column, justify="left" if column == "measure" else "right")
@@ -215,9 +236,15 @@ def bench_scale(size: int, lookups: int, dim: int) -> None:
     table.add_row("miss + store p50 / p95", f"{miss_store[0]:.2f} / {miss_store[1]:.2f} ms")
     table.add_row("index matrices", f"{index_mb:.0f} MB")
     table.add_row("process memory grown by the index load", f"{grown:.0f} MB")
-    table.add_row(f"4 writers x {lookups // 2} miss+store, exact", f"{exact_s:.2f} s")
-    table.add_row(f"4 writers x {lookups // 2} miss+store, semantic", f"{semantic_s:.2f} s")
-    table.add_row("semantic / exact (4 writers)", f"{semantic_s / exact_s:.2f}x")
+    ops = 4 * (lookups // 2)
+    for i, (exact_s, exact_cpu, semantic_s, semantic_cpu) in enumerate(rounds):
+        table.add_row(f"4 writers x {lookups // 2} miss+store, round {i + 1}: exact / semantic",
+                      f"{exact_s:.2f} / {semantic_s:.2f} s = {semantic_s / exact_s:.2f}x")
+        table.add_row("   process CPU per miss+store: exact / semantic",
+                      f"{exact_cpu / ops * 1000:.2f} / {semantic_cpu / ops * 1000:.2f} ms")
+    ratios = sorted(semantic_s / exact_s for exact_s, _, semantic_s, _ in rounds)
+    table.add_row("semantic / exact (4 writers), median of rounds", f"{ratios[len(ratios) // 2]:.2f}x")
+    table.add_row("   of which the hashing query embedding, per request", f"{embed_ms:.3f} ms")
     console.print(table)
 
 

@@ -271,6 +271,61 @@ def test_large_groups_use_the_projection_and_still_find_the_match() -> None:
         assert found and found[0][0] == f"k{target}"
 
 
+def _unit_rows(rng: np.random.Generator, n: int, dim: int = 64) -> np.ndarray:
+    rows = rng.standard_normal((n, dim)).astype(np.float32)
+    return rows / np.linalg.norm(rows, axis=1, keepdims=True)
+
+
+def _filed(index: Any) -> list[int]:
+    """Every row id filed in the index's cells or pending (each row must appear exactly once)."""
+    return sorted([int(r) for cell in index._cells for r in cell.ids[: cell.size]]
+                  + [int(r) for r in index._pending_rows()])
+
+
+def test_large_group_cells_follow_replaced_rows_and_growth() -> None:
+    from relaykit.models.cache.index import EXACT_BELOW, GroupIndex
+
+    rng = np.random.default_rng(2)
+    rows = _unit_rows(rng, EXACT_BELOW * 2)
+    index = GroupIndex()
+    index.add([f"k{i}" for i in range(len(rows))], rows)
+    assert index.search(rows[5], threshold=0.99)[0][0] == "k5"  # draws the cells
+    moved = _unit_rows(rng, 1)
+    index.add(["k5"], moved)  # the same key, a new vector: it must leave its old cell
+    assert _filed(index) == list(range(len(rows)))
+    assert index.search(moved[0], threshold=0.99)[0][0] == "k5"
+    assert not [key for key, _ in index.search(rows[5], threshold=0.99) if key == "k5"]
+    extra = _unit_rows(rng, 300)
+    for i in range(0, 300, 3):  # pending at first, then filed into the existing cells in batches
+        index.add([f"x{j}" for j in range(i, i + 3)], extra[i: i + 3])
+        assert _filed(index) == list(range(len(rows) + i + 3))
+    assert 0 < index.pending < 300
+    assert all(index.search(v, threshold=0.99)[0][0] == f"x{i}" for i, v in enumerate(extra))
+    index.add(["x0"], moved)  # a filed row replaced: pending again, out of its cell
+    assert _filed(index) == list(range(len(rows) + 300)) and index.search(moved[0], 0.99)[0][0] in {"k5", "x0"}
+    assert "x0" not in [key for key, _ in index.search(extra[0], threshold=0.99)]
+    more = _unit_rows(rng, len(rows))
+    index.add([f"m{i}" for i in range(len(more))], more)  # the group doubled: the cells are drawn again
+    assert index.search(more[7], threshold=0.99)[0][0] == "m7"
+    assert _filed(index) == list(range(len(index)))
+
+
+def test_large_group_search_looks_at_a_few_cells_only() -> None:
+    from relaykit.models.cache.index import CELLS, PROBES, RERANK, GroupIndex
+
+    rng = np.random.default_rng(3)
+    rows = _unit_rows(rng, 40_000)
+    index = GroupIndex()
+    index.add([f"k{i}" for i in range(len(rows))], rows)
+    index.search(rows[0], threshold=0.9)
+    sizes = sorted(cell.size for cell in index._cells)
+    assert len(sizes) == CELLS and sum(sizes[-PROBES:]) < len(rows) // 4, "a query reads a small share of rows"
+    assert len(index._projected_candidates(rows[1], 0.0)) <= RERANK
+    index.keep_last(30_000)  # row numbers change: the cells are filed again
+    assert index.search(rows[-1], threshold=0.99)[0][0] == f"k{len(rows) - 1}"
+    assert _filed(index) == list(range(30_000))
+
+
 # -- a hung Redis ------------------------------------------------------------------------------------------
 
 @pytest.fixture
@@ -350,6 +405,31 @@ def test_sqlite_rows_of_an_older_release_are_misses_not_errors(tmp_path: Path) -
         assert store.get("k", time.time()) is None
     store.put(entry("new"))
     assert store.get("new", time.time()) is not None
+
+
+def test_writers_on_their_own_connections_get_distinct_sequence_numbers(tmp_path: Path) -> None:
+    import threading
+
+    path = tmp_path / "c.sqlite"
+    caches = [Cached(ScriptedModel(echo), SQLiteStore(path), mode="semantic", embedder=HashingEmbedder(),
+                     threshold=0.8) for _ in range(4)]
+
+    def work(t: int) -> None:
+        for i in range(30):
+            caches[t].complete(f"writer {t} asks question {i} about shipment {t * 100 + i}")
+
+    threads = [threading.Thread(target=work, args=(t,)) for t in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    db = sqlite3.connect(path)
+    seqs = [row[0] for row in db.execute("SELECT seq FROM entries ORDER BY seq")]
+    version = db.execute("SELECT version FROM counters WHERE namespace = 'default'").fetchone()[0]
+    db.close()
+    assert seqs == list(range(1, 121)) and version == 120, "one write, one sequence number, in one statement"
+    caches[0].lookup("writer 3 asks question 29 about shipment 329 please")  # reads the others' writes
+    assert caches[0].index.entries == 120
 
 
 def test_one_semantic_cache_shared_by_threads(tmp_path: Path) -> None:

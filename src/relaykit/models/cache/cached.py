@@ -30,6 +30,15 @@ from relaykit.telemetry import CACHE_HIT, Telemetry
 T = TypeVar("T")
 
 
+@dataclass(frozen=True)
+class _Probe:
+    """A semantic lookup's last user message (secrets redacted), its embedding, and its group."""
+
+    query: str
+    vector: Vectors
+    group: str
+
+
 class CacheMiss(UsageError):
     """Replay mode found no recorded answer for a request."""
 
@@ -172,26 +181,26 @@ class Cached(ModelWrapper):
         req = request if isinstance(request, ChatRequest) else ChatRequest.of(request, **params)
         return self._find(req, self.key(req), time.time())[0]
 
-    def _find(self, request: ChatRequest, key: str, now: float) -> tuple[ChatResponse | None, str, Vectors | None]:
-        """(hit or None, the last user message, its embedding) -- the last two for storing a miss."""
+    def _find(self, request: ChatRequest, key: str, now: float) -> tuple[ChatResponse | None, _Probe | None]:
+        """(hit or None, the semantic probe: last user message, its embedding and group -- to store a miss)."""
         entry = self._safe(lambda: self.store.get(key, now))
         if entry is not None:
-            return self._hit(entry, request, "exact", 1.0, now), "", None
+            return self._hit(entry, request, "exact", 1.0, now), None
         if not self._mode.semantic:
-            return None, "", None
+            return None, None
         query = redact_secrets(split_query(request.messages)[0])
         if not query:
-            return None, "", None
-        vector = self.embedder.embed([query])[0]
-        found = self._semantic_lookup(request, query, vector, now)
+            return None, None
+        probe = _Probe(query, self.embedder.embed([query])[0], self.group(request))
+        found = self._semantic_lookup(probe, now)
         if found is not None:
-            return self._hit(found[0], request, "semantic", found[1], now), query, vector
-        return None, query, vector
+            return self._hit(found[0], request, "semantic", found[1], now), probe
+        return None, probe
 
     def _complete(self, request: ChatRequest) -> ChatResponse:
         key = self.key(request)
         now = time.time()
-        hit, query, vector = self._find(request, key, now)
+        hit, probe = self._find(request, key, now)
         if hit is not None:
             return hit
         self._count(misses=1)
@@ -201,13 +210,13 @@ class Cached(ModelWrapper):
                 "record it first by running with mode='exact' against the same store and namespace"
             )
         response = self.model.complete(request)
-        self._store(request, response, key, query, vector, now)
+        self._store(request, response, key, probe, now)
         return response
 
-    def _semantic_lookup(self, request: ChatRequest, query: str, vector: Vectors,
-                         now: float) -> tuple[CacheEntry, float] | None:
+    def _semantic_lookup(self, probe: _Probe, now: float) -> tuple[CacheEntry, float] | None:
+        query, vector = probe.query, probe.vector
         with self._index_lock:  # one Cached may serve several threads; the index is not thread-safe alone
-            index = self._group_index(self.group(request), now)
+            index = self._group_index(probe.group, now)
             found = [] if index is None else index.search(vector, self.threshold)
         for key, _ in found:
             entry = self._safe(functools.partial(self.store.get, key, now))
@@ -266,7 +275,7 @@ class Cached(ModelWrapper):
 
     # -- storing ------------------------------------------------------------------------------------
 
-    def _store(self, request: ChatRequest, response: ChatResponse, key: str, query: str, vector: Vectors | None,
+    def _store(self, request: ChatRequest, response: ChatResponse, key: str, probe: _Probe | None,
                now: float) -> None:
         if not self.cache_if(response):
             self.stats.not_stored += 1
@@ -276,11 +285,11 @@ class Cached(ModelWrapper):
                 parsed_or_validate(response, request.schema)
             except InvalidOutput:
                 return  # never cache an answer that fails the schema
-        if self._mode.semantic and vector is None:
-            query = redact_secrets(split_query(request.messages)[0])
-            vector = self.embedder.embed([query])[0] if query else None
+        query, vector, group = ("", None, "") if probe is None else (probe.query, probe.vector, probe.group)
+        if self._mode.semantic and probe is None:  # no probe: the query is empty (nothing to embed)
+            query, group = redact_secrets(split_query(request.messages)[0]), self.group(request)
         entry = CacheEntry(
-            key=key, namespace=self.namespace, group=self.group(request) if self._mode.semantic else "",
+            key=key, namespace=self.namespace, group=group,
             response={"text": response.text, "model": strip_url_credentials(response.model),
                       "prompt_tokens": response.prompt_tokens,
                       "completion_tokens": response.completion_tokens, "finish_reason": response.finish_reason},

@@ -1,17 +1,22 @@
 """The in-process semantic index of ``Cached``: one growable matrix per semantic group, updated incrementally
 from the store's change cursor, bounded in rows and groups (least recently used groups are evicted).
 
-Large groups are searched in three steps. Rows are projected to ``PROJECTED_DIM`` dimensions (a random
-projection) and filed under the nearest of up to ``CELLS`` cells (centroids drawn from the rows; an
-inverted file): a query looks only at the rows of its ``PROBES`` nearest cells; of those it keeps the rows
-whose projected distance is within ``SLACK`` times the distance the threshold allows (by the
-Johnson-Lindenstrauss bound a true match fails this with probability far below one in a million), at most
-``RERANK`` of them, nearest first; those are scored exactly. A missed candidate costs a miss, never a wrong
-answer: every hit is re-checked against the stored vector and the guards.
+Small groups are scored exactly in one pass over a view of the matrix (no copy). Large groups are searched
+in three steps. Rows are projected to ``PROJECTED_DIM`` dimensions (a random projection) and filed under the
+nearest of up to ``CELLS`` cells (centroids drawn from the rows; an inverted file whose cells each keep their
+rows' projections contiguous): a query looks only at the rows of its ``PROBES`` nearest cells, so its cost
+does not grow with the group; of those it keeps the rows whose projected distance is within ``SLACK`` times
+the distance the threshold allows (by the Johnson-Lindenstrauss bound a true match fails this with
+probability far below one in a million), at most ``RERANK`` of them, nearest first; those are scored
+exactly. Rows added since the last batch wait "pending" (neither projected nor filed), scored exactly by
+every query, and are projected and filed ``LOOSE`` at a time (one batch costs about what one row did). A
+missed candidate costs a miss, never a wrong answer: every hit is re-checked against the stored vector and
+the guards. The cells are drawn again whenever the group has doubled since they were drawn.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections import OrderedDict
 
 import numpy as np
@@ -25,6 +30,10 @@ EXACT_BELOW = 2048  # rows; smaller groups are scored exactly in one pass
 RERANK = 256  # projected candidates scored exactly, at most
 CELLS = 256  # inverted-file cells of a large group
 PROBES = 8  # cells a query looks in
+HEADROOM = 8  # a bulk load allocates 1/HEADROOM spare rows, so the next writes do not copy the matrix
+LOOSE = 128  # rows added to a large group wait pending (scored exactly) until this many are filed at once
+
+Ids = npt.NDArray[np.int64]
 
 
 def _projection(dim: int) -> Vectors:
@@ -33,8 +42,74 @@ def _projection(dim: int) -> Vectors:
     return matrix
 
 
+_VECDOT = getattr(np, "vecdot", None)  # numpy >= 2: row-by-row dot products in numpy's own SIMD loops
+
+
+def _rowdot(matrix: Vectors, vector: Vectors) -> Vectors:
+    """``matrix @ vector`` without BLAS: a BLAS matrix product wakes its thread pool, whose spinning threads cost
+    milliseconds to every thread of the process on a busy machine (and einsum is three times slower)."""
+    out: Vectors = np.einsum("ij,j->i", matrix, vector) if _VECDOT is None else _VECDOT(matrix, vector)
+    return out
+
+
+def _matmul(a: Vectors, b_t: Vectors) -> Vectors:
+    """``a @ b_t.T`` (``b_t`` holds the columns of the right factor as rows); BLAS only when ``a`` is large."""
+    if a.shape[0] >= 1024:
+        return a @ b_t.T
+    out: Vectors = (np.einsum("ik,jk->ij", a, b_t) if _VECDOT is None
+                    else _VECDOT(a[:, None, :], b_t[None, :, :]))
+    return out
+
+
+class _Cell:
+    """One inverted-file cell: its rows' ids and, contiguous and growable, their projections extended by a
+    last column of half their squared norms, so that one product scores a query against the whole cell."""
+
+    def __init__(self, ids: Ids, proj: Vectors, norm2: Vectors) -> None:
+        self.size = 0
+        self.ids = np.zeros(0, dtype=np.int64)
+        self.rows = np.zeros((0, PROJECTED_DIM + 1), dtype=np.float32)
+        self.extend(ids, proj, norm2)
+
+    def extend(self, ids: Ids, proj: Vectors, norm2: Vectors) -> None:
+        need = self.size + len(ids)
+        if need > len(self.ids):
+            capacity = max(16, need, self.size * 2)
+            self.ids = np.resize(self.ids, capacity)
+            grown = np.zeros((capacity, PROJECTED_DIM + 1), dtype=np.float32)
+            grown[: self.size] = self.rows[: self.size]
+            self.rows = grown
+        self.ids[self.size: need] = ids
+        self.rows[self.size: need, :PROJECTED_DIM] = proj
+        self.rows[self.size: need, PROJECTED_DIM] = norm2 / 2.0
+        self.size = need
+
+    def remove(self, row: int) -> None:
+        found = np.flatnonzero(self.ids[: self.size] == row)
+        if found.size:
+            at, last = int(found[0]), self.size - 1
+            self.ids[at], self.rows[at] = self.ids[last], self.rows[last]
+            self.size = last
+
+    def near(self, query: Vectors, floor: float) -> tuple[Ids, Vectors]:
+        """Ids and scores of this cell's rows scoring at least ``floor`` against ``query`` (a projected query
+        extended by -1: the score is ``row . q - |row|^2 / 2``, higher is nearer)."""
+        score = _rowdot(self.rows[: self.size], query)
+        keep = (score >= floor).nonzero()[0]
+        return self.ids[keep], score[keep]
+
+    @property
+    def nbytes(self) -> int:
+        return int(self.ids.nbytes + self.rows.nbytes)
+
+
 class GroupIndex:
-    """Keys and vectors of one semantic group (float32 rows plus their projection)."""
+    """Keys and vectors of one semantic group (float32 rows plus their projection).
+
+    Rows added since the last batch (from ``tail`` on, plus replaced rows in ``moved``) are "pending": neither
+    projected nor filed in a cell, scored exactly by every query; they are projected and filed ``LOOSE`` at a
+    time, so that a write costs a row copy and a batch is one product per step.
+    """
 
     def __init__(self) -> None:
         self.keys: list[str] = []
@@ -44,9 +119,13 @@ class GroupIndex:
         self._full = np.zeros((0, 0), dtype=np.float32)
         self._proj = np.zeros((0, PROJECTED_DIM), dtype=np.float32)
         self._norm2 = np.zeros(0, dtype=np.float32)
-        self._cell = np.zeros(0, dtype=np.int16)  # each row's inverted-file cell
+        self._cell = np.zeros(0, dtype=np.int16)  # each filed row's inverted-file cell (-1: not filed)
         self._centroids: Vectors | None = None
-        self._projection: Vectors | None = None
+        self._cells: list[_Cell] = []
+        self._drawn_at = 0  # rows when the cells were drawn
+        self._tail = 0  # rows from here on are pending (new since the last batch)
+        self._moved: dict[int, None] = {}  # rows before the tail replaced since the last batch: pending too
+        self._projection_t: Vectors | None = None  # the random projection, one row per projected dimension
 
     def __len__(self) -> int:
         return len(self.keys)
@@ -54,23 +133,30 @@ class GroupIndex:
     @property
     def nbytes(self) -> int:
         """Bytes held by the matrices (allocated capacity), keys not counted."""
-        return int(self._full.nbytes + self._proj.nbytes + self._norm2.nbytes + self._cell.nbytes)
+        own = self._full.nbytes + self._proj.nbytes + self._norm2.nbytes + self._cell.nbytes
+        return int(own + sum(cell.nbytes for cell in self._cells))
+
+    @property
+    def pending(self) -> int:
+        """Rows not projected and filed yet (scored exactly by every query)."""
+        return len(self.keys) - self._tail + len(self._moved)
 
     def _grow(self, need: int, dim: int) -> None:
         capacity = self._full.shape[0]
         if self._full.shape[1] != dim:
-            self._full = np.zeros((max(need, 64), dim), dtype=np.float32)
-            self._proj = np.zeros((max(need, 64), PROJECTED_DIM), dtype=np.float32)
-            self._norm2 = np.zeros(max(need, 64), dtype=np.float32)
-            self._cell = np.zeros(max(need, 64), dtype=np.int16)
-            self._projection = _projection(dim)
+            size = max(need + need // HEADROOM, 64)
+            self._full = np.zeros((size, dim), dtype=np.float32)
+            self._proj = np.zeros((size, PROJECTED_DIM), dtype=np.float32)
+            self._norm2 = np.zeros(size, dtype=np.float32)
+            self._cell = np.full(size, -1, dtype=np.int16)
+            self._projection_t = np.ascontiguousarray(_projection(dim).T)
             return
         if need <= capacity:
             return
         size = max(need, capacity * 3 // 2)
         for name in ("_full", "_proj", "_norm2", "_cell"):
             old = getattr(self, name)
-            new = np.zeros((size, *old.shape[1:]), dtype=old.dtype)
+            new = np.empty((size, *old.shape[1:]), dtype=old.dtype)
             new[: len(self.keys)] = old[: len(self.keys)]
             setattr(self, name, new)
 
@@ -83,26 +169,63 @@ class GroupIndex:
         if self.keys and self._full.shape[1] != dim:
             return
         self._grow(len(self.keys) + len(keys), dim)
-        assert self._projection is not None
-        targets = []
-        for key in keys:
-            row = self.rows.get(key)
-            if row is None:
-                row = self.rows[key] = len(self.keys)
-                self.keys.append(key)
-            targets.append(row)
-        index = np.asarray(targets)
-        projected = vectors.astype(np.float32) @ self._projection
-        self._full[index] = vectors
-        self._proj[index] = projected
-        self._norm2[index] = np.einsum("ij,ij->i", projected, projected)
-        if self._centroids is not None:
-            self._cell[index] = np.argmax(projected @ self._centroids.T, axis=1)
+        self._full[np.asarray([self._row(key) for key in keys])] = vectors
+        if self._centroids is None:
+            return
+        if len(self.keys) >= 2 * self._drawn_at:  # the group has doubled: draw the cells again at the next search
+            self._centroids, self._cells = None, []
+        elif self.pending >= LOOSE:
+            self._file_pending()
+
+    def _row(self, key: str) -> int:
+        """The row of ``key`` (a new one for a new key); a replaced row leaves its cell and becomes pending."""
+        row = self.rows.get(key)
+        if row is None:
+            row = self.rows[key] = len(self.keys)
+            self.keys.append(key)
+        elif row < self._tail and row not in self._moved:
+            cell = int(self._cell[row])
+            if self._centroids is not None and cell >= 0:
+                self._cells[cell].remove(row)
+            self._cell[row] = -1
+            self._moved[row] = None
+        return row
+
+    def _pending_rows(self) -> Ids:
+        moved = np.fromiter(self._moved, dtype=np.int64, count=len(self._moved))
+        return np.concatenate([moved, np.arange(self._tail, len(self.keys), dtype=np.int64)])
+
+    def _project_pending(self) -> Ids:
+        """Project the pending rows (which stop being pending); returns them."""
+        assert self._projection_t is not None
+        rows = self._pending_rows()
+        if rows.size:
+            projected = _matmul(self._full[rows], self._projection_t)
+            self._proj[rows] = projected
+            self._norm2[rows] = np.einsum("ij,ij->i", projected, projected)
+        self._tail, self._moved = len(self.keys), {}
+        return rows
+
+    def _file_pending(self) -> None:
+        """Project the pending rows and file each under its nearest cell, one batch per cell."""
+        assert self._centroids is not None
+        rows = self._project_pending()
+        if not rows.size:
+            return
+        cells = np.argmax(_matmul(self._proj[rows], self._centroids), axis=1).astype(np.int16)
+        self._cell[rows] = cells
+        order = np.argsort(cells, kind="stable")
+        rows, cells = rows[order], cells[order]
+        starts = np.flatnonzero(np.r_[True, cells[1:] != cells[:-1]])
+        for start, end in itertools.pairwise([*starts.tolist(), len(rows)]):
+            ids = rows[start:end]
+            self._cells[int(cells[start])].extend(ids, self._proj[ids], self._norm2[ids])
 
     def keep_last(self, limit: int) -> None:
         """Drop all but the ``limit`` most recently added rows."""
         if len(self.keys) <= limit:
             return
+        self._project_pending()
         start = len(self.keys) - limit
         self.keys = self.keys[start:]
         self.rows = {key: i for i, key in enumerate(self.keys)}
@@ -110,6 +233,8 @@ class GroupIndex:
         self._proj = self._proj[start: start + limit].copy()
         self._norm2 = self._norm2[start: start + limit].copy()
         self._cell = self._cell[start: start + limit].copy()
+        self._tail = limit
+        self._centroids, self._cells = None, []  # row numbers changed: filed again at the next search
 
     def search(self, query: Vectors, threshold: float, limit: int = 8) -> list[tuple[str, float]]:
         """Up to ``limit`` (key, similarity) pairs with cosine >= ``threshold``, most similar first."""
@@ -117,17 +242,23 @@ class GroupIndex:
         if n == 0 or query.size != self._full.shape[1]:
             return []
         q = query.astype(np.float32)
-        candidates = np.arange(n) if n < EXACT_BELOW else self._projected_candidates(q, threshold)
-        if candidates.size == 0:
-            return []
-        sims = np.einsum("ij,j->i", self._full[candidates], q)
+        if n < EXACT_BELOW:  # a view of the live rows: scoring them copies nothing
+            candidates = None
+            sims = _rowdot(self._full[:n], q)
+        else:
+            filed = self._projected_candidates(q, threshold)
+            moved = np.fromiter(self._moved, dtype=np.int64, count=len(self._moved))
+            candidates = np.concatenate([filed, moved, np.arange(self._tail, n, dtype=np.int64)])
+            sims = np.concatenate([_rowdot(self._full[filed], q), _rowdot(self._full[moved], q),
+                                   _rowdot(self._full[self._tail: n], q)])  # the tail: a view, no copy
         above = np.flatnonzero(sims >= threshold)
         order = above[np.argsort(-sims[above])][:limit]
-        return [(self.keys[int(candidates[i])], float(sims[i])) for i in order]
-
+        rows = order if candidates is None else candidates[order]
+        return [(self.keys[int(row)], float(sims[i])) for row, i in zip(rows, order)]
 
     def _build_cells(self) -> Vectors:
         """Centroids drawn from the rows (seeded), every row filed under its nearest."""
+        self._project_pending()
         n = len(self.keys)
         rng = np.random.default_rng(n)
         picked = self._proj[rng.choice(n, size=min(CELLS, n), replace=False)]
@@ -135,24 +266,30 @@ class GroupIndex:
         for start in range(0, n, 8192):
             block = self._proj[start: min(n, start + 8192)]
             self._cell[start: start + len(block)] = np.argmax(block @ centroids.T, axis=1)
-        self._centroids = centroids
+        order = np.argsort(self._cell[:n], kind="stable")
+        bounds = np.searchsorted(self._cell[:n][order], np.arange(len(centroids) + 1))
+        self._cells = [_Cell(ids, self._proj[ids], self._norm2[ids])
+                       for ids in (order[a:b].astype(np.int64) for a, b in itertools.pairwise(bounds))]
+        self._centroids, self._drawn_at = centroids, n
         return centroids
 
-    def _projected_candidates(self, q: Vectors, threshold: float) -> npt.NDArray[np.intp]:
-        assert self._projection is not None
-        n = len(self.keys)
+    def _projected_candidates(self, q: Vectors, threshold: float) -> Ids:
+        """Rows filed in the cells nearest ``q`` whose projection lies within the bound (at most ``RERANK``,
+        nearest first); pending rows are not among them."""
+        assert self._projection_t is not None
         centroids = self._centroids if self._centroids is not None else self._build_cells()
-        pq = q @ self._projection
-        # einsum, not BLAS: a BLAS call wakes its thread pool, which costs milliseconds on a busy machine
-        near = np.einsum("ij,j->i", centroids, pq)
-        probe = np.zeros(len(centroids), dtype=bool)
-        probe[np.argpartition(-near, min(PROBES, len(near)) - 1)[:PROBES]] = True
-        rows = np.flatnonzero(probe[self._cell[:n]])
-        dist2 = self._norm2[rows] - 2.0 * np.einsum("ij,j->i", self._proj[rows], pq) + float(pq @ pq)
-        keep = np.flatnonzero(dist2 <= SLACK * max(2.0 - 2.0 * threshold, 1e-3))
-        if keep.size > RERANK:
-            keep = keep[np.argpartition(dist2[keep], RERANK)[:RERANK]]
-        return rows[keep]
+        pq = _rowdot(self._projection_t, q)
+        near = _rowdot(centroids, pq)
+        probes = np.argpartition(-near, min(PROBES, len(near)) - 1)[:PROBES]
+        # |row - q|^2 <= bound  <=>  row . q - |row|^2 / 2 >= (|q|^2 - bound) / 2
+        floor = (float(pq @ pq) - SLACK * max(2.0 - 2.0 * threshold, 1e-3)) / 2.0
+        extended = np.append(pq, np.float32(-1.0))
+        found = [self._cells[int(c)].near(extended, floor) for c in probes]
+        rows = np.concatenate([ids for ids, _ in found])
+        if rows.size > RERANK:
+            score = np.concatenate([d for _, d in found])
+            rows = rows[np.argpartition(-score, RERANK)[:RERANK]]
+        return rows
 
 
 class SemanticIndex:

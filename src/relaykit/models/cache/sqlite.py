@@ -14,8 +14,8 @@ from typing import Any
 from relaykit.embeddings.base import Vectors
 from relaykit.errors import UsageError
 from relaykit.models.cache.entry import CacheEntry, CacheStoreError, NamespaceStats
-from relaykit.models.cache.integrity import damaged, decode, decode_vector, encode
-from relaykit.models.cache.store import aligned
+from relaykit.models.cache.integrity import decode, encode
+from relaykit.models.cache.store import decode_vectors
 from relaykit.settings import load_settings
 
 SCHEMA = """
@@ -30,6 +30,19 @@ CREATE TABLE IF NOT EXISTS counters (
 # columns added after the first release: (name, declaration); added to older files when they open
 MIGRATIONS = [("checksum", "TEXT"), ("seq", "INTEGER NOT NULL DEFAULT 0")]
 COLUMNS = "key, namespace, grp, response, query, vector, created_at, expires_at, checksum, seq"
+WRITTEN = "key, namespace, grp, response, query, vector, created_at, expires_at, checksum"
+# every insert takes its namespace's next version as its sequence number and bumps it, in one statement: a
+# write is one statement, so the write lock is never held while Python code runs between statements (with
+# several writer threads, a lock held across a wait for the GIL made every other writer back off and sleep)
+SEQUENCE_TRIGGER = """
+CREATE TRIGGER IF NOT EXISTS entries_version AFTER INSERT ON entries BEGIN
+    INSERT INTO counters (namespace, version) VALUES (NEW.namespace, 1)
+        ON CONFLICT (namespace) DO UPDATE SET version = version + 1;
+END;
+"""
+# the entry's sequence number: its namespace's version after this insert (the trigger above bumps it)
+NEXT_SEQ = "(SELECT coalesce((SELECT version FROM counters WHERE namespace = ?2), 0) + 1)"
+INSERT = f"INSERT OR REPLACE INTO entries ({WRITTEN}, seq) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, {NEXT_SEQ})"
 
 
 def default_path() -> Path:
@@ -92,6 +105,7 @@ class SQLiteStore:
                 if column not in have:
                     db.execute(f"ALTER TABLE entries ADD COLUMN {column} {declaration}")
             db.execute("CREATE INDEX IF NOT EXISTS entries_seq ON entries (namespace, grp, seq)")
+            db.executescript(SEQUENCE_TRIGGER)
         except sqlite3.DatabaseError:
             db.close()
             raise
@@ -124,16 +138,17 @@ class SQLiteStore:
         self.put_many([entry])
 
     def put_many(self, entries: list[CacheEntry]) -> None:
-        """Store entries in one transaction; each gets the namespace's next sequence number."""
-        rows = [(entry, *encode(entry)) for entry in entries]
+        """Store entries atomically (one statement for one entry, one transaction for several); each gets the
+        namespace's next sequence number."""
+        rows = [(entry.key, entry.namespace, entry.group, response_json, entry.query, blob or None, entry.created_at,
+                 entry.expires_at, digest) for entry in entries for response_json, blob, digest in [encode(entry)]]
         with self._guard() as db:
+            if len(rows) == 1:
+                db.execute(INSERT, rows[0])
+                return
             db.execute("BEGIN IMMEDIATE")
             try:
-                for entry, response_json, blob, digest in rows:
-                    seq = self._bump(db, entry.namespace, version=1)
-                    db.execute(f"INSERT OR REPLACE INTO entries ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                               (entry.key, entry.namespace, entry.group, response_json, entry.query, blob or None,
-                                entry.created_at, entry.expires_at, digest, seq))
+                db.executemany(INSERT, rows)
                 db.execute("COMMIT")
             except BaseException:
                 db.execute("ROLLBACK")
@@ -141,11 +156,13 @@ class SQLiteStore:
 
     @staticmethod
     def _bump(db: sqlite3.Connection, namespace: str, **deltas: int) -> int:
-        """Add ``deltas`` to the namespace's counters; returns its version afterwards."""
-        db.execute("INSERT OR IGNORE INTO counters (namespace) VALUES (?)", (namespace,))
-        sets = ", ".join(f"{k} = {k} + ?" for k in deltas)
-        row = db.execute(f"UPDATE counters SET {sets} WHERE namespace = ? RETURNING version",
-                         (*deltas.values(), namespace)).fetchone()
+        """Add ``deltas`` to the namespace's counters in one statement (an upsert: one short write, where an
+        insert-then-update took two); returns its version afterwards."""
+        names = ", ".join(deltas)
+        sets = ", ".join(f"{k} = {k} + excluded.{k}" for k in deltas)
+        row = db.execute(f"INSERT INTO counters (namespace, {names}) VALUES (?{', ?' * len(deltas)}) "
+                         f"ON CONFLICT (namespace) DO UPDATE SET {sets} RETURNING version",
+                         (namespace, *deltas.values())).fetchone()
         return int(row[0])
 
     def vectors(self, namespace: str, group: str, now: float) -> tuple[list[str], Vectors]:
@@ -157,17 +174,8 @@ class SQLiteStore:
             rows = db.execute("SELECT key, vector, seq FROM entries WHERE namespace = ? AND grp = ? AND seq > ? "
                               "AND vector IS NOT NULL AND (expires_at IS NULL OR expires_at > ?) ORDER BY seq",
                               (namespace, group, since, now)).fetchall()
-        keys, vectors = [], []
-        for key, blob, _ in rows:
-            try:
-                vector = decode_vector(blob)
-            except ValueError as exc:
-                damaged(self.name, str(key), str(exc))
-                continue
-            if vector is not None:
-                keys.append(str(key))
-                vectors.append(vector)
-        return (*aligned(self.name, keys, vectors), max([since, *(int(r[2]) for r in rows)]))
+        cursor = max([since, *(int(r[2]) for r in rows)])
+        return (*decode_vectors(self.name, [str(r[0]) for r in rows], [r[1] for r in rows]), cursor)
 
     def version(self, namespace: str) -> int:
         with self._guard() as db:

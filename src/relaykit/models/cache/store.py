@@ -12,7 +12,7 @@ import numpy as np
 
 from relaykit.embeddings.base import Vectors
 from relaykit.models.cache.entry import CacheEntry, CacheStoreError, NamespaceStats
-from relaykit.models.cache.integrity import damaged, encode
+from relaykit.models.cache.integrity import damaged, decode_vector, encode
 from relaykit.registry import Registry
 
 __all__ = [
@@ -22,6 +22,7 @@ __all__ = [
     "MemoryStore",
     "NamespaceStats",
     "aligned",
+    "decode_vectors",
     "open_store",
     "register_store",
     "stack",
@@ -84,6 +85,29 @@ def aligned(store: str, keys: list[str], vectors: list[Vectors]) -> tuple[list[s
             damaged(store, key, f"a vector of {size} values among vectors of {dim}")
     keep = [i for i, size in enumerate(sizes) if size == dim]
     return [keys[i] for i in keep], stack([vectors[i] for i in keep])
+
+
+def decode_vectors(store: str, keys: list[str], blobs: list[bytes]) -> tuple[list[str], Vectors]:
+    """Keys and one matrix of the float32 vectors stored as ``blobs``: in one pass when every blob has the
+    same length and holds finite numbers (the usual case), else blob by blob, the damaged ones warned about
+    and dropped."""
+    sizes = {len(blob) for blob in blobs}
+    if len(sizes) == 1 and (size := sizes.pop()) and size % 4 == 0:
+        joined = bytearray().join(blobs)  # writable, like the matrix the blob-by-blob path builds
+        matrix = np.frombuffer(joined, dtype=np.float32).reshape(len(blobs), size // 4)
+        if np.isfinite(matrix).all():
+            return keys, matrix
+    good_keys, vectors = [], []
+    for key, blob in zip(keys, blobs):
+        try:
+            vector = decode_vector(blob)
+        except ValueError as exc:
+            damaged(store, key, str(exc))
+            continue
+        if vector is not None:
+            good_keys.append(key)
+            vectors.append(vector)
+    return aligned(store, good_keys, vectors)
 
 
 class MemoryStore:
