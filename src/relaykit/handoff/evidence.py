@@ -21,10 +21,19 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any
 
+from relaykit.handoff.compact import ParsedRow, family, parse_compact, render
 from relaykit.handoff.constraints import parse_constraints
-from relaykit.handoff.lexicon import COMPARATORS, DROP_WORDS, PRONOUN_START, TOKEN, verdict_of
+from relaykit.handoff.lexicon import (
+    COMPARATORS,
+    DROP_WORDS,
+    PRONOUN_START,
+    TOKEN,
+    parenthesised_reason,
+    reason_of,
+    verdict_of,
+)
 from relaykit.handoff.schema import Check, Constraint, Extraction, OptionEvaluation
-from relaykit.handoff.text import Quantity, compile_id_pattern, find_quantities, quantity_of
+from relaykit.handoff.text import Quantity, compile_id_pattern, find_quantities, normal_time, quantity_of
 from relaykit.text import iter_lines, iter_sentences
 
 _CLAUSE_SPLIT = re.compile(r";\s*|,?\s+(?:while|whereas)\s+|,\s+but\s+|,\s+and\s+(?=the (?:former|latter)\b)",
@@ -46,6 +55,7 @@ class Row:
     body: str = ""
     seen: set[int] = field(default_factory=set)
     verdicts: str = ""  # "p" / "f" per verdict clause
+    reason: str = ""  # why it fails, as the trace names it ("price,distance")
     sentences: array[int] = field(default_factory=lambda: array("l"))
 
     @property
@@ -65,9 +75,16 @@ class Row:
             return "eliminated"
         return "pass" if self.verdicts else None
 
+    def add_reason(self, reason: str) -> None:
+        known = self.reason.split(",") if self.reason else []
+        fresh = [r for r in reason.split(",") if r not in known]
+        self.reason = ",".join([*known, *fresh][:4])
+
     def text(self) -> str:
+        """The row as one labelled line: ``H01: price 145 USD ... | eliminated (distance)``."""
         verdict = self.verdict
-        return f"{self.id}: {self.body}" + (f" | {verdict}" if verdict else "")
+        why = f" ({self.reason})" if verdict == "eliminated" and self.reason else ""
+        return f"{self.id}: {self.body}" + (f" | {verdict}{why}" if verdict else "")
 
 
 @dataclass
@@ -80,14 +97,25 @@ class EvidenceTable:
     notes: list[str]
 
     def constraint_line(self) -> str:
-        return "; ".join(f"{c.name} {c.operator} {c.threshold}" for c in self.constraints)
+        return "; ".join(f"{c.name} {c.operator} {_threshold(c.threshold)}" for c in self.constraints)
 
     def text(self) -> str:
-        """The default payload: one line per option, then ``note:`` lines, after the constraint register."""
+        """The default payload: the constraint register, the compact table (``relaykit.handoff.compact``:
+        a header per id family, one short line per option), then ``note:`` lines."""
         lines = [f"constraints: {self.constraint_line()}"] if self.constraints else []
-        lines += [row.text() for row in self.rows.values()]
+        lines += render(self.rows.values(), self.protected_words())
         lines += [f"note: {n}" for n in self.notes]
         return "\n".join(lines)
+
+    def labelled_text(self) -> str:
+        """The table as labelled lines, one per option (``H01: price 145 USD ... | pass``)."""
+        return "\n".join([row.text() for row in self.rows.values()] + [f"note: {n}" for n in self.notes])
+
+    def protected_words(self) -> frozenset[str]:
+        """Words the goal names as wanted values ("us-east", "pool"): they never move into a header."""
+        words = {w.lower() for c in self.constraints if c.operator in ("==", "contains", "in")
+                 for w in TOKEN_WORDS.findall(c.threshold)}
+        return frozenset(words)
 
     def to_extraction(self) -> Extraction:
         """The table in the shared ``Extraction`` schema (the wire form of the model ``extract`` method):
@@ -120,6 +148,16 @@ class EvidenceTable:
         return out
 
 
+TOKEN_WORDS = re.compile(r"[A-Za-z][\w-]*")
+
+
+def _threshold(text: str) -> str:
+    """A constraint threshold as the register states it: its quantity normalised ("8.0 km from the centre"
+    -> "8 km"), other thresholds as written."""
+    found = find_quantities(text)
+    return found[0].normalised() if len(found) == 1 else text
+
+
 def _attributes(tokens: list[str]) -> dict[str, str]:
     words: list[str] = []
     other: list[str] = []
@@ -143,19 +181,6 @@ def _unit_label(q: Quantity | None) -> str:
     if q is None or q.unit is None:
         return "value"
     return "price" if q.is_money else {"km": "distance", "miles": "distance", "m": "distance"}.get(q.unit, q.unit)
-
-
-def normal_time(text: str) -> str:
-    """"2 pm", "14:00", "2:30pm" -> "14:00" / "14:30"."""
-    m = re.match(r"(\d{1,2})(?::(\d{2}))?\s*([ap])?", text.strip().lower())
-    if not m:
-        return text
-    hour, minute = int(m.group(1)), int(m.group(2) or 0)
-    if m.group(3) == "p" and hour < 12:
-        hour += 12
-    if m.group(3) == "a" and hour == 12:
-        hour = 0
-    return f"{hour:02d}:{minute:02d}"
 
 
 @dataclass
@@ -285,9 +310,14 @@ class _Reader:
             row.verdicts += verdict[0]
         if not row.sentences or row.sentences[-1] != self.index:
             row.sentences.append(self.index)
+        why = (reason_of(text) or (parenthesised_reason(text) if shared else None)) if verdict == "fail" else None
+        if why is not None:
+            row.add_reason(why[0])
         tokens = list(TOKEN.finditer(text))
         for k, m in enumerate(tokens):
             kind = m.lastgroup
+            if kind == "w" and why is not None and why[1] <= m.start() < why[2]:
+                continue  # the reason's words travel as the row's reason
             if kind == "w":
                 value = m.group(0)
                 word = value.lower()
@@ -334,19 +364,32 @@ def option_ids(trace: str, id_re: re.Pattern[str], exclude: frozenset[str]) -> f
     return frozenset(i for i in distinct if _family(i) in families or not families)
 
 
-def _family(identifier: str) -> str:
-    """The letter prefix of an id (``H`` for ``H07``, ``VND-`` stripped to ``VND``)."""
-    return re.sub(r"[-\d]+$", "", identifier)
+_family = family
 
 
 def read_evidence(trace: str, goal: str, *, id_pattern: str | None = None) -> EvidenceTable:
     """The evidence table of ``trace`` for ``goal`` (no model call; one pass over the lines)."""
     id_re = compile_id_pattern(id_pattern)
     goal_ids = frozenset(m.group(0) for m in id_re.finditer(goal))
+    compact = parse_compact(trace)
+    if compact is not None:  # an extract-rules payload read back (the reference reader does this)
+        return _table_of(compact[0], compact[1], goal)
     reader = _Reader(id_re, option_ids(trace, id_re, goal_ids), goal, find_quantities(goal))
     for line in iter_lines(trace):
         reader.line(line)
     return EvidenceTable(goal, parse_constraints(goal), reader.rows, reader.notes)
+
+
+def _table_of(parsed: list[ParsedRow], notes: list[str], goal: str) -> EvidenceTable:
+    rows: dict[str, Row] = {}
+    for item in parsed:
+        row = rows.get(item.id) or Row(item.id)
+        rows[item.id] = row
+        row.body = f"{row.body} {item.body}".strip()
+        row.verdicts += {"pass": "p", "eliminated": "f"}.get(item.verdict or "", "")
+        if item.reason:
+            row.add_reason(item.reason)
+    return EvidenceTable(goal, parse_constraints(goal), rows, notes)
 
 
 def table_lines(table: EvidenceTable) -> Iterator[str]:

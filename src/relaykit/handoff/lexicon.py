@@ -69,4 +69,45 @@ def verdict_of(text: str) -> str | None:
     return None
 
 
-__all__ = ["COMPARATORS", "DROP_WORDS", "PRONOUN_START", "TOKEN", "verdict_of"]
+_REASON = re.compile(r"\s*(?:on|for|over|due to|because of|because|as|:|-|\()?\s*(?P<why>[^.;:()\d$£€¥]*)",
+                     re.IGNORECASE)
+_REASON_END = re.compile(r",\s*(?:so|and so|thus|hence|which|it|this)\b|\b(?:so|thus|hence)\b", re.IGNORECASE)
+_REASON_SPLIT = re.compile(r",|\band\b|&|\+|/", re.IGNORECASE)
+
+
+def _reason_items(text: str) -> list[str]:
+    items = []
+    for part in _REASON_SPLIT.split(text):
+        words = [w for w in re.findall(r"[A-Za-z][\w-]*", part) if w.lower() not in DROP_WORDS]
+        if words and len(words) <= 3:
+            items.append(" ".join(words).lower())
+    return items
+
+
+def reason_of(text: str) -> tuple[str, int, int] | None:
+    """Why a failing clause fails, as the words after its fail phrase name it ("drops out on price and
+    distance" -> ``"price,distance"``, "✗ region", "eliminated (amenity)"): the reason and its span in
+    ``text``. None when the clause names no reason in words (a value or nothing follows the phrase)."""
+    for match in _FAIL_RE.finditer(text):
+        if _NOT_BEFORE.search(text[:match.start()]):
+            continue
+        found = _REASON.match(text, match.end())
+        if found is None:
+            continue
+        why = found.group("why")
+        end = _REASON_END.search(why)
+        why = why[:end.start()] if end else why
+        items = _reason_items(why)
+        if items:
+            return ",".join(dict.fromkeys(items)), found.start("why"), found.start("why") + len(why)
+    return None
+
+
+def parenthesised_reason(text: str) -> tuple[str, int, int] | None:
+    """The reason of a piece that inherits its verdict from a shared head ("H03 (distance)")."""
+    found = re.search(r"\(([^()\d]*)\)", text)
+    items = _reason_items(found.group(1)) if found else []
+    return (",".join(items), found.start(1), found.end(1)) if found and items else None
+
+
+__all__ = ["COMPARATORS", "DROP_WORDS", "PRONOUN_START", "TOKEN", "parenthesised_reason", "reason_of", "verdict_of"]

@@ -1,0 +1,286 @@
+"""The compact evidence table of ``extract-rules``: one header per option family, one short line per option.
+
+    constraints: price <= 305 USD; distance <= 8 km; amenity contains pool
+    id | price night USD | distance km | stars | other | verdict
+    HT01 255 8 3 gym spa pool bar ok
+    HT03 280 4.5 4 bar parking out:amenities
+
+Each typed value of a row goes to a column keyed by its unit and its rank among the row's values of that
+unit (the first USD value, the second USD value...), written as a normalised number (``$1,250.00`` ->
+``1250``, ``2 pm`` -> ``14:00``) whose unit the header states once. A label word is moved into the header
+only where it stands next to that column's value in most rows (so "price" and "night" go, "us-east" and
+"pool" stay); a word that the goal's constraints name as a value never moves. The words left over follow
+the values in the row, and the verdict ends it: ``ok``, ``out`` (``out:REASON`` when the trace names why) or
+``?``. Missing values are ``-``. ``parse_compact`` reads such a payload back into labelled rows (the audit
+and the reference reader use it), so nothing the header carries is lost on the way.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from relaykit.handoff.lexicon import TOKEN
+from relaykit.handoff.text import format_number, normal_time, quantity_of
+
+HEADER_START = "id | "
+HEADER_END = " | verdict"
+OTHER = "other"
+MISSING = "-"
+_VERDICT_CELL = re.compile(r"(?:ok|\?|out(?::\S.*)?)$")
+_UNITLESS = ("#", "time", "date")
+_LABEL_SHARE = 0.6  # a word moves to the header when it stands next to the column's value in this share of rows
+_MIN_ROWS = 3
+
+
+class RowLike(Protocol):
+    id: str
+    body: str
+    reason: str
+
+    @property
+    def verdict(self) -> str | None: ...
+
+
+def family(identifier: str) -> str:
+    """The letter prefix of an id (``H`` for ``H07``, ``VND-`` stripped to ``VND``)."""
+    return re.sub(r"[-\d]+$", "", identifier)
+
+
+Item = tuple[str, str | None]  # (normalised value or word, column unit; None for a word)
+
+
+def items_of(body: str) -> list[Item]:
+    """A row body as values (normalised, with their unit) and words, in order."""
+    out: list[Item] = []
+    for m in TOKEN.finditer(body):
+        kind = m.lastgroup
+        if kind == "qty":
+            q = quantity_of(m)
+            out.append((format_number(q.value), q.unit or "#"))
+        elif kind == "time":
+            out.append((normal_time(m.group(0)), "time"))
+        elif kind == "date":
+            out.append((m.group(0), "date"))
+        elif kind == "w":
+            out.append((m.group(0), None))
+    return out
+
+
+Key = tuple[str, int]  # (unit, rank of the value among the row's values of that unit)
+
+
+def _keys(items: list[Item]) -> dict[int, Key]:
+    seen: Counter[str] = Counter()
+    keys = {}
+    for i, (_, unit) in enumerate(items):
+        if unit is not None:
+            keys[i] = (unit, seen[unit])
+            seen[unit] += 1
+    return keys
+
+
+def _near(items: list[Item], i: int) -> list[int]:
+    """Indices of the words right before value ``i`` (up to 3) and right after it (up to 2), in order."""
+    before: list[int] = []
+    j = i - 1
+    while j >= 0 and items[j][1] is None and len(before) < 3:
+        before.insert(0, j)
+        j -= 1
+    after: list[int] = []
+    j = i + 1
+    while j < len(items) and items[j][1] is None and len(after) < 2:
+        after.append(j)
+        j += 1
+    return before + after
+
+
+@dataclass
+class _Group:
+    """The rows of one id family and what their columns look like."""
+
+    rows: list[RowLike]
+    protected: frozenset[str]
+    parsed: list[list[Item]] = field(default_factory=list)
+    keys: list[dict[int, Key]] = field(default_factory=list)
+    columns: list[Key] = field(default_factory=list)
+    labels: dict[Key, set[tuple[int, str]]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.parsed = [items_of(r.body) for r in self.rows]
+        self.keys = [_keys(items) for items in self.parsed]
+        for keys in self.keys:
+            self.columns += [k for k in keys.values() if k not in self.columns]
+        self.labels = self._labels()
+
+    def _labels(self) -> dict[Key, set[tuple[int, str]]]:
+        """Per column, the (slot, word) pairs that are labels: the same word at the same place next to the
+        column's value in every row that has a word there, and in most rows with the column (``us-east``
+        next to the value in 4 rows and ``ap-south`` in another is a value, not a label)."""
+        slots: dict[Key, dict[int, Counter[str]]] = defaultdict(lambda: defaultdict(Counter))
+        having: Counter[Key] = Counter()
+        for items, keys in zip(self.parsed, self.keys, strict=True):
+            for i, key in keys.items():
+                having[key] += 1
+                for j in _near(items, i):
+                    slots[key][j - i][items[j][0].lower()] += 1
+        out: dict[Key, set[tuple[int, str]]] = defaultdict(set)
+        for key, by_slot in slots.items():
+            need = max(_MIN_ROWS, math.ceil(_LABEL_SHARE * having[key]))
+            for slot, words in by_slot.items():
+                if len(words) == 1:
+                    word, n = next(iter(words.items()))
+                    if n >= need and word not in self.protected:
+                        out[key].add((slot, word))
+        return out
+
+    def _strip(self, items: list[Item], keys: dict[int, Key]) -> tuple[set[int], dict[Key, tuple[str, ...]]]:
+        """The word indices that move to the header, and each value's moved words (its label here)."""
+        gone: set[int] = set()
+        said: dict[Key, tuple[str, ...]] = {}
+        for i, key in keys.items():
+            labels = self.labels.get(key, set())
+            moved = [j for j in _near(items, i) if j not in gone and (j - i, items[j][0].lower()) in labels]
+            gone.update(moved)
+            said[key] = tuple(items[j][0].lower() for j in moved)
+        return gone, said
+
+    def lines(self) -> list[str]:
+        named: dict[Key, Counter[tuple[str, ...]]] = defaultdict(Counter)
+        body = []
+        for row, items, keys in zip(self.rows, self.parsed, self.keys, strict=True):
+            gone, said = self._strip(items, keys)
+            for key, label in said.items():
+                named[key][label] += 1
+            cells = {key: items[i][0] for i, key in keys.items()}
+            words = [w for j, (w, unit) in enumerate(items) if unit is None and j not in gone]
+            body.append(" ".join([row.id, *(cells.get(k, MISSING) for k in self.columns), *words,
+                                  verdict_cell(row.verdict, row.reason)]))
+        heads = [column_name(named[k].most_common(1)[0][0] if named[k] else (), k[0]) for k in self.columns]
+        other = [OTHER] if any(len(line.split(" ")) > len(self.columns) + 2 for line in body) else []
+        return [HEADER_START + " | ".join([*heads, *other]) + HEADER_END, *body]
+
+
+def verdict_cell(verdict: str | None, reason: str) -> str:
+    if verdict == "pass":
+        return "ok"
+    if verdict == "eliminated":
+        return f"out:{reason}" if reason else "out"
+    return "?"
+
+
+def column_name(label: Sequence[str], unit: str) -> str:
+    """``"price night USD"``: the label words, then the unit (unless a label word already says it)."""
+    words = list(dict.fromkeys(label))
+    if unit not in _UNITLESS and unit.lower() not in words:
+        words.append(unit)
+    return " ".join(words) or ("time" if unit == "time" else "date" if unit == "date" else "value")
+
+
+def render(rows: Iterable[RowLike], protected: frozenset[str] = frozenset()) -> list[str]:
+    """The compact lines of ``rows``: a header and the rows of each id family, families in order of first
+    appearance. ``protected`` words (lower case) never move into a header."""
+    families: dict[str, list[RowLike]] = defaultdict(list)
+    for row in rows:
+        families[family(row.id)].append(row)
+    out: list[str] = []
+    for group in families.values():
+        out += _Group(group, protected).lines()
+    return out
+
+
+@dataclass(frozen=True)
+class ParsedRow:
+    """One row of a compact payload read back: its labelled evidence, verdict and reason."""
+
+    id: str
+    body: str
+    verdict: str | None
+    reason: str
+
+
+def _column(name: str) -> tuple[str, str]:
+    """(label, unit) of a header cell: the unit is its last word when that word is a unit or currency."""
+    from relaykit.handoff.text import CURRENCY_CODES, UNITS
+
+    words = name.split(" ")
+    last = words[-1]
+    if last in CURRENCY_CODES or last in UNITS.values() or last == "%":
+        return " ".join(words[:-1]), last
+    return name, ""
+
+
+def _value_text(label: str, value: str, unit: str) -> str:
+    written = value + ("%" if unit == "%" else f" {unit}" if unit else "")
+    return f"{label} {written}".strip()
+
+
+def _row(line: str, columns: list[tuple[str, str]]) -> ParsedRow | None:
+    cells = line.split(" ")
+    at = next((k for k in range(len(columns) + 1, len(cells)) if _VERDICT_CELL.match(cells[k])), None)
+    if at is None or len(cells) < len(columns) + 2:
+        return None
+    verdict_text = " ".join(cells[at:])
+    verdict = "pass" if verdict_text == "ok" else None if verdict_text == "?" else "eliminated"
+    values = [_value_text(label, cells[1 + k], unit) for k, (label, unit) in enumerate(columns)
+              if cells[1 + k] != MISSING]
+    words = cells[1 + len(columns):at]
+    return ParsedRow(cells[0], " ".join([*values, *words]), verdict, verdict_text.partition(":")[2])
+
+
+def is_compact(text: str) -> bool:
+    """Whether ``text`` starts like a compact payload (a ``constraints:`` line or an ``id | `` header)."""
+    head = text.lstrip()[:4096]
+    first = head.split("\n", 1)[0]
+    if first.startswith("constraints:"):
+        first = head.split("\n", 2)[1] if head.count("\n") >= 1 else ""
+    return first.startswith(HEADER_START) and first.rstrip().endswith(HEADER_END)
+
+
+def parse_compact(text: str) -> tuple[list[ParsedRow], list[str]] | None:
+    """The rows and notes of a compact payload, or None when ``text`` is not one (any line that does not
+    fit the format makes it ordinary text)."""
+    if not is_compact(text):
+        return None
+    rows: list[ParsedRow] = []
+    notes: list[str] = []
+    columns: list[tuple[str, str]] = []
+    for line in _lines(text):
+        if line.startswith(HEADER_START) and line.endswith(HEADER_END):
+            names = line[len(HEADER_START):-len(HEADER_END)].split(" | ")
+            columns = [_column(n) for n in names if n and n != OTHER]
+        elif line.startswith("note: "):
+            notes.append(line[6:])
+        elif not line.startswith("constraints:"):
+            row = _row(line, columns) if "|" not in line else None
+            if row is None:
+                return None
+            rows.append(row)
+    return rows, notes
+
+
+def _lines(text: str) -> Iterator[str]:
+    for line in text.split("\n"):
+        if line.strip():
+            yield line.strip()
+
+
+def expand(text: str) -> str | None:
+    """A compact payload as labelled lines (``GV02: rate 1.5 USD memory 96 GB ap-south | eliminated
+    (region)``), or None when ``text`` is not one: how the audit reads it."""
+    parsed = parse_compact(text)
+    if parsed is None:
+        return None
+    rows, notes = parsed
+    lines = []
+    for row in rows:
+        verdict = f" | {row.verdict}" + (f" ({row.reason})" if row.reason else "") if row.verdict else ""
+        lines.append(f"{row.id}: {row.body}{verdict}")
+    return "\n".join([*lines, *notes])
+
+
+__all__ = ["ParsedRow", "expand", "family", "is_compact", "items_of", "parse_compact", "render"]
