@@ -105,6 +105,8 @@ class _Group:
 
     rows: list[RowLike]
     protected: frozenset[str]
+    written_labels: frozenset[str] = frozenset()
+    names: frozenset[str] = frozenset()
     parsed: list[list[Item]] = field(default_factory=list)
     keys: list[dict[int, Key]] = field(default_factory=list)
     columns: list[Key] = field(default_factory=list)
@@ -116,6 +118,8 @@ class _Group:
         for keys in self.keys:
             self.columns += [k for k in keys.values() if k not in self.columns]
         self.labels = self._labels()
+        named = {w for r in self.rows for w in re.findall(r"[a-z][\w-]*", r.reason)} | self.names
+        self.names = frozenset(named - self.protected)
 
     def _labels(self) -> dict[Key, set[tuple[int, str]]]:
         """Per column, the (slot, word) pairs that are labels: the same word at the same place next to the
@@ -141,28 +145,45 @@ class _Group:
     def _strip(self, items: list[Item], keys: dict[int, Key]) -> tuple[set[int], dict[Key, tuple[str, ...]]]:
         """The word indices that move to the header, and each value's moved words (its label here)."""
         gone: set[int] = set()
-        said: dict[Key, tuple[str, ...]] = {}
-        for i, key in keys.items():
-            labels = self.labels.get(key, set())
-            moved = [j for j in _near(items, i) if j not in gone and (j - i, items[j][0].lower()) in labels]
-            gone.update(moved)
-            said[key] = tuple(items[j][0].lower() for j in moved)
-        return gone, said
+        said: dict[Key, list[int]] = defaultdict(list)
+        for before in (True, False):  # a word before a value is its label first, one after it second
+            for i, key in keys.items():
+                labels = self.labels.get(key, set())
+                near = [j for j in _near(items, i) if (j < i) == before and j not in gone]
+                moved = [j for j in near if (j - i, items[j][0].lower()) in labels or items[j][0].lower() in self.names]
+                if before:
+                    moved += self._written(items, i, gone)
+                gone.update(moved)
+                said[key] += moved
+        return gone, {key: tuple(items[j][0].lower() for j in sorted(set(js))) for key, js in said.items()}
+
+    def _written(self, items: list[Item], i: int, gone: set[int]) -> list[int]:
+        """The words right before value ``i`` that the trace wrote as a label ("hourly rate: €100")."""
+        moved = []
+        j = i - 1
+        while j >= 0 and items[j][1] is None and j not in gone:
+            word = items[j][0].lower()
+            if word not in self.written_labels or word in self.protected:
+                break
+            moved.append(j)
+            j -= 1
+        return moved
 
     def lines(self) -> list[str]:
         named: dict[Key, Counter[tuple[str, ...]]] = defaultdict(Counter)
         body = []
+        other = False
         for row, items, keys in zip(self.rows, self.parsed, self.keys, strict=True):
             gone, said = self._strip(items, keys)
             for key, label in said.items():
                 named[key][label] += 1
             cells = {key: items[i][0] for i, key in keys.items()}
             words = [w for j, (w, unit) in enumerate(items) if unit is None and j not in gone]
+            other = other or bool(words)
             body.append(" ".join([row.id, *(cells.get(k, MISSING) for k in self.columns), *words,
                                   verdict_cell(row.verdict, row.reason)]))
         heads = [column_name(named[k].most_common(1)[0][0] if named[k] else (), k[0]) for k in self.columns]
-        other = [OTHER] if any(len(line.split(" ")) > len(self.columns) + 2 for line in body) else []
-        return [HEADER_START + " | ".join([*heads, *other]) + HEADER_END, *body]
+        return [HEADER_START + " | ".join([*heads, *([OTHER] if other else [])]) + HEADER_END, *body]
 
 
 def verdict_cell(verdict: str | None, reason: str) -> str:
@@ -181,15 +202,18 @@ def column_name(label: Sequence[str], unit: str) -> str:
     return " ".join(words) or ("time" if unit == "time" else "date" if unit == "date" else "value")
 
 
-def render(rows: Iterable[RowLike], protected: frozenset[str] = frozenset()) -> list[str]:
+def render(rows: Iterable[RowLike], protected: frozenset[str] = frozenset(),
+           labels: frozenset[str] = frozenset(), names: frozenset[str] = frozenset()) -> list[str]:
     """The compact lines of ``rows``: a header and the rows of each id family, families in order of first
-    appearance. ``protected`` words (lower case) never move into a header."""
+    appearance. ``protected`` words (lower case) never move into a header; ``labels`` are words the trace wrote
+    as labels, which move wherever they stand right before a value; ``names`` (the goal's attribute names)
+    and the words of the rows' reasons move wherever they stand next to a value."""
     families: dict[str, list[RowLike]] = defaultdict(list)
     for row in rows:
         families[family(row.id)].append(row)
     out: list[str] = []
     for group in families.values():
-        out += _Group(group, protected).lines()
+        out += _Group(group, protected, labels, names).lines()
     return out
 
 

@@ -41,6 +41,8 @@ _CLAUSE_SPLIT = re.compile(r";\s*|,?\s+(?:while|whereas)\s+|,\s+but\s+|,\s+and\s
 _BLOCK_LINE = re.compile(r"^(?:\s+|[-*•]\s|[\w ()/-]{1,40}:)")
 _KIND = re.compile(r"\b([A-Z][a-z]+) $")
 _TABLE_RULE = re.compile(r"^:?-{2,}:?$")
+_LABEL = re.compile(r"(?:^|[;,|(])\s*(?:[-*•]\s*)?(?P<label>[A-Za-z][A-Za-z /_-]{0,40}?)\s*:(?!//)\s*(?=\S)"
+                    r"|(?P<label2>\b[A-Za-z_][\w-]*)=")
 
 
 @dataclass(slots=True)
@@ -95,6 +97,7 @@ class EvidenceTable:
     constraints: list[Constraint]
     rows: dict[str, Row]
     notes: list[str]
+    labels: frozenset[str] = frozenset()  # words the trace used as labels ("rate:", "price=", table headers)
 
     def constraint_line(self) -> str:
         return "; ".join(f"{c.name} {c.operator} {_threshold(c.threshold)}" for c in self.constraints)
@@ -103,7 +106,8 @@ class EvidenceTable:
         """The default payload: the constraint register, the compact table (``relaykit.handoff.compact``:
         a header per id family, one short line per option), then ``note:`` lines."""
         lines = [f"constraints: {self.constraint_line()}"] if self.constraints else []
-        lines += render(self.rows.values(), self.protected_words())
+        names = frozenset(w.lower() for c in self.constraints for w in TOKEN_WORDS.findall(c.name))
+        lines += render(self.rows.values(), self.protected_words(), self.labels, names - DROP_WORDS)
         lines += [f"note: {n}" for n in self.notes]
         return "\n".join(lines)
 
@@ -192,6 +196,7 @@ class _Reader:
     rows: dict[str, Row] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     kinds: set[str] = field(default_factory=set)
+    labels: set[str] = field(default_factory=set)
     subject: str | None = None
     pair: tuple[str, str] | None = None
     block: str | None = None
@@ -248,7 +253,7 @@ class _Reader:
         for k, cell in enumerate(cells):
             if k != at and cell:
                 label = self.header[k] if self.header and k < len(self.header) else ""
-                self._apply(option_id, f"{label} {cell}".strip())
+                self._apply(option_id, f"{label}: {cell}" if label else cell)
         self.index += 1
 
     def _sentence(self, sentence: str) -> None:
@@ -305,6 +310,8 @@ class _Reader:
 
     def _apply(self, option_id: str, text: str, shared: str | None = None) -> None:
         row = self._row(option_id)
+        if ":" in text or "=" in text:
+            self._labels(text)
         verdict = verdict_of(text) or shared
         if verdict and len(row.verdicts) < 64:
             row.verdicts += verdict[0]
@@ -331,6 +338,13 @@ class _Reader:
                 row.add(m.group(0), "time:" + normal_time(m.group(0)))
             elif kind == "date":
                 row.add(m.group(0), "date:" + m.group(0))
+
+    def _labels(self, text: str) -> None:
+        """Remember the words written as labels ("hourly rate: $2.70", "rate=2.70"); a bounded vocabulary."""
+        for m in _LABEL.finditer(text):
+            if len(self.labels) < 4096:
+                said = m.group("label") or m.group("label2")
+                self.labels.update(w.lower() for w in TOKEN_WORDS.findall(said))
 
     def _is_threshold(self, q: Quantity, before: list[re.Match[str]]) -> bool:
         """A goal threshold restated in a check ("5.1 km exceeds the 3.0 km limit"), not the option's value."""
@@ -377,7 +391,7 @@ def read_evidence(trace: str, goal: str, *, id_pattern: str | None = None) -> Ev
     reader = _Reader(id_re, option_ids(trace, id_re, goal_ids), goal, find_quantities(goal))
     for line in iter_lines(trace):
         reader.line(line)
-    return EvidenceTable(goal, parse_constraints(goal), reader.rows, reader.notes)
+    return EvidenceTable(goal, parse_constraints(goal), reader.rows, reader.notes, frozenset(reader.labels))
 
 
 def _table_of(parsed: list[ParsedRow], notes: list[str], goal: str) -> EvidenceTable:
