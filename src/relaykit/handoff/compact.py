@@ -110,7 +110,7 @@ class _Group:
     parsed: list[list[Item]] = field(default_factory=list)
     keys: list[dict[int, Key]] = field(default_factory=list)
     columns: list[Key] = field(default_factory=list)
-    labels: dict[Key, set[tuple[int, str]]] = field(default_factory=dict)
+    labels: dict[Key, set[str]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.parsed = [items_of(r.body) for r in self.rows]
@@ -121,28 +121,33 @@ class _Group:
         named = {w for r in self.rows for w in re.findall(r"[a-z][\w-]*", r.reason)} | self.names
         self.names = frozenset(named - self.protected)
 
-    def _labels(self) -> dict[Key, set[tuple[int, str]]]:
-        """Per column, the (slot, word) pairs that are labels: the same word at the same place next to the
-        column's value in every row that has a word there, and in most rows with the column (``us-east``
-        next to the value in 4 rows and ``ap-south`` in another is a value, not a label)."""
+    def _labels(self) -> dict[Key, set[str]]:
+        """Per column, the words that label it: next to the column's value in most rows, and where a row
+        lacks the word, the place holds nothing or another such word ("notice period" / "notice"). A word
+        whose place holds other words in other rows is a value ("us-east" in 4 rows, "ap-south" in one)."""
         slots: dict[Key, dict[int, Counter[str]]] = defaultdict(lambda: defaultdict(Counter))
+        near: dict[Key, Counter[str]] = defaultdict(Counter)
         having: Counter[Key] = Counter()
         for items, keys in zip(self.parsed, self.keys, strict=True):
             for i, key in keys.items():
                 having[key] += 1
-                for j in _near(items, i):
-                    slots[key][j - i][items[j][0].lower()] += 1
-        out: dict[Key, set[tuple[int, str]]] = defaultdict(set)
-        for key, by_slot in slots.items():
+                words = {(j - i, items[j][0].lower()) for j in _near(items, i)}
+                near[key].update({w for _, w in words})
+                for slot, word in words:
+                    slots[key][slot][word] += 1
+        out: dict[Key, set[str]] = {}
+        for key, counts in near.items():
             need = max(_MIN_ROWS, math.ceil(_LABEL_SHARE * having[key]))
-            for slot, words in by_slot.items():
-                if len(words) == 1:
-                    word, n = next(iter(words.items()))
-                    if n >= need and word not in self.protected:
-                        out[key].add((slot, word))
+            candidates = {w for w, n in counts.items() if n >= need and w not in self.protected}
+            out[key] = {w for w in candidates if self._alone(slots[key], w, candidates)}
         return out
 
-    def _strip(self, items: list[Item], keys: dict[int, Key]) -> tuple[set[int], dict[Key, tuple[str, ...]]]:
+    @staticmethod
+    def _alone(slots: dict[int, Counter[str]], word: str, candidates: set[str]) -> bool:
+        place = max(slots, key=lambda s: slots[s][word])
+        return all(other in candidates for other in slots[place])
+
+    def _strip(self, items: list[Item], keys: dict[int, Key]) -> tuple[set[int], dict[Key, tuple[tuple[str, int], ...]]]:
         """The word indices that move to the header, and each value's moved words (its label here)."""
         gone: set[int] = set()
         said: dict[Key, list[int]] = defaultdict(list)
@@ -150,12 +155,14 @@ class _Group:
             for i, key in keys.items():
                 labels = self.labels.get(key, set())
                 near = [j for j in _near(items, i) if (j < i) == before and j not in gone]
-                moved = [j for j in near if (j - i, items[j][0].lower()) in labels or items[j][0].lower() in self.names]
+                moved = [j for j in near if items[j][0].lower() in labels or items[j][0].lower() in self.names]
                 if before:
                     moved += self._written(items, i, gone)
                 gone.update(moved)
                 said[key] += moved
-        return gone, {key: tuple(items[j][0].lower() for j in sorted(set(js))) for key, js in said.items()}
+        at = {key: i for i, key in keys.items()}
+        return gone, {key: tuple((items[j][0].lower(), j - at[key]) for j in sorted(set(js)))
+                      for key, js in said.items()}
 
     def _written(self, items: list[Item], i: int, gone: set[int]) -> list[int]:
         """The words right before value ``i`` that the trace wrote as a label ("hourly rate: €100")."""
@@ -170,19 +177,21 @@ class _Group:
         return moved
 
     def lines(self) -> list[str]:
-        named: dict[Key, Counter[tuple[str, ...]]] = defaultdict(Counter)
+        named: dict[Key, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
         body = []
         other = False
         for row, items, keys in zip(self.rows, self.parsed, self.keys, strict=True):
             gone, said = self._strip(items, keys)
             for key, label in said.items():
-                named[key][label] += 1
+                for word, place in label:
+                    named[key][word].append(place)
             cells = {key: items[i][0] for i, key in keys.items()}
             words = [w for j, (w, unit) in enumerate(items) if unit is None and j not in gone]
             other = other or bool(words)
             body.append(" ".join([row.id, *(cells.get(k, MISSING) for k in self.columns), *words,
                                   verdict_cell(row.verdict, row.reason)]))
-        heads = [column_name(named[k].most_common(1)[0][0] if named[k] else (), k[0]) for k in self.columns]
+        heads = [column_name(sorted(named[k], key=lambda w: sum(named[k][w]) / len(named[k][w])), k[0])
+                 for k in self.columns]
         return [HEADER_START + " | ".join([*heads, *([OTHER] if other else [])]) + HEADER_END, *body]
 
 
@@ -195,7 +204,8 @@ def verdict_cell(verdict: str | None, reason: str) -> str:
 
 
 def column_name(label: Sequence[str], unit: str) -> str:
-    """``"price night USD"``: the label words, then the unit (unless a label word already says it)."""
+    """``"price night USD"``: every word moved off the column's values (nearest-before first), then the
+    unit (unless a label word already says it)."""
     words = list(dict.fromkeys(label))
     if unit not in _UNITLESS and unit.lower() not in words:
         words.append(unit)

@@ -33,7 +33,7 @@ from relaykit.handoff.lexicon import (
     verdict_of,
 )
 from relaykit.handoff.schema import Check, Constraint, Extraction, OptionEvaluation
-from relaykit.handoff.text import Quantity, compile_id_pattern, find_quantities, normal_time, quantity_of
+from relaykit.handoff.text import CURRENCY_CODES, UNITS, Quantity, compile_id_pattern, find_quantities, normal_time, quantity_of
 from relaykit.text import iter_lines, iter_sentences
 
 _CLAUSE_SPLIT = re.compile(r";\s*|,?\s+(?:while|whereas)\s+|,\s+but\s+|,\s+and\s+(?=the (?:former|latter)\b)",
@@ -106,8 +106,8 @@ class EvidenceTable:
         """The default payload: the constraint register, the compact table (``relaykit.handoff.compact``:
         a header per id family, one short line per option), then ``note:`` lines."""
         lines = [f"constraints: {self.constraint_line()}"] if self.constraints else []
-        names = frozenset(w.lower() for c in self.constraints for w in TOKEN_WORDS.findall(c.name))
-        lines += render(self.rows.values(), self.protected_words(), self.labels, names - DROP_WORDS)
+        names = frozenset(w.lower() for c in self.constraints for w in TOKEN_WORDS.findall(c.name)) - DROP_WORDS
+        lines += render(self.rows.values(), self.protected_words(names), self.labels, names)
         lines += [f"note: {n}" for n in self.notes]
         return "\n".join(lines)
 
@@ -115,11 +115,15 @@ class EvidenceTable:
         """The table as labelled lines, one per option (``H01: price 145 USD ... | pass``)."""
         return "\n".join([row.text() for row in self.rows.values()] + [f"note: {n}" for n in self.notes])
 
-    def protected_words(self) -> frozenset[str]:
-        """Words the goal names as wanted values ("us-east", "pool"): they never move into a header."""
-        words = {w.lower() for c in self.constraints if c.operator in ("==", "contains", "in")
-                 for w in TOKEN_WORDS.findall(c.threshold)}
-        return frozenset(words)
+    def protected_words(self, names: frozenset[str] = frozenset()) -> frozenset[str]:
+        """Words that never move into a header: the goal's wanted values ("us-east", "pool") and every other
+        content word of the goal that is not an attribute's name (a label the trace wrote, a constraint's
+        name, a reason's word) or a unit."""
+        wanted = {w.lower() for c in self.constraints if c.operator in ("==", "contains", "in")
+                  for w in TOKEN_WORDS.findall(c.threshold)}
+        reasons = {w for row in self.rows.values() for w in TOKEN_WORDS.findall(row.reason)}
+        said = {w.lower() for w in TOKEN_WORDS.findall(self.goal)} - DROP_WORDS - COMPARATORS - _UNIT_WORDS
+        return frozenset(wanted | (said - names - reasons - self.labels))
 
     def to_extraction(self) -> Extraction:
         """The table in the shared ``Extraction`` schema (the wire form of the model ``extract`` method):
@@ -153,6 +157,7 @@ class EvidenceTable:
 
 
 TOKEN_WORDS = re.compile(r"[A-Za-z][\w-]*")
+_UNIT_WORDS = frozenset(u.lower() for u in (*UNITS, *UNITS.values(), *CURRENCY_CODES, "dollars", "euros", "pounds"))
 
 
 def _threshold(text: str) -> str:
