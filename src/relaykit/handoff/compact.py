@@ -24,17 +24,24 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from relaykit.handoff.constraints import singular
 from relaykit.handoff.lexicon import TOKEN
-from relaykit.handoff.text import format_number, normal_time, quantity_of
+from relaykit.handoff.text import CURRENCY_CODES, format_number, normal_time, quantity_of
 
 HEADER_START = "id | "
 HEADER_END = " | verdict"
 OTHER = "other"
 MISSING = "-"
+_BOUND = re.compile(r"(?:<=|>=|==)\S+$")
 _VERDICT_CELL = re.compile(r"(?:ok|\?|out(?::\S.*)?)$")
 _UNITLESS = ("#", "time", "date")
 _LABEL_SHARE = 0.6  # a word moves to the header when it stands next to the column's value in this share of rows
 _MIN_ROWS = 3
+_BARE = frozenset({"yes", "no", "none", "not", "true", "false", "y", "n"})  # values that need their label
+RATE_WORDS = frozenset({"night", "nightly", "hour", "hourly", "hr", "day", "daily", "week", "weekly", "month",
+                        "monthly", "year", "yearly", "annual", "annually", "unit", "item", "piece", "person",
+                        "head", "seat", "user", "gpu-hour", "card", "visit", "call"})
+"""What a price is per: next to a money value they are its unit's denominator, never a value of their own."""
 
 
 class RowLike(Protocol):
@@ -139,13 +146,15 @@ class _Group:
         for key, counts in near.items():
             need = max(_MIN_ROWS, math.ceil(_LABEL_SHARE * having[key]))
             candidates = {w for w, n in counts.items() if n >= need and w not in self.protected}
-            out[key] = {w for w in candidates if self._alone(slots[key], w, candidates)}
+            out[key] = {w for w in candidates if self._alone(slots[key], w, candidates, having[key])}
         return out
 
     @staticmethod
-    def _alone(slots: dict[int, Counter[str]], word: str, candidates: set[str]) -> bool:
+    def _alone(slots: dict[int, Counter[str]], word: str, candidates: set[str], rows: int) -> bool:
+        """At the word's usual place, only label candidates stand, and some stands in every row (a word
+        that some rows lack with nothing in its place might be an optional value: "breakfast")."""
         place = max(slots, key=lambda s: slots[s][word])
-        return all(other in candidates for other in slots[place])
+        return all(other in candidates for other in slots[place]) and sum(slots[place].values()) >= rows
 
     def _strip(self, items: list[Item], keys: dict[int, Key]) -> tuple[set[int], dict[Key, tuple[tuple[str, int], ...]]]:
         """The word indices that move to the header, and each value's moved words (its label here)."""
@@ -155,7 +164,8 @@ class _Group:
             for i, key in keys.items():
                 labels = self.labels.get(key, set())
                 near = [j for j in _near(items, i) if (j < i) == before and j not in gone]
-                moved = [j for j in near if items[j][0].lower() in labels or items[j][0].lower() in self.names]
+                moved = [j for j in near if items[j][0].lower() in labels or items[j][0].lower() in self.names
+                         or (key[0] in CURRENCY_CODES and items[j][0].lower() in RATE_WORDS)]
                 if before:
                     moved += self._written(items, i, gone)
                 gone.update(moved)
@@ -176,23 +186,40 @@ class _Group:
             j -= 1
         return moved
 
-    def lines(self) -> list[str]:
+    def lines(self) -> tuple[list[str], list[str]]:
+        """The header cells (one per column, then ``other`` when rows keep words) and the row lines."""
         named: dict[Key, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
         body = []
         other = False
+        labelled: dict[str, None] = {}
         for row, items, keys in zip(self.rows, self.parsed, self.keys, strict=True):
             gone, said = self._strip(items, keys)
             for key, label in said.items():
                 for word, place in label:
                     named[key][word].append(place)
             cells = {key: items[i][0] for i, key in keys.items()}
-            words = [w for j, (w, unit) in enumerate(items) if unit is None and j not in gone]
+            words = self._free(items, gone, labelled)
             other = other or bool(words)
             body.append(" ".join([row.id, *(cells.get(k, MISSING) for k in self.columns), *words,
                                   verdict_cell(row.verdict, row.reason)]))
         heads = [column_name(sorted(named[k], key=lambda w: sum(named[k][w]) / len(named[k][w])), k[0])
                  for k in self.columns]
-        return [HEADER_START + " | ".join([*heads, *([OTHER] if other else [])]) + HEADER_END, *body]
+        return [*heads, *([" ".join([OTHER, *labelled])] if other else [])], body
+
+    def _free(self, items: list[Item], gone: set[int], labelled: dict[str, None]) -> list[str]:
+        """The row's words that stay: not moved, and not a label of a category (``region``, ``pets``) that
+        names the value after it; those go once into the ``other`` header (``other region pets``)."""
+        kept = [w for j, (w, unit) in enumerate(items) if unit is None and j not in gone]
+        out = []
+        for k, word in enumerate(kept):
+            lowered = word.lower()
+            after = kept[k + 1].lower() if k + 1 < len(kept) else ""
+            if (lowered in self.names or lowered in self.written_labels) and lowered not in self.protected \
+                    and after and after not in _BARE and after not in self.names:
+                labelled[lowered] = None
+            else:
+                out.append(word)
+        return out
 
 
 def verdict_cell(verdict: str | None, reason: str) -> str:
@@ -212,19 +239,60 @@ def column_name(label: Sequence[str], unit: str) -> str:
     return " ".join(words) or ("time" if unit == "time" else "date" if unit == "date" else "value")
 
 
+class ConstraintLike(Protocol):
+    name: str
+    operator: str
+    threshold: str
+
+
+def _column_of(constraint: ConstraintLike, groups: list[_Group], heads: list[list[str]]) -> tuple[int, int] | None:
+    """(group, column) whose values ``constraint`` bounds: the only column of its unit, or the only one of
+    its unit whose header shares a word with its name; None when it is not clear."""
+    if constraint.operator not in ("<=", ">=", "=="):
+        return None
+    found = [(m.group(0), m) for m in TOKEN.finditer(constraint.threshold) if m.lastgroup in ("qty", "time")]
+    if len(found) != 1:
+        return None
+    match = found[0][1]
+    unit = "time" if match.lastgroup == "time" else (quantity_of(match).unit or "#")
+    places = [(g, c) for g, group in enumerate(groups) for c, key in enumerate(group.columns) if key[0] == unit]
+    if len(places) > 1:
+        name = {singular(w) for w in constraint.name.lower().split()}
+        places = [(g, c) for g, c in places if name & {singular(w) for w in heads[g][c].lower().split()}]
+    return places[0] if len(places) == 1 else None
+
+
+def _bound(constraint: ConstraintLike) -> str:
+    match = next(m for m in TOKEN.finditer(constraint.threshold) if m.lastgroup in ("qty", "time"))
+    value = normal_time(match.group(0)) if match.lastgroup == "time" else format_number(quantity_of(match).value)
+    return f"{constraint.operator}{value}"
+
+
 def render(rows: Iterable[RowLike], protected: frozenset[str] = frozenset(),
-           labels: frozenset[str] = frozenset(), names: frozenset[str] = frozenset()) -> list[str]:
+           labels: frozenset[str] = frozenset(), names: frozenset[str] = frozenset(),
+           constraints: Sequence[ConstraintLike] = ()) -> tuple[list[str], list[ConstraintLike]]:
     """The compact lines of ``rows``: a header and the rows of each id family, families in order of first
-    appearance. ``protected`` words (lower case) never move into a header; ``labels`` are words the trace wrote
-    as labels, which move wherever they stand right before a value; ``names`` (the goal's attribute names)
-    and the words of the rows' reasons move wherever they stand next to a value."""
+    appearance, and the ``constraints`` that no column states (a bound on one column is written in its
+    header: ``price USD <=305``). ``protected`` words (lower case) never move into a header; ``labels`` are
+    words the trace wrote as labels, which move wherever they stand right before a value; ``names`` (the
+    goal's attribute names) and the words of the rows' reasons move wherever they stand next to a value."""
     families: dict[str, list[RowLike]] = defaultdict(list)
     for row in rows:
         families[family(row.id)].append(row)
+    groups = [_Group(group, protected, labels, names) for group in families.values()]
+    built = [group.lines() for group in groups]
+    heads = [head for head, _ in built]
+    left = []
+    for constraint in constraints:
+        place = _column_of(constraint, groups, heads)
+        if place is None or _BOUND.search(heads[place[0]][place[1]]):
+            left.append(constraint)
+        else:
+            heads[place[0]][place[1]] += f" {_bound(constraint)}"
     out: list[str] = []
-    for group in families.values():
-        out += _Group(group, protected, labels, names).lines()
-    return out
+    for head, (_, body) in zip(heads, built, strict=True):
+        out += [HEADER_START + " | ".join(head) + HEADER_END, *body]
+    return out, left
 
 
 @dataclass(frozen=True)
@@ -241,8 +309,8 @@ def _column(name: str) -> tuple[str, str]:
     """(label, unit) of a header cell: the unit is its last word when that word is a unit or currency."""
     from relaykit.handoff.text import CURRENCY_CODES, UNITS
 
-    words = name.split(" ")
-    last = words[-1]
+    words = [w for w in name.split(" ") if not _BOUND.match(w)]
+    last = words[-1] if words else ""
     if last in CURRENCY_CODES or last in UNITS.values() or last == "%":
         return " ".join(words[:-1]), last
     return name, ""
@@ -286,7 +354,7 @@ def parse_compact(text: str) -> tuple[list[ParsedRow], list[str]] | None:
     for line in _lines(text):
         if line.startswith(HEADER_START) and line.endswith(HEADER_END):
             names = line[len(HEADER_START):-len(HEADER_END)].split(" | ")
-            columns = [_column(n) for n in names if n and n != OTHER]
+            columns = [_column(n) for n in names if n and n.split(" ")[0] != OTHER]
         elif line.startswith("note: "):
             notes.append(line[6:])
         elif not line.startswith("constraints:"):

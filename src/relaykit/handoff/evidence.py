@@ -99,15 +99,18 @@ class EvidenceTable:
     notes: list[str]
     labels: frozenset[str] = frozenset()  # words the trace used as labels ("rate:", "price=", table headers)
 
-    def constraint_line(self) -> str:
-        return "; ".join(f"{c.name} {c.operator} {_threshold(c.threshold)}" for c in self.constraints)
+    def constraint_line(self, constraints: list[Constraint] | None = None) -> str:
+        chosen = self.constraints if constraints is None else constraints
+        return "; ".join(f"{c.name} {c.operator} {_threshold(c.threshold)}" for c in chosen)
 
     def text(self) -> str:
-        """The default payload: the constraint register, the compact table (``relaykit.handoff.compact``:
-        a header per id family, one short line per option), then ``note:`` lines."""
-        lines = [f"constraints: {self.constraint_line()}"] if self.constraints else []
+        """The default payload (``relaykit.handoff.compact``): the constraints no column states, a header
+        per id family (a column's bound in its header), one short line per option, then ``note:`` lines."""
         names = frozenset(w.lower() for c in self.constraints for w in TOKEN_WORDS.findall(c.name)) - DROP_WORDS
-        lines += render(self.rows.values(), self.protected_words(names), self.labels, names)
+        table, left = render(self.rows.values(), self.protected_words(names), self.labels, names,
+                             self.constraints)
+        lines = [f"constraints: {self.constraint_line(list(left))}"] if left else []
+        lines += table
         lines += [f"note: {n}" for n in self.notes]
         return "\n".join(lines)
 
