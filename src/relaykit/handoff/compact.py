@@ -118,6 +118,8 @@ class _Group:
     keys: list[dict[int, Key]] = field(default_factory=list)
     columns: list[Key] = field(default_factory=list)
     labels: dict[Key, set[str]] = field(default_factory=dict)
+    kept: list[tuple[dict[Key, str], list[str]]] = field(default_factory=list)
+    labelled: dict[str, None] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.parsed = [items_of(r.body) for r in self.rows]
@@ -160,13 +162,15 @@ class _Group:
         """The word indices that move to the header, and each value's moved words (its label here)."""
         gone: set[int] = set()
         said: dict[Key, list[int]] = defaultdict(list)
-        for before in (True, False):  # a word before a value is its label first, one after it second
+        for rates, before in ((True, False), (True, True), (False, True), (False, False)):
+            # what a price is per binds to the price; then a word before a value is its label, then one after
             for i, key in keys.items():
-                labels = self.labels.get(key, set())
+                if rates and key[0] not in CURRENCY_CODES:
+                    continue
+                labels = RATE_WORDS if rates else self.labels.get(key, set()) | self.names
                 near = [j for j in _near(items, i) if (j < i) == before and j not in gone]
-                moved = [j for j in near if items[j][0].lower() in labels or items[j][0].lower() in self.names
-                         or (key[0] in CURRENCY_CODES and items[j][0].lower() in RATE_WORDS)]
-                if before:
+                moved = [j for j in near if items[j][0].lower() in labels]
+                if before and not rates:
                     moved += self._written(items, i, gone)
                 gone.update(moved)
                 said[key] += moved
@@ -186,25 +190,40 @@ class _Group:
             j -= 1
         return moved
 
-    def lines(self) -> tuple[list[str], list[str]]:
-        """The header cells (one per column, then ``other`` when rows keep words) and the row lines."""
+    def prepare(self) -> list[list[str]]:
+        """Strip the labels off every row; the header words of each column (nearest-before first)."""
         named: dict[Key, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
-        body = []
-        other = False
-        labelled: dict[str, None] = {}
-        for row, items, keys in zip(self.rows, self.parsed, self.keys, strict=True):
+        self.kept = []
+        self.labelled = {}
+        for items, keys in zip(self.parsed, self.keys, strict=True):
             gone, said = self._strip(items, keys)
             for key, label in said.items():
                 for word, place in label:
                     named[key][word].append(place)
-            cells = {key: items[i][0] for i, key in keys.items()}
-            words = self._free(items, gone, labelled)
-            other = other or bool(words)
-            body.append(" ".join([row.id, *(cells.get(k, MISSING) for k in self.columns), *words,
-                                  verdict_cell(row.verdict, row.reason)]))
-        heads = [column_name(sorted(named[k], key=lambda w: sum(named[k][w]) / len(named[k][w])), k[0])
-                 for k in self.columns]
-        return [*heads, *([" ".join([OTHER, *labelled])] if other else [])], body
+            self.kept.append(({key: items[i][0] for i, key in keys.items()}, self._free(items, gone, self.labelled)))
+        return [sorted(named[k], key=lambda w: sum(named[k][w]) / len(named[k][w])) for k in self.columns]
+
+    def lines(self, order: list[list[str]], bounds: dict[int, str]) -> list[str]:
+        """The header (column words, unit, bound; then ``other``) and the row lines."""
+        body = [self._line(row, cells, words, order) for row, (cells, words) in zip(self.rows, self.kept, strict=True)]
+        heads = [column_name(words, k[0]) + (f" {bounds[c]}" if c in bounds else "")
+                 for c, (words, k) in enumerate(zip(order, self.columns, strict=True))]
+        if any(words for _, words in self.kept):
+            heads.append(" ".join([OTHER, *self.labelled]))
+        return [HEADER_START + " | ".join(heads) + HEADER_END, *body]
+
+    def _line(self, row: RowLike, cells: dict[Key, str], words: list[str], heads: list[list[str]]) -> str:
+        """One row; a reason that names a column marks that column's value (``11.15!``) instead."""
+        marked: set[Key] = set()
+        left = []
+        for item in row.reason.split(",") if row.reason and row.verdict == "eliminated" else []:
+            at = _named_column(item, heads)
+            if at is not None and self.columns[at] in cells:
+                marked.add(self.columns[at])
+            else:
+                left.append(item)
+        values = [cells[k] + ("!" if k in marked else "") if k in cells else MISSING for k in self.columns]
+        return " ".join([row.id, *values, *words, verdict_cell(row.verdict, ",".join(left))])
 
     def _free(self, items: list[Item], gone: set[int], labelled: dict[str, None]) -> list[str]:
         """The row's words that stay: not moved, and not a label of a category (``region``, ``pets``) that
@@ -220,6 +239,13 @@ class _Group:
             else:
                 out.append(word)
         return out
+
+
+def _named_column(item: str, heads: list[list[str]]) -> int | None:
+    """The one column whose header holds every word of a reason item ("unit price" -> ``unit price EUR``)."""
+    said = {singular(w) for w in item.split(" ")}
+    fits = [k for k, words in enumerate(heads) if said <= {singular(w) for w in words}]
+    return fits[0] if len(fits) == 1 else None
 
 
 def verdict_cell(verdict: str | None, reason: str) -> str:
@@ -245,20 +271,19 @@ class ConstraintLike(Protocol):
     threshold: str
 
 
-def _column_of(constraint: ConstraintLike, groups: list[_Group], heads: list[list[str]]) -> tuple[int, int] | None:
+def _column_of(constraint: ConstraintLike, groups: list[_Group], heads: list[list[list[str]]]) -> tuple[int, int] | None:
     """(group, column) whose values ``constraint`` bounds: the only column of its unit, or the only one of
     its unit whose header shares a word with its name; None when it is not clear."""
     if constraint.operator not in ("<=", ">=", "=="):
         return None
-    found = [(m.group(0), m) for m in TOKEN.finditer(constraint.threshold) if m.lastgroup in ("qty", "time")]
+    found = [m for m in TOKEN.finditer(constraint.threshold) if m.lastgroup in ("qty", "time")]
     if len(found) != 1:
         return None
-    match = found[0][1]
-    unit = "time" if match.lastgroup == "time" else (quantity_of(match).unit or "#")
+    unit = "time" if found[0].lastgroup == "time" else (quantity_of(found[0]).unit or "#")
     places = [(g, c) for g, group in enumerate(groups) for c, key in enumerate(group.columns) if key[0] == unit]
     if len(places) > 1:
         name = {singular(w) for w in constraint.name.lower().split()}
-        places = [(g, c) for g, c in places if name & {singular(w) for w in heads[g][c].lower().split()}]
+        places = [(g, c) for g, c in places if name & {singular(w) for w in heads[g][c]}]
     return places[0] if len(places) == 1 else None
 
 
@@ -280,18 +305,20 @@ def render(rows: Iterable[RowLike], protected: frozenset[str] = frozenset(),
     for row in rows:
         families[family(row.id)].append(row)
     groups = [_Group(group, protected, labels, names) for group in families.values()]
-    built = [group.lines() for group in groups]
-    heads = [head for head, _ in built]
+    heads = [group.prepare() for group in groups]
+    bounds: list[dict[int, str]] = [{} for _ in groups]
     left = []
     for constraint in constraints:
         place = _column_of(constraint, groups, heads)
-        if place is None or _BOUND.search(heads[place[0]][place[1]]):
+        if place is None or place[1] in bounds[place[0]]:
             left.append(constraint)
-        else:
-            heads[place[0]][place[1]] += f" {_bound(constraint)}"
+            continue
+        g, c = place
+        bounds[g][c] = _bound(constraint)
+        heads[g][c] = [*dict.fromkeys([*constraint.name.lower().split(), *heads[g][c]])]
     out: list[str] = []
-    for head, (_, body) in zip(heads, built, strict=True):
-        out += [HEADER_START + " | ".join(head) + HEADER_END, *body]
+    for group, head, bound in zip(groups, heads, bounds, strict=True):
+        out += group.lines(head, bound)
     return out, left
 
 
@@ -328,10 +355,13 @@ def _row(line: str, columns: list[tuple[str, str]]) -> ParsedRow | None:
         return None
     verdict_text = " ".join(cells[at:])
     verdict = "pass" if verdict_text == "ok" else None if verdict_text == "?" else "eliminated"
-    values = [_value_text(label, cells[1 + k], unit) for k, (label, unit) in enumerate(columns)
-              if cells[1 + k] != MISSING]
+    given = cells[1:1 + len(columns)]
+    values = [_value_text(label, cell.rstrip("!"), unit) for cell, (label, unit) in zip(given, columns, strict=True)
+              if cell != MISSING]
+    why = [label or unit for cell, (label, unit) in zip(given, columns, strict=True) if cell.endswith("!")]
+    said = verdict_text.partition(":")[2]
     words = cells[1 + len(columns):at]
-    return ParsedRow(cells[0], " ".join([*values, *words]), verdict, verdict_text.partition(":")[2])
+    return ParsedRow(cells[0], " ".join([*values, *words]), verdict, ",".join([*why, *([said] if said else [])]))
 
 
 def is_compact(text: str) -> bool:
