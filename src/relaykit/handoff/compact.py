@@ -37,6 +37,9 @@ _VERDICT_CELL = re.compile(r"(?:ok|\?|out(?::\S.*)?)$")
 _UNITLESS = ("#", "time", "date")
 _LABEL_SHARE = 0.6  # a word moves to the header when it stands next to the column's value in this share of rows
 _MIN_ROWS = 3
+BREAK = ";"
+"""Between the clauses of a row body: words on either side of it are not each other's neighbours."""
+_BODY_TOKEN = re.compile(rf"(?P<brk>(?<= ){BREAK}(?= |$))|{TOKEN.pattern}", re.IGNORECASE)
 _BARE = frozenset({"yes", "no", "none", "not", "true", "false", "y", "n"})  # values that need their label
 RATE_WORDS = frozenset({"night", "nightly", "hour", "hourly", "hr", "day", "daily", "week", "weekly", "month",
                         "monthly", "year", "yearly", "annual", "annually", "unit", "item", "piece", "person",
@@ -62,10 +65,14 @@ Item = tuple[str, str | None]  # (normalised value or word, column unit; None fo
 
 
 def items_of(body: str) -> list[Item]:
-    """A row body as values (normalised, with their unit) and words, in order."""
+    """A row body as values (normalised, with their unit), words (unit None) and clause breaks, in order."""
     out: list[Item] = []
-    for m in TOKEN.finditer(body):
+    for m in _BODY_TOKEN.finditer(body):
         kind = m.lastgroup
+        if kind == "brk":
+            out.append((BREAK, BREAK))
+            continue
+        m = TOKEN.match(body, m.start()) or m
         if kind == "qty":
             q = quantity_of(m)
             out.append((format_number(q.value), q.unit or "#"))
@@ -85,7 +92,7 @@ def _keys(items: list[Item]) -> dict[int, Key]:
     seen: Counter[str] = Counter()
     keys = {}
     for i, (_, unit) in enumerate(items):
-        if unit is not None:
+        if unit is not None and unit != BREAK:
             keys[i] = (unit, seen[unit])
             seen[unit] += 1
     return keys
@@ -167,9 +174,14 @@ class _Group:
             for i, key in keys.items():
                 if rates and key[0] not in CURRENCY_CODES:
                     continue
-                labels = RATE_WORDS if rates else self.labels.get(key, set()) | self.names
-                near = [j for j in _near(items, i) if (j < i) == before and j not in gone]
-                moved = [j for j in near if items[j][0].lower() in labels]
+                labels = RATE_WORDS if rates else self.labels.get(key, set()) | (self.names if before else set())
+                near = [j for j in _near(items, i) if (j < i) == before]
+                moved = []
+                for j in (reversed(near) if before else near):  # only words that touch the value, in a run
+                    if j not in gone and items[j][0].lower() not in labels:
+                        break
+                    moved.append(j)
+                moved = [j for j in moved if j not in gone]
                 if before and not rates:
                     moved += self._written(items, i, gone)
                 gone.update(moved)
@@ -234,7 +246,7 @@ class _Group:
             lowered = word.lower()
             after = kept[k + 1].lower() if k + 1 < len(kept) else ""
             if (lowered in self.names or lowered in self.written_labels) and lowered not in self.protected \
-                    and after and after not in _BARE and after not in self.names:
+                    and after not in _BARE and after not in self.names:
                 labelled[lowered] = None
             else:
                 out.append(word)
@@ -259,8 +271,8 @@ def verdict_cell(verdict: str | None, reason: str) -> str:
 def column_name(label: Sequence[str], unit: str) -> str:
     """``"price night USD"``: every word moved off the column's values (nearest-before first), then the
     unit (unless a label word already says it)."""
-    words = list(dict.fromkeys(label))
-    if unit not in _UNITLESS and unit.lower() not in words:
+    words = [w for w in dict.fromkeys(label) if unit in _UNITLESS or w != unit.lower()]
+    if unit not in _UNITLESS:
         words.append(unit)
     return " ".join(words) or ("time" if unit == "time" else "date" if unit == "date" else "value")
 

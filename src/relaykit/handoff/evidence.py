@@ -28,6 +28,7 @@ from relaykit.handoff.lexicon import (
     DROP_WORDS,
     PRONOUN_START,
     TOKEN,
+    fail_spans,
     parenthesised_reason,
     reason_of,
     verdict_of,
@@ -62,7 +63,12 @@ class Row:
 
     @property
     def tokens(self) -> list[str]:
-        return self.body.split(" ") if self.body else []
+        return [t for t in self.body.split(" ") if t and t != ";"]
+
+    @property
+    def evidence(self) -> str:
+        """The body without clause breaks."""
+        return " ".join(self.tokens)
 
     def add(self, token: str, key: str) -> None:
         h = hash(key)
@@ -77,6 +83,11 @@ class Row:
             return "eliminated"
         return "pass" if self.verdicts else None
 
+    def add_break(self) -> None:
+        """Mark the end of a clause (``;``): the compact table never reads a label across it."""
+        if self.body and not self.body.endswith(" ;"):
+            self.body += " ;"
+
     def add_reason(self, reason: str) -> None:
         known = self.reason.split(",") if self.reason else []
         fresh = [r for r in reason.split(",") if r not in known]
@@ -86,7 +97,7 @@ class Row:
         """The row as one labelled line: ``H01: price 145 USD ... | eliminated (distance)``."""
         verdict = self.verdict
         why = f" ({self.reason})" if verdict == "eliminated" and self.reason else ""
-        return f"{self.id}: {self.body}" + (f" | {verdict}{why}" if verdict else "")
+        return f"{self.id}: {self.evidence}" + (f" | {verdict}{why}" if verdict else "")
 
 
 @dataclass
@@ -149,7 +160,7 @@ class EvidenceTable:
         """The JSON payload: no nulls, evidence named by sentence index instead of repeated."""
         options = []
         for row in self.rows.values():
-            item: dict[str, Any] = {"id": row.id, "evidence": row.body, "sentences": list(row.sentences)}
+            item: dict[str, Any] = {"id": row.id, "evidence": row.evidence, "sentences": list(row.sentences)}
             if row.verdict:
                 item["verdict"] = row.verdict
             options.append(item)
@@ -201,6 +212,7 @@ class _Reader:
     options: frozenset[str] | None  # the ids that are options (None: every id match)
     goal: str
     thresholds: list[Quantity]
+    wanted: frozenset[str] = frozenset()  # the goal's wanted categories ("afternoon", "business")
     rows: dict[str, Row] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     kinds: set[str] = field(default_factory=set)
@@ -325,14 +337,18 @@ class _Reader:
             row.verdicts += verdict[0]
         if not row.sentences or row.sentences[-1] != self.index:
             row.sentences.append(self.index)
+        row.add_break()
         why = (reason_of(text) or (parenthesised_reason(text) if shared else None)) if verdict == "fail" else None
         if why is not None:
             row.add_reason(why[0])
         tokens = list(TOKEN.finditer(text))
+        spans = fail_spans(text) if verdict == "fail" else []
         for k, m in enumerate(tokens):
             kind = m.lastgroup
-            if kind == "w" and why is not None and why[1] <= m.start() < why[2]:
-                continue  # the reason's words travel as the row's reason
+            if kind == "w" and ((why is not None and why[1] <= m.start() < why[2])
+                                or any(a <= m.start() < b for a, b in spans)
+                                or (m.group(0).lower() in self.wanted and any(b <= m.start() for _, b in spans))):
+                continue  # a reason travels as the reason; "does not match business" names the goal's value
             if kind == "w":
                 value = m.group(0)
                 word = value.lower()
@@ -396,10 +412,13 @@ def read_evidence(trace: str, goal: str, *, id_pattern: str | None = None) -> Ev
     compact = parse_compact(trace)
     if compact is not None:  # an extract-rules payload read back (the reference reader does this)
         return _table_of(compact[0], compact[1], goal)
-    reader = _Reader(id_re, option_ids(trace, id_re, goal_ids), goal, find_quantities(goal))
+    constraints = parse_constraints(goal)
+    wanted = frozenset(w.lower() for c in constraints if c.operator in ("==", "contains", "in")
+                       for w in TOKEN_WORDS.findall(c.threshold))
+    reader = _Reader(id_re, option_ids(trace, id_re, goal_ids), goal, find_quantities(goal), wanted)
     for line in iter_lines(trace):
         reader.line(line)
-    return EvidenceTable(goal, parse_constraints(goal), reader.rows, reader.notes, frozenset(reader.labels))
+    return EvidenceTable(goal, constraints, reader.rows, reader.notes, frozenset(reader.labels))
 
 
 def _table_of(parsed: list[ParsedRow], notes: list[str], goal: str) -> EvidenceTable:

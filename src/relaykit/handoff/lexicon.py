@@ -72,6 +72,7 @@ def verdict_of(text: str) -> str | None:
 _REASON = re.compile(r"\s*(?:on|for|over|due to|because of|because|as|:|-|\()?\s*(?P<why>[^.;:()\d$£€¥]*)",
                      re.IGNORECASE)
 _REASON_END = re.compile(r",\s*(?:so|and so|thus|hence|which|it|this)\b|\b(?:so|thus|hence)\b", re.IGNORECASE)
+_COMPARED = re.compile(r"(?:does not|doesn't) (?:match|meet)|exceeds|beyond the|misses$", re.IGNORECASE)
 _REASON_SPLIT = re.compile(r",|\band\b|&|\+|/", re.IGNORECASE)
 
 
@@ -84,13 +85,18 @@ def _reason_items(text: str) -> list[str]:
     return items
 
 
+def fail_spans(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` states a failure ("does not match", "ruled out"): words there are verdict, not evidence."""
+    return [m.span() for m in _FAIL_RE.finditer(text)]
+
+
 def reason_of(text: str) -> tuple[str, int, int] | None:
     """Why a failing clause fails, as the words after its fail phrase name it ("drops out on price and
     distance" -> ``"price,distance"``, "✗ region", "eliminated (amenity)"): the reason and its span in
     ``text``. None when the clause names no reason in words (a value or nothing follows the phrase)."""
     for match in _FAIL_RE.finditer(text):
-        if _NOT_BEFORE.search(text[:match.start()]):
-            continue
+        if _NOT_BEFORE.search(text[:match.start()]) or _COMPARED.match(match.group(0)):
+            continue  # "does not match night": what follows is the wanted value, not a reason
         found = _REASON.match(text, match.end())
         if found is None:
             continue
@@ -110,4 +116,4 @@ def parenthesised_reason(text: str) -> tuple[str, int, int] | None:
     return (",".join(items), found.start(1), found.end(1)) if found and items else None
 
 
-__all__ = ["COMPARATORS", "DROP_WORDS", "PRONOUN_START", "TOKEN", "parenthesised_reason", "reason_of", "verdict_of"]
+__all__ = ["COMPARATORS", "DROP_WORDS", "PRONOUN_START", "TOKEN", "fail_spans", "parenthesised_reason", "reason_of", "verdict_of"]
