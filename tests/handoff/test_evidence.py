@@ -35,7 +35,7 @@ def test_contract_example_rows_keep_every_value_and_verdict() -> None:
     assert list(table.rows) == ["H01", "H02", "F01", "F03"]  # the goal's own G07 is not an option
     h01, h02, f01, f03 = (table.rows[i].text() for i in table.rows)
     assert h01.startswith("H01: Kensington Rooms price 145 USD") and h01.endswith("| pass")
-    assert "5.1 km" in h02 and "gym missing" in h02 and h02.endswith("| eliminated")
+    assert "5.1 km" in h02 and "gym missing" in h02 and h02.endswith("| eliminated (amenity,distance)")
     assert "3.0 km" not in h01 + h02  # the goal's threshold restated in a check is not the option's value
     assert "refundable yes" in f01 and "premium economy" in f03 and "$300.00" in f03
     assert table.rows["F03"].verdict is None
@@ -62,7 +62,7 @@ def test_pronouns_former_latter_and_blocks() -> None:
     table = read_evidence(trace, "Pick a vendor.")
     assert table.rows["V1"].text() == "V1: bills $4.10 hour us-east | pass"
     assert table.rows["V2"].text() == "V2: bills $5.00 runs eu-west | eliminated"
-    assert table.rows["V3"].text() == "V3: memory 48 GB region | eliminated"
+    assert table.rows["V3"].text() == "V3: memory 48 GB | eliminated (region)"
     assert table.notes == ["Audit summary: 1 of 3 vendors pass."]  # not attributable: carried verbatim
 
 
@@ -72,7 +72,7 @@ def test_tables_use_their_header_and_codes_are_not_options() -> None:
     table = read_evidence(trace, "Choose a supplier.")
     assert list(table.rows) == ["SP01", "SP02"]
     assert table.rows["SP01"].text() == "SP01: unit price €1.20 certification ISO-9001 | pass"
-    assert table.rows["SP02"].text() == "SP02: unit price 2,450.00 EUR certification none lead time | eliminated"
+    assert table.rows["SP02"].text() == "SP02: unit price 2,450.00 EUR certification none | eliminated (lead time)"
 
 
 def test_goal_constraints_in_plain_words() -> None:

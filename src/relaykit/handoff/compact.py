@@ -238,18 +238,25 @@ class _Group:
         return " ".join([row.id, *values, *words, verdict_cell(row.verdict, ",".join(left))])
 
     def _free(self, items: list[Item], gone: set[int], labelled: dict[str, None]) -> list[str]:
-        """The row's words that stay: not moved, and not a label of a category (``region``, ``pets``) that
-        names the value after it; those go once into the ``other`` header (``other region pets``)."""
-        kept = [w for j, (w, unit) in enumerate(items) if unit is None and j not in gone]
+        """The row's words that stay: not moved, and not the label that leads a clause naming a category
+        (``region us-east``, ``pets allowed``); such labels go once into the ``other`` header."""
         out = []
-        for k, word in enumerate(kept):
+        leading = True  # nothing of this clause kept yet
+        for j, (word, unit) in enumerate(items):
+            if unit == BREAK:
+                leading = True
+                continue
+            if unit is not None or j in gone:
+                continue
             lowered = word.lower()
-            after = kept[k + 1].lower() if k + 1 < len(kept) else ""
-            if (lowered in self.names or lowered in self.written_labels) and lowered not in self.protected \
-                    and after not in _BARE and after not in self.names:
+            after = next((w.lower() for w, u in items[j + 1:j + 2] if u is None), "")
+            if leading and (lowered in self.names or lowered in self.written_labels) and lowered not in self.protected \
+                    and after not in _BARE:
                 labelled[lowered] = None
-            else:
-                out.append(word)
+                leading = False  # one label word per clause: "cabin premium economy" keeps "premium"
+                continue
+            out.append(word)
+            leading = False
         return out
 
 

@@ -347,7 +347,7 @@ class _Reader:
             kind = m.lastgroup
             if kind == "w" and ((why is not None and why[1] <= m.start() < why[2])
                                 or any(a <= m.start() < b for a, b in spans)
-                                or (m.group(0).lower() in self.wanted and any(b <= m.start() for _, b in spans))):
+                                or (m.group(0).lower() in self.wanted and _compared_to(text, spans, m.start()))):
                 continue  # a reason travels as the reason; "does not match business" names the goal's value
             if kind == "w":
                 value = m.group(0)
@@ -375,6 +375,12 @@ class _Reader:
         if not any(q.same_as(t) and q.unit == t.unit for t in self.thresholds):
             return False
         return any(m.lastgroup == "w" and m.group(0).lower() in COMPARATORS for m in before)
+
+
+def _compared_to(text: str, spans: list[tuple[int, int]], at: int) -> bool:
+    """Whether the word at ``at`` is what a fail phrase compares with ("does not match night"): it follows
+    the phrase within two words, with no punctuation between."""
+    return any(end <= at and re.fullmatch(r"\s*(?:[A-Za-z-]+\s+){0,2}", text[end:at]) for _, end in spans)
 
 
 def _typed(text: str) -> bool:
