@@ -72,7 +72,7 @@ def verdict_of(text: str) -> str | None:
 _REASON = re.compile(r"\s*(?:on|for|over|due to|because of|because|as|:|-|\()?\s*(?P<why>[^.;:()\d$£€¥]*)",
                      re.IGNORECASE)
 _REASON_END = re.compile(r",\s*(?:so|and so|thus|hence|which|it|this)\b|\b(?:so|thus|hence)\b", re.IGNORECASE)
-_COMPARED = re.compile(r"(?:does not|doesn't) (?:match|meet)|exceeds|beyond the|misses$", re.IGNORECASE)
+_COMPARED = re.compile(r"(?:does not|doesn.t) (?:match|meet)", re.IGNORECASE)
 _REASON_SPLIT = re.compile(r",|\band\b|&|\+|/", re.IGNORECASE)
 
 
