@@ -16,7 +16,8 @@ ruled out on region.
 GV03 bills USD 4.60 an hour with 80 GB of memory, hosted in us-east, promising 99.0% uptime. It drops out on SLA.
 GV04 bills $1,250.00 an hour with 48 GB of memory, hosted in eu-west, promising 99.9% uptime. It is rejected on
 rate and region."""
-CLOUD_GOAL = "Pick a GPU vendor in region us-east with at least 48 GB, an SLA of at least 99.5% and a rate below 6.8 USD."
+CLOUD_GOAL = ("Pick a GPU vendor in region us-east with at least 48 GB, an SLA of at least 99.5% and a rate "
+              "below 6.8 USD.")
 
 
 def test_one_header_names_units_and_bounds_and_rows_carry_normalised_values() -> None:
@@ -56,7 +57,8 @@ def test_round_trip_keeps_every_fact_in_every_dev_style(domain: str) -> None:
 
 def test_audit_reads_units_through_the_header() -> None:
     payload = "id | price night USD <=400 | distance km | verdict\nH1 180 1.2 ok\nH2 450! - out"
-    assert expand(payload) == "H1: price night 180 USD distance 1.2 km | pass\nH2: price night 450 USD | eliminated (price night)"
+    assert expand(payload) == ("H1: price night 180 USD distance 1.2 km | pass\n"
+                               "H2: price night 450 USD | eliminated (price night)")
     kept = audit(payload, [Fact("H1", "price", "$180.00"), Fact("H2", "verdict", "eliminated"),
                            Fact("H1", "verdict", "pass"), Fact("H1", "distance", "1.2 km")])
     assert kept.recall == 1.0
@@ -75,7 +77,8 @@ def test_text_that_only_looks_like_a_header_is_read_as_text() -> None:
 
 
 def test_a_value_shared_by_every_row_or_by_some_rows_is_never_lost() -> None:
-    same = "\n".join(f"V{i}: rate ${i}.50 an hour; region us-east; memory {16 * i} GB; verdict pass." for i in range(1, 6))
+    same = "\n".join(f"V{i}: rate ${i}.50 an hour; region us-east; memory {16 * i} GB; verdict pass."
+                     for i in range(1, 6))
     some = "\n".join(f"H{i} costs ${100 + i} breakfast included, {i}.5 km out; it passes." if i % 2 else
                      f"H{i} costs ${100 + i}, {i}.5 km out; it passes." for i in range(1, 7))
     for trace, word in ((same, "us-east"), (some, "breakfast")):

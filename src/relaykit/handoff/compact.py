@@ -26,6 +26,7 @@ from typing import Protocol
 
 from relaykit.handoff.constraints import singular
 from relaykit.handoff.lexicon import TOKEN
+from relaykit.handoff.schema import Constraint
 from relaykit.handoff.text import CURRENCY_CODES, format_number, normal_time, quantity_of
 
 HEADER_START = "id | "
@@ -86,6 +87,7 @@ def items_of(body: str) -> list[Item]:
 
 
 Key = tuple[str, int]  # (unit, rank of the value among the row's values of that unit)
+Moved = tuple[tuple[str, int], ...]  # words moved off a value, with their place relative to it
 
 
 def _keys(items: list[Item]) -> dict[int, Key]:
@@ -165,7 +167,7 @@ class _Group:
         place = max(slots, key=lambda s: slots[s][word])
         return all(other in candidates for other in slots[place]) and sum(slots[place].values()) >= rows
 
-    def _strip(self, items: list[Item], keys: dict[int, Key]) -> tuple[set[int], dict[Key, tuple[tuple[str, int], ...]]]:
+    def _strip(self, items: list[Item], keys: dict[int, Key]) -> tuple[set[int], dict[Key, Moved]]:
         """The word indices that move to the header, and each value's moved words (its label here)."""
         gone: set[int] = set()
         said: dict[Key, list[int]] = defaultdict(list)
@@ -284,13 +286,7 @@ def column_name(label: Sequence[str], unit: str) -> str:
     return " ".join(words) or ("time" if unit == "time" else "date" if unit == "date" else "value")
 
 
-class ConstraintLike(Protocol):
-    name: str
-    operator: str
-    threshold: str
-
-
-def _column_of(constraint: ConstraintLike, groups: list[_Group], heads: list[list[list[str]]]) -> tuple[int, int] | None:
+def _column_of(constraint: Constraint, groups: list[_Group], heads: list[list[list[str]]]) -> tuple[int, int] | None:
     """(group, column) whose values ``constraint`` bounds: the only column of its unit, or the only one of
     its unit whose header shares a word with its name; None when it is not clear."""
     if constraint.operator not in ("<=", ">=", "=="):
@@ -306,7 +302,7 @@ def _column_of(constraint: ConstraintLike, groups: list[_Group], heads: list[lis
     return places[0] if len(places) == 1 else None
 
 
-def _bound(constraint: ConstraintLike) -> str:
+def _bound(constraint: Constraint) -> str:
     match = next(m for m in TOKEN.finditer(constraint.threshold) if m.lastgroup in ("qty", "time"))
     value = normal_time(match.group(0)) if match.lastgroup == "time" else format_number(quantity_of(match).value)
     return f"{constraint.operator}{value}"
@@ -314,7 +310,7 @@ def _bound(constraint: ConstraintLike) -> str:
 
 def render(rows: Iterable[RowLike], protected: frozenset[str] = frozenset(),
            labels: frozenset[str] = frozenset(), names: frozenset[str] = frozenset(),
-           constraints: Sequence[ConstraintLike] = ()) -> tuple[list[str], list[ConstraintLike]]:
+           constraints: Sequence[Constraint] = ()) -> tuple[list[str], list[Constraint]]:
     """The compact lines of ``rows``: a header and the rows of each id family, families in order of first
     appearance, and the ``constraints`` that no column states (a bound on one column is written in its
     header: ``price USD <=305``). ``protected`` words (lower case) never move into a header; ``labels`` are

@@ -34,7 +34,15 @@ from relaykit.handoff.lexicon import (
     verdict_of,
 )
 from relaykit.handoff.schema import Check, Constraint, Extraction, OptionEvaluation
-from relaykit.handoff.text import CURRENCY_CODES, UNITS, Quantity, compile_id_pattern, find_quantities, normal_time, quantity_of
+from relaykit.handoff.text import (
+    CURRENCY_CODES,
+    UNITS,
+    Quantity,
+    compile_id_pattern,
+    find_quantities,
+    normal_time,
+    quantity_of,
+)
 from relaykit.text import iter_lines, iter_sentences
 
 _CLAUSE_SPLIT = re.compile(r";\s*|,?\s+(?:while|whereas)\s+|,\s+but\s+|,\s+and\s+(?=the (?:former|latter)\b)",

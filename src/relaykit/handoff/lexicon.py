@@ -116,4 +116,5 @@ def parenthesised_reason(text: str) -> tuple[str, int, int] | None:
     return (",".join(items), found.start(1), found.end(1)) if found and items else None
 
 
-__all__ = ["COMPARATORS", "DROP_WORDS", "PRONOUN_START", "TOKEN", "fail_spans", "parenthesised_reason", "reason_of", "verdict_of"]
+__all__ = ["COMPARATORS", "DROP_WORDS", "PRONOUN_START", "TOKEN", "fail_spans", "parenthesised_reason", "reason_of",
+           "verdict_of"]
