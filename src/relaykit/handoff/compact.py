@@ -38,6 +38,8 @@ _VERDICT_CELL = re.compile(r"(?:ok|\?|out(?::\S.*)?)$")
 _UNITLESS = ("#", "time", "date")
 _LABEL_SHARE = 0.6  # a word moves to the header when it stands next to the column's value in this share of rows
 _MIN_ROWS = 3
+_CACHE_ROWS = 5000
+_NONE: frozenset[str] = frozenset()
 BREAK = ";"
 """Between the clauses of a row body: words on either side of it are not each other's neighbours."""
 _BODY_TOKEN = re.compile(rf"(?P<brk>(?<= ){BREAK}(?= |$))|{TOKEN.pattern}", re.IGNORECASE)
@@ -73,7 +75,6 @@ def items_of(body: str) -> list[Item]:
         if kind == "brk":
             out.append((BREAK, BREAK))
             continue
-        m = TOKEN.match(body, m.start()) or m
         if kind == "qty":
             q = quantity_of(m)
             out.append((format_number(q.value), q.unit or "#"))
@@ -100,6 +101,12 @@ def _keys(items: list[Item]) -> dict[int, Key]:
     return keys
 
 
+def _sides(items: list[Item], i: int) -> tuple[list[int], list[int]]:
+    """The words touching value ``i``: before it (nearest first, up to 3) and after it (up to 2)."""
+    near = _near(items, i)
+    return [j for j in reversed(near) if j < i], [j for j in near if j > i]
+
+
 def _near(items: list[Item], i: int) -> list[int]:
     """Indices of the words right before value ``i`` (up to 3) and right after it (up to 2), in order."""
     before: list[int] = []
@@ -123,21 +130,27 @@ class _Group:
     protected: frozenset[str]
     written_labels: frozenset[str] = frozenset()
     names: frozenset[str] = frozenset()
-    parsed: list[list[Item]] = field(default_factory=list)
-    keys: list[dict[int, Key]] = field(default_factory=list)
     columns: list[Key] = field(default_factory=list)
     labels: dict[Key, set[str]] = field(default_factory=dict)
-    kept: list[tuple[dict[Key, str], list[str]]] = field(default_factory=list)
     labelled: dict[str, None] = field(default_factory=dict)
+    other: bool = False
+    cache: list[tuple[list[Item], dict[int, Key]]] | None = None
+    stripped: list[set[int]] | None = None
 
     def __post_init__(self) -> None:
-        self.parsed = [items_of(r.body) for r in self.rows]
-        self.keys = [_keys(items) for items in self.parsed]
-        for keys in self.keys:
-            self.columns += [k for k in keys.values() if k not in self.columns]
+        if len(self.rows) <= _CACHE_ROWS:  # small groups parse once; a huge one is re-read per pass
+            self.cache = [(items, _keys(items)) for items in (items_of(r.body) for r in self.rows)]
         self.labels = self._labels()
         named = {w for r in self.rows for w in re.findall(r"[a-z][\w-]*", r.reason)} | self.names
         self.names = frozenset(named - self.protected)
+
+    def _parsed(self) -> Iterator[tuple[list[Item], dict[int, Key]]]:
+        if self.cache is not None:
+            yield from self.cache
+        else:
+            for row in self.rows:
+                items = items_of(row.body)
+                yield items, _keys(items)
 
     def _labels(self) -> dict[Key, set[str]]:
         """Per column, the words that label it: next to the column's value in most rows, and where a row
@@ -146,7 +159,8 @@ class _Group:
         slots: dict[Key, dict[int, Counter[str]]] = defaultdict(lambda: defaultdict(Counter))
         near: dict[Key, Counter[str]] = defaultdict(Counter)
         having: Counter[Key] = Counter()
-        for items, keys in zip(self.parsed, self.keys, strict=True):
+        for items, keys in self._parsed():
+            self.columns += [k for k in keys.values() if k not in self.columns]
             for i, key in keys.items():
                 having[key] += 1
                 words = {(j - i, items[j][0].lower()) for j in _near(items, i)}
@@ -171,16 +185,18 @@ class _Group:
         """The word indices that move to the header, and each value's moved words (its label here)."""
         gone: set[int] = set()
         said: dict[Key, list[int]] = defaultdict(list)
+        sides = {i: _sides(items, i) for i in keys}
         for rates, before in ((True, False), (True, True), (False, True), (False, False)):
             # what a price is per binds to the price; then a word before a value is its label, then one after
             for i, key in keys.items():
                 if rates and key[0] not in CURRENCY_CODES:
                     continue
-                labels = RATE_WORDS if rates else self.labels.get(key, set()) | (self.names if before else set())
-                near = [j for j in _near(items, i) if (j < i) == before]
+                labels = RATE_WORDS if rates else self.labels.get(key, _NONE)
+                names = self.names if before and not rates else _NONE
                 moved = []
-                for j in (reversed(near) if before else near):  # only words that touch the value, in a run
-                    if j not in gone and items[j][0].lower() not in labels:
+                for j in sides[i][0 if before else 1]:  # only words that touch the value, in a run
+                    word = items[j][0].lower()
+                    if j not in gone and word not in labels and word not in names:
                         break
                     moved.append(j)
                 moved = [j for j in moved if j not in gone]
@@ -205,26 +221,31 @@ class _Group:
         return moved
 
     def prepare(self) -> list[list[str]]:
-        """Strip the labels off every row; the header words of each column (nearest-before first)."""
-        named: dict[Key, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
-        self.kept = []
-        self.labelled = {}
-        for items, keys in zip(self.parsed, self.keys, strict=True):
+        """The header words of each column (nearest-before first), from the labels stripped off every row."""
+        places: dict[Key, dict[str, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0]))
+        self.stripped = [] if self.cache is not None else None
+        for items, keys in self._parsed():
             gone, said = self._strip(items, keys)
+            if self.stripped is not None:
+                self.stripped.append(gone)
             for key, label in said.items():
                 for word, place in label:
-                    named[key][word].append(place)
-            self.kept.append(({key: items[i][0] for i, key in keys.items()}, self._free(items, gone, self.labelled)))
-        return [sorted(named[k], key=lambda w: sum(named[k][w]) / len(named[k][w])) for k in self.columns]
+                    places[key][word][0] += place
+                    places[key][word][1] += 1
+            self.other = bool(self._free(items, gone, self.labelled)) or self.other
+        return [sorted(places[k], key=lambda w: places[k][w][0] / places[k][w][1]) for k in self.columns]
 
-    def lines(self, order: list[list[str]], bounds: dict[int, str]) -> list[str]:
+    def lines(self, order: list[list[str]], bounds: dict[int, str]) -> Iterator[str]:
         """The header (column words, unit, bound; then ``other``) and the row lines."""
-        body = [self._line(row, cells, words, order) for row, (cells, words) in zip(self.rows, self.kept, strict=True)]
         heads = [column_name(words, k[0]) + (f" {bounds[c]}" if c in bounds else "")
                  for c, (words, k) in enumerate(zip(order, self.columns, strict=True))]
-        if any(words for _, words in self.kept):
+        if self.other:
             heads.append(" ".join([OTHER, *self.labelled]))
-        return [HEADER_START + " | ".join(heads) + HEADER_END, *body]
+        yield HEADER_START + " | ".join(heads) + HEADER_END
+        for k, (row, (items, keys)) in enumerate(zip(self.rows, self._parsed(), strict=True)):
+            gone = self.stripped[k] if self.stripped is not None else self._strip(items, keys)[0]
+            words = self._free(items, gone, {})
+            yield self._line(row, {key: items[i][0] for i, key in keys.items()}, words, order)
 
     def _line(self, row: RowLike, cells: dict[Key, str], words: list[str], heads: list[list[str]]) -> str:
         """One row; a reason that names a column marks that column's value (``11.15!``) instead."""
@@ -334,6 +355,7 @@ def render(rows: Iterable[RowLike], protected: frozenset[str] = frozenset(),
     out: list[str] = []
     for group, head, bound in zip(groups, heads, bounds, strict=True):
         out += group.lines(head, bound)
+        group.cache = group.stripped = None
     return out, left
 
 

@@ -353,9 +353,10 @@ class _Reader:
         spans = fail_spans(text) if verdict == "fail" else []
         for k, m in enumerate(tokens):
             kind = m.lastgroup
-            if kind == "w" and ((why is not None and why[1] <= m.start() < why[2])
-                                or any(a <= m.start() < b for a, b in spans)
-                                or (m.group(0).lower() in self.wanted and _compared_to(text, spans, m.start()))):
+            if kind == "w" and spans and ((why is not None and why[1] <= m.start() < why[2])
+                                          or any(a <= m.start() < b for a, b in spans)
+                                          or (m.group(0).lower() in self.wanted
+                                              and _compared_to(text, spans, m.start()))):
                 continue  # a reason travels as the reason; "does not match business" names the goal's value
             if kind == "w":
                 value = m.group(0)
