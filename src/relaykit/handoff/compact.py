@@ -136,6 +136,7 @@ class _Group:
     other: bool = False
     cache: list[tuple[list[Item], dict[int, Key]]] | None = None
     stripped: list[set[int]] | None = None
+    before: list[set[str]] = field(default_factory=list)  # per column, its header words that lead its values
 
     def __post_init__(self) -> None:
         if len(self.rows) <= _CACHE_ROWS:  # small groups parse once; a huge one is re-read per pass
@@ -233,19 +234,23 @@ class _Group:
                     places[key][word][0] += place
                     places[key][word][1] += 1
             self.other = bool(self._free(items, gone, self.labelled)) or self.other
+        self.before = [{w for w, (total, _) in places[k].items() if total < 0} for k in self.columns]
         return [sorted(places[k], key=lambda w: places[k][w][0] / places[k][w][1]) for k in self.columns]
 
-    def lines(self, order: list[list[str]], bounds: dict[int, str]) -> Iterator[str]:
+    def lines(self, order: list[list[str]], bounds: dict[int, str], named: dict[int, list[str]]) -> Iterator[str]:
         """The header (column words, unit, bound; then ``other``) and the row lines."""
         heads = [column_name(words, k[0]) + (f" {bounds[c]}" if c in bounds else "")
                  for c, (words, k) in enumerate(zip(order, self.columns, strict=True))]
         if self.other:
             heads.append(" ".join([OTHER, *self.labelled]))
         yield HEADER_START + " | ".join(heads) + HEADER_END
+        # a reason marks a column only by words that lead its values or name its bound ("distance"), never
+        # by a word that trails them (in "stars 5; amenities wifi" the "amenities" is not the stars' label)
+        marks = [sorted(lead | set(named.get(c, ()))) for c, lead in enumerate(self.before)]
         for k, (row, (items, keys)) in enumerate(zip(self.rows, self._parsed(), strict=True)):
             gone = self.stripped[k] if self.stripped is not None else self._strip(items, keys)[0]
             words = self._free(items, gone, {})
-            yield self._line(row, {key: items[i][0] for i, key in keys.items()}, words, order)
+            yield self._line(row, {key: items[i][0] for i, key in keys.items()}, words, marks)
 
     def _line(self, row: RowLike, cells: dict[Key, str], words: list[str], heads: list[list[str]]) -> str:
         """One row; a reason that names a column marks that column's value (``11.15!``) instead."""
@@ -343,6 +348,7 @@ def render(rows: Iterable[RowLike], protected: frozenset[str] = frozenset(),
     groups = [_Group(group, protected, labels, names) for group in families.values()]
     heads = [group.prepare() for group in groups]
     bounds: list[dict[int, str]] = [{} for _ in groups]
+    names_of: list[dict[int, list[str]]] = [{} for _ in groups]
     left = []
     for constraint in constraints:
         place = _column_of(constraint, groups, heads)
@@ -351,10 +357,11 @@ def render(rows: Iterable[RowLike], protected: frozenset[str] = frozenset(),
             continue
         g, c = place
         bounds[g][c] = _bound(constraint)
-        heads[g][c] = [*dict.fromkeys([*constraint.name.lower().split(), *heads[g][c]])]
+        names_of[g][c] = constraint.name.lower().split()
+        heads[g][c] = [*dict.fromkeys([*names_of[g][c], *heads[g][c]])]
     out: list[str] = []
-    for group, head, bound in zip(groups, heads, bounds, strict=True):
-        out += group.lines(head, bound)
+    for group, head, bound, named in zip(groups, heads, bounds, names_of, strict=True):
+        out += group.lines(head, bound, named)
         group.cache = group.stripped = None
     return out, left
 

@@ -346,7 +346,7 @@ class _Reader:
         if not row.sentences or row.sentences[-1] != self.index:
             row.sentences.append(self.index)
         row.add_break()
-        why = (reason_of(text) or (parenthesised_reason(text) if shared else None)) if verdict == "fail" else None
+        why = (reason_of(text) or parenthesised_reason(text)) if verdict == "fail" else None
         if why is not None:
             row.add_reason(why[0])
         tokens = list(TOKEN.finditer(text))

@@ -103,6 +103,8 @@ def reason_of(text: str) -> tuple[str, int, int] | None:
         why = found.group("why")
         end = _REASON_END.search(why)
         why = why[:end.start()] if end else why
+        if text[found.start("why") + len(why):][:1].isdigit():  # "ruled out: CA04 (...)": an id, not a reason
+            why = re.sub(r"[A-Za-z-]+$", "", why)
         items = _reason_items(why)
         if items:
             return ",".join(dict.fromkeys(items)), found.start("why"), found.start("why") + len(why)
