@@ -172,7 +172,9 @@ class _Group:
         for key, counts in near.items():
             need = max(_MIN_ROWS, math.ceil(_LABEL_SHARE * having[key]))
             candidates = {w for w, n in counts.items() if n >= need and w not in self.protected}
-            out[key] = {w for w in candidates if self._alone(slots[key], w, candidates, having[key])}
+            # a word next to the value in every row is safe to state once in the header, whatever it is
+            out[key] = {w for w in candidates if counts[w] == having[key]
+                        or self._alone(slots[key], w, candidates, having[key])}
         return out
 
     @staticmethod
