@@ -38,7 +38,7 @@ def test_reading_the_payload_back_restores_labels_units_verdicts_and_reasons() -
     back = read_evidence(table.text(), CLOUD_GOAL)
     assert list(back.rows) == list(table.rows)
     assert [r.verdict for r in back.rows.values()] == [r.verdict for r in table.rows.values()]
-    assert "1250 USD" in back.rows["GV04"].body and "99.9%" in back.rows["GV04"].body
+    assert "1250 USD" in back.rows["GV04"].evidence and "99.9%" in back.rows["GV04"].evidence
     reasons = back.rows["GV04"].reason.split(",")  # a marked value's reason is its column's label
     assert len(reasons) == 2 and "rate" in reasons[0] and reasons[1] == "region"
 
@@ -73,7 +73,7 @@ def test_text_that_only_looks_like_a_header_is_read_as_text() -> None:
     assert parse_compact("id | price | verdict\nH1 | 180 | ok") is None
     assert parse_compact("H1 costs 180 USD and passes.") is None
     table = read_evidence("id | price | verdict\nH1 | $180 | ✓\nH2 | $450 | ✗", "Find a hotel under 400 USD.")
-    assert table.rows["H1"].verdict == "pass" and "$180" in table.rows["H1"].body
+    assert table.rows["H1"].verdict == "pass" and "180 USD" in table.rows["H1"].evidence
 
 
 def test_a_value_shared_by_every_row_or_by_some_rows_is_never_lost() -> None:

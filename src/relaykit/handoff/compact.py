@@ -38,11 +38,12 @@ _VERDICT_CELL = re.compile(r"(?:ok|\?|out(?::\S.*)?)$")
 _UNITLESS = ("#", "time", "date")
 _LABEL_SHARE = 0.6  # a word moves to the header when it stands next to the column's value in this share of rows
 _MIN_ROWS = 3
-_CACHE_ROWS = 5000
+_CACHE_ROWS = 2000
 _NONE: frozenset[str] = frozenset()
 BREAK = ";"
 """Between the clauses of a row body: words on either side of it are not each other's neighbours."""
-_BODY_TOKEN = re.compile(rf"(?P<brk>(?<= ){BREAK}(?= |$))|{TOKEN.pattern}", re.IGNORECASE)
+SEP = "\x1f"
+"""Joins a typed value to its unit inside a row body (``2.7\x1fUSD``); the text forms never show it."""
 _BARE = frozenset({"yes", "no", "none", "not", "true", "false", "y", "n"})  # values that need their label
 RATE_WORDS = frozenset({"night", "nightly", "hour", "hourly", "hr", "day", "daily", "week", "weekly", "month",
                         "monthly", "year", "yearly", "annual", "annually", "unit", "item", "piece", "person",
@@ -67,23 +68,47 @@ def family(identifier: str) -> str:
 Item = tuple[str, str | None]  # (normalised value or word, column unit; None for a word)
 
 
-def items_of(body: str) -> list[Item]:
-    """A row body as values (normalised, with their unit), words (unit None) and clause breaks, in order."""
-    out: list[Item] = []
-    for m in _BODY_TOKEN.finditer(body):
+def encode(value: str, unit: str) -> str:
+    """One typed value as a row body holds it: normalised, joined to its unit by ``SEP`` (no space)."""
+    return f"{value}{SEP}{unit}"
+
+
+def decode(token: str) -> str:
+    """A body token as text: ``2.7 USD``, ``99.5%``, ``14:00``, ``5``; words as they are."""
+    value, sep, unit = token.partition(SEP)
+    if not sep or unit in _UNITLESS:
+        return value
+    return value + unit if unit == "%" else f"{value} {unit}"
+
+
+def encode_text(text: str) -> str:
+    """Text (a compact payload's expanded row) as an encoded row body."""
+    out = []
+    for m in TOKEN.finditer(text):
         kind = m.lastgroup
-        if kind == "brk":
-            out.append((BREAK, BREAK))
-            continue
         if kind == "qty":
             q = quantity_of(m)
-            out.append((format_number(q.value), q.unit or "#"))
+            out.append(encode(format_number(q.value), q.unit or "#"))
         elif kind == "time":
-            out.append((normal_time(m.group(0)), "time"))
+            out.append(encode(normal_time(m.group(0)), "time"))
         elif kind == "date":
-            out.append((m.group(0), "date"))
+            out.append(encode(m.group(0), "date"))
         elif kind == "w":
-            out.append((m.group(0), None))
+            out.append(m.group(0))
+    return " ".join(out)
+
+
+def items_of(body: str) -> list[Item]:
+    """An encoded row body as values (normalised, with their unit), words (unit None) and clause breaks."""
+    out: list[Item] = []
+    for token in body.split(" "):
+        if token == BREAK:
+            out.append((BREAK, BREAK))
+        elif SEP in token:
+            value, _, unit = token.partition(SEP)
+            out.append((value, unit))
+        elif token:
+            out.append((token, None))
     return out
 
 
@@ -138,8 +163,11 @@ class _Group:
     stripped: list[set[int]] | None = None
     before: list[set[str]] = field(default_factory=list)  # per column, its header words that lead its values
 
+    budget: list[int] = field(default_factory=lambda: [_CACHE_ROWS])  # rows all groups may hold parsed
+
     def __post_init__(self) -> None:
-        if len(self.rows) <= _CACHE_ROWS:  # small groups parse once; a huge one is re-read per pass
+        if len(self.rows) <= self.budget[0]:  # small tables parse once; a huge one is re-read in each pass
+            self.budget[0] -= len(self.rows)
             self.cache = [(items, _keys(items)) for items in (items_of(r.body) for r in self.rows)]
         self.labels = self._labels()
         named = {w for r in self.rows for w in re.findall(r"[a-z][\w-]*", r.reason)} | self.names
@@ -347,7 +375,8 @@ def render(rows: Iterable[RowLike], protected: frozenset[str] = frozenset(),
     families: dict[str, list[RowLike]] = defaultdict(list)
     for row in rows:
         families[family(row.id)].append(row)
-    groups = [_Group(group, protected, labels, names) for group in families.values()]
+    budget = [_CACHE_ROWS]
+    groups = [_Group(group, protected, labels, names, budget=budget) for group in families.values()]
     heads = [group.prepare() for group in groups]
     bounds: list[dict[int, str]] = [{} for _ in groups]
     names_of: list[dict[int, list[str]]] = [{} for _ in groups]

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any
 
-from relaykit.handoff.compact import ParsedRow, family, parse_compact, render
+from relaykit.handoff.compact import ParsedRow, decode, encode, encode_text, family, parse_compact, render
 from relaykit.handoff.constraints import parse_constraints
 from relaykit.handoff.lexicon import (
     COMPARATORS,
@@ -40,6 +40,7 @@ from relaykit.handoff.text import (
     Quantity,
     compile_id_pattern,
     find_quantities,
+    format_number,
     normal_time,
     quantity_of,
 )
@@ -71,7 +72,8 @@ class Row:
 
     @property
     def tokens(self) -> list[str]:
-        return [t for t in self.body.split(" ") if t and t != ";"]
+        """The evidence, a word or a typed value (``2.7 USD``, ``14:00``) each."""
+        return [decode(t) for t in self.body.split(" ") if t and t != ";"]
 
     @property
     def evidence(self) -> str:
@@ -366,11 +368,11 @@ class _Reader:
             elif kind == "qty":
                 q = quantity_of(m)
                 if not (self.thresholds and self._is_threshold(q, tokens[max(0, k - 3):k])):
-                    row.add(q.text, f"q:{q.value:g}:{q.unit}")
+                    row.add(encode(format_number(q.value), q.unit or "#"), f"q:{q.value:g}:{q.unit}")
             elif kind == "time":
-                row.add(m.group(0), "time:" + normal_time(m.group(0)))
+                row.add(encode(normal_time(m.group(0)), "time"), "time:" + normal_time(m.group(0)))
             elif kind == "date":
-                row.add(m.group(0), "date:" + m.group(0))
+                row.add(encode(m.group(0), "date"), "date:" + m.group(0))
 
     def _labels(self, text: str) -> None:
         """Remember the words written as labels ("hourly rate: $2.70", "rate=2.70"); a bounded vocabulary."""
@@ -441,7 +443,7 @@ def _table_of(parsed: list[ParsedRow], notes: list[str], goal: str) -> EvidenceT
     for item in parsed:
         row = rows.get(item.id) or Row(item.id)
         rows[item.id] = row
-        row.body = f"{row.body} {item.body}".strip()
+        row.body = f"{row.body} {encode_text(item.body)}".strip()
         row.verdicts += {"pass": "p", "eliminated": "f"}.get(item.verdict or "", "")
         if item.reason:
             row.add_reason(item.reason)
