@@ -173,6 +173,8 @@ class EvidenceTable:
             item: dict[str, Any] = {"id": row.id, "evidence": row.evidence, "sentences": list(row.sentences)}
             if row.verdict:
                 item["verdict"] = row.verdict
+            if row.verdict == "eliminated" and row.reason:
+                item["reason"] = row.reason
             options.append(item)
         out: dict[str, Any] = {"constraints": [c.model_dump() for c in self.constraints], "options": options}
         if self.notes:
