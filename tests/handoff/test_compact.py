@@ -127,3 +127,24 @@ def test_the_compact_table_is_far_smaller_than_verbose_traces_and_loses_nothing(
         assert audit(h, sample.facts, trace=sample.trace).recall == 1.0
         ratios.append(h.ratio)
     assert statistics.median(ratios) < 0.45 and max(ratios) < 0.6
+
+
+def test_marks_name_only_columns_the_option_failed_on() -> None:
+    """Relay lab worlds in every corpus style: hotels fail only on amenity or distance, flights only on window
+    or cabin, so a marked value is always a hotel's distance and never a price, a star count or a layover."""
+    from relaykit.bench.relay import generate_world
+    from relaykit.bench.relay.styles import styled_trace
+    from relaykit.handoff.corpus import STYLES
+
+    world = generate_world(0)
+    for k, style in enumerate(STYLES):
+        goal = world.goals[k]
+        payload = compress_handoff(styled_trace(world, goal, style), goal.text, "extract-rules").payload
+        assert isinstance(payload, str)
+        header: list[str] = []
+        for line in payload.split("\n"):
+            if line.startswith("id | "):
+                header = line.split(" | ")[1:]
+                continue
+            marked = [header[c] for c, cell in enumerate(line.split(" ")[1:len(header)]) if cell.endswith("!")]
+            assert all("km" in name and line.startswith("H") for name in marked), (style, line, header)

@@ -274,9 +274,12 @@ class _Group:
         if self.other:
             heads.append(" ".join([OTHER, *self.labelled]))
         yield HEADER_START + " | ".join(heads) + HEADER_END
-        # a reason marks a column only by words that lead its values or name its bound ("distance"), never
-        # by a word that trails them (in "stars 5; amenities wifi" the "amenities" is not the stars' label)
-        marks = [sorted(lead | set(named.get(c, ()))) for c, lead in enumerate(self.before)]
+        # a reason marks a column only by labels that lead its values (by place, or written as labels) or by
+        # the name of its bound ("distance"); never by a word that trails them ("stars 5; amenities wifi") or
+        # by a goal name that merely stands before them ("economy cabin, $89")
+        marks = [sorted({w for w in lead if w in self.labels.get(key, _NONE) or w in self.written_labels}
+                        | set(named.get(c, ()))) for c, (lead, key) in enumerate(zip(self.before, self.columns,
+                                                                                     strict=True))]
         for k, (row, (items, keys)) in enumerate(zip(self.rows, self._parsed(), strict=True)):
             gone = self.stripped[k] if self.stripped is not None else self._strip(items, keys)[0]
             words = self._free(items, gone, {})
@@ -319,9 +322,10 @@ class _Group:
 
 
 def _named_column(item: str, heads: list[list[str]]) -> int | None:
-    """The one column whose header holds every word of a reason item ("unit price" -> ``unit price EUR``)."""
+    """The one column whose label words a reason item shares ("distance centre" -> ``hotel distance km``);
+    None when no column or several do."""
     said = {singular(w) for w in item.split(" ")}
-    fits = [k for k, words in enumerate(heads) if said <= {singular(w) for w in words}]
+    fits = [k for k, words in enumerate(heads) if said & {singular(w) for w in words}]
     return fits[0] if len(fits) == 1 else None
 
 
