@@ -55,7 +55,8 @@ def big_trace(megabytes: float) -> tuple[str, str]:
     parts, size, k = [], 0, 0
     while size < megabytes * 1e6:
         t = generate(STYLE_GROUPS["held-out"][k % 6], DOMAINS[0], k, n_options=20)
-        tag = "H" + chr(65 + k % 26) + chr(65 + k // 26 % 26)  # unique ids still shaped [A-Z]{1,3}\d{1,4}
+        # unique ids (17,576 tags of 20 options) still shaped [A-Z]{1,3}\d{1,4}: every option is distinct
+        tag = chr(65 + k % 26) + chr(65 + k // 26 % 26) + chr(65 + k // 676 % 26)
         text = t.trace.replace("HT", tag)
         parts.append(text)
         size += len(text) + 2

@@ -130,7 +130,8 @@ def test_memory_stays_within_ten_times_the_input() -> None:
     sample = auditor_trace(40, 40, seed=1)
     trace = "\n".join(sample.trace.replace("H", f"H{k}").replace("F", f"F{k}") for k in range(25))
     tracemalloc.start()
-    read_evidence(trace, sample.goal)
+    table = read_evidence(trace, sample.goal)
+    payload = table.text()  # the whole of extract-rules: reading and writing the compact table
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
-    assert len(trace) > 500_000 and peak < 10 * len(trace)
+    assert len(trace) > 500_000 and peak < 10 * len(trace) and len(table.rows) >= 2000 and payload

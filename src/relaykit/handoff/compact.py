@@ -38,7 +38,7 @@ _VERDICT_CELL = re.compile(r"(?:ok|\?|out(?::\S.*)?)$")
 _UNITLESS = ("#", "time", "date")
 _LABEL_SHARE = 0.6  # a word moves to the header when it stands next to the column's value in this share of rows
 _MIN_ROWS = 3
-_CACHE_ROWS = 2000
+_CACHE_ROWS = 300  # parsed rows held at once; beyond this a table is re-read per pass (memory over speed)
 _NONE: frozenset[str] = frozenset()
 BREAK = ";"
 """Between the clauses of a row body: words on either side of it are not each other's neighbours."""
