@@ -55,17 +55,27 @@ _LABEL = re.compile(r"(?:^|[;,|(])\s*(?:[-*•]\s*)?(?P<label>[A-Za-z][A-Za-z /_
                     r"|(?P<label2>\b[A-Za-z_][\w-]*)=")
 
 
+def _holds(body: str, token: str) -> bool:
+    """Whether ``body`` (space-separated) has ``token`` as a whole token."""
+    at = body.find(token)
+    while at >= 0:
+        end = at + len(token)
+        if (at == 0 or body[at - 1] == " ") and (end == len(body) or body[end] == " "):
+            return True
+        at = body.find(token, end)
+    return False
+
+
 @dataclass(slots=True)
 class Row:
     """What the trace says about one option: compact evidence, verdicts, and source sentence indices.
 
-    Kept small on purpose (a 100 MB trace may name a million options): the evidence is one string, the
-    dedup set holds hashes, the sentence indices sit in an ``array``.
+    Kept small on purpose (a 100 MB trace may name a million options): the evidence is one string (typed
+    values normalised, so a repeat is found in it), the sentence indices sit in an ``array``.
     """
 
     id: str
     body: str = ""
-    seen: set[int] = field(default_factory=set)
     verdicts: str = ""  # "p" / "f" per verdict clause
     reason: str = ""  # why it fails, as the trace names it ("price,distance")
     sentences: array[int] = field(default_factory=lambda: array("l"))
@@ -80,10 +90,9 @@ class Row:
         """The body without clause breaks."""
         return " ".join(self.tokens)
 
-    def add(self, token: str, key: str) -> None:
-        h = hash(key)
-        if h not in self.seen:
-            self.seen.add(h)
+    def add(self, token: str) -> None:
+        """Append a word or an encoded value unless the row already holds it."""
+        if not _holds(self.body, token):
             self.body = f"{self.body} {token}" if self.body else token
 
     @property
@@ -366,15 +375,15 @@ class _Reader:
                 value = m.group(0)
                 word = value.lower()
                 if word not in DROP_WORDS and word not in self.kinds and not self._is_option(value):
-                    row.add(value, word)
+                    row.add(value)
             elif kind == "qty":
                 q = quantity_of(m)
                 if not (self.thresholds and self._is_threshold(q, tokens[max(0, k - 3):k])):
-                    row.add(encode(format_number(q.value), q.unit or "#"), f"q:{q.value:g}:{q.unit}")
+                    row.add(encode(format_number(q.value), q.unit or "#"))
             elif kind == "time":
-                row.add(encode(normal_time(m.group(0)), "time"), "time:" + normal_time(m.group(0)))
+                row.add(encode(normal_time(m.group(0)), "time"))
             elif kind == "date":
-                row.add(encode(m.group(0), "date"), "date:" + m.group(0))
+                row.add(encode(m.group(0), "date"))
 
     def _labels(self, text: str) -> None:
         """Remember the words written as labels ("hourly rate: $2.70", "rate=2.70"); a bounded vocabulary."""
