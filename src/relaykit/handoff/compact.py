@@ -17,6 +17,8 @@ and the reference reader use it), so nothing the header carries is lost on the w
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import math
 import re
 from collections import Counter, defaultdict
@@ -163,12 +165,9 @@ class _Group:
     stripped: list[set[int]] | None = None
     before: list[set[str]] = field(default_factory=list)  # per column, its header words that lead its values
 
-    budget: list[int] = field(default_factory=lambda: [_CACHE_ROWS])  # rows all groups may hold parsed
+    near_words: dict[Key, set[str]] = field(default_factory=dict)  # every word seen touching a column's values
 
     def __post_init__(self) -> None:
-        if len(self.rows) <= self.budget[0]:  # small tables parse once; a huge one is re-read in each pass
-            self.budget[0] -= len(self.rows)
-            self.cache = [(items, _keys(items)) for items in (items_of(r.body) for r in self.rows)]
         self.labels = self._labels()
         named = {w for r in self.rows for w in re.findall(r"[a-z][\w-]*", r.reason)} | self.names
         self.names = frozenset(named - self.protected)
@@ -197,6 +196,7 @@ class _Group:
                 for slot, word in words:
                     slots[key][slot][word] += 1
         out: dict[Key, set[str]] = {}
+        self.near_words = {key: set(counts) for key, counts in near.items()}
         for key, counts in near.items():
             need = max(_MIN_ROWS, math.ceil(_LABEL_SHARE * having[key]))
             candidates = {w for w, n in counts.items() if n >= need and w not in self.protected}
@@ -250,6 +250,11 @@ class _Group:
             moved.append(j)
             j -= 1
         return moved
+
+    def load(self) -> None:
+        """Hold this family's rows parsed for the next passes (one family at a time, and not a huge one)."""
+        if len(self.rows) <= _CACHE_ROWS:
+            self.cache = [(items, _keys(items)) for items in (items_of(r.body) for r in self.rows)]
 
     def prepare(self) -> list[list[str]]:
         """The header words of each column (nearest-before first), from the labels stripped off every row."""
@@ -346,9 +351,9 @@ def column_name(label: Sequence[str], unit: str) -> str:
     return " ".join(words) or ("time" if unit == "time" else "date" if unit == "date" else "value")
 
 
-def _column_of(constraint: Constraint, groups: list[_Group], heads: list[list[list[str]]]) -> tuple[int, int] | None:
+def _column_of(constraint: Constraint, groups: list[_Group]) -> tuple[int, int] | None:
     """(group, column) whose values ``constraint`` bounds: the only column of its unit, or the only one of
-    its unit whose header shares a word with its name; None when it is not clear."""
+    its unit with a word of its name next to its values; None when it is not clear."""
     if constraint.operator not in ("<=", ">=", "=="):
         return None
     found = [m for m in TOKEN.finditer(constraint.threshold) if m.lastgroup in ("qty", "time")]
@@ -358,7 +363,8 @@ def _column_of(constraint: Constraint, groups: list[_Group], heads: list[list[li
     places = [(g, c) for g, group in enumerate(groups) for c, key in enumerate(group.columns) if key[0] == unit]
     if len(places) > 1:
         name = {singular(w) for w in constraint.name.lower().split()}
-        places = [(g, c) for g, c in places if name & {singular(w) for w in heads[g][c]}]
+        places = [(g, c) for g, c in places
+                  if name & {singular(w) for w in groups[g].near_words.get(groups[g].columns[c], ())}]
     return places[0] if len(places) == 1 else None
 
 
@@ -376,26 +382,46 @@ def render(rows: Iterable[RowLike], protected: frozenset[str] = frozenset(),
     header: ``price USD <=305``). ``protected`` words (lower case) never move into a header; ``labels`` are
     words the trace wrote as labels, which move wherever they stand right before a value; ``names`` (the
     goal's attribute names) and the words of the rows' reasons move wherever they stand next to a value."""
+    with _collector_paused():
+        return _render(rows, protected, labels, names, constraints)
+
+
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """The cyclic garbage collector off while the table is written: it makes only short-lived acyclic
+    tuples and lists, and on a table of 100k options the collector's scans of the live rows cost a third."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+def _render(rows: Iterable[RowLike], protected: frozenset[str], labels: frozenset[str], names: frozenset[str],
+            constraints: Sequence[Constraint]) -> tuple[list[str], list[Constraint]]:
     families: dict[str, list[RowLike]] = defaultdict(list)
     for row in rows:
         families[family(row.id)].append(row)
-    budget = [_CACHE_ROWS]
-    groups = [_Group(group, protected, labels, names, budget=budget) for group in families.values()]
-    heads = [group.prepare() for group in groups]
+    groups = [_Group(group, protected, labels, names) for group in families.values()]
     bounds: list[dict[int, str]] = [{} for _ in groups]
     names_of: list[dict[int, list[str]]] = [{} for _ in groups]
     left = []
     for constraint in constraints:
-        place = _column_of(constraint, groups, heads)
+        place = _column_of(constraint, groups)
         if place is None or place[1] in bounds[place[0]]:
             left.append(constraint)
             continue
         g, c = place
         bounds[g][c] = _bound(constraint)
         names_of[g][c] = constraint.name.lower().split()
-        heads[g][c] = [*dict.fromkeys([*names_of[g][c], *heads[g][c]])]
     out: list[str] = []
-    for group, head, bound, named in zip(groups, heads, bounds, names_of, strict=True):
+    for group, bound, named in zip(groups, bounds, names_of, strict=True):
+        group.load()
+        head = group.prepare()
+        for c, words in named.items():
+            head[c] = [*dict.fromkeys([*words, *head[c]])]
         out += group.lines(head, bound, named)
         group.cache = group.stripped = None
     return out, left
