@@ -289,12 +289,14 @@ class _Reader:
         at = next((k for k, ids in hits if ids), None)
         if at is None:
             self.header = [c.lower() for c in cells]
+            if len(self.labels) < 4096:  # a table's header cells are labels
+                self.labels.update(w for c in self.header for w in TOKEN_WORDS.findall(c))
             return
         option_id = hits[at][1][0]
         for k, cell in enumerate(cells):
             if k != at and cell:
                 label = self.header[k] if self.header and k < len(self.header) else ""
-                self._apply(option_id, f"{label}: {cell}" if label else cell)
+                self._apply(option_id, f"{label} {cell}".strip())
         self.index += 1
 
     def _sentence(self, sentence: str) -> None:
