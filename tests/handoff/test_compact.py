@@ -148,3 +148,11 @@ def test_marks_name_only_columns_the_option_failed_on() -> None:
                 continue
             marked = [header[c] for c, cell in enumerate(line.split(" ")[1:len(header)]) if cell.endswith("!")]
             assert all("km" in name and line.startswith("H") for name in marked), (style, line, header)
+
+
+def test_a_verdict_sentence_without_an_id_belongs_to_the_option_just_described() -> None:
+    trace = ("Then B9: 2 bedrooms, $2,350 per month, 0.8 miles, no pets allowed. Crossed off because of the pets.\n"
+             "B10 has 4 bedrooms for 3,100 USD monthly. It passes. Rejected: none of the others.")
+    table = read_evidence(trace, "Rent an apartment with pets allowed.")
+    assert table.rows["B9"].verdict == "eliminated" and table.rows["B9"].reason == "pets"
+    assert table.rows["B10"].verdict == "pass"  # "Rejected: none of the others" speaks of no one option

@@ -29,6 +29,7 @@ from relaykit.handoff.lexicon import (
     PRONOUN_START,
     TOKEN,
     fail_spans,
+    opens_with_verdict,
     parenthesised_reason,
     reason_of,
     verdict_of,
@@ -319,6 +320,8 @@ class _Reader:
             self._several(clause, ids)
             return ids[-1]
         target = ids[0] if ids else self._resolve(clause) or previous
+        if target is None and previous is None and self.block is None and opens_with_verdict(clause):
+            target = self.subject  # "B9: ..., no pets. Crossed off because of the pets." is B9's verdict
         if target is None:
             if _typed(clause):
                 self.notes.append(clause)

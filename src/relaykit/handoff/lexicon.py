@@ -85,6 +85,22 @@ def _reason_items(text: str) -> list[str]:
     return items
 
 
+_QUANTIFIED = re.compile(r"\b(?:none|all|others?|every\w*|rest|remaining|both|each|any\w*|no option\w*)\b",
+                         re.IGNORECASE)
+_LEADING = re.compile(r"^(?:(?:so|then|and|but|thus|hence|therefore)[\s,]+)?", re.IGNORECASE)
+
+
+def opens_with_verdict(text: str) -> bool:
+    """Whether a sentence starts with a verdict phrase ("Crossed off because of the pets.", "So: ruled out."):
+    a verdict about whatever the previous sentences described."""
+    if _QUANTIFIED.search(text):  # "Rejected: none.", "Eliminated: all the others." speak of several options
+        return False
+    start = _LEADING.match(text)
+    at = start.end() if start else 0
+    rest = text[at:].lstrip(" :-")
+    return bool(_FAIL_RE.match(rest) or _PASS_RE.match(rest))
+
+
 def fail_spans(text: str) -> list[tuple[int, int]]:
     """Where ``text`` states a failure ("does not match", "ruled out"): words there are verdict, not evidence."""
     return [m.span() for m in _FAIL_RE.finditer(text)]
@@ -118,5 +134,5 @@ def parenthesised_reason(text: str) -> tuple[str, int, int] | None:
     return (",".join(items), found.start(1), found.end(1)) if found and items else None
 
 
-__all__ = ["COMPARATORS", "DROP_WORDS", "PRONOUN_START", "TOKEN", "fail_spans", "parenthesised_reason", "reason_of",
-           "verdict_of"]
+__all__ = ["COMPARATORS", "DROP_WORDS", "PRONOUN_START", "TOKEN", "fail_spans", "opens_with_verdict",
+           "parenthesised_reason", "reason_of", "verdict_of"]
