@@ -5,7 +5,7 @@ import statistics
 import pytest
 
 from relaykit.handoff import Fact, audit, compress_handoff, read_evidence
-from relaykit.handoff.compact import expand, parse_compact
+from relaykit.handoff.compact_read import expand, parse_compact
 from relaykit.handoff.constraints import parse_constraints
 from relaykit.handoff.corpus import DEV_STYLES, DOMAINS, corpus, generate
 from relaykit.handoff.lexicon import reason_of

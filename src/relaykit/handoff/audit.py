@@ -18,7 +18,7 @@ from pydantic import ValidationError
 
 from relaykit.errors import UsageError
 from relaykit.handoff.base import Handoff, Payload, payload_text
-from relaykit.handoff.compact import expand
+from relaykit.handoff.compact_read import expand
 from relaykit.handoff.constraints import names_match
 from relaykit.handoff.lexicon import TIME_PATTERN, TOKEN, verdict_of
 from relaykit.handoff.schema import Extraction, OptionEvaluation

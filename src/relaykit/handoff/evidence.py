@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any
 
-from relaykit.handoff.compact import ParsedRow, decode, encode, encode_text, family, parse_compact, render
+from relaykit.handoff.compact import decode, encode, encode_text, family, render
+from relaykit.handoff.compact_read import ParsedRow, parse_compact
 from relaykit.handoff.constraints import parse_constraints
 from relaykit.handoff.lexicon import (
     COMPARATORS,
