@@ -3,6 +3,7 @@
     PYTHONPATH=src python benchmarks/handoff_styles_bench.py            # every inference-free method, 3 seeds
     PYTHONPATH=src python benchmarks/handoff_styles_bench.py --seeds 10 --big-mb 10
     PYTHONPATH=src python benchmarks/handoff_styles_bench.py --peak-mb 100    # tracemalloc peak, once
+    PYTHONPATH=src python benchmarks/handoff_styles_bench.py --methods extract-rules --styles   # per style
 
 Rows: per style group (dev = the styles extract-rules was tuned on, held-out = never tuned on) and per
 domain within each group. Columns: evidence recall mean and worst trace, invented typed values (total),
@@ -54,7 +55,8 @@ def big_trace(megabytes: float) -> tuple[str, str]:
     parts, size, k = [], 0, 0
     while size < megabytes * 1e6:
         t = generate(STYLE_GROUPS["held-out"][k % 6], DOMAINS[0], k, n_options=20)
-        tag = "H" + chr(65 + k % 26) + chr(65 + k // 26 % 26)  # unique ids still shaped [A-Z]{1,3}\d{1,4}
+        # unique ids (17,576 tags of 20 options) still shaped [A-Z]{1,3}\d{1,4}: every option is distinct
+        tag = chr(65 + k % 26) + chr(65 + k // 26 % 26) + chr(65 + k // 676 % 26)
         text = t.trace.replace("HT", tag)
         parts.append(text)
         size += len(text) + 2
@@ -76,13 +78,26 @@ def speed(megabytes: float) -> None:
 
 
 def peak(megabytes: float) -> None:
+    """tracemalloc peak of extract-rules' two steps (reading the table, writing the compact payload)."""
     trace, goal = big_trace(megabytes)
     tracemalloc.start()
-    read_evidence(trace, goal)
-    top = tracemalloc.get_traced_memory()[1]
+    table = read_evidence(trace, goal)
+    reading = tracemalloc.get_traced_memory()[1]
+    tracemalloc.reset_peak()
+    payload = table.text()
+    writing = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
-    print(f"read_evidence peak on {len(trace) / 1e6:.1f} M chars: {top / 1e6:.1f} MB = "
-          f"{top / len(trace):.2f}x the input")
+    print(f"extract-rules peak on {len(trace) / 1e6:.1f} M chars ({len(table.rows)} options): reading "
+          f"{reading / 1e6:.1f} MB = {reading / len(trace):.2f}x the input; writing {writing / 1e6:.1f} MB = "
+          f"{writing / len(trace):.2f}x (payload {len(payload) / len(trace):.2f}x the input's characters)")
+
+
+def per_style(method: str, seeds: int) -> None:
+    """Median ratio and mean recall per style (the held-out styles' rows are measured, never tuned on)."""
+    for group, styles in STYLE_GROUPS.items():
+        for style in styles:
+            rows = measure(method, list(corpus((style,), seeds=seeds)))
+            print(line(f"{group}:{style}", rows))
 
 
 def main() -> None:
@@ -90,7 +105,8 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("--methods", default=",".join(METHODS))
     parser.add_argument("--big-mb", type=float, default=0.0, help="also time extract-rules on a trace this big")
-    parser.add_argument("--peak-mb", type=float, default=0.0, help="also measure the reader's peak memory")
+    parser.add_argument("--peak-mb", type=float, default=0.0, help="also measure extract-rules' peak memory")
+    parser.add_argument("--styles", action="store_true", help="also print extract-rules per style")
     args = parser.parse_args()
     for method in args.methods.split(","):
         print(f"{method}")
@@ -102,6 +118,9 @@ def main() -> None:
                 by_domain[r["domain"]].append(r)
             for domain, part in by_domain.items():
                 print(line(f"  {domain}", part))
+    if args.styles:
+        print("extract-rules per style")
+        per_style("extract-rules", args.seeds)
     if args.big_mb:
         speed(args.big_mb)
     if args.peak_mb:

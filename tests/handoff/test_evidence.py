@@ -35,9 +35,9 @@ def test_contract_example_rows_keep_every_value_and_verdict() -> None:
     assert list(table.rows) == ["H01", "H02", "F01", "F03"]  # the goal's own G07 is not an option
     h01, h02, f01, f03 = (table.rows[i].text() for i in table.rows)
     assert h01.startswith("H01: Kensington Rooms price 145 USD") and h01.endswith("| pass")
-    assert "5.1 km" in h02 and "gym missing" in h02 and h02.endswith("| eliminated")
+    assert "5.1 km" in h02 and "gym missing" in h02 and h02.endswith("| eliminated (amenity,distance)")
     assert "3.0 km" not in h01 + h02  # the goal's threshold restated in a check is not the option's value
-    assert "refundable yes" in f01 and "premium economy" in f03 and "$300.00" in f03
+    assert "refundable yes" in f01 and "premium economy" in f03 and "300 USD" in f03  # values normalised
     assert table.rows["F03"].verdict is None
     assert "Pair" not in table.text() and "445" not in table.text()  # pair totals are derived sums
     assert [(c.name, c.operator, c.threshold) for c in table.constraints] == [
@@ -50,9 +50,9 @@ def test_the_travel_phrasing_that_defeated_the_old_parser() -> None:
              "HT03 sits 9.1 km away, beyond the 8.0 km limit, so HT03 drops out.\n"
              "HT02 stays on the shortlist: 3 stars, USD 210, 2.2 km from the centre, pool.")
     table = read_evidence(trace, "A hotel with a gym under 400 USD, at most 8.0 km from the centre.")
-    assert table.rows["HT01"].text() == "HT01: 2-star property $180 night 5.7 km gym spa wifi"
+    assert table.rows["HT01"].text() == "HT01: 2 stars property 180 USD night 5.7 km gym spa wifi"
     assert table.rows["HT03"].text() == "HT03: 9.1 km limit | eliminated"
-    assert table.rows["HT02"].verdict == "pass" and "USD 210" in table.rows["HT02"].text()
+    assert table.rows["HT02"].verdict == "pass" and "210 USD" in table.rows["HT02"].text()
 
 
 def test_pronouns_former_latter_and_blocks() -> None:
@@ -60,9 +60,9 @@ def test_pronouns_former_latter_and_blocks() -> None:
              "The latter bills $5.00; it runs eu-west. The former passes, and the latter is crossed off.\n"
              "- V3\n  - memory: 48 GB\n  - verdict: ✗ (region)\n\nAudit summary: 1 of 3 vendors pass.")
     table = read_evidence(trace, "Pick a vendor.")
-    assert table.rows["V1"].text() == "V1: bills $4.10 hour us-east | pass"
-    assert table.rows["V2"].text() == "V2: bills $5.00 runs eu-west | eliminated"
-    assert table.rows["V3"].text() == "V3: memory 48 GB region | eliminated"
+    assert table.rows["V1"].text() == "V1: bills 4.1 USD hour us-east | pass"
+    assert table.rows["V2"].text() == "V2: bills 5 USD runs eu-west | eliminated"
+    assert table.rows["V3"].text() == "V3: memory 48 GB | eliminated (region)"
     assert table.notes == ["Audit summary: 1 of 3 vendors pass."]  # not attributable: carried verbatim
 
 
@@ -71,8 +71,8 @@ def test_tables_use_their_header_and_codes_are_not_options() -> None:
              "| SP01 | €1.20 | ISO-9001 | ✓ |\n| SP02 | 2,450.00 EUR | none | ✗ lead time |")
     table = read_evidence(trace, "Choose a supplier.")
     assert list(table.rows) == ["SP01", "SP02"]
-    assert table.rows["SP01"].text() == "SP01: unit price €1.20 certification ISO-9001 | pass"
-    assert table.rows["SP02"].text() == "SP02: unit price 2,450.00 EUR certification none lead time | eliminated"
+    assert table.rows["SP01"].text() == "SP01: unit price 1.2 EUR certification ISO-9001 | pass"
+    assert table.rows["SP02"].text() == "SP02: unit price 2450 EUR certification none | eliminated (lead time)"
 
 
 def test_goal_constraints_in_plain_words() -> None:
@@ -103,7 +103,7 @@ def test_prose_audits_it_was_not_written_for() -> None:
     assert table.rows["S1"].verdict == "pass" and "09:00" in table.rows["S1"].text()
     assert table.rows["S2"].verdict == "eliminated" and "45 min" in table.rows["S2"].text()
     vendors = read_evidence(VENDOR_TRACE, VENDOR_GOAL)
-    assert vendors.rows["V-1"].verdict == "pass" and "$1,850.00" in vendors.rows["V-1"].text()
+    assert vendors.rows["V-1"].verdict == "pass" and "1850 USD" in vendors.rows["V-1"].text()
     assert vendors.rows["V-3"].verdict == "eliminated" and "US" in vendors.rows["V-3"].text()
 
 
@@ -130,7 +130,8 @@ def test_memory_stays_within_ten_times_the_input() -> None:
     sample = auditor_trace(40, 40, seed=1)
     trace = "\n".join(sample.trace.replace("H", f"H{k}").replace("F", f"F{k}") for k in range(25))
     tracemalloc.start()
-    read_evidence(trace, sample.goal)
+    table = read_evidence(trace, sample.goal)
+    payload = table.text()  # the whole of extract-rules: reading and writing the compact table
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
-    assert len(trace) > 500_000 and peak < 10 * len(trace)
+    assert len(trace) > 500_000 and peak < 10 * len(trace) and len(table.rows) >= 2000 and payload

@@ -8,9 +8,11 @@ from relaykit.errors import InvalidOutput, UsageError
 from relaykit.handoff import (
     Compressed,
     Extraction,
+    Fact,
     FunctionCompressor,
     Handoff,
     Job,
+    audit,
     compress_handoff,
     compressors,
     read_evidence,
@@ -65,7 +67,11 @@ def test_readme_example_payload_is_smaller_than_its_trace() -> None:
     trace = ("H1 costs 180 USD per night and has a gym, 1.2 km from the centre; it passes. "
              "H2 costs 450 USD per night, which is over the budget, so it is eliminated.")
     h = compress_handoff(trace, "Find a hotel with a gym under 400 USD.", "extract-rules")
-    assert h.tokens_out < h.tokens_in and "450 USD" in h.payload_text
+    assert h.tokens_out < h.tokens_in and "USD <=400" in h.payload_text  # the unit and bound, once, in the header
+    facts = [Fact("H1", "price", "180 USD"), Fact("H1", "distance", "1.2 km"), Fact("H1", "amenities", "gym"),
+             Fact("H1", "verdict", "pass"), Fact("H2", "price", "450 USD"), Fact("H2", "verdict", "eliminated")]
+    report = audit(h, facts, trace=trace)
+    assert report.recall == 1.0 and report.invented == []
 
 
 def test_a_method_can_be_passed_as_an_object_and_declares_its_resources() -> None:

@@ -18,11 +18,11 @@ from pydantic import ValidationError
 
 from relaykit.errors import UsageError
 from relaykit.handoff.base import Handoff, Payload, payload_text
+from relaykit.handoff.compact_read import expand
 from relaykit.handoff.constraints import names_match
-from relaykit.handoff.evidence import normal_time
 from relaykit.handoff.lexicon import TIME_PATTERN, TOKEN, verdict_of
 from relaykit.handoff.schema import Extraction, OptionEvaluation
-from relaykit.handoff.text import find_quantities, iter_sentences, parse_quantity
+from relaykit.handoff.text import find_quantities, iter_sentences, normal_time, parse_quantity
 from relaykit.memo import MEMO_CHARS, remembered, remembered_whole
 from relaykit.text import iter_lines
 
@@ -229,6 +229,8 @@ def audit(handoff: Handoff | Payload | Extraction, facts: Iterable[Fact | Mappin
     also which typed values the payload invented (``invented``)."""
     checked = [Fact.of(f) for f in facts]
     raw: Payload | Extraction = handoff.payload if isinstance(handoff, Handoff) else handoff
+    if isinstance(raw, str):  # a compact evidence table is read with its headers' labels and units
+        raw = expand(raw) or raw
     if isinstance(raw, dict) and _is_table(raw):
         kept_flags = _audit_table(raw, checked)
     else:

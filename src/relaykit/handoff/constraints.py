@@ -115,6 +115,26 @@ def _with_item(clause: str) -> tuple[str, Constraint | None]:
     return clause[:match.start()] + " with " + clause[match.end("item"):], item
 
 
+_CODE = re.compile(r"\b(?P<name>[A-Za-z][a-z]+)\s+(?P<value>[A-Za-z]+-[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*)\b")
+_CERTIFIED = re.compile(r"\bcertified\s+(?:as\s+)?(?P<value>[\w-]+)", re.IGNORECASE)
+_KIND_OF = re.compile(r"\ban?\s+(?P<value>[a-z]+)\s+(?P<name>[a-z]+)\s*$")
+
+
+def enumerated(clause: str) -> list[Constraint]:
+    """Wanted categories a clause names without a comparison: "in region us-east" (a code after its label),
+    "certified ISO-9001", "with a national network"."""
+    found = [Constraint(name="certified", operator="==", threshold=m.group("value"))
+             for m in _CERTIFIED.finditer(clause)]
+    for m in _CODE.finditer(clause):
+        name = m.group("name").lower()
+        if name not in _BREAK and name != "certified" and not any(c.threshold == m.group("value") for c in found):
+            found.append(Constraint(name=name, operator="==", threshold=m.group("value")))
+    kind = _KIND_OF.search(clause)
+    if kind and not found and not _OPERATOR.search(clause) and not find_quantities(clause):
+        found.append(Constraint(name=kind.group("name"), operator="==", threshold=kind.group("value")))
+    return found
+
+
 def parse_constraints(goal: str) -> list[Constraint]:
     """The constraint register of ``goal``; unmarked goals yield only clauses with a comparison, a number,
     a clock time, or two words ("cabin economy")."""
@@ -124,6 +144,8 @@ def parse_constraints(goal: str) -> list[Constraint]:
         clause, item = _with_item(clause)
         if item is not None:
             found.append(item)
+        if not marked:
+            found += enumerated(clause)
         short = len(clause.split()) == 2
         if not marked and not (_OPERATOR.search(clause) or find_quantities(clause) or short):
             continue
@@ -169,4 +191,4 @@ def evaluate(constraint: Constraint, value: str) -> str:
     return "unknown"
 
 
-__all__ = ["evaluate", "names_match", "parse_clause", "parse_constraints", "singular"]
+__all__ = ["enumerated", "evaluate", "names_match", "parse_clause", "parse_constraints", "singular"]

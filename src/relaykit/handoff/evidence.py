@@ -16,15 +16,36 @@ from __future__ import annotations
 import re
 from array import array
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any
 
+from relaykit.handoff.compact import decode, encode, encode_text, family, render
+from relaykit.handoff.compact_read import ParsedRow, parse_compact
 from relaykit.handoff.constraints import parse_constraints
-from relaykit.handoff.lexicon import COMPARATORS, DROP_WORDS, PRONOUN_START, TOKEN, verdict_of
+from relaykit.handoff.lexicon import (
+    COMPARATORS,
+    DROP_WORDS,
+    PRONOUN_START,
+    TOKEN,
+    fail_spans,
+    opens_with_verdict,
+    parenthesised_reason,
+    reason_of,
+    verdict_of,
+)
 from relaykit.handoff.schema import Check, Constraint, Extraction, OptionEvaluation
-from relaykit.handoff.text import Quantity, compile_id_pattern, find_quantities, quantity_of
+from relaykit.handoff.text import (
+    CURRENCY_CODES,
+    UNITS,
+    Quantity,
+    compile_id_pattern,
+    find_quantities,
+    format_number,
+    normal_time,
+    quantity_of,
+)
 from relaykit.memo import remembered
 from relaykit.text import iter_lines, iter_sentences
 
@@ -33,30 +54,48 @@ _CLAUSE_SPLIT = re.compile(r";\s*|,?\s+(?:while|whereas)\s+|,\s+but\s+|,\s+and\s
 _BLOCK_LINE = re.compile(r"^(?:\s+|[-*•]\s|[\w ()/-]{1,40}:)")
 _KIND = re.compile(r"\b([A-Z][a-z]+) $")
 _TABLE_RULE = re.compile(r"^:?-{2,}:?$")
+_LABEL = re.compile(r"(?:^|[;,|(])\s*(?:[-*•]\s*)?(?P<label>[A-Za-z][A-Za-z /_-]{0,40}?)\s*:(?!//)\s*(?=\S)"
+                    r"|(?P<label2>\b[A-Za-z_][\w-]*)=")
+
+
+def _holds(body: str, token: str) -> bool:
+    """Whether ``body`` (space-separated) has ``token`` as a whole token."""
+    at = body.find(token)
+    while at >= 0:
+        end = at + len(token)
+        if (at == 0 or body[at - 1] == " ") and (end == len(body) or body[end] == " "):
+            return True
+        at = body.find(token, end)
+    return False
 
 
 @dataclass(slots=True)
 class Row:
     """What the trace says about one option: compact evidence, verdicts, and source sentence indices.
 
-    Kept small on purpose (a 100 MB trace may name a million options): the evidence is one string, the
-    dedup set holds hashes, the sentence indices sit in an ``array``.
+    Kept small on purpose (a 100 MB trace may name a million options): the evidence is one string (typed
+    values normalised, so a repeat is found in it), the sentence indices sit in an ``array``.
     """
 
     id: str
     body: str = ""
-    seen: set[int] = field(default_factory=set)
     verdicts: str = ""  # "p" / "f" per verdict clause
+    reason: str = ""  # why it fails, as the trace names it ("price,distance")
     sentences: array[int] = field(default_factory=lambda: array("l"))
 
     @property
     def tokens(self) -> list[str]:
-        return self.body.split(" ") if self.body else []
+        """The evidence, a word or a typed value (``2.7 USD``, ``14:00``) each."""
+        return [decode(t) for t in self.body.split(" ") if t and t != ";"]
 
-    def add(self, token: str, key: str) -> None:
-        h = hash(key)
-        if h not in self.seen:
-            self.seen.add(h)
+    @property
+    def evidence(self) -> str:
+        """The body without clause breaks."""
+        return " ".join(self.tokens)
+
+    def add(self, token: str) -> None:
+        """Append a word or an encoded value unless the row already holds it."""
+        if not _holds(self.body, token):
             self.body = f"{self.body} {token}" if self.body else token
 
     @property
@@ -66,9 +105,21 @@ class Row:
             return "eliminated"
         return "pass" if self.verdicts else None
 
+    def add_break(self) -> None:
+        """Mark the end of a clause (``;``): the compact table never reads a label across it."""
+        if self.body and not self.body.endswith(" ;"):
+            self.body += " ;"
+
+    def add_reason(self, reason: str) -> None:
+        known = self.reason.split(",") if self.reason else []
+        fresh = [r for r in reason.split(",") if r not in known]
+        self.reason = ",".join([*known, *fresh][:4])
+
     def text(self) -> str:
+        """The row as one labelled line: ``H01: price 145 USD ... | eliminated (distance)``."""
         verdict = self.verdict
-        return f"{self.id}: {self.body}" + (f" | {verdict}" if verdict else "")
+        why = f" ({self.reason})" if verdict == "eliminated" and self.reason else ""
+        return f"{self.id}: {self.evidence}" + (f" | {verdict}{why}" if verdict else "")
 
 
 @dataclass
@@ -79,16 +130,36 @@ class EvidenceTable:
     constraints: list[Constraint]
     rows: dict[str, Row]
     notes: list[str]
+    labels: frozenset[str] = frozenset()  # words the trace used as labels ("rate:", "price=", table headers)
 
-    def constraint_line(self) -> str:
-        return "; ".join(f"{c.name} {c.operator} {c.threshold}" for c in self.constraints)
+    def constraint_line(self, constraints: list[Constraint] | None = None) -> str:
+        chosen = self.constraints if constraints is None else constraints
+        return "; ".join(f"{c.name} {c.operator} {_threshold(c.threshold)}" for c in chosen)
 
     def text(self) -> str:
-        """The default payload: one line per option, then ``note:`` lines, after the constraint register."""
-        lines = [f"constraints: {self.constraint_line()}"] if self.constraints else []
-        lines += [row.text() for row in self.rows.values()]
+        """The default payload (``relaykit.handoff.compact``): the constraints no column states, a header
+        per id family (a column's bound in its header), one short line per option, then ``note:`` lines."""
+        names = frozenset(w.lower() for c in self.constraints for w in TOKEN_WORDS.findall(c.name)) - DROP_WORDS
+        table, left = render(self.rows.values(), self.protected_words(names), self.labels, names,
+                             self.constraints)
+        lines = [f"constraints: {self.constraint_line(list(left))}"] if left else []
+        lines += table
         lines += [f"note: {n}" for n in self.notes]
         return "\n".join(lines)
+
+    def labelled_text(self) -> str:
+        """The table as labelled lines, one per option (``H01: price 145 USD ... | pass``)."""
+        return "\n".join([row.text() for row in self.rows.values()] + [f"note: {n}" for n in self.notes])
+
+    def protected_words(self, names: frozenset[str] = frozenset()) -> frozenset[str]:
+        """Words that never move into a header: the goal's wanted values ("us-east", "pool") and every other
+        content word of the goal that is not an attribute's name (a label the trace wrote, a constraint's
+        name, a reason's word) or a unit."""
+        wanted = {w.lower() for c in self.constraints if c.operator in ("==", "contains", "in")
+                  for w in TOKEN_WORDS.findall(c.threshold)}
+        reasons = {w for row in self.rows.values() for w in TOKEN_WORDS.findall(row.reason)}
+        said = {w.lower() for w in TOKEN_WORDS.findall(self.goal)} - DROP_WORDS - COMPARATORS - _UNIT_WORDS
+        return frozenset(wanted | (said - names - reasons - self.labels))
 
     def to_extraction(self) -> Extraction:
         """The table in the shared ``Extraction`` schema (the wire form of the model ``extract`` method):
@@ -111,14 +182,27 @@ class EvidenceTable:
         """The JSON payload: no nulls, evidence named by sentence index instead of repeated."""
         options = []
         for row in self.rows.values():
-            item: dict[str, Any] = {"id": row.id, "evidence": row.body, "sentences": list(row.sentences)}
+            item: dict[str, Any] = {"id": row.id, "evidence": row.evidence, "sentences": list(row.sentences)}
             if row.verdict:
                 item["verdict"] = row.verdict
+            if row.verdict == "eliminated" and row.reason:
+                item["reason"] = row.reason
             options.append(item)
         out: dict[str, Any] = {"constraints": [c.model_dump() for c in self.constraints], "options": options}
         if self.notes:
             out["notes"] = self.notes
         return out
+
+
+TOKEN_WORDS = re.compile(r"[A-Za-z][\w-]*")
+_UNIT_WORDS = frozenset(u.lower() for u in (*UNITS, *UNITS.values(), *CURRENCY_CODES, "dollars", "euros", "pounds"))
+
+
+def _threshold(text: str) -> str:
+    """A constraint threshold as the register states it: its quantity normalised ("8.0 km from the centre"
+    -> "8 km"), other thresholds as written."""
+    found = find_quantities(text)
+    return found[0].normalised() if len(found) == 1 else text
 
 
 def _attributes(tokens: list[str]) -> dict[str, str]:
@@ -146,28 +230,17 @@ def _unit_label(q: Quantity | None) -> str:
     return "price" if q.is_money else {"km": "distance", "miles": "distance", "m": "distance"}.get(q.unit, q.unit)
 
 
-def normal_time(text: str) -> str:
-    """"2 pm", "14:00", "2:30pm" -> "14:00" / "14:30"."""
-    m = re.match(r"(\d{1,2})(?::(\d{2}))?\s*([ap])?", text.strip().lower())
-    if not m:
-        return text
-    hour, minute = int(m.group(1)), int(m.group(2) or 0)
-    if m.group(3) == "p" and hour < 12:
-        hour += 12
-    if m.group(3) == "a" and hour == 12:
-        hour = 0
-    return f"{hour:02d}:{minute:02d}"
-
-
 @dataclass
 class _Reader:
     id_re: re.Pattern[str]
     options: frozenset[str] | None  # the ids that are options (None: every id match)
     goal: str
     thresholds: list[Quantity]
+    wanted: frozenset[str] = frozenset()  # the goal's wanted categories ("afternoon", "business")
     rows: dict[str, Row] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     kinds: set[str] = field(default_factory=set)
+    labels: set[str] = field(default_factory=set)
     subject: str | None = None
     pair: tuple[str, str] | None = None
     block: str | None = None
@@ -219,6 +292,8 @@ class _Reader:
         at = next((k for k, ids in hits if ids), None)
         if at is None:
             self.header = [c.lower() for c in cells]
+            if len(self.labels) < 4096:  # a table's header cells are labels
+                self.labels.update(w for c in self.header for w in TOKEN_WORDS.findall(c))
             return
         option_id = hits[at][1][0]
         for k, cell in enumerate(cells):
@@ -247,6 +322,8 @@ class _Reader:
             self._several(clause, ids)
             return ids[-1]
         target = ids[0] if ids else self._resolve(clause) or previous
+        if target is None and previous is None and self.block is None and opens_with_verdict(clause):
+            target = self.subject  # "B9: ..., no pets. Crossed off because of the pets." is B9's verdict
         if target is None:
             if _typed(clause):
                 self.notes.append(clause)
@@ -281,55 +358,58 @@ class _Reader:
 
     def _apply(self, option_id: str, text: str, shared: str | None = None) -> None:
         row = self._row(option_id)
+        if ":" in text or "=" in text:
+            self._labels(text)
         verdict = verdict_of(text) or shared
         if verdict and len(row.verdicts) < 64:
             row.verdicts += verdict[0]
         if not row.sentences or row.sentences[-1] != self.index:
             row.sentences.append(self.index)
-        for token in _tokens_of(text):
-            if token.kind == "w":
-                if token.key not in DROP_WORDS and token.key not in self.kinds and not self._is_option(token.shown):
-                    row.add(token.shown, token.key)
-            elif token.quantity is None or not self._is_threshold(token):
-                row.add(token.shown, token.key)
+        row.add_break()
+        why = (reason_of(text) or parenthesised_reason(text)) if verdict == "fail" else None
+        if why is not None:
+            row.add_reason(why[0])
+        tokens = _matches(text)
+        spans = fail_spans(text) if verdict == "fail" else []
+        for k, m in enumerate(tokens):
+            kind = m.lastgroup
+            if kind == "w" and spans and ((why is not None and why[1] <= m.start() < why[2])
+                                          or any(a <= m.start() < b for a, b in spans)
+                                          or (m.group(0).lower() in self.wanted
+                                              and _compared_to(text, spans, m.start()))):
+                continue  # a reason travels as the reason; "does not match business" names the goal's value
+            if kind == "w":
+                value = m.group(0)
+                word = value.lower()
+                if word not in DROP_WORDS and word not in self.kinds and not self._is_option(value):
+                    row.add(value)
+            elif kind == "qty":
+                q = quantity_of(m)
+                if not (self.thresholds and self._is_threshold(q, tokens[max(0, k - 3):k])):
+                    row.add(encode(format_number(q.value), q.unit or "#"))
+            elif kind == "time":
+                row.add(encode(normal_time(m.group(0)), "time"))
+            elif kind == "date":
+                row.add(encode(m.group(0), "date"))
 
-    def _is_threshold(self, token: _Token) -> bool:
+    def _labels(self, text: str) -> None:
+        """Remember the words written as labels ("hourly rate: $2.70", "rate=2.70"); a bounded vocabulary."""
+        for m in _LABEL.finditer(text):
+            if len(self.labels) < 4096:
+                said = m.group("label") or m.group("label2")
+                self.labels.update(w.lower() for w in TOKEN_WORDS.findall(said))
+
+    def _is_threshold(self, q: Quantity, before: Sequence[re.Match[str]]) -> bool:
         """A goal threshold restated in a check ("5.1 km exceeds the 3.0 km limit"), not the option's value."""
-        q = token.quantity
-        return (token.after_comparator and q is not None
-                and any(q.same_as(t) and q.unit == t.unit for t in self.thresholds))
-
-
-@dataclass(frozen=True, slots=True)
-class _Token:
-    """A word or typed value of a clause: as written, its dedup key, and for a quantity whether one of the three
-    tokens before it is a comparator word ("exceeds", "limit")."""
-
-    kind: str
-    shown: str
-    key: str
-    quantity: Quantity | None = None
-    after_comparator: bool = False
+        if not any(q.same_as(t) and q.unit == t.unit for t in self.thresholds):
+            return False
+        return any(m.lastgroup == "w" and m.group(0).lower() in COMPARATORS for m in before)
 
 
 @remembered
-def _tokens_of(text: str) -> tuple[_Token, ...]:
+def _matches(text: str) -> tuple[re.Match[str], ...]:
     """The tokens of a clause (remembered inside a benchmark run: the same clauses recur in every payload)."""
-    matches = list(TOKEN.finditer(text))
-    out = []
-    for k, m in enumerate(matches):
-        kind, shown = m.lastgroup, m.group(0)
-        if kind == "w":
-            out.append(_Token("w", shown, shown.lower()))
-        elif kind == "qty":
-            q = quantity_of(m)
-            comparator = any(p.lastgroup == "w" and p.group(0).lower() in COMPARATORS for p in matches[max(0, k - 3):k])
-            out.append(_Token("qty", q.text, f"q:{q.value:g}:{q.unit}", q, comparator))
-        elif kind == "time":
-            out.append(_Token("time", shown, "time:" + normal_time(shown)))
-        elif kind == "date":
-            out.append(_Token("date", shown, "date:" + shown))
-    return tuple(out)
+    return tuple(TOKEN.finditer(text))
 
 
 @remembered
@@ -345,6 +425,12 @@ def _clauses_of(sentence: str) -> tuple[str, ...]:
 @remembered
 def _id_matches(id_re: re.Pattern[str], text: str) -> tuple[str, ...]:
     return tuple(m.group(0) for m in id_re.finditer(text))
+
+
+def _compared_to(text: str, spans: list[tuple[int, int]], at: int) -> bool:
+    """Whether the word at ``at`` is what a fail phrase compares with ("does not match night"): it follows
+    the phrase within two words, with no punctuation between."""
+    return any(end <= at and re.fullmatch(r"\s*(?:[A-Za-z-]+\s+){0,2}", text[end:at]) for _, end in spans)
 
 
 def _typed(text: str) -> bool:
@@ -373,19 +459,35 @@ def option_ids(trace: str, id_re: re.Pattern[str], exclude: frozenset[str]) -> f
     return frozenset(i for i in distinct if _family(i) in families or not families)
 
 
-def _family(identifier: str) -> str:
-    """The letter prefix of an id (``H`` for ``H07``, ``VND-`` stripped to ``VND``)."""
-    return re.sub(r"[-\d]+$", "", identifier)
+_family = family
 
 
 def read_evidence(trace: str, goal: str, *, id_pattern: str | None = None) -> EvidenceTable:
     """The evidence table of ``trace`` for ``goal`` (no model call; one pass over the lines)."""
     id_re = compile_id_pattern(id_pattern)
     goal_ids = frozenset(m.group(0) for m in id_re.finditer(goal))
-    reader = _Reader(id_re, option_ids(trace, id_re, goal_ids), goal, find_quantities(goal))
+    compact = parse_compact(trace)
+    if compact is not None:  # an extract-rules payload read back (the reference reader does this)
+        return _table_of(compact[0], compact[1], goal)
+    constraints = parse_constraints(goal)
+    wanted = frozenset(w.lower() for c in constraints if c.operator in ("==", "contains", "in")
+                       for w in TOKEN_WORDS.findall(c.threshold))
+    reader = _Reader(id_re, option_ids(trace, id_re, goal_ids), goal, find_quantities(goal), wanted)
     for line in iter_lines(trace):
         reader.line(line)
-    return EvidenceTable(goal, parse_constraints(goal), reader.rows, reader.notes)
+    return EvidenceTable(goal, constraints, reader.rows, reader.notes, frozenset(reader.labels))
+
+
+def _table_of(parsed: list[ParsedRow], notes: list[str], goal: str) -> EvidenceTable:
+    rows: dict[str, Row] = {}
+    for item in parsed:
+        row = rows.get(item.id) or Row(item.id)
+        rows[item.id] = row
+        row.body = f"{row.body} {encode_text(item.body)}".strip()
+        row.verdicts += {"pass": "p", "eliminated": "f"}.get(item.verdict or "", "")
+        if item.reason:
+            row.add_reason(item.reason)
+    return EvidenceTable(goal, parse_constraints(goal), rows, notes)
 
 
 def table_lines(table: EvidenceTable) -> Iterator[str]:

@@ -71,4 +71,70 @@ def verdict_of(text: str) -> str | None:
     return None
 
 
-__all__ = ["COMPARATORS", "DROP_WORDS", "PRONOUN_START", "TOKEN", "verdict_of"]
+_REASON = re.compile(r"\s*(?:on|for|over|due to|because of|because|as|:|-|\()?\s*(?P<why>[^.;:()\d$£€¥]*)",
+                     re.IGNORECASE)
+_REASON_END = re.compile(r",\s*(?:so|and so|thus|hence|which|it|this)\b|\b(?:so|thus|hence)\b", re.IGNORECASE)
+_COMPARED = re.compile(r"(?:does not|doesn.t) (?:match|meet)", re.IGNORECASE)
+_REASON_SPLIT = re.compile(r",|\band\b|&|\+|/", re.IGNORECASE)
+
+
+def _reason_items(text: str) -> list[str]:
+    items = []
+    for part in _REASON_SPLIT.split(text):
+        words = [w for w in re.findall(r"[A-Za-z][\w-]*", part) if w.lower() not in DROP_WORDS]
+        if words and len(words) <= 3:
+            items.append(" ".join(words).lower())
+    return items
+
+
+_QUANTIFIED = re.compile(r"\b(?:none|all|others?|every\w*|rest|remaining|both|each|any\w*|no option\w*)\b",
+                         re.IGNORECASE)
+_LEADING = re.compile(r"^(?:(?:so|then|and|but|thus|hence|therefore)[\s,]+)?", re.IGNORECASE)
+
+
+def opens_with_verdict(text: str) -> bool:
+    """Whether a sentence starts with a verdict phrase ("Crossed off because of the pets.", "So: ruled out."):
+    a verdict about whatever the previous sentences described."""
+    if _QUANTIFIED.search(text):  # "Rejected: none.", "Eliminated: all the others." speak of several options
+        return False
+    start = _LEADING.match(text)
+    at = start.end() if start else 0
+    rest = text[at:].lstrip(" :-")
+    return bool(_FAIL_RE.match(rest) or _PASS_RE.match(rest))
+
+
+def fail_spans(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` states a failure ("does not match", "ruled out"): words there are verdict, not evidence."""
+    return [m.span() for m in _FAIL_RE.finditer(text)]
+
+
+def reason_of(text: str) -> tuple[str, int, int] | None:
+    """Why a failing clause fails, as the words after its fail phrase name it ("drops out on price and
+    distance" -> ``"price,distance"``, "✗ region", "eliminated (amenity)"): the reason and its span in
+    ``text``. None when the clause names no reason in words (a value or nothing follows the phrase)."""
+    for match in _FAIL_RE.finditer(text):
+        if _NOT_BEFORE.search(text[:match.start()]) or _COMPARED.match(match.group(0)):
+            continue  # "does not match night": what follows is the wanted value, not a reason
+        found = _REASON.match(text, match.end())
+        if found is None:
+            continue
+        why = found.group("why")
+        end = _REASON_END.search(why)
+        why = why[:end.start()] if end else why
+        if text[found.start("why") + len(why):][:1].isdigit():  # "ruled out: CA04 (...)": an id, not a reason
+            why = re.sub(r"[A-Za-z-]+$", "", why)
+        items = _reason_items(why)
+        if items:
+            return ",".join(dict.fromkeys(items)), found.start("why"), found.start("why") + len(why)
+    return None
+
+
+def parenthesised_reason(text: str) -> tuple[str, int, int] | None:
+    """The reason of a piece that inherits its verdict from a shared head ("H03 (distance)")."""
+    found = re.search(r"\(([^()\d]*)\)", text)
+    items = _reason_items(found.group(1)) if found else []
+    return (",".join(items), found.start(1), found.end(1)) if found and items else None
+
+
+__all__ = ["COMPARATORS", "DROP_WORDS", "PRONOUN_START", "TOKEN", "fail_spans", "opens_with_verdict",
+           "parenthesised_reason", "reason_of", "verdict_of"]

@@ -84,6 +84,19 @@ def format_number(value: float) -> str:
     return f"{value:.10g}"
 
 
+def normal_time(text: str) -> str:
+    """"2 pm", "14:00", "2:30pm" -> "14:00" / "14:30"."""
+    m = re.match(r"(\d{1,2})(?::(\d{2}))?\s*([ap])?", text.strip().lower())
+    if not m:
+        return text
+    hour, minute = int(m.group(1)), int(m.group(2) or 0)
+    if m.group(3) == "p" and hour < 12:
+        hour += 12
+    if m.group(3) == "a" and hour == 12:
+        hour = 0
+    return f"{hour:02d}:{minute:02d}"
+
+
 def find_quantities(text: str) -> list[Quantity]:
     """Every number in ``text`` with its currency or unit: "$180", "180 USD", "USD 180.00", "1.4 km"."""
     return list(_quantities(text))
@@ -194,6 +207,7 @@ __all__ = [
     "iter_sentences",
     "last_verdict",
     "mentions_elimination",
+    "normal_time",
     "parse_quantity",
     "quantity_of",
     "split_sentences",

@@ -1,0 +1,114 @@
+"""Reading a compact evidence table (``relaykit.handoff.compact``) back into labelled rows.
+
+``parse_compact`` gives each row its values with the header's labels and units (``GV02 1.5`` under
+``rate USD`` is ``rate 1.5 USD``), its verdict and its reason (a marked value ``1.5!`` names its column);
+``expand`` writes them as ``ID: evidence | verdict (reason)`` lines, which is how the audit reads a payload.
+Text that does not fit the format exactly is not a compact table (None): it is read as ordinary text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from relaykit.handoff.compact import HEADER_END, HEADER_START, MISSING, OTHER
+from relaykit.handoff.text import CURRENCY_CODES, UNITS
+
+_BOUND = re.compile(r"(?:<=|>=|==)\S+$")
+_VERDICT_CELL = re.compile(r"(?:ok|\?|out(?::\S.*)?)$")
+
+
+@dataclass(frozen=True)
+class ParsedRow:
+    """One row of a compact payload read back: its labelled evidence, verdict and reason."""
+
+    id: str
+    body: str
+    verdict: str | None
+    reason: str
+
+
+def _column(name: str) -> tuple[str, str]:
+    """(label, unit) of a header cell: the unit is its last word when that word is a unit or currency."""
+    words = [w for w in name.split(" ") if not _BOUND.match(w)]
+    last = words[-1] if words else ""
+    if last in CURRENCY_CODES or last in UNITS.values() or last == "%":
+        return " ".join(words[:-1]), last
+    return name, ""
+
+
+def _value_text(label: str, value: str, unit: str) -> str:
+    written = value + ("%" if unit == "%" else f" {unit}" if unit else "")
+    return f"{label} {written}".strip()
+
+
+def _row(line: str, columns: list[tuple[str, str]]) -> ParsedRow | None:
+    cells = line.split(" ")
+    at = next((k for k in range(len(columns) + 1, len(cells)) if _VERDICT_CELL.match(cells[k])), None)
+    if at is None or len(cells) < len(columns) + 2:
+        return None
+    verdict_text = " ".join(cells[at:])
+    verdict = "pass" if verdict_text == "ok" else None if verdict_text == "?" else "eliminated"
+    given = cells[1:1 + len(columns)]
+    values = [_value_text(label, cell.rstrip("!"), unit) for cell, (label, unit) in zip(given, columns, strict=True)
+              if cell != MISSING]
+    why = [label or unit for cell, (label, unit) in zip(given, columns, strict=True) if cell.endswith("!")]
+    said = verdict_text.partition(":")[2]
+    words = cells[1 + len(columns):at]
+    return ParsedRow(cells[0], " ".join([*values, *words]), verdict, ",".join([*why, *([said] if said else [])]))
+
+
+def is_compact(text: str) -> bool:
+    """Whether ``text`` starts like a compact payload (a ``constraints:`` line or an ``id | `` header)."""
+    head = text.lstrip()[:4096]
+    first = head.split("\n", 1)[0]
+    if first.startswith("constraints:"):
+        first = head.split("\n", 2)[1] if head.count("\n") >= 1 else ""
+    return first.startswith(HEADER_START) and first.rstrip().endswith(HEADER_END)
+
+
+def parse_compact(text: str) -> tuple[list[ParsedRow], list[str]] | None:
+    """The rows and notes of a compact payload, or None when ``text`` is not one (any line that does not
+    fit the format makes it ordinary text)."""
+    if not is_compact(text):
+        return None
+    rows: list[ParsedRow] = []
+    notes: list[str] = []
+    columns: list[tuple[str, str]] = []
+    for line in _lines(text):
+        if line.startswith(HEADER_START) and line.endswith(HEADER_END):
+            names = line[len(HEADER_START):-len(HEADER_END)].split(" | ")
+            columns = [_column(n) for n in names if n and n.split(" ")[0] != OTHER]
+        elif line.startswith("note: "):
+            notes.append(line[6:])
+        elif not line.startswith("constraints:"):
+            row = _row(line, columns) if "|" not in line else None
+            if row is None:
+                return None
+            rows.append(row)
+    return rows, notes
+
+
+def _lines(text: str) -> Iterator[str]:
+    for line in text.split("\n"):
+        if line.strip():
+            yield line.strip()
+
+
+def expand(text: str) -> str | None:
+    """A compact payload as labelled lines (``GV02: rate 1.5 USD memory 96 GB ap-south | eliminated
+    (region)``), or None when ``text`` is not one: how the audit reads it."""
+    parsed = parse_compact(text)
+    if parsed is None:
+        return None
+    rows, notes = parsed
+    lines = []
+    for row in rows:
+        verdict = f" | {row.verdict}" + (f" ({row.reason})" if row.reason else "") if row.verdict else ""
+        lines.append(f"{row.id}: {row.body}{verdict}")
+    return "\n".join([*lines, *notes])
+
+
+
+__all__ = ["ParsedRow", "expand", "is_compact", "parse_compact"]
