@@ -29,7 +29,10 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_completion_script_and_real_completions(capsys: pytest.CaptureFixture[str],
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    code, out, _ = run(capsys, "--show-completion", "bash")
+    # typer finds the user's shell from the process tree (shellingham); a test run without a parent shell
+    # (CI, a background job) has none, so stand in for a bash parent
+    monkeypatch.setattr(typer.completion, "_get_shell_name", lambda: "bash")
+    code, out, _ = run(capsys, "--show-completion")
     assert code == 0 and "_relaykit_completion" in out and "complete " in out
     monkeypatch.setenv("_RELAYKIT_COMPLETE", "complete_bash")
     monkeypatch.setenv("COMP_WORDS", "relaykit be")
