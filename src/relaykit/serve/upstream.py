@@ -76,6 +76,7 @@ async def forward(session: aiohttp.ClientSession, route: Route, body: dict[str, 
     """The first acceptable upstream answer; ``AllUpstreamsFailed`` lists every attempt."""
     ends = time.monotonic() + deadline_s
     attempts: list[Attempt] = []
+    deadline_hit = False
     for upstream in route.upstreams:
         left = ends - time.monotonic()
         if left <= 0:
@@ -87,6 +88,9 @@ async def forward(session: aiohttp.ClientSession, route: Route, body: dict[str, 
             reply = await _within(_send(session, upstream, _url(upstream, path), data, stream), limit)
         except (asyncio.TimeoutError, TimeoutError):
             attempts.append(Attempt(upstream.label, f"no answer within {limit:.1f} s", time.monotonic() - started))
+            if limit >= left:  # the request's own deadline ran out (the loop's timer may fire a hair early)
+                deadline_hit = True
+                break
             continue
         except (aiohttp.ClientError, OSError) as exc:
             attempts.append(Attempt(upstream.label, type(exc).__name__, time.monotonic() - started))
@@ -98,7 +102,7 @@ async def forward(session: aiohttp.ClientSession, route: Route, body: dict[str, 
         if reply.chunks is not None:
             reply.chunks = _bounded(reply.chunks, ends)
         return reply
-    raise AllUpstreamsFailed(attempts, timed_out=time.monotonic() >= ends)
+    raise AllUpstreamsFailed(attempts, timed_out=deadline_hit or time.monotonic() >= ends)
 
 
 async def _within(awaitable: Awaitable[T], seconds: float) -> T:
