@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import replace
 
 from relaykit import tokens
@@ -176,23 +177,25 @@ def _pack(plan: Plan, present: dict[int, Step], floor: list[int], room: int, cos
     listed = set(rest)
     rest += sorted((i for i in present if i not in floor and i not in listed), reverse=True)
     chosen = {i: present[i] for i in floor}
-    for i in rest:
-        c = cost.step(present[i])
-        if c <= room:
-            chosen[i], room = present[i], room - c
-        elif plan.contiguous:
-            break
+    room = _take(rest, chosen, lambda i: present[i], room, cost, plan.contiguous)
     if s.dropped != "remove" or plan.mask_rest:
-        for i in rest:
-            if i in chosen:
-                continue
-            masked = masker.mask(present[i])
-            c = cost.step(masked)
-            if c <= room:
-                chosen[i], room = masked, room - c
-            elif plan.contiguous:
-                break
+        _take([i for i in rest if i not in chosen], chosen, lambda i: masker.mask(present[i]), room, cost,
+              plan.contiguous)
     return chosen
+
+
+def _take(order: list[int], chosen: dict[int, Step], version: Callable[[int], Step], room: int, cost: Cost,
+          contiguous: bool) -> int:
+    """Add ``version(i)`` of each step in ``order`` to ``chosen`` while it fits ``room`` (a contiguous method
+    stops at the first that does not); the room left."""
+    for i in order:
+        step = version(i)
+        c = cost.step(step)
+        if c <= room:
+            chosen[i], room = step, room - c
+        elif contiguous:
+            break
+    return room
 
 
 def _pack_masked_first(plan: Plan, present: dict[int, Step], floor: list[int], room: int, cost: Cost,
@@ -201,13 +204,7 @@ def _pack_masked_first(plan: Plan, present: dict[int, Step], floor: list[int], r
     them as fit made whole again, best first."""
     rest = [i for i in (plan.priority or sorted(present, reverse=True)) if i in present and i not in floor]
     chosen = {i: present[i] for i in floor}
-    for i in rest:
-        masked = masker.mask(present[i])
-        c = cost.step(masked)
-        if c <= room:
-            chosen[i], room = masked, room - c
-        elif plan.contiguous:
-            break
+    room = _take(rest, chosen, lambda i: masker.mask(present[i]), room, cost, plan.contiguous)
     for i in rest:
         if i in chosen and chosen[i] is not present[i]:
             extra = cost.step(present[i]) - cost.step(chosen[i])
