@@ -32,6 +32,8 @@ from relaykit.handoff.lexicon import (
     fail_spans,
     opens_with_verdict,
     parenthesised_reason,
+    pass_spans,
+    quantified,
     reason_of,
     verdict_of,
 )
@@ -49,11 +51,25 @@ from relaykit.handoff.text import (
 from relaykit.memo import remembered
 from relaykit.text import iter_lines, iter_sentences
 
-_CLAUSE_SPLIT = re.compile(r";\s*|,?\s+(?:while|whereas)\s+|,\s+but\s+|,\s+and\s+(?=the (?:former|latter)\b)",
+_CLAUSE_SPLIT = re.compile(r";\s*|,?\s+(?:while|whereas)\s+|,\s+but\s+|,\s+(?:and\s+)?(?=the (?:former|latter)\b)",
                            re.IGNORECASE)
 _BLOCK_LINE = re.compile(r"^(?:\s+|[-*•]\s|[\w ()/-]{1,40}:)")
 _KIND = re.compile(r"\b([A-Z][a-z]+) $")
 _TABLE_RULE = re.compile(r"^:?-{2,}:?$")
+_SPEAKER = re.compile(r"^(?P<who>[A-Z][A-Za-z]{0,15})\s*:\s+(?=\S)")
+SPEAKERS = frozenset({"me", "i", "you", "we", "agent", "user", "assistant", "customer", "client", "bot", "human",
+                      "ai", "q", "a", "system", "auditor", "researcher", "booker", "planner", "manager", "analyst",
+                      "reviewer", "lead", "host", "guest", "buyer", "seller", "caller", "operator", "support"})
+"""Dialogue speaker labels ("Agent: ...") at a line start: who speaks, never an attribute's label."""
+DECISION_HEADERS = frozenset({"decision", "verdict", "status", "result", "outcome", "pass", "passes", "feasible",
+                              "eligible", "shortlisted", "shortlist", "selected", "accepted", "keep", "ok"})
+"""Table or CSV column headers whose yes / no cells are the row's verdict."""
+_YES = frozenset({"yes", "y", "true", "ok", "pass", "✓", "✔", "✅"})
+_NO = frozenset({"no", "n", "false", "fail", "✗", "✘", "❌"})
+_CSV_SPLIT = re.compile(r",(?![^()]*\))")  # commas outside parentheses ("reject (lead time, cert)" is one cell)
+_OPENER = re.compile(r"^(?:(?:starting|beginning|moving on|turning|continuing|going on|on) (?:with|to) |as for |"
+                     r"as to |next up,? |first up,? |first off,? |then,? )", re.IGNORECASE)
+"""Narration that opens a clause ("Starting with MR3: ...", "As for MR8, ..."): not evidence."""
 _LABEL = re.compile(r"(?:^|[;,|(])\s*(?:[-*•]\s*)?(?P<label>[A-Za-z][A-Za-z /_-]{0,40}?)\s*:(?!//)\s*(?=\S)"
                     r"|(?P<label2>\b[A-Za-z_][\w-]*)=")
 
@@ -245,6 +261,9 @@ class _Reader:
     pair: tuple[str, str] | None = None
     block: str | None = None
     header: list[str] | None = None
+    csv: list[str] | None = None  # the header of the CSV block being read
+    speakers: set[str] = field(default_factory=set)
+    line_subject: str | None = None  # the option the line's last attributed sentence was about
     index: int = 0
 
     def ids(self, text: str) -> list[str]:
@@ -252,14 +271,17 @@ class _Reader:
         return list(dict.fromkeys(i for i in found if self.options is None or i in self.options))
 
     def line(self, line: str) -> None:
-        stripped = line.strip()
+        stripped = self._unspoken(line.strip())
+        self.line_subject = None
         if not stripped:
-            self.block, self.header = None, None
+            self.block, self.header, self.csv = None, None, None
             return
         if stripped.count("|") >= 2:
             self._table_row(stripped)
             return
         self.header = None
+        if "," in stripped and self._csv_line(stripped):
+            return
         ids = self.ids(stripped)
         if len(ids) == 1 and _is_heading(stripped, ids[0]):
             self.block = self.subject = ids[0]
@@ -274,6 +296,36 @@ class _Reader:
         for sentence in _sentences_of(stripped):
             self._sentence(sentence)
             self.index += 1
+
+    def _unspoken(self, line: str) -> str:
+        """The line without a dialogue speaker label ("Agent: AP7 is ..." -> "AP7 is ..."): a label that is a
+        known speaker word, or one seen before a question ("Me: And AP9?")."""
+        found = _SPEAKER.match(line)
+        if found is None or self.ids(found.group("who")):
+            return line
+        who = found.group("who").lower()
+        rest = line[found.end():]
+        if who in SPEAKERS or who in self.speakers or (rest.endswith("?") and not _typed(rest)):
+            if len(self.speakers) < 64:
+                self.speakers.add(who)
+            return rest
+        return line
+
+    def _csv_line(self, line: str) -> bool:
+        """Read a CSV row under the CSV header seen before; False when the line is not such a row. A line of
+        three or more short comma-separated cells without ids, values or sentence marks may be a header: it is
+        remembered (and still read as text), and becomes one when the next line is a row of as many cells."""
+        cells = [c.strip() for c in _CSV_SPLIT.split(line)]
+        if self.csv is not None and len(cells) == len(self.csv) and self.ids(line):
+            if len(self.labels) < 4096:  # a CSV header's cells are labels
+                self.labels.update(w for c in self.csv for w in TOKEN_WORDS.findall(c))
+            self._cells(cells, self.csv)
+            return True
+        self.csv = None
+        if len(cells) >= 3 and self.block is None and not self.ids(line) and not re.search(r"[.?!:;=]$|^[-*•]|:\s", line) \
+                and all(c and len(c.split()) <= 3 and not _typed(c) for c in cells):
+            self.csv = [c.lower().replace("_", " ") for c in cells]  # "unit_price" labels like "unit price"
+        return False
 
     def _is_option(self, word: str) -> bool:
         return self.id_re.fullmatch(word) is not None and (self.options is None or word in self.options)
@@ -291,15 +343,24 @@ class _Reader:
         hits = [(k, self.ids(c)) for k, c in enumerate(cells)]
         at = next((k for k, ids in hits if ids), None)
         if at is None:
-            self.header = [c.lower() for c in cells]
+            self.header = [c.lower().replace("_", " ") for c in cells]
             if len(self.labels) < 4096:  # a table's header cells are labels
                 self.labels.update(w for c in self.header for w in TOKEN_WORDS.findall(c))
             return
-        option_id = hits[at][1][0]
+        self._cells(cells, self.header)
+
+    def _cells(self, cells: list[str], header: list[str] | None) -> None:
+        """One table or CSV row: each cell under its header label; a yes / no cell of a decision column
+        (``decision``, ``verdict``, ``status``...) is the row's verdict."""
+        at = next(k for k, c in enumerate(cells) if self.ids(c))
+        option_id = self.ids(cells[at])[0]
         for k, cell in enumerate(cells):
             if k != at and cell:
-                label = self.header[k] if self.header and k < len(self.header) else ""
-                self._apply(option_id, f"{label} {cell}".strip())
+                label = header[k] if header and k < len(header) else ""
+                decided = _decision(label, cell)
+                if decided or (verdict_of(cell) and DECISION_HEADERS & set(TOKEN_WORDS.findall(label))):
+                    label = ""  # "decision: reject (price)" needs no label word: the verdict cell says it
+                self._apply(option_id, "" if decided else f"{label} {cell}".strip(), decided)
         self.index += 1
 
     def _sentence(self, sentence: str) -> None:
@@ -313,8 +374,10 @@ class _Reader:
         previous: str | None = None
         for clause in _clauses_of(sentence):
             previous = self._clause(clause, previous)
+        self.line_subject = previous
 
     def _clause(self, clause: str, previous: str | None) -> str | None:
+        clause = _OPENER.sub("", clause)
         if not clause:
             return previous
         ids = self.ids(clause)
@@ -324,6 +387,8 @@ class _Reader:
         target = ids[0] if ids else self._resolve(clause) or previous
         if target is None and previous is None and self.block is None and opens_with_verdict(clause):
             target = self.subject  # "B9: ..., no pets. Crossed off because of the pets." is B9's verdict
+        if target is None and previous is None and self.block is None and not quantified(clause):
+            target = self.line_subject  # "MR3: seats twelve? No - the sign says 12 seats." goes on about MR3
         if target is None:
             if _typed(clause):
                 self.notes.append(clause)
@@ -371,8 +436,11 @@ class _Reader:
             row.add_reason(why[0])
         tokens = _matches(text)
         spans = fail_spans(text) if verdict == "fail" else []
+        passed = pass_spans(text) if verdict == "pass" else []
         for k, m in enumerate(tokens):
             kind = m.lastgroup
+            if kind == "w" and passed and any(a <= m.start() < b for a, b in passed):
+                continue  # "looks good", "a fit": the verdict cell says it
             if kind == "w" and spans and ((why is not None and why[1] <= m.start() < why[2])
                                           or any(a <= m.start() < b for a, b in spans)
                                           or (m.group(0).lower() in self.wanted
@@ -425,6 +493,14 @@ def _clauses_of(sentence: str) -> tuple[str, ...]:
 @remembered
 def _id_matches(id_re: re.Pattern[str], text: str) -> tuple[str, ...]:
     return tuple(m.group(0) for m in id_re.finditer(text))
+
+
+def _decision(label: str, cell: str) -> str | None:
+    """``"pass"`` / ``"fail"`` for a yes / no cell under a decision header, else None."""
+    if not label or not DECISION_HEADERS & set(TOKEN_WORDS.findall(label)):
+        return None
+    said = cell.strip(" .!").lower()
+    return "pass" if said in _YES else "fail" if said in _NO else None
 
 
 def _compared_to(text: str, spans: list[tuple[int, int]], at: int) -> bool:

@@ -16,28 +16,44 @@ TIME_PATTERN = r"\b(?:[01]?\d|2[0-3]):[0-5]\d(?:\s?[ap]\.?m\.?)?\b|\b(?:1[0-2]|0
 DATE_PATTERN = r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b"
 TOKEN = re.compile(
     rf"(?P<time>{TIME_PATTERN})|(?P<date>{DATE_PATTERN})|(?P<qty>{QUANTITY_PATTERN})"
-    r"|(?P<w>[A-Za-z][A-Za-z0-9]*(?:[-_./'+][A-Za-z0-9]+)*)|(?P<mark>[✓✔✗✘❌])",
+    r"|(?P<w>[A-Za-z][A-Za-z0-9]*(?:[-_./'+][A-Za-z0-9]+)*)|(?P<mark>[✓✔✗✘❌✅✖👍👎]\uFE0F?)",
     re.IGNORECASE,
 )
 """One token of a clause: a typed value (time, date, quantity) or a word or a verdict symbol."""
 
 PASS_PHRASES = ("stays on the shortlist", "on the shortlist", "shortlisted", "shortlist", "is a go", "clears every",
                 "meets every", "meeting every", "qualifies", "qualified", "passes", "passed", "pass", "accepted",
-                "is kept", "kept", "feasible",
-                "meets", "satisfies", "fits", "matches", "eligible", "approved", "survives", "ok", "okay", "✓", "✔")
+                "is kept", "kept", "kept it", "keep it", "keeping it", "feasible", "looks good", "look good",
+                "looks fine", "a fit", "good fit", "good to go", "remains", "suitable", "usable",
+                "meets", "satisfies", "fits", "matches", "eligible", "approved", "survives", "ok", "okay", "✓", "✔",
+                "✅", "👍")
 FAIL_PHRASES = ("drops out", "dropped out", "crossed off", "ruled out", "rules out", "no-go", "no go", "✗", "✘",
                 "❌", "eliminated", "eliminate", "rejected", "excluded", "disqualified", "discarded", "dropped",
                 "fails", "failed", "fail", "is out", "out on", "struck", "infeasible", "ineligible",
                 "does not meet", "doesn't meet", "does not match", "doesn't match", "not met", "misses",
-                "violates", "exceeds", "beyond the", "over the limit", "over budget")
-_FAIL_RE = re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(p) for p in FAIL_PHRASES) + r")(?![\w-])",
+                "violates", "exceeds", "beyond the", "over the limit", "over budget", "reject", "rejects",
+                "rejecting", "cross it off", "crossed it off", "cross off", "crosses off", "cross out", "strike it",
+                "struck off", "not usable", "unusable", "unsuitable", "not suitable", "no good",
+                "does not work", "doesn't work", "won't work", "will not work", "no deal", "pass on it",
+                "✖", "👎")
+_FAIL_EXTRA = (r"too (?:pricey|expensive|costly|dear|far|distant|small|big|large|slow|junior|old|late|early|few|"
+               r"little|short|long|noisy|cramped|high|low|remote)"
+               r"|put(?:s|ting)? (?:[\w-]+ ){1,2}out\b(?! of)"  # "which puts IP42 out"
+               r"|(?:so|so,|that's|that is|it's|it is|thus|hence)(?: a| an)? (?:clear |firm |definite )?no"
+               r"(?![\w-]|\s*[A-Za-z0-9])"  # "wrong network, so no.", "so that's a no"
+               r"|(?:^|(?<=[,;:]\s)|(?<=[-–—]\s)|(?<=[,;:]))out(?=\s*[.!]?\s*$)")  # "..., too pricey, out."
+_FAIL_RE = re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(p) for p in FAIL_PHRASES) + "|" + _FAIL_EXTRA
+                      + r")(?![\w-])", re.IGNORECASE)
+_PASS_EXTRA = r"(?:keep|keeping|works)(?=\s*(?:[.!,;)]|$|for (?:us|me|the)|fine|well|great))"  # "keep.", "works for us"
+_PASS_RE = re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(p) for p in PASS_PHRASES) + "|" + _PASS_EXTRA
+                      + r")(?![\w-])",
                       re.IGNORECASE)
-_PASS_RE = re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(p) for p in PASS_PHRASES) + r")(?![\w-])",
-                      re.IGNORECASE)
-_NOT_BEFORE = re.compile(r"\b(?:not|never|no longer)\s+$", re.IGNORECASE)
+_NOT_BEFORE = re.compile(r"\b(?:not|never|no longer|isn't|isn’t|aren't|wasn't|doesn't|don't|hardly)\s+(?:an?\s+)?$",
+                         re.IGNORECASE)
 
 VERDICT_WORDS = frozenset(w for p in PASS_PHRASES + FAIL_PHRASES for w in p.lower().split()) - {
-    "the", "is", "on", "no", "every", "not", "budget", "limit"}
+    "the", "is", "on", "no", "every", "not", "budget", "limit", "good", "work", "fine", "deal", "will", "does",
+    "a", "it", "to", "fit", "cross", "look", "looks"} | {"keep", "keeping", "works"}
 FILLER = frozenset([
     "present", "next", "looked", "look", "looking", "consider", "considered", "considering", "then", "come", "comes",
     "came", "last", "also", "reviewed", "review", "checked", "check", "checks", "verdict", "verdicts", "status",
@@ -48,7 +64,8 @@ FILLER = frozenset([
     "paying", "covering", "working", "preferring", "open", "free", "meeting", "requirement", "requirements",
     "so", "because", "due", "while", "whereas", "but", "though", "although", "former", "latter", "one", "audit",
     "audited", "went", "order", "nothing", "outside", "list", "considered", "count", "inventory", "closed",
-    "only", "note", "notes", "per", "also", "both", "each", "every", "either", "neither", "such", "very"
+    "only", "note", "notes", "per", "also", "both", "each", "every", "either", "neither", "such", "very",
+    "that's", "it's", "this's", "there's", "here's", "what's", "which", "puts"
 ])
 DROP_WORDS = (STOPWORDS - {"yes", "no", "not"}) | FILLER | VERDICT_WORDS | {"most", "least"}
 """Words left out of an evidence row (yes / no / not carry values and stay)."""
@@ -92,6 +109,11 @@ _QUANTIFIED = re.compile(r"\b(?:none|all|others?|every\w*|rest|remaining|both|ea
 _LEADING = re.compile(r"^(?:(?:so|then|and|but|thus|hence|therefore)[\s,]+)?", re.IGNORECASE)
 
 
+def quantified(text: str) -> bool:
+    """Whether a clause speaks of several options ("none of the others", "all", "the rest")."""
+    return _QUANTIFIED.search(text) is not None
+
+
 def opens_with_verdict(text: str) -> bool:
     """Whether a sentence starts with a verdict phrase ("Crossed off because of the pets.", "So: ruled out."):
     a verdict about whatever the previous sentences described."""
@@ -101,6 +123,11 @@ def opens_with_verdict(text: str) -> bool:
     at = start.end() if start else 0
     rest = text[at:].lstrip(" :-")
     return bool(_FAIL_RE.match(rest) or _PASS_RE.match(rest))
+
+
+def pass_spans(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` states a pass ("looks good", "a fit"): words there are verdict, not evidence."""
+    return [m.span() for m in _PASS_RE.finditer(text)]
 
 
 def fail_spans(text: str) -> list[tuple[int, int]]:
@@ -137,4 +164,4 @@ def parenthesised_reason(text: str) -> tuple[str, int, int] | None:
 
 
 __all__ = ["COMPARATORS", "DROP_WORDS", "PRONOUN_START", "TOKEN", "fail_spans", "opens_with_verdict",
-           "parenthesised_reason", "reason_of", "verdict_of"]
+           "parenthesised_reason", "pass_spans", "quantified", "reason_of", "verdict_of"]
