@@ -64,8 +64,9 @@ SPEAKERS = frozenset({"me", "i", "you", "we", "agent", "user", "assistant", "cus
 DECISION_HEADERS = frozenset({"decision", "verdict", "status", "result", "outcome", "pass", "passes", "feasible",
                               "eligible", "shortlisted", "shortlist", "selected", "accepted", "keep", "ok"})
 """Table or CSV column headers whose yes / no cells are the row's verdict."""
-_YES = frozenset({"yes", "y", "true", "ok", "pass", "✓", "✔", "✅"})
-_NO = frozenset({"no", "n", "false", "fail", "✗", "✘", "❌"})
+_YES = frozenset({"yes", "y", "true", "ok", "pass", "✓", "✔", "✅", "go", "select", "selected", "pick", "take", "keep"})
+_NO = frozenset({"no", "n", "false", "fail", "✗", "✘", "❌", "drop", "cut", "skip", "out", "x", "nope"})
+"""A decision cell's first word (``drop (price)``, ``yes``) under a decision header."""
 _CSV_SPLIT = re.compile(r",(?![^()]*\))")  # commas outside parentheses ("reject (lead time, cert)" is one cell)
 _OPENER = re.compile(r"^(?:(?:starting|beginning|moving on|turning|continuing|going on|on) (?:with|to) |as for |"
                      r"as to |next up,? |first up,? |first off,? |then,? )", re.IGNORECASE)
@@ -263,6 +264,7 @@ class _Reader:
     header: list[str] | None = None
     csv: list[str] | None = None  # the header of the CSV block being read
     speakers: set[str] = field(default_factory=set)
+    spoken: bool = False  # the line before began with a speaker label
     line_subject: str | None = None  # the option the line's last attributed sentence was about
     index: int = 0
 
@@ -298,16 +300,19 @@ class _Reader:
             self.index += 1
 
     def _unspoken(self, line: str) -> str:
-        """The line without a dialogue speaker label ("Agent: AP7 is ..." -> "AP7 is ..."): a label that is a
-        known speaker word, or one seen before a question ("Me: And AP9?")."""
+        """The line without a dialogue speaker label ("Agent: AP7 is ..." -> "AP7 is ..."): a known speaker
+        word, a label seen before a question ("Me: And AP9?"), or one that answers a speaker's line."""
         found = _SPEAKER.match(line)
+        answered, self.spoken = self.spoken, False
         if found is None or self.ids(found.group("who")):
             return line
         who = found.group("who").lower()
         rest = line[found.end():]
-        if who in SPEAKERS or who in self.speakers or (rest.endswith("?") and not _typed(rest)):
+        known = who in SPEAKERS or who in self.speakers
+        if known or (rest.endswith("?") and not _typed(rest)) or (answered and self.block is None):
             if len(self.speakers) < 64:
                 self.speakers.add(who)
+            self.spoken = True
             return rest
         return line
 
@@ -360,7 +365,9 @@ class _Reader:
                 decided = _decision(label, cell)
                 if decided or (verdict_of(cell) and DECISION_HEADERS & set(TOKEN_WORDS.findall(label))):
                     label = ""  # "decision: reject (price)" needs no label word: the verdict cell says it
-                self._apply(option_id, "" if decided else f"{label} {cell}".strip(), decided)
+                text = f"{label} {cell}".strip()
+                self._apply(option_id, cell[cell.find("("):] if decided and "(" in cell else "" if decided else text,
+                            decided)
         self.index += 1
 
     def _sentence(self, sentence: str) -> None:
@@ -387,7 +394,8 @@ class _Reader:
         target = ids[0] if ids else self._resolve(clause) or previous
         if target is None and previous is None and self.block is None and opens_with_verdict(clause):
             target = self.subject  # "B9: ..., no pets. Crossed off because of the pets." is B9's verdict
-        if target is None and previous is None and self.block is None and not quantified(clause):
+        if target is None and previous is None and self.block is None and not quantified(clause) \
+                and (_typed(clause) or verdict_of(clause)):
             target = self.line_subject  # "MR3: seats twelve? No - the sign says 12 seats." goes on about MR3
         if target is None:
             if _typed(clause):
@@ -499,7 +507,7 @@ def _decision(label: str, cell: str) -> str | None:
     """``"pass"`` / ``"fail"`` for a yes / no cell under a decision header, else None."""
     if not label or not DECISION_HEADERS & set(TOKEN_WORDS.findall(label)):
         return None
-    said = cell.strip(" .!").lower()
+    said = cell.strip(" .!").lower().split(" (")[0].split(":")[0].strip()
     return "pass" if said in _YES else "fail" if said in _NO else None
 
 

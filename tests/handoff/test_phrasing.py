@@ -1,0 +1,94 @@
+"""Verdicts, pronouns, speaker labels, decision columns and continuations in phrasings the corpus never uses.
+
+Every trace here is written for these tests (ids, numbers and wording of their own): the general mechanism is
+what is checked, not any audit text."""
+
+from __future__ import annotations
+
+import pytest
+
+from relaykit.handoff import Fact, audit
+from relaykit.handoff.evidence import read_evidence
+from relaykit.handoff.lexicon import verdict_of
+
+
+@pytest.mark.parametrize(("clause", "expected"), [
+    ("We keep it.", "pass"), ("Kept it on the list", "pass"), ("keeping", "pass"), ("Looks good to me", "pass"),
+    ("A fit for the team.", "pass"), ("good to go", "pass"), ("that works for us", "pass"),
+    ("Only ZQ8 remains.", "pass"), ("👍", "pass"), ("✔️ fine", "pass"), ("✅", "pass"),
+    ("we reject it", "fail"), ("rejected outright", "fail"), ("so we crossed it off", "fail"),
+    ("cross it off", "fail"), ("strike it", "fail"), ("not usable for us", "fail"), ("plainly unsuitable", "fail"),
+    ("no good", "fail"), ("too expensive", "fail"), ("too far from the port", "fail"), ("too small, out.", "fail"),
+    ("the van is slow - out", "fail"), ("wrong colour, so no.", "fail"), ("so that's a no", "fail"),
+    ("which puts ZQ3 out", "fail"), ("👎", "fail"), ("✖️", "fail"), ("❌ late", "fail"),
+    ("not a fit", "fail"), ("ZQ2 is no longer on the shortlist", "fail"), ("isn't a good fit", "fail"),
+    ("looks good but too pricey", "fail"),  # fail wins
+    ("so no dogs allowed", None), ("works remotely", None), ("3 out of 5 stars", None), ("keeps a log", None),
+    ("sold out of stock", None),
+])
+def test_verdict_words_beyond_pass_and_fail(clause: str, expected: str | None) -> None:
+    assert verdict_of(clause) == expected
+
+
+def test_the_former_and_the_latter_inside_one_sentence_after_two_ids() -> None:
+    trace = ("KT5 and KT6 both ship to Lisbon; the former asks €14 per crate with a €30 fee, the latter €19 per crate "
+             "with a €45 fee, which puts KT6 out.")
+    table = read_evidence(trace, "Pick a carrier under 15 EUR per crate.")
+    assert "14 EUR" in table.rows["KT5"].evidence and "30 EUR" in table.rows["KT5"].evidence
+    assert "19 EUR" in table.rows["KT6"].evidence and "14 EUR" not in table.rows["KT6"].evidence
+    assert table.rows["KT6"].verdict == "eliminated" and table.rows["KT5"].verdict is None
+
+
+def test_the_latter_and_that_one_across_dialogue_turns() -> None:
+    trace = ("Client: Can you compare VX3 and VX4?\nBot: VX3 takes 30 minutes each way. The latter takes 55 minutes, "
+             "too slow.\nClient: And VX9?\nBot: That one takes 25 minutes. Good to go.")
+    table = read_evidence(trace, "A commute under 40 minutes.")
+    assert table.rows["VX4"].verdict == "eliminated" and "55" in table.rows["VX4"].evidence
+    assert table.rows["VX9"].verdict == "pass" and "25" in table.rows["VX9"].evidence
+    assert "55" not in table.rows["VX3"].evidence
+
+
+def test_speaker_labels_are_not_attribute_labels() -> None:
+    trace = ("Dana: What about PL2?\nSam: PL2 seats 8 and costs 300 USD, so that's a no.\nDana: PL3?\n"
+             "Sam: PL3 seats 12 for 280 USD. Keep it.")
+    table = read_evidence(trace, "A venue for 10 people.")
+    text = table.text()
+    assert "sam" not in table.labels and "dana" not in table.labels
+    assert "Sam" not in text and "Dana" not in text
+    assert table.rows["PL2"].verdict == "eliminated" and table.rows["PL3"].verdict == "pass"
+
+
+def test_a_key_value_block_keeps_its_capitalised_labels() -> None:
+    trace = "- WB1\n  Colour: teal, grey, black\n  Weight: 2 kg\n  Verdict: ✓"
+    table = read_evidence(trace, "A bag under 3 kg.")
+    assert "Colour" in table.rows["WB1"].evidence and "teal" in table.rows["WB1"].evidence
+
+
+def test_a_typed_clause_without_an_id_continues_the_option_of_the_sentence_before() -> None:
+    trace = ("First up, RM4: does it sleep four? Actually - the listing says 6 beds, 130 USD a night, check-in 15:00. "
+             "Works for us.\nRM5 charges 90 USD a night, too small.\nThe deposit everywhere is 300 USD.")
+    table = read_evidence(trace, "A flat for 5 people under 150 USD a night.")
+    rm4 = table.rows["RM4"]
+    assert {"6 beds", "130 USD", "15:00"} <= set(rm4.evidence.replace(" beds", "_beds").replace("_", " ").split(" ")) \
+        or ("130 USD" in rm4.evidence and "15:00" in rm4.evidence)
+    assert rm4.verdict == "pass" and table.rows["RM5"].verdict == "eliminated"
+    assert table.notes == ["The deposit everywhere is 300 USD."]  # another line: no option to continue
+    facts = [Fact("RM4", "rate", "130 USD"), Fact("RM4", "check-in", "15:00")]
+    assert audit(table.text(), facts, trace=trace).recall == 1.0
+
+
+def test_yes_no_under_a_decision_header_is_the_verdict_in_csv_and_tables() -> None:
+    csv_trace = "code,weight,price,status\nBX1,2 kg,12 USD,yes\nBX2,5 kg,9 USD,no\nBX3,1 kg,30 USD,drop (price, weight)"
+    table = read_evidence(csv_trace, "A box under 20 USD.")
+    assert [table.rows[i].verdict for i in ("BX1", "BX2", "BX3")] == ["pass", "eliminated", "eliminated"]
+    assert "12 USD" in table.rows["BX1"].evidence and "2 kg" in table.rows["BX1"].evidence
+    assert "status" not in table.rows["BX1"].evidence  # the decision column's label is not evidence
+    md = "| option | speed | result |\n|---|---|---|\n| NX1 | 40 km | ✅ |\n| NX2 | 25 km | no |"
+    md_table = read_evidence(md, "A speed of at least 30 km.")
+    assert md_table.rows["NX1"].verdict == "pass" and md_table.rows["NX2"].verdict == "eliminated"
+
+
+def test_a_sentence_with_commas_is_not_a_csv_header() -> None:
+    trace = "Checked today, quickly, by phone\nFV1, 20 USD, fine.\nFV2 costs 25 USD, so no."
+    table = read_evidence(trace, "Under 30 USD.")
+    assert "20 USD" in table.rows["FV1"].evidence and table.rows["FV2"].verdict == "eliminated"
