@@ -14,14 +14,12 @@ are derived sums and are left out.
 from __future__ import annotations
 
 import re
-from array import array
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
-from typing import Any
 
-from relaykit.handoff.compact import decode, encode, encode_text, family, render
+from relaykit.handoff.compact import encode, encode_text, family
 from relaykit.handoff.compact_read import ParsedRow, parse_compact
 from relaykit.handoff.constraints import parse_constraints
 from relaykit.handoff.lexicon import (
@@ -37,10 +35,8 @@ from relaykit.handoff.lexicon import (
     reason_of,
     verdict_of,
 )
-from relaykit.handoff.schema import Check, Constraint, Extraction, OptionEvaluation
+from relaykit.handoff.table import TOKEN_WORDS, EvidenceTable, Row, typed
 from relaykit.handoff.text import (
-    CURRENCY_CODES,
-    UNITS,
     Quantity,
     compile_id_pattern,
     find_quantities,
@@ -67,184 +63,13 @@ DECISION_HEADERS = frozenset({"decision", "verdict", "status", "result", "outcom
 _YES = frozenset({"yes", "y", "true", "ok", "pass", "✓", "✔", "✅", "go", "select", "selected", "pick", "take", "keep"})
 _NO = frozenset({"no", "n", "false", "fail", "✗", "✘", "❌", "drop", "cut", "skip", "out", "x", "nope"})
 """A decision cell's first word (``drop (price)``, ``yes``) under a decision header."""
+_NOT_CSV = re.compile(r"[.?!:;=]$|^[-*•]|:\s")  # sentence ends, bullets, labels: prose or notes, not a CSV header
 _CSV_SPLIT = re.compile(r",(?![^()]*\))")  # commas outside parentheses ("reject (lead time, cert)" is one cell)
 _OPENER = re.compile(r"^(?:(?:starting|beginning|moving on|turning|continuing|going on|on) (?:with|to) |as for |"
                      r"as to |next up,? |first up,? |first off,? |then,? )", re.IGNORECASE)
 """Narration that opens a clause ("Starting with MR3: ...", "As for MR8, ..."): not evidence."""
 _LABEL = re.compile(r"(?:^|[;,|(])\s*(?:[-*•]\s*)?(?P<label>[A-Za-z][A-Za-z /_-]{0,40}?)\s*:(?!//)\s*(?=\S)"
                     r"|(?P<label2>\b[A-Za-z_][\w-]*)=")
-
-
-def _holds(body: str, token: str) -> bool:
-    """Whether ``body`` (space-separated) has ``token`` as a whole token."""
-    at = body.find(token)
-    while at >= 0:
-        end = at + len(token)
-        if (at == 0 or body[at - 1] == " ") and (end == len(body) or body[end] == " "):
-            return True
-        at = body.find(token, end)
-    return False
-
-
-@dataclass(slots=True)
-class Row:
-    """What the trace says about one option: compact evidence, verdicts, and source sentence indices.
-
-    Kept small on purpose (a 100 MB trace may name a million options): the evidence is one string (typed
-    values normalised, so a repeat is found in it), the sentence indices sit in an ``array``.
-    """
-
-    id: str
-    body: str = ""
-    verdicts: str = ""  # "p" / "f" per verdict clause
-    reason: str = ""  # why it fails, as the trace names it ("price,distance")
-    sentences: array[int] = field(default_factory=lambda: array("l"))
-
-    @property
-    def tokens(self) -> list[str]:
-        """The evidence, a word or a typed value (``2.7 USD``, ``14:00``) each."""
-        return [decode(t) for t in self.body.split(" ") if t and t != ";"]
-
-    @property
-    def evidence(self) -> str:
-        """The body without clause breaks."""
-        return " ".join(self.tokens)
-
-    def add(self, token: str) -> None:
-        """Append a word or an encoded value unless the row already holds it."""
-        if not _holds(self.body, token):
-            self.body = f"{self.body} {token}" if self.body else token
-
-    @property
-    def verdict(self) -> str | None:
-        """``"eliminated"`` when any clause fails it, ``"pass"`` when some pass and none fail, else None."""
-        if "f" in self.verdicts:
-            return "eliminated"
-        return "pass" if self.verdicts else None
-
-    def add_break(self) -> None:
-        """Mark the end of a clause (``;``): the compact table never reads a label across it."""
-        if self.body and not self.body.endswith(" ;"):
-            self.body += " ;"
-
-    def add_reason(self, reason: str) -> None:
-        known = self.reason.split(",") if self.reason else []
-        fresh = [r for r in reason.split(",") if r not in known]
-        self.reason = ",".join([*known, *fresh][:4])
-
-    def text(self) -> str:
-        """The row as one labelled line: ``H01: price 145 USD ... | eliminated (distance)``."""
-        verdict = self.verdict
-        why = f" ({self.reason})" if verdict == "eliminated" and self.reason else ""
-        return f"{self.id}: {self.evidence}" + (f" | {verdict}{why}" if verdict else "")
-
-
-@dataclass
-class EvidenceTable:
-    """The compact hand-off: the goal's constraint register, one row per option, unattributed clauses."""
-
-    goal: str
-    constraints: list[Constraint]
-    rows: dict[str, Row]
-    notes: list[str]
-    labels: frozenset[str] = frozenset()  # words the trace used as labels ("rate:", "price=", table headers)
-
-    def constraint_line(self, constraints: list[Constraint] | None = None) -> str:
-        chosen = self.constraints if constraints is None else constraints
-        return "; ".join(f"{c.name} {c.operator} {_threshold(c.threshold)}" for c in chosen)
-
-    def text(self) -> str:
-        """The default payload (``relaykit.handoff.compact``): the constraints no column states, a header
-        per id family (a column's bound in its header), one short line per option, then ``note:`` lines."""
-        names = frozenset(w.lower() for c in self.constraints for w in TOKEN_WORDS.findall(c.name)) - DROP_WORDS
-        table, left = render(self.rows.values(), self.protected_words(names), self.labels, names,
-                             self.constraints)
-        lines = [f"constraints: {self.constraint_line(list(left))}"] if left else []
-        lines += table
-        lines += [f"note: {n}" for n in self.notes]
-        return "\n".join(lines)
-
-    def labelled_text(self) -> str:
-        """The table as labelled lines, one per option (``H01: price 145 USD ... | pass``)."""
-        return "\n".join([row.text() for row in self.rows.values()] + [f"note: {n}" for n in self.notes])
-
-    def protected_words(self, names: frozenset[str] = frozenset()) -> frozenset[str]:
-        """Words that never move into a header: the goal's wanted values ("us-east", "pool") and every other
-        content word of the goal that is not an attribute's name (a label the trace wrote, a constraint's
-        name, a reason's word) or a unit."""
-        wanted = {w.lower() for c in self.constraints if c.operator in ("==", "contains", "in")
-                  for w in TOKEN_WORDS.findall(c.threshold)}
-        reasons = {w for row in self.rows.values() for w in TOKEN_WORDS.findall(row.reason)}
-        said = {w.lower() for w in TOKEN_WORDS.findall(self.goal)} - DROP_WORDS - COMPARATORS - _UNIT_WORDS
-        return frozenset(wanted | (said - names - reasons - self.labels))
-
-    def to_extraction(self) -> Extraction:
-        """The table in the shared ``Extraction`` schema (the wire form of the model ``extract`` method):
-        each typed value under the word before it, the other words under ``other``, the verdict as a check."""
-        options = []
-        for row in self.rows.values():
-            verdict = row.verdict
-            checks = [Check(constraint="verdict", verdict="fail" if verdict == "eliminated" else "pass",
-                            evidence=row.text())] if verdict else []
-            options.append(OptionEvaluation(id=row.id, attributes=_attributes(row.tokens), checks=checks,
-                                            eliminated=verdict == "eliminated",
-                                            elimination_evidence=row.text() if verdict == "eliminated" else None))
-        feasible = [o.id for o in options if o.checks and not o.eliminated]
-        empty = None if feasible else ("no option identifiers were found in the trace" if not options
-                                       else f"all {len(options)} options were eliminated or not confirmed")
-        return Extraction(goal=self.goal, constraints=self.constraints, options=options, feasible_ids=feasible,
-                          empty_result=empty)
-
-    def to_json(self) -> dict[str, Any]:
-        """The JSON payload: no nulls, evidence named by sentence index instead of repeated."""
-        options = []
-        for row in self.rows.values():
-            item: dict[str, Any] = {"id": row.id, "evidence": row.evidence, "sentences": list(row.sentences)}
-            if row.verdict:
-                item["verdict"] = row.verdict
-            if row.verdict == "eliminated" and row.reason:
-                item["reason"] = row.reason
-            options.append(item)
-        out: dict[str, Any] = {"constraints": [c.model_dump() for c in self.constraints], "options": options}
-        if self.notes:
-            out["notes"] = self.notes
-        return out
-
-
-TOKEN_WORDS = re.compile(r"[A-Za-z][\w-]*")
-_UNIT_WORDS = frozenset(u.lower() for u in (*UNITS, *UNITS.values(), *CURRENCY_CODES, "dollars", "euros", "pounds"))
-
-
-def _threshold(text: str) -> str:
-    """A constraint threshold as the register states it: its quantity normalised ("8.0 km from the centre"
-    -> "8 km"), other thresholds as written."""
-    found = find_quantities(text)
-    return found[0].normalised() if len(found) == 1 else text
-
-
-def _attributes(tokens: list[str]) -> dict[str, str]:
-    words: list[str] = []
-    other: list[str] = []
-    out: dict[str, str] = {}
-    for token in tokens:
-        if _typed(token):
-            found = find_quantities(token)
-            name = words.pop() if words else _unit_label(found[0] if found else None)
-            out.setdefault(name.lower(), token)
-            other += words
-            words = []
-        else:
-            words.append(token)
-    other += words
-    if other:
-        out["other"] = " ".join(other)
-    return out
-
-
-def _unit_label(q: Quantity | None) -> str:
-    if q is None or q.unit is None:
-        return "value"
-    return "price" if q.is_money else {"km": "distance", "miles": "distance", "m": "distance"}.get(q.unit, q.unit)
 
 
 @dataclass
@@ -309,7 +134,7 @@ class _Reader:
         who = found.group("who").lower()
         rest = line[found.end():]
         known = who in SPEAKERS or who in self.speakers
-        if known or (rest.endswith("?") and not _typed(rest)) or (answered and self.block is None):
+        if known or (rest.endswith("?") and not typed(rest)) or (answered and self.block is None):
             if len(self.speakers) < 64:
                 self.speakers.add(who)
             self.spoken = True
@@ -327,8 +152,8 @@ class _Reader:
             self._cells(cells, self.csv)
             return True
         self.csv = None
-        if len(cells) >= 3 and self.block is None and not self.ids(line) and not re.search(r"[.?!:;=]$|^[-*•]|:\s", line) \
-                and all(c and len(c.split()) <= 3 and not _typed(c) for c in cells):
+        if len(cells) >= 3 and self.block is None and not self.ids(line) and not _NOT_CSV.search(line) \
+                and all(c and len(c.split()) <= 3 and not typed(c) for c in cells):
             self.csv = [c.lower().replace("_", " ") for c in cells]  # "unit_price" labels like "unit price"
         return False
 
@@ -395,10 +220,10 @@ class _Reader:
         if target is None and previous is None and self.block is None and opens_with_verdict(clause):
             target = self.subject  # "B9: ..., no pets. Crossed off because of the pets." is B9's verdict
         if target is None and previous is None and self.block is None and not quantified(clause) \
-                and (_typed(clause) or verdict_of(clause)):
+                and (typed(clause) or verdict_of(clause)):
             target = self.line_subject  # "MR3: seats twelve? No - the sign says 12 seats." goes on about MR3
         if target is None:
-            if _typed(clause):
+            if typed(clause):
                 self.notes.append(clause)
             return None
         self.subject = target
@@ -417,7 +242,7 @@ class _Reader:
     def _several(self, clause: str, ids: list[str]) -> None:
         starts = [m.start() for m in self.id_re.finditer(clause) if m.group(0) in ids]
         head = clause[:starts[0]]
-        if _typed(head):
+        if typed(head):
             self.notes.append(clause)
         shared = verdict_of(head)
         bounds = [*starts, len(clause)]
@@ -517,17 +342,13 @@ def _compared_to(text: str, spans: list[tuple[int, int]], at: int) -> bool:
     return any(end <= at and re.fullmatch(r"\s*(?:[A-Za-z-]+\s+){0,2}", text[end:at]) for _, end in spans)
 
 
-def _typed(text: str) -> bool:
-    return any(m.lastgroup in ("qty", "time", "date") for m in TOKEN.finditer(text))
-
-
 @remembered
 def _is_heading(line: str, option_id: str) -> bool:
     """A line that only introduces an option ("- H01", "id: H01", "### H01 (Thames View)")."""
     rest = line.replace(option_id, " ", 1)
     rest = re.sub(r"\([^)]*\)", " ", rest)
     words = [w for w in re.findall(r"[A-Za-z]+", rest) if w.lower() not in ("id", "option", "name")]
-    return len(words) <= 1 and not _typed(rest) and verdict_of(rest) is None
+    return len(words) <= 1 and not typed(rest) and verdict_of(rest) is None
 
 
 def option_ids(trace: str, id_re: re.Pattern[str], exclude: frozenset[str]) -> frozenset[str] | None:
