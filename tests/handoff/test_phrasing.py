@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from relaykit.handoff import Fact, audit
+from relaykit.handoff.constraints import parse_constraints
 from relaykit.handoff.evidence import read_evidence
 from relaykit.handoff.lexicon import verdict_of
 
@@ -20,7 +21,8 @@ from relaykit.handoff.lexicon import verdict_of
     ("cross it off", "fail"), ("strike it", "fail"), ("not usable for us", "fail"), ("plainly unsuitable", "fail"),
     ("no good", "fail"), ("too expensive", "fail"), ("too far from the port", "fail"), ("too small, out.", "fail"),
     ("the van is slow - out", "fail"), ("wrong colour, so no.", "fail"), ("so that's a no", "fail"),
-    ("which puts ZQ3 out", "fail"), ("👎", "fail"), ("✖️", "fail"), ("❌ late", "fail"),
+    ("which puts ZQ3 out", "fail"), ("that rules ZQ4 out", "fail"), ("we crossed ZQ5 off", "fail"),
+    ("so we drop it", "fail"), ("keeps the lights off", None), ("👎", "fail"), ("✖️", "fail"), ("❌ late", "fail"),
     ("not a fit", "fail"), ("ZQ2 is no longer on the shortlist", "fail"), ("isn't a good fit", "fail"),
     ("looks good but too pricey", "fail"),  # fail wins
     ("so no dogs allowed", None), ("works remotely", None), ("3 out of 5 stars", None), ("keeps a log", None),
@@ -92,3 +94,56 @@ def test_a_sentence_with_commas_is_not_a_csv_header() -> None:
     trace = "Checked today, quickly, by phone\nFV1, 20 USD, fine.\nFV2 costs 25 USD, so no."
     table = read_evidence(trace, "Under 30 USD.")
     assert "20 USD" in table.rows["FV1"].evidence and table.rows["FV2"].verdict == "eliminated"
+
+
+@pytest.mark.parametrize(("goal", "expected"), [
+    ("Buy a tablet with at least 64 GB storage below 500 USD.", ["storage >= 64 GB", "price <= 500 USD"]),
+    ("Pick a probe with drift within 0.2% and a battery of at least 9 months.",
+     ["drift <= 0.2%", "battery >= 9 months"]),  # "with drift within": a measured attribute, not an amenity
+    ("Pick a hall for 40 guests within 15 km.", ["distance <= 15 km"]),  # the count does not name the distance
+    ("Choose a van arriving within 36 hours for under 70 EUR per trip.", ["van arriving <= 36 hours",
+                                                                          "price <= 70 EUR per trip"]),
+])
+def test_goals_with_two_comparisons_or_measured_attributes(goal: str, expected: list[str]) -> None:
+    assert [f"{c.name} {c.operator} {c.threshold}" for c in parse_constraints(goal)] == expected
+
+
+AUDITS = {  # whole audits in phrasings of their own: every fact kept, every verdict found, nothing invented
+    "chat": ("Buy a drone with at least 20 min flight time under 900 EUR.",
+             "Kim: How about DR4?\nLee: DR4 flies 18 min for €640. Not enough, strike it.\nKim: DR5 or DR6?\n"
+             "Lee: DR5 flies 25 min, €860. The latter flies 31 min but costs €1,240 - too expensive.\n"
+             "Kim: So DR5?\nLee: Yes, DR5 is good to go 👍",
+             [("DR4", "flight", "18 min"), ("DR4", "price", "640 EUR"), ("DR5", "price", "860 EUR"),
+              ("DR6", "flight", "31 min"), ("DR6", "price", "1240 EUR")],
+             {"DR4": "eliminated", "DR5": "pass", "DR6": "eliminated"}),
+    "pipe-table": ("Pick a hall for 80 guests within 20 km, at most 3,000 GBP.",
+                   "hall | guests | distance | cost | outcome\nHL1 | 120 | 12 km | £2,800 | yes\n"
+                   "HL2 | 60 | 5 km | £1,900 | no - too small\nHL3 | 90 | 31 km | £2,400 | no",
+                   [("HL1", "distance", "12 km"), ("HL1", "cost", "2800 GBP"), ("HL3", "distance", "31 km")],
+                   {"HL1": "pass", "HL2": "eliminated", "HL3": "eliminated"}),
+    "prose": ("Choose a courier delivering within 48 hours for under 25 USD per parcel.",
+              "Three couriers quoted. CX2 and CX7 both deliver next day; the former charges $22 per parcel, the "
+              "latter $29, which rules CX7 out. CX9 takes 72 hours at $15. That is far too slow, so we drop it. "
+              "CX2 it is: a fit on every count.",
+              [("CX2", "price", "22 USD"), ("CX7", "price", "29 USD"), ("CX9", "time", "72 hours"),
+               ("CX9", "price", "15 USD")],
+              {"CX2": "pass", "CX7": "eliminated", "CX9": "eliminated"}),
+    "log": ("Pick a sensor with accuracy within 0.5% and a battery of at least 12 months.",
+            "2026-03-02 SQ31 accuracy=0.3% battery=18 months :: keep\n"
+            "2026-03-02 SQ32 accuracy=0.9% battery=24 months :: reject, accuracy\n"
+            "2026-03-03 SQ33 accuracy=0.4% battery=6 months :: unsuitable (battery)",
+            [("SQ31", "accuracy", "0.3%"), ("SQ32", "accuracy", "0.9%"), ("SQ33", "battery", "6 months")],
+            {"SQ31": "pass", "SQ32": "eliminated", "SQ33": "eliminated"}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(AUDITS))
+def test_whole_audits_in_unseen_phrasing_keep_facts_and_verdicts(name: str) -> None:
+    goal, trace, facts, verdicts = AUDITS[name]
+    table = read_evidence(trace, goal)
+    assert {i: table.rows[i].verdict for i in verdicts} == verdicts
+    payload = table.text()
+    report = audit(payload, [Fact(*f) for f in facts], trace=trace)
+    assert report.recall == 1.0 and report.invented == []
+    back = read_evidence(payload, goal)  # the reader of the payload sees the same verdicts
+    assert {i: back.rows[i].verdict for i in verdicts} == verdicts

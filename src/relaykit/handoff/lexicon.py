@@ -34,11 +34,13 @@ FAIL_PHRASES = ("drops out", "dropped out", "crossed off", "ruled out", "rules o
                 "violates", "exceeds", "beyond the", "over the limit", "over budget", "reject", "rejects",
                 "rejecting", "cross it off", "crossed it off", "cross off", "crosses off", "cross out", "strike it",
                 "struck off", "not usable", "unusable", "unsuitable", "not suitable", "no good",
-                "does not work", "doesn't work", "won't work", "will not work", "no deal", "pass on it",
+                "drop it", "dropping it", "does not work", "doesn't work", "won't work", "will not work", "no deal",
+                "pass on it",
                 "✖", "👎")
 _FAIL_EXTRA = (r"too (?:pricey|expensive|costly|dear|far|distant|small|big|large|slow|junior|old|late|early|few|"
                r"little|short|long|noisy|cramped|high|low|remote)"
-               r"|put(?:s|ting)? (?:[\w-]+ ){1,2}out\b(?! of)"  # "which puts IP42 out"
+               r"|(?:put|rule|knock|count|leave|cross|strike|struck)(?:s|ting|ing|ed)? (?:[\w-]+ ){1,2}"
+               r"(?:out|off)\b(?! of)"  # "which puts IP42 out", "rules CR7 out", "crossed VX2 off"
                r"|(?:so|so,|that's|that is|it's|it is|thus|hence)(?: a| an)? (?:clear |firm |definite )?no"
                r"(?![\w-]|\s*[A-Za-z0-9])"  # "wrong network, so no.", "so that's a no"
                r"|(?:^|(?<=[,;:]\s)|(?<=[-–—]\s)|(?<=[,;:]))out(?=\s*[.!]?\s*$)")  # "..., too pricey, out."
