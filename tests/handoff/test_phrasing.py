@@ -22,7 +22,13 @@ from relaykit.handoff.lexicon import verdict_of
     ("no good", "fail"), ("too expensive", "fail"), ("too far from the port", "fail"), ("too small, out.", "fail"),
     ("the van is slow - out", "fail"), ("wrong colour, so no.", "fail"), ("so that's a no", "fail"),
     ("which puts ZQ3 out", "fail"), ("that rules ZQ4 out", "fail"), ("we crossed ZQ5 off", "fail"),
-    ("so we drop it", "fail"), ("keeps the lights off", None), ("👎", "fail"), ("✖️", "fail"), ("❌ late", "fail"),
+    ("so we drop it", "fail"), ("keeps the lights off", None),
+    ("selected", "pass"), ("is retained", "pass"), ("decision: accept", "pass"), ("our top pick", "pass"),
+    ("that is a dealbreaker", "fail"), ("declined", "fail"), ("skipped", "fail"), ("set aside", "fail"),
+    ("insufficient memory", "fail"), ("over our limit", "fail"), ("above the 20 EUR cap", "fail"),
+    ("it is therefore not acceptable", "fail"), ("Too heavy - no.", "fail"), ("too bulky for the van", "fail"),
+    ("well below the cap", None), ("it has a sauna too.", None), ("too many seats to count", None),
+    ("👎", "fail"), ("✖️", "fail"), ("❌ late", "fail"),
     ("not a fit", "fail"), ("ZQ2 is no longer on the shortlist", "fail"), ("isn't a good fit", "fail"),
     ("looks good but too pricey", "fail"),  # fail wins
     ("so no dogs allowed", None), ("works remotely", None), ("3 out of 5 stars", None), ("keeps a log", None),
@@ -147,3 +153,11 @@ def test_whole_audits_in_unseen_phrasing_keep_facts_and_verdicts(name: str) -> N
     assert report.recall == 1.0 and report.invented == []
     back = read_evidence(payload, goal)  # the reader of the payload sees the same verdicts
     assert {i: back.rows[i].verdict for i in verdicts} == verdicts
+
+
+def test_list_numbers_and_keyed_decisions() -> None:
+    trace = ("1. QP1 - 300 GB, $8.50/month -> chosen\n2. QP2 - 40 GB, $3/month -> skipped\n"
+             "- id: QP3\n  size: 500 GB\n  status: drop")
+    table = read_evidence(trace, "A plan with at least 100 GB under 10 USD a month.")
+    assert [table.rows[i].verdict for i in ("QP1", "QP2", "QP3")] == ["pass", "eliminated", "eliminated"]
+    assert table.notes == []  # "1." and "2." are list numbers, not values

@@ -64,6 +64,8 @@ _YES = frozenset({"yes", "y", "true", "ok", "pass", "✓", "✔", "✅", "go", "
 _NO = frozenset({"no", "n", "false", "fail", "✗", "✘", "❌", "drop", "cut", "skip", "out", "x", "nope"})
 """A decision cell's first word (``drop (price)``, ``yes``) under a decision header."""
 _NOT_CSV = re.compile(r"[.?!:;=]$|^[-*•]|:\s")  # sentence ends, bullets, labels: prose or notes, not a CSV header
+_NUMBERING = re.compile(r"^\(?\d{1,3}[.)]\s+(?=\D)")  # "1. PN1 - ...", "(2) ...": a list number, not a value
+_KEYED = re.compile(r"^[-*•\s]*(?P<label>[A-Za-z][\w ]{0,30}?)\s*[:=]\s*(?P<value>[^:=]+)$")
 _CSV_SPLIT = re.compile(r",(?![^()]*\))")  # commas outside parentheses ("reject (lead time, cert)" is one cell)
 _OPENER = re.compile(r"^(?:(?:starting|beginning|moving on|turning|continuing|going on|on) (?:with|to) |as for |"
                      r"as to |next up,? |first up,? |first off,? |then,? )", re.IGNORECASE)
@@ -98,7 +100,7 @@ class _Reader:
         return list(dict.fromkeys(i for i in found if self.options is None or i in self.options))
 
     def line(self, line: str) -> None:
-        stripped = self._unspoken(line.strip())
+        stripped = self._unspoken(_NUMBERING.sub("", line.strip()))
         self.line_subject = None
         if not stripped:
             self.block, self.header, self.csv = None, None, None
@@ -258,7 +260,7 @@ class _Reader:
         row = self._row(option_id)
         if ":" in text or "=" in text:
             self._labels(text)
-        verdict = verdict_of(text) or shared
+        verdict = verdict_of(text) or shared or _keyed_decision(text)
         if verdict and len(row.verdicts) < 64:
             row.verdicts += verdict[0]
         if not row.sentences or row.sentences[-1] != self.index:
@@ -326,6 +328,12 @@ def _clauses_of(sentence: str) -> tuple[str, ...]:
 @remembered
 def _id_matches(id_re: re.Pattern[str], text: str) -> tuple[str, ...]:
     return tuple(m.group(0) for m in id_re.finditer(text))
+
+
+def _keyed_decision(text: str) -> str | None:
+    """The verdict of a ``decision: yes`` / ``status=drop`` line, as a decision column's cell would be."""
+    keyed = _KEYED.match(text)
+    return _decision(keyed.group("label").lower(), keyed.group("value")) if keyed else None
 
 
 def _decision(label: str, cell: str) -> str | None:

@@ -26,7 +26,9 @@ PASS_PHRASES = ("stays on the shortlist", "on the shortlist", "shortlisted", "sh
                 "is kept", "kept", "kept it", "keep it", "keeping it", "feasible", "looks good", "look good",
                 "looks fine", "a fit", "good fit", "good to go", "remains", "suitable", "usable",
                 "meets", "satisfies", "fits", "matches", "eligible", "approved", "survives", "ok", "okay", "✓", "✔",
-                "✅", "👍")
+                "✅", "👍", "selected", "accept", "acceptable", "retained", "is retained", "chosen", "picked",
+                "our pick", "top pick", "the pick", "winner", "recommended", "go with it", "approve", "green light",
+                "green-lit", "thumbs up")
 FAIL_PHRASES = ("drops out", "dropped out", "crossed off", "ruled out", "rules out", "no-go", "no go", "✗", "✘",
                 "❌", "eliminated", "eliminate", "rejected", "excluded", "disqualified", "discarded", "dropped",
                 "fails", "failed", "fail", "is out", "out on", "struck", "infeasible", "ineligible",
@@ -35,10 +37,17 @@ FAIL_PHRASES = ("drops out", "dropped out", "crossed off", "ruled out", "rules o
                 "rejecting", "cross it off", "crossed it off", "cross off", "crosses off", "cross out", "strike it",
                 "struck off", "not usable", "unusable", "unsuitable", "not suitable", "no good",
                 "drop it", "dropping it", "does not work", "doesn't work", "won't work", "will not work", "no deal",
-                "pass on it",
+                "pass on it", "dealbreaker", "deal-breaker", "deal breaker", "showstopper", "non-starter",
+                "nonstarter", "insufficient", "inadequate", "not enough", "too few", "skipped", "skip it", "declined",
+                "decline", "set aside", "passed over", "pass on", "turned down", "turn it down", "dismissed",
+                "scrapped", "vetoed", "unacceptable", "thumbs down",
                 "✖", "👎")
 _FAIL_EXTRA = (r"too (?:pricey|expensive|costly|dear|far|distant|small|big|large|slow|junior|old|late|early|few|"
                r"little|short|long|noisy|cramped|high|low|remote)"
+               r"|too (?!many\b|much\b)[a-z]+(?=\s*(?:[,.;:!)]|$|[-–—]|(?:for|to|and|so|but|anyway)\b))"
+               r"|(?:over|above|exceeds?|exceeding|past) (?:(?:our|the|my|their|its) )?(?:[\w.,-]+ ){0,2}"
+               r"(?:limit|budget|cap|ceiling|maximum|max)\b"  # "over our limit", "above the 10 USD cap"
+               r"|(?<=[-–—] )(?:no|nope)(?=\s*[.!]?\s*$)"  # "Too heavy - no."
                r"|(?:put|rule|knock|count|leave|cross|strike|struck)(?:s|ting|ing|ed)? (?:[\w-]+ ){1,2}"
                r"(?:out|off)\b(?! of)"  # "which puts IP42 out", "rules CR7 out", "crossed VX2 off"
                r"|(?:so|so,|that's|that is|it's|it is|thus|hence)(?: a| an)? (?:clear |firm |definite )?no"
@@ -67,7 +76,8 @@ FILLER = frozenset([
     "so", "because", "due", "while", "whereas", "but", "though", "although", "former", "latter", "one", "audit",
     "audited", "went", "order", "nothing", "outside", "list", "considered", "count", "inventory", "closed",
     "only", "note", "notes", "per", "also", "both", "each", "every", "either", "neither", "such", "very",
-    "that's", "it's", "this's", "there's", "here's", "what's", "which", "puts"
+    "that's", "it's", "this's", "there's", "here's", "what's", "which", "puts", "therefore", "thus", "hence", "deemed",
+    "found"
 ])
 DROP_WORDS = (STOPWORDS - {"yes", "no", "not"}) | FILLER | VERDICT_WORDS | {"most", "least"}
 """Words left out of an evidence row (yes / no / not carry values and stay)."""
@@ -101,7 +111,7 @@ def _reason_items(text: str) -> list[str]:
     items = []
     for part in _REASON_SPLIT.split(text):
         words = [w for w in re.findall(r"[A-Za-z][\w-]*", part) if w.lower() not in DROP_WORDS]
-        if words and len(words) <= 3:
+        if words and len(words) <= 3 and " ".join(words).lower() not in ("no", "nope", "yes", "not"):
             items.append(" ".join(words).lower())
     return items
 
