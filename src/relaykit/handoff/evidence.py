@@ -100,7 +100,13 @@ class _Reader:
         return list(dict.fromkeys(i for i in found if self.options is None or i in self.options))
 
     def line(self, line: str) -> None:
-        stripped = self._unspoken(_NUMBERING.sub("", line.strip()))
+        stripped = line.strip()
+        if stripped[:1].isdigit() or stripped[:1] == "(":
+            stripped = _NUMBERING.sub("", stripped)
+        if ":" in stripped[:18]:
+            stripped = self._unspoken(stripped)
+        else:
+            self.spoken = False
         self.line_subject = None
         if not stripped:
             self.block, self.header, self.csv = None, None, None
@@ -147,6 +153,8 @@ class _Reader:
         """Read a CSV row under the CSV header seen before; False when the line is not such a row. A line of
         three or more short comma-separated cells without ids, values or sentence marks may be a header: it is
         remembered (and still read as text), and becomes one when the next line is a row of as many cells."""
+        if self.csv is None and (self.block is not None or _NOT_CSV.search(line)):
+            return False  # prose, a bullet or a label line: no CSV header (the common case, decided cheaply)
         cells = [c.strip() for c in _CSV_SPLIT.split(line)]
         if self.csv is not None and len(cells) == len(self.csv) and self.ids(line):
             if len(self.labels) < 4096:  # a CSV header's cells are labels
@@ -154,7 +162,7 @@ class _Reader:
             self._cells(cells, self.csv)
             return True
         self.csv = None
-        if len(cells) >= 3 and self.block is None and not self.ids(line) and not _NOT_CSV.search(line) \
+        if len(cells) >= 3 and self.block is None and not _NOT_CSV.search(line) and not self.ids(line) \
                 and all(c and len(c.split()) <= 3 and not typed(c) for c in cells):
             self.csv = [c.lower().replace("_", " ") for c in cells]  # "unit_price" labels like "unit price"
         return False
@@ -332,7 +340,7 @@ def _id_matches(id_re: re.Pattern[str], text: str) -> tuple[str, ...]:
 
 def _keyed_decision(text: str) -> str | None:
     """The verdict of a ``decision: yes`` / ``status=drop`` line, as a decision column's cell would be."""
-    keyed = _KEYED.match(text)
+    keyed = _KEYED.match(text) if ":" in text or "=" in text else None
     return _decision(keyed.group("label").lower(), keyed.group("value")) if keyed else None
 
 

@@ -53,10 +53,14 @@ _FAIL_EXTRA = (r"too (?:pricey|expensive|costly|dear|far|distant|small|big|large
                r"|(?:so|so,|that's|that is|it's|it is|thus|hence)(?: a| an)? (?:clear |firm |definite )?no"
                r"(?![\w-]|\s*[A-Za-z0-9])"  # "wrong network, so no.", "so that's a no"
                r"|(?:^|(?<=[,;:]\s)|(?<=[-–—]\s)|(?<=[,;:]))out(?=\s*[.!]?\s*$)")  # "..., too pricey, out."
-_FAIL_RE = re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(p) for p in FAIL_PHRASES) + "|" + _FAIL_EXTRA
-                      + r")(?![\w-])", re.IGNORECASE)
+
+
+_FAIL_RE = re.compile(r"(?<![\w-])(?:"
+                      + "|".join(re.escape(p) for p in FAIL_PHRASES) + "|" + _FAIL_EXTRA + r")(?![\w-])",
+                      re.IGNORECASE)
 _PASS_EXTRA = r"(?:keep|keeping|works)(?=\s*(?:[.!,;)]|$|for (?:us|me|the)|fine|well|great))"  # "keep.", "works for us"
-_PASS_RE = re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(p) for p in PASS_PHRASES) + "|" + _PASS_EXTRA
+_PASS_RE = re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(p) for p in PASS_PHRASES)
+                      + "|" + _PASS_EXTRA
                       + r")(?![\w-])",
                       re.IGNORECASE)
 _NOT_BEFORE = re.compile(r"\b(?:not|never|no longer|isn't|isn’t|aren't|wasn't|doesn't|don't|hardly)\s+(?:an?\s+)?$",
@@ -88,9 +92,33 @@ COMPARATORS = frozenset({"limit", "limits", "cap", "ceiling", "maximum", "max", 
                          "above", "within", "required", "requirement", "target"})
 
 
+_TOKENS = re.compile(r"[a-z0-9]+(?:['’-][a-z0-9]+)*")
+
+
+def _key_word(phrase: str) -> str:
+    words = _TOKENS.findall(phrase.lower())
+    rare = [w for w in words if w not in STOPWORDS] or words  # "go" of "is a go", "met" of "not met"
+    return max(rare, key=len) if rare else phrase
+
+
+_MARKS = frozenset(p for p in PASS_PHRASES + FAIL_PHRASES if not _TOKENS.search(p))
+_TRIGGERS = frozenset(_key_word(p) for p in PASS_PHRASES + FAIL_PHRASES if p not in _MARKS) | {
+    "keep", "keeping", "works", "too", "limit", "budget", "cap", "ceiling", "maximum", "max", "no", "nope", "out",
+    "off"}
+"""One word of every verdict phrase and pattern: a clause with none of them (and no mark) has no verdict."""
+_MARK_RE = re.compile("[" + "".join(sorted(_MARKS)) + "]")
+
+
+def may_judge(text: str) -> bool:
+    """Whether ``text`` may hold a verdict at all: a cheap word-set test before the phrase regexes."""
+    return not _TRIGGERS.isdisjoint(_TOKENS.findall(text.lower())) or _MARK_RE.search(text) is not None
+
+
 @remembered
 def verdict_of(text: str) -> str | None:
     """``"fail"``, ``"pass"`` or None for one clause; a fail phrase wins, and "not" before a pass is a fail."""
+    if not may_judge(text):
+        return None
     for match in _FAIL_RE.finditer(text):
         located = match.group(0).lower().endswith("out") and text[match.end():].lstrip().lower().startswith("of ")
         if not located and not _NOT_BEFORE.search(text[:match.start()]):  # "is out of us-west" is a place
