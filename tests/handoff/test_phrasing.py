@@ -161,3 +161,33 @@ def test_list_numbers_and_keyed_decisions() -> None:
     table = read_evidence(trace, "A plan with at least 100 GB under 10 USD a month.")
     assert [table.rows[i].verdict for i in ("QP1", "QP2", "QP3")] == ["pass", "eliminated", "eliminated"]
     assert table.notes == []  # "1." and "2." are list numbers, not values
+
+
+def test_values_given_in_order_for_several_ids_and_verdicts_for_both() -> None:
+    trace = ("RB1 and RB2 are both beyond 4 km (6.5 km and 7.25 km), so both are out. RB3 and RB4 sit 1.5 km and "
+             "2.75 km away respectively. Both pass.")
+    table = read_evidence(trace, "A rink within 4 km.")
+    assert "6.5 km" in table.rows["RB1"].evidence and "6.5 km" not in table.rows["RB2"].evidence
+    assert "7.25 km" in table.rows["RB2"].evidence
+    assert "1.5 km" in table.rows["RB3"].evidence and "2.75 km" in table.rows["RB4"].evidence
+    assert [table.rows[i].verdict for i in ("RB1", "RB2", "RB3", "RB4")] == ["eliminated"] * 2 + ["pass"] * 2
+
+
+def test_a_shared_predicate_after_both_goes_to_every_id() -> None:
+    table = read_evidence("KM7 and KM8 both ship from Porto; the former asks €9, the latter €12.", "Under 10 EUR.")
+    assert "Porto" in table.rows["KM7"].evidence and "Porto" in table.rows["KM8"].evidence
+    assert "9 EUR" in table.rows["KM7"].evidence and "12 EUR" in table.rows["KM8"].evidence
+
+
+def test_the_first_and_the_second_after_two_ids() -> None:
+    trace = ("We met SH3 and SH4. The first has 6 years and asks £52 an hour; the second has 1 year at £33. "
+             "We go with SH3; SH4 lacks experience.")
+    table = read_evidence(trace, "A coach with at least 3 years of experience.")
+    assert "52 GBP" in table.rows["SH3"].evidence and "33 GBP" in table.rows["SH4"].evidence
+    assert "first" not in table.rows["SH3"].evidence and "second" not in table.rows["SH4"].evidence
+    assert table.rows["SH3"].verdict == "pass" and table.rows["SH4"].verdict == "eliminated"
+
+
+def test_lengths_and_volumes_are_typed_values() -> None:
+    table = read_evidence("TB1: 140 cm wide, 0.5 m3, 12 kg. Accepted.\nTB2: 90 cm wide. Rejected.", "At least 120 cm.")
+    assert "140 cm" in table.rows["TB1"].evidence and "0.5 m3" in table.rows["TB1"].evidence

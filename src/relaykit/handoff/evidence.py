@@ -47,8 +47,8 @@ from relaykit.handoff.text import (
 from relaykit.memo import remembered
 from relaykit.text import iter_lines, iter_sentences
 
-_CLAUSE_SPLIT = re.compile(r";\s*|,?\s+(?:while|whereas)\s+|,\s+but\s+|,\s+(?:and\s+)?(?=the (?:former|latter)\b)",
-                           re.IGNORECASE)
+_CLAUSE_SPLIT = re.compile(r";\s*|,?\s+(?:while|whereas)\s+|,\s+but\s+"
+                           r"|,\s+(?:and\s+)?(?=the (?:former|latter|first|second)\b)", re.IGNORECASE)
 _BLOCK_LINE = re.compile(r"^(?:\s+|[-*•]\s|[\w ()/-]{1,40}:)")
 _KIND = re.compile(r"\b([A-Z][a-z]+) $")
 _TABLE_RULE = re.compile(r"^:?-{2,}:?$")
@@ -87,6 +87,7 @@ class _Reader:
     labels: set[str] = field(default_factory=set)
     subject: str | None = None
     pair: tuple[str, str] | None = None
+    group: list[str] | None = None  # the ids the last clause naming several spoke of
     block: str | None = None
     header: list[str] | None = None
     csv: list[str] | None = None  # the header of the CSV block being read
@@ -109,7 +110,7 @@ class _Reader:
             self.spoken = False
         self.line_subject = None
         if not stripped:
-            self.block, self.header, self.csv = None, None, None
+            self.block, self.header, self.csv, self.group = None, None, None, None
             return
         if stripped.count("|") >= 2:
             self._table_row(stripped)
@@ -226,7 +227,15 @@ class _Reader:
         if len(ids) > 1:
             self._several(clause, ids)
             return ids[-1]
-        target = ids[0] if ids else self._resolve(clause) or previous
+        if not ids and self.group and _BOTH_START.match(clause):  # "Both are out.", "so neither passes"
+            for option_id in self.group:
+                self._apply(option_id, clause)
+            return None
+        if not ids and (ordinal := _ORDINAL.match(clause)) and self.pair:
+            clause = clause[ordinal.end():]  # "the second has 2 years": the ordinal is no evidence
+            target: str | None = self.pair[0 if ordinal.group(1).lower() == "first" else 1]
+        else:
+            target = ids[0] if ids else self._resolve(clause) or previous
         if target is None and previous is None and self.block is None and opens_with_verdict(clause):
             target = self.subject  # "B9: ..., no pets. Crossed off because of the pets." is B9's verdict
         if target is None and previous is None and self.block is None and not quantified(clause) \
@@ -256,11 +265,26 @@ class _Reader:
             self.notes.append(clause)
         shared = verdict_of(head)
         bounds = [*starts, len(clause)]
-        for start, end in pairwise(bounds):
-            piece = clause[start:end]
+        pieces = [clause[start:end] for start, end in pairwise(bounds)]
+        last = self.id_re.match(pieces[-1])
+        tail = pieces[-1][last.end():] if last else ""
+        values = _respective(tail, len(pieces))
+        if values is not None:  # "HX1 and HX2 are 4 km and 6 km away respectively", "(4 km and 6 km)"
+            for piece, (value, _, _) in zip(pieces, values, strict=True):
+                named = self.id_re.match(piece)
+                if named is not None and named.group(0) in ids:
+                    self._apply(named.group(0), value)
+            for _, a, b in reversed(values):
+                tail = tail[:a] + " " + tail[b:]
+        together = _TOGETHER.search(tail) is not None  # "..., so both are out", "both cover the network"
+        bare = together and all(not _CONNECTORS.sub("", self.id_re.sub("", p, count=1)) for p in pieces[:-1])
+        shared = shared or (verdict_of(tail) if together else None)
+        for piece in pieces:
             option_id = self.id_re.match(piece)
             if option_id is not None and option_id.group(0) in ids:
-                self._apply(option_id.group(0), piece, shared)
+                text = option_id.group(0) + tail if bare or piece is pieces[-1] else piece
+                self._apply(option_id.group(0), text, shared)
+        self.group = ids
         self.pair = (ids[-2], ids[-1])
         self.subject = ids[-1]
 
@@ -336,6 +360,33 @@ def _clauses_of(sentence: str) -> tuple[str, ...]:
 @remembered
 def _id_matches(id_re: re.Pattern[str], text: str) -> tuple[str, ...]:
     return tuple(m.group(0) for m in id_re.finditer(text))
+
+
+_BOTH_START = re.compile(r"^(?:(?:so|and|thus|hence|therefore|then),?\s+)?(?:both|neither|all of them|they both|"
+                         r"the two|both of them|each of them)\b", re.IGNORECASE)
+_ORDINAL = re.compile(r"^the (first|second)(?: one| option)?\s*(?=is|has|had|was|costs?|charges?|offers?|comes?|"
+                      r"takes?|asks?|sits?|runs?|needs?|includes?|provides?|gets?|at|with|for|[,:(])", re.IGNORECASE)
+_TOGETHER = re.compile(r"\b(?:both|neither|all of them|each of them|all (?:two|three|four|five|six))\b", re.IGNORECASE)
+_CONNECTORS = re.compile(r"[\s,;&()/]+|\band\b|\bor\b", re.IGNORECASE)
+_GROUPED = re.compile(r"\(([^()]*)\)")
+
+
+def _respective(tail: str, count: int) -> list[tuple[str, int, int]] | None:
+    """The values a clause about ``count`` ids gives one per id, in order: a parenthesised list of exactly
+    that many values ("(4.2 km and 5.5 km)") or a clause that says "respectively". None otherwise."""
+    spans: list[tuple[int, int]] = []
+    for group in _GROUPED.finditer(tail):
+        found = [m.span() for m in TOKEN.finditer(group.group(1)) if m.lastgroup in ("qty", "time", "date")]
+        rest = _CONNECTORS.sub("", "".join(group.group(1)[e:s] for (_, e), (s, _) in pairwise([(0, 0), *found,
+                                                                                          (len(group.group(1)),) * 2])))
+        if len(found) == count and not rest:
+            spans = [(group.start(1) + a, group.start(1) + b) for a, b in found]
+            break
+    if not spans and re.search(r"\brespectively\b", tail, re.IGNORECASE):
+        spans = [m.span() for m in TOKEN.finditer(tail) if m.lastgroup in ("qty", "time", "date")]
+    if len(spans) != count:
+        return None
+    return [(tail[a:b], a, b) for a, b in spans]
 
 
 def _keyed_decision(text: str) -> str | None:

@@ -24,24 +24,23 @@ TOKEN = re.compile(
 PASS_PHRASES = ("stays on the shortlist", "on the shortlist", "shortlisted", "shortlist", "is a go", "clears every",
                 "meets every", "meeting every", "qualifies", "qualified", "passes", "passed", "pass", "accepted",
                 "is kept", "kept", "kept it", "keep it", "keeping it", "feasible", "looks good", "look good",
-                "looks fine", "a fit", "good fit", "good to go", "remains", "suitable", "usable",
-                "meets", "satisfies", "fits", "matches", "eligible", "approved", "survives", "ok", "okay", "✓", "✔",
-                "✅", "👍", "selected", "accept", "acceptable", "retained", "is retained", "chosen", "picked",
-                "our pick", "top pick", "the pick", "winner", "recommended", "go with it", "approve", "green light",
-                "green-lit", "thumbs up")
-FAIL_PHRASES = ("drops out", "dropped out", "crossed off", "ruled out", "rules out", "no-go", "no go", "✗", "✘",
-                "❌", "eliminated", "eliminate", "rejected", "excluded", "disqualified", "discarded", "dropped",
-                "fails", "failed", "fail", "is out", "out on", "struck", "infeasible", "ineligible",
-                "does not meet", "doesn't meet", "does not match", "doesn't match", "not met", "misses",
-                "violates", "exceeds", "beyond the", "over the limit", "over budget", "reject", "rejects",
-                "rejecting", "cross it off", "crossed it off", "cross off", "crosses off", "cross out", "strike it",
-                "struck off", "not usable", "unusable", "unsuitable", "not suitable", "no good",
-                "drop it", "dropping it", "does not work", "doesn't work", "won't work", "will not work", "no deal",
-                "pass on it", "dealbreaker", "deal-breaker", "deal breaker", "showstopper", "non-starter",
-                "nonstarter", "insufficient", "inadequate", "not enough", "too few", "skipped", "skip it", "declined",
-                "decline", "set aside", "passed over", "pass on", "turned down", "turn it down", "dismissed",
-                "scrapped", "vetoed", "unacceptable", "thumbs down",
-                "✖", "👎")
+                "looks fine", "a fit", "good fit", "good to go", "remains", "suitable", "usable", "meets", "satisfies",
+                "fits", "matches", "eligible", "approved", "survives", "ok", "okay", "✓", "✔", "✅", "👍", "selected",
+                "accept", "acceptable", "retained", "is retained", "chosen", "picked", "our pick", "top pick",
+                "the pick", "winner", "recommended", "go with it", "approve", "green light", "green-lit", "thumbs up",
+                "go with", "going with", "went with", "we'll take", "we take")
+FAIL_PHRASES = ("drops out", "dropped out", "crossed off", "ruled out", "rules out", "no-go", "no go", "✗", "✘", "❌",
+                "eliminated", "eliminate", "rejected", "excluded", "disqualified", "discarded", "dropped", "fails",
+                "failed", "fail", "is out", "out on", "struck", "infeasible", "ineligible", "does not meet",
+                "doesn't meet", "does not match", "doesn't match", "not met", "misses", "violates", "exceeds",
+                "beyond the", "over the limit", "over budget", "reject", "rejects", "rejecting", "cross it off",
+                "crossed it off", "cross off", "crosses off", "cross out", "strike it", "struck off", "not usable",
+                "unusable", "unsuitable", "not suitable", "no good", "drop it", "dropping it", "does not work",
+                "doesn't work", "won't work", "will not work", "no deal", "pass on it", "dealbreaker", "deal-breaker",
+                "deal breaker", "showstopper", "non-starter", "nonstarter", "insufficient", "inadequate", "not enough",
+                "too few", "skipped", "skip it", "declined", "decline", "set aside", "passed over", "pass on",
+                "turned down", "turn it down", "dismissed", "scrapped", "vetoed", "unacceptable", "thumbs down", "✖",
+                "👎", "are out", "were out", "was out", "both out", "all out", "lacks", "lacking")
 _FAIL_EXTRA = (r"too (?:pricey|expensive|costly|dear|far|distant|small|big|large|slow|junior|old|late|early|few|"
                r"little|short|long|noisy|cramped|high|low|remote)"
                r"|too (?!many\b|much\b)[a-z]+(?=\s*(?:[,.;:!)]|$|[-–—]|(?:for|to|and|so|but|anyway)\b))"
@@ -68,7 +67,9 @@ _NOT_BEFORE = re.compile(r"\b(?:not|never|no longer|isn't|isn’t|aren't|wasn't|
 
 VERDICT_WORDS = frozenset(w for p in PASS_PHRASES + FAIL_PHRASES for w in p.lower().split()) - {
     "the", "is", "on", "no", "every", "not", "budget", "limit", "good", "work", "fine", "deal", "will", "does",
-    "a", "it", "to", "fit", "cross", "look", "looks"} | {"keep", "keeping", "works"}
+    "a", "it", "to", "fit", "cross", "look", "looks", "green", "light", "top", "down", "up", "set", "over", "few",
+    "enough", "aside", "turn", "turned", "passed", "go", "going", "went", "take", "we", "we'll", "all", "both", "were",
+    "was", "are", "pick", "thumbs"} | {"keep", "keeping", "works"}
 FILLER = frozenset([
     "present", "next", "looked", "look", "looking", "consider", "considered", "considering", "then", "come", "comes",
     "came", "last", "also", "reviewed", "review", "checked", "check", "checks", "verdict", "verdicts", "status",
