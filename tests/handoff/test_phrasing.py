@@ -107,6 +107,8 @@ def test_a_sentence_with_commas_is_not_a_csv_header() -> None:
     ("Pick a probe with drift within 0.2% and a battery of at least 9 months.",
      ["drift <= 0.2%", "battery >= 9 months"]),  # "with drift within": a measured attribute, not an amenity
     ("Pick a hall for 40 guests within 15 km.", ["distance <= 15 km"]),  # the count does not name the distance
+    ("A fund with APR under 4.5% and fees below 30 USD.", ["apr <= 4.5%", "fees <= 30 USD"]),
+    ("Pick a jug under 25 GBP holding at least 2 litres.", ["jug <= 25 GBP", "l >= 2 litres"]),
     ("Choose a van arriving within 36 hours for under 70 EUR per trip.", ["van arriving <= 36 hours",
                                                                           "price <= 70 EUR per trip"]),
 ])
@@ -191,3 +193,14 @@ def test_the_first_and_the_second_after_two_ids() -> None:
 def test_lengths_and_volumes_are_typed_values() -> None:
     table = read_evidence("TB1: 140 cm wide, 0.5 m3, 12 kg. Accepted.\nTB2: 90 cm wide. Rejected.", "At least 120 cm.")
     assert "140 cm" in table.rows["TB1"].evidence and "0.5 m3" in table.rows["TB1"].evidence
+
+
+def test_tab_separated_rows_possessive_ids_and_stays() -> None:
+    tsv = "id\trate\tyears\tok?\nMG1\t3.1%\t25 years\tyes\nMG2\t3.9%\t10 years\tno"
+    table = read_evidence(tsv, "A mortgage under 3.5%.")
+    assert table.rows["MG1"].verdict == "pass" and table.rows["MG2"].verdict == "eliminated"
+    assert "3.9%" in table.rows["MG2"].evidence
+    prose = read_evidence("JG4 costs £19. Its volume is 2.2 l, so it stays. JG5's price (£31) is past our cap.",
+                          "A jug under 25 GBP.")
+    assert prose.rows["JG4"].verdict == "pass" and "2.2 l" in prose.rows["JG4"].evidence
+    assert prose.rows["JG5"].verdict == "eliminated" and "JG5's" not in prose.rows["JG5"].evidence

@@ -23,9 +23,9 @@ _WORD = re.compile(r"[A-Za-z][\w-]*|\d[\d.,]*")
 
 
 _SPLIT = re.compile(r";|\n|,(?!\d)\s*|\s+and\s+|\.\s+")
-_WITH_ITEM = re.compile(r"\bwith\s+(?:an?\s+)?(?P<item>[a-z][\w-]*)\s+(?=" + _AT_MOST + "|" + _AT_LEAST + r")",
+_WITH_ITEM = re.compile(r"\bwith\s+(?P<article>an?\s+)?(?P<item>[a-z][\w-]*)\s+(?=" + _AT_MOST + "|" + _AT_LEAST + r")",
                         re.IGNORECASE)
-_TRAILING = re.compile(r"\s+(?:for|and|with|at|in|on|to|of|or|but)$", re.IGNORECASE)
+_TRAILING = re.compile(r"\s+(?:for|and|with|at|in|on|to|of|or|but|[a-z]+ing)$", re.IGNORECASE)
 _MEASURED = re.compile(r"\s+within\b", re.IGNORECASE)
 _AFTER_VALUE = re.compile(r"^(?P<value>\S*\d[\d.,]*\s*[A-Za-z%$€£]*)\s+(?P<name>[a-z][\w-]*)$", re.IGNORECASE)
 _NOT_NAMES = frozenset({"from", "per", "each", "a", "an", "night", "nightly", "hour", "hourly", "month", "monthly",
@@ -85,7 +85,8 @@ def _compared(clause: str, op: re.Match[str]) -> Constraint | None:
         return None
     threshold = _TRAILING.sub("", threshold)  # "within 48 hours for": the clause goes on elsewhere
     named = _AFTER_VALUE.match(threshold)
-    if named and named.group("name").lower() not in _NOT_NAMES | _BREAK:
+    if named and named.group("name").lower() not in _NOT_NAMES | _BREAK \
+            and not named.group("name").lower().endswith(("ing", "ed")):  # "40 GBP holding ...": a verb goes on
         value, whole = find_quantities(named.group("value")), find_quantities(threshold)
         unit = value[0].unit if value else None  # a measure ("16 GB RAM"), not a counted noun ("8 seats people")
         if unit is not None and len(unit) <= 3 and whole and unit == whole[0].unit:
@@ -126,6 +127,9 @@ def _with_item(clause: str) -> tuple[str, Constraint | None]:
     match = _WITH_ITEM.search(clause)
     if match is None or _MEASURED.match(clause, match.end("item")):
         return clause, None  # "with accuracy within 0.5%": a measured attribute, not an amenity
+    after = find_quantities(clause[match.end("item"):])
+    if match.group("article") is None and after and not after[0].is_money:
+        return clause, None  # "with APR under 6%", "with latency below 20 ms": the item is what is measured
     item = Constraint(name="amenity", operator="contains", threshold=match.group("item"))
     return clause[:match.start()] + " with " + clause[match.end("item"):], item
 

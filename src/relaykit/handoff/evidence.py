@@ -116,7 +116,7 @@ class _Reader:
             self._table_row(stripped)
             return
         self.header = None
-        if "," in stripped and self._csv_line(stripped):
+        if ("," in stripped or "\t" in stripped) and self._csv_line(stripped):
             return
         ids = self.ids(stripped)
         if len(ids) == 1 and _is_heading(stripped, ids[0]):
@@ -154,16 +154,17 @@ class _Reader:
         """Read a CSV row under the CSV header seen before; False when the line is not such a row. A line of
         three or more short comma-separated cells without ids, values or sentence marks may be a header: it is
         remembered (and still read as text), and becomes one when the next line is a row of as many cells."""
-        if self.csv is None and (self.block is not None or _NOT_CSV.search(line)):
+        tabbed = "\t" in line  # tab-separated: the cells are whatever the tabs hold
+        if self.csv is None and (self.block is not None or (not tabbed and _NOT_CSV.search(line))):
             return False  # prose, a bullet or a label line: no CSV header (the common case, decided cheaply)
-        cells = [c.strip() for c in _CSV_SPLIT.split(line)]
+        cells = [c.strip() for c in (line.split("\t") if tabbed else _CSV_SPLIT.split(line))]
         if self.csv is not None and len(cells) == len(self.csv) and self.ids(line):
             if len(self.labels) < 4096:  # a CSV header's cells are labels
                 self.labels.update(w for c in self.csv for w in TOKEN_WORDS.findall(c))
             self._cells(cells, self.csv)
             return True
         self.csv = None
-        if len(cells) >= 3 and self.block is None and not _NOT_CSV.search(line) and not self.ids(line) \
+        if len(cells) >= 3 and self.block is None and (tabbed or not _NOT_CSV.search(line)) and not self.ids(line) \
                 and all(c and len(c.split()) <= 3 and not typed(c) for c in cells):
             self.csv = [c.lower().replace("_", " ") for c in cells]  # "unit_price" labels like "unit price"
         return False
@@ -316,7 +317,8 @@ class _Reader:
             if kind == "w":
                 value = m.group(0)
                 word = value.lower()
-                if word not in DROP_WORDS and word not in self.kinds and not self._is_option(value):
+                if word not in DROP_WORDS and word not in self.kinds and not self._is_option(value) \
+                        and not (word.endswith("'s") and self._is_option(value[:-2])):  # "KE3's price"
                     row.add(value)
             elif kind == "qty":
                 q = quantity_of(m)

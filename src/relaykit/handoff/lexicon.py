@@ -57,7 +57,8 @@ _FAIL_EXTRA = (r"too (?:pricey|expensive|costly|dear|far|distant|small|big|large
 _FAIL_RE = re.compile(r"(?<![\w-])(?:"
                       + "|".join(re.escape(p) for p in FAIL_PHRASES) + "|" + _FAIL_EXTRA + r")(?![\w-])",
                       re.IGNORECASE)
-_PASS_EXTRA = r"(?:keep|keeping|works)(?=\s*(?:[.!,;)]|$|for (?:us|me|the)|fine|well|great))"  # "keep.", "works for us"
+# "keep.", "works for us", "so it stays."
+_PASS_EXTRA = r"(?:keep|keeping|works|stays)(?=\s*(?:[.!,;)]|$|for (?:us|me|the)|fine|well|great))"
 _PASS_RE = re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(p) for p in PASS_PHRASES)
                       + "|" + _PASS_EXTRA
                       + r")(?![\w-])",
@@ -104,8 +105,8 @@ def _key_word(phrase: str) -> str:
 
 _MARKS = frozenset(p for p in PASS_PHRASES + FAIL_PHRASES if not _TOKENS.search(p))
 _TRIGGERS = frozenset(_key_word(p) for p in PASS_PHRASES + FAIL_PHRASES if p not in _MARKS) | {
-    "keep", "keeping", "works", "too", "limit", "budget", "cap", "ceiling", "maximum", "max", "no", "nope", "out",
-    "off"}
+    "keep", "keeping", "works", "stays", "too", "limit", "budget", "cap", "ceiling", "maximum", "max", "no", "nope",
+    "out", "off"}
 """One word of every verdict phrase and pattern: a clause with none of them (and no mark) has no verdict."""
 _MARK_RE = re.compile("[" + "".join(sorted(_MARKS)) + "]")
 

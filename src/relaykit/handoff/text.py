@@ -33,7 +33,8 @@ UNITS = {
     "inch": "inches", "inches": "inches", "ft": "ft", "feet": "ft", "kgs": "kg", "kilograms": "kg", "lb": "lb",
     "lbs": "lb", "m2": "m2", "m²": "m2", "sqm": "m2", "m3": "m3", "m³": "m3",
     "ghz": "GHz", "mhz": "MHz", "mah": "mAh", "kwh": "kWh", "kw": "kW", "sec": "s", "secs": "s", "seconds": "s",
-    "second": "s", "guests": "guests", "rooms": "rooms", "beds": "beds", "cores": "cores",
+    "second": "s", "litre": "l", "litres": "l", "liter": "l", "liters": "l", "l": "l", "ml": "ml",
+    "guests": "guests", "rooms": "rooms", "beds": "beds", "cores": "cores",
 }
 _CODES = "|".join(CURRENCY_CODES)
 _UNIT_ALT = "|".join(sorted((re.escape(u) for u in UNITS), key=len, reverse=True))
