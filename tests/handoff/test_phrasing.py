@@ -27,6 +27,8 @@ from relaykit.handoff.lexicon import verdict_of
     ("that is a dealbreaker", "fail"), ("declined", "fail"), ("skipped", "fail"), ("set aside", "fail"),
     ("insufficient memory", "fail"), ("over our limit", "fail"), ("above the 20 EUR cap", "fail"),
     ("it is therefore not acceptable", "fail"), ("Too heavy - no.", "fail"), ("too bulky for the van", "fail"),
+    ("we keep ZQ6 for now", "pass"), ("we drop ZQ7", "fail"), ("which we can't afford", "fail"),
+    ("it would only pass with a bigger budget", None), ("it does not.", "fail"),
     ("well below the cap", None), ("it has a sauna too.", None), ("too many seats to count", None),
     ("👎", "fail"), ("✖️", "fail"), ("❌ late", "fail"),
     ("not a fit", "fail"), ("ZQ2 is no longer on the shortlist", "fail"), ("isn't a good fit", "fail"),
@@ -204,3 +206,18 @@ def test_tab_separated_rows_possessive_ids_and_stays() -> None:
                           "A jug under 25 GBP.")
     assert prose.rows["JG4"].verdict == "pass" and "2.2 l" in prose.rows["JG4"].evidence
     assert prose.rows["JG5"].verdict == "eliminated" and "JG5's" not in prose.rows["JG5"].evidence
+
+
+def test_a_markdown_section_belongs_to_the_option_of_its_heading() -> None:
+    trace = ("## Shortlist\n### LM1 - rejected\nBrightness 800 lm, $95. Too dim.\n\n### LM2\nBrightness 1,600 lm, "
+             "$120.\n**Verdict:** ✅\n### LM3\nBrightness 2,000 lm, $210.\n**Status:** ❌ over budget")
+    table = read_evidence(trace, "A lamp under 150 USD.")
+    assert [table.rows[i].verdict for i in ("LM1", "LM2", "LM3")] == ["eliminated", "pass", "eliminated"]
+    assert "120 USD" in table.rows["LM2"].evidence and "210 USD" in table.rows["LM3"].evidence
+    assert table.notes == []
+
+
+def test_a_condition_is_not_a_verdict_but_its_denial_is() -> None:
+    trace = "CZ2 has 7 seats at $31,900, which would only pass if the cap were higher; it does not. CZ3 (5 seats) fits."
+    table = read_evidence(trace, "A car under 30,000 USD.")
+    assert table.rows["CZ2"].verdict == "eliminated" and table.rows["CZ3"].verdict == "pass"

@@ -94,6 +94,7 @@ class _Reader:
     speakers: set[str] = field(default_factory=set)
     spoken: bool = False  # the line before began with a speaker label
     line_subject: str | None = None  # the option the line's last attributed sentence was about
+    section: str | None = None  # the option whose markdown heading the lines sit under
     index: int = 0
 
     def ids(self, text: str) -> list[str]:
@@ -119,9 +120,14 @@ class _Reader:
         if ("," in stripped or "\t" in stripped) and self._csv_line(stripped):
             return
         ids = self.ids(stripped)
+        if stripped.startswith("#"):  # a markdown heading opens a section (of one option, or of none)
+            self.section = ids[0] if len(ids) == 1 else None
         if len(ids) == 1 and _is_heading(stripped, ids[0]):
             self.block = self.subject = ids[0]
-            self._row(ids[0]).sentences.append(self.index)
+            if verdict_of(stripped):  # "### PR1 - rejected"
+                self._apply(ids[0], stripped)
+            else:
+                self._row(ids[0]).sentences.append(self.index)
             self.index += 1
             return
         if not ids and self.block is not None and _BLOCK_LINE.match(line):
@@ -242,6 +248,8 @@ class _Reader:
         if target is None and previous is None and self.block is None and not quantified(clause) \
                 and (typed(clause) or verdict_of(clause)):
             target = self.line_subject  # "MR3: seats twelve? No - the sign says 12 seats." goes on about MR3
+        if target is None and previous is None and self.section is not None and not quantified(clause):
+            target = self.section  # "### PR2\nSpeed 40 ppm, $280.": the section's option
         if target is None:
             if typed(clause):
                 self.notes.append(clause)
@@ -416,8 +424,13 @@ def _is_heading(line: str, option_id: str) -> bool:
     """A line that only introduces an option ("- H01", "id: H01", "### H01 (Thames View)")."""
     rest = line.replace(option_id, " ", 1)
     rest = re.sub(r"\([^)]*\)", " ", rest)
+    if verdict_of(rest) is not None:
+        if not line.startswith("#"):
+            return False
+        spans = sorted(fail_spans(rest) + pass_spans(rest))  # "### PR1 - rejected": a heading with its verdict
+        rest = "".join(" " if any(a <= k < b for a, b in spans) else c for k, c in enumerate(rest))
     words = [w for w in re.findall(r"[A-Za-z]+", rest) if w.lower() not in ("id", "option", "name")]
-    return len(words) <= 1 and not typed(rest) and verdict_of(rest) is None
+    return len(words) <= 1 and not typed(rest)
 
 
 def option_ids(trace: str, id_re: re.Pattern[str], exclude: frozenset[str]) -> frozenset[str] | None:

@@ -28,7 +28,8 @@ PASS_PHRASES = ("stays on the shortlist", "on the shortlist", "shortlisted", "sh
                 "fits", "matches", "eligible", "approved", "survives", "ok", "okay", "✓", "✔", "✅", "👍", "selected",
                 "accept", "acceptable", "retained", "is retained", "chosen", "picked", "our pick", "top pick",
                 "the pick", "winner", "recommended", "go with it", "approve", "green light", "green-lit", "thumbs up",
-                "go with", "going with", "went with", "we'll take", "we take")
+                "go with", "going with", "went with", "we'll take", "we take", "we keep", "we'll keep",
+                "we will keep", "we are keeping", "we're keeping")
 FAIL_PHRASES = ("drops out", "dropped out", "crossed off", "ruled out", "rules out", "no-go", "no go", "✗", "✘", "❌",
                 "eliminated", "eliminate", "rejected", "excluded", "disqualified", "discarded", "dropped", "fails",
                 "failed", "fail", "is out", "out on", "struck", "infeasible", "ineligible", "does not meet",
@@ -40,13 +41,16 @@ FAIL_PHRASES = ("drops out", "dropped out", "crossed off", "ruled out", "rules o
                 "deal breaker", "showstopper", "non-starter", "nonstarter", "insufficient", "inadequate", "not enough",
                 "too few", "skipped", "skip it", "declined", "decline", "set aside", "passed over", "pass on",
                 "turned down", "turn it down", "dismissed", "scrapped", "vetoed", "unacceptable", "thumbs down", "✖",
-                "👎", "are out", "were out", "was out", "both out", "all out", "lacks", "lacking")
+                "👎", "are out", "were out", "was out", "both out", "all out", "lacks", "lacking",
+                "we drop", "we'll drop", "we are dropping", "we're dropping", "can't afford", "cannot afford",
+                "can not afford", "unaffordable")
 _FAIL_EXTRA = (r"too (?:pricey|expensive|costly|dear|far|distant|small|big|large|slow|junior|old|late|early|few|"
                r"little|short|long|noisy|cramped|high|low|remote)"
                r"|too (?!many\b|much\b)[a-z]+(?=\s*(?:[,.;:!)]|$|[-–—]|(?:for|to|and|so|but|anyway)\b))"
                r"|(?:over|above|exceeds?|exceeding|past) (?:(?:our|the|my|their|its) )?(?:[\w.,-]+ ){0,2}"
                r"(?:limit|budget|cap|ceiling|maximum|max)\b"  # "over our limit", "above the 10 USD cap"
                r"|(?<=[-–—] )(?:no|nope)(?=\s*[.!]?\s*$)"  # "Too heavy - no."
+               r"|(?:it|they|that) (?:does|do|did) not(?=\s*[.!]?\s*$)"  # "... would pass if ...; it does not."
                r"|(?:put|rule|knock|count|leave|cross|strike|struck)(?:s|ting|ing|ed)? (?:[\w-]+ ){1,2}"
                r"(?:out|off)\b(?! of)"  # "which puts IP42 out", "rules CR7 out", "crossed VX2 off"
                r"|(?:so|so,|that's|that is|it's|it is|thus|hence)(?: a| an)? (?:clear |firm |definite )?no"
@@ -63,6 +67,7 @@ _PASS_RE = re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(p) for p in PASS_PHR
                       + "|" + _PASS_EXTRA
                       + r")(?![\w-])",
                       re.IGNORECASE)
+_WOULD_BEFORE = re.compile(r"\b(?:would|could|might|may)\s+(?:only\s+|still\s+|have\s+)?$", re.IGNORECASE)
 _NOT_BEFORE = re.compile(r"\b(?:not|never|no longer|isn't|isn’t|aren't|wasn't|doesn't|don't|hardly)\s+(?:an?\s+)?$",
                          re.IGNORECASE)
 
@@ -106,7 +111,7 @@ def _key_word(phrase: str) -> str:
 _MARKS = frozenset(p for p in PASS_PHRASES + FAIL_PHRASES if not _TOKENS.search(p))
 _TRIGGERS = frozenset(_key_word(p) for p in PASS_PHRASES + FAIL_PHRASES if p not in _MARKS) | {
     "keep", "keeping", "works", "stays", "too", "limit", "budget", "cap", "ceiling", "maximum", "max", "no", "nope",
-    "out", "off"}
+    "out", "off", "does", "do", "did"}
 """One word of every verdict phrase and pattern: a clause with none of them (and no mark) has no verdict."""
 _MARK_RE = re.compile("[" + "".join(sorted(_MARKS)) + "]")
 
@@ -126,6 +131,8 @@ def verdict_of(text: str) -> str | None:
         if not located and not _NOT_BEFORE.search(text[:match.start()]):  # "is out of us-west" is a place
             return "fail"
     for match in _PASS_RE.finditer(text):
+        if _WOULD_BEFORE.search(text[:match.start()]):
+            continue  # "would only pass if the budget were higher": a condition, not a verdict
         return "fail" if _NOT_BEFORE.search(text[:match.start()]) else "pass"
     return None
 
