@@ -29,6 +29,7 @@ from relaykit.handoff.lexicon import verdict_of
     ("it is therefore not acceptable", "fail"), ("Too heavy - no.", "fail"), ("too bulky for the van", "fail"),
     ("we keep ZQ6 for now", "pass"), ("we drop ZQ7", "fail"), ("which we can't afford", "fail"),
     ("it would only pass with a bigger budget", None), ("it does not.", "fail"),
+    ("it clears everything", "pass"), ("only VX1 is still standing", "pass"), ("Too expensive, I'm afraid.", "fail"),
     ("well below the cap", None), ("it has a sauna too.", None), ("too many seats to count", None),
     ("👎", "fail"), ("✖️", "fail"), ("❌ late", "fail"),
     ("not a fit", "fail"), ("ZQ2 is no longer on the shortlist", "fail"), ("isn't a good fit", "fail"),
@@ -221,3 +222,17 @@ def test_a_condition_is_not_a_verdict_but_its_denial_is() -> None:
     trace = "CZ2 has 7 seats at $31,900, which would only pass if the cap were higher; it does not. CZ3 (5 seats) fits."
     table = read_evidence(trace, "A car under 30,000 USD.")
     assert table.rows["CZ2"].verdict == "eliminated" and table.rows["CZ3"].verdict == "pass"
+
+
+def test_bare_keep_and_drop_cells_and_reasons_without_filler() -> None:
+    trace = ("DP1 | data 40 GB | 20 USD/mo | keep\nDP2 | data 8 GB | 12 USD/mo | drop\n"
+             "DP3 costs 90 USD. Too pricey, I'm afraid.")
+    table = read_evidence(trace, "A plan under 30 USD.")
+    assert [table.rows[i].verdict for i in ("DP1", "DP2", "DP3")] == ["pass", "eliminated", "eliminated"]
+    assert table.rows["DP3"].reason == ""  # "I'm afraid" is no reason
+
+
+def test_a_relative_clause_ends_a_threshold() -> None:
+    found = parse_constraints("A hall within 6 km that seats 90 guests.")
+    names = [f"{c.name} {c.operator} {c.threshold}" for c in found]
+    assert names == ["hall <= 6 km"]

@@ -26,6 +26,7 @@ _SPLIT = re.compile(r";|\n|,(?!\d)\s*|\s+and\s+|\.\s+")
 _WITH_ITEM = re.compile(r"\bwith\s+(?P<article>an?\s+)?(?P<item>[a-z][\w-]*)\s+(?=" + _AT_MOST + "|" + _AT_LEAST + r")",
                         re.IGNORECASE)
 _TRAILING = re.compile(r"\s+(?:for|and|with|at|in|on|to|of|or|but|[a-z]+ing)$", re.IGNORECASE)
+_RELATIVE = re.compile(r"\s+(?:that|which|who|where)\s", re.IGNORECASE)
 _MEASURED = re.compile(r"\s+within\b", re.IGNORECASE)
 _AFTER_VALUE = re.compile(r"^(?P<value>\S*\d[\d.,]*\s*[A-Za-z%$€£]*)\s+(?P<name>[a-z][\w-]*)$", re.IGNORECASE)
 _NOT_NAMES = frozenset({"from", "per", "each", "a", "an", "night", "nightly", "hour", "hourly", "month", "monthly",
@@ -83,7 +84,7 @@ def _compared(clause: str, op: re.Match[str]) -> Constraint | None:
     name = _name(_tail_words(before))
     if not threshold:
         return None
-    threshold = _TRAILING.sub("", threshold)  # "within 48 hours for": the clause goes on elsewhere
+    threshold = _TRAILING.sub("", _RELATIVE.split(threshold, 1)[0])  # "within 48 hours for", "10 km that seats"
     named = _AFTER_VALUE.match(threshold)
     if named and named.group("name").lower() not in _NOT_NAMES | _BREAK \
             and not named.group("name").lower().endswith(("ing", "ed")):  # "40 GBP holding ...": a verb goes on

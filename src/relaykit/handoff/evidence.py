@@ -63,6 +63,8 @@ DECISION_HEADERS = frozenset({"decision", "verdict", "status", "result", "outcom
 _YES = frozenset({"yes", "y", "true", "ok", "pass", "✓", "✔", "✅", "go", "select", "selected", "pick", "take", "keep"})
 _NO = frozenset({"no", "n", "false", "fail", "✗", "✘", "❌", "drop", "cut", "skip", "out", "x", "nope"})
 """A decision cell's first word (``drop (price)``, ``yes``) under a decision header."""
+_BARE_DECISIONS = {"keep": "pass", "drop": "fail", "skip": "fail", "cut": "fail", "select": "pass"}
+"""Cells that are a verdict by themselves, under any header or none."""
 _NOT_CSV = re.compile(r"[.?!:;=]$|^[-*•]|:\s")  # sentence ends, bullets, labels: prose or notes, not a CSV header
 _NUMBERING = re.compile(r"^\(?\d{1,3}[.)]\s+(?=\D)")  # "1. PN1 - ...", "(2) ...": a list number, not a value
 _KEYED = re.compile(r"^[-*•\s]*(?P<label>[A-Za-z][\w ]{0,30}?)\s*[:=]\s*(?P<value>[^:=]+)$")
@@ -406,10 +408,13 @@ def _keyed_decision(text: str) -> str | None:
 
 
 def _decision(label: str, cell: str) -> str | None:
-    """``"pass"`` / ``"fail"`` for a yes / no cell under a decision header, else None."""
+    """``"pass"`` / ``"fail"`` for a yes / no cell under a decision header (a cell that is only "keep" or
+    "drop" needs no header), else None."""
+    said = cell.strip(" .!").lower().split(" (")[0].split(":")[0].strip()
+    if said in _BARE_DECISIONS:
+        return _BARE_DECISIONS[said]
     if not label or not DECISION_HEADERS & set(TOKEN_WORDS.findall(label)):
         return None
-    said = cell.strip(" .!").lower().split(" (")[0].split(":")[0].strip()
     return "pass" if said in _YES else "fail" if said in _NO else None
 
 

@@ -30,7 +30,9 @@ PASS_PHRASES = ("stays on the shortlist", "on the shortlist", "shortlisted", "sh
                 "accept", "acceptable", "retained", "is retained", "chosen", "picked", "our pick", "top pick",
                 "the pick", "winner", "recommended", "go with it", "approve", "green light", "green-lit", "thumbs up",
                 "go with", "going with", "went with", "we'll take", "we take", "we keep", "we'll keep",
-                "we will keep", "we are keeping", "we're keeping")
+                "we will keep", "we are keeping", "we're keeping",
+                "clears everything", "clears all", "meets all", "ticks every box", "ticks all the boxes",
+                "still standing")
 FAIL_PHRASES = ("drops out", "dropped out", "crossed off", "ruled out", "rules out", "no-go", "no go", "✗", "✘", "❌",
                 "eliminated", "eliminate", "rejected", "excluded", "disqualified", "discarded", "dropped", "fails",
                 "failed", "fail", "is out", "out on", "struck", "infeasible", "ineligible", "does not meet",
@@ -109,7 +111,8 @@ VERDICT_WORDS = frozenset(w for p in PASS_PHRASES + FAIL_PHRASES for w in p.lowe
     "the", "is", "on", "no", "every", "not", "budget", "limit", "good", "work", "fine", "deal", "will", "does",
     "a", "it", "to", "fit", "cross", "look", "looks", "green", "light", "top", "down", "up", "set", "over", "few",
     "enough", "aside", "turn", "turned", "passed", "go", "going", "went", "take", "we", "we'll", "all", "both", "were",
-    "was", "are", "pick", "thumbs"} | {"keep", "keeping", "works"}
+    "was", "are", "pick", "thumbs", "still", "box", "boxes", "everything", "standing", "ticks"} | {
+    "keep", "keeping", "works"}
 FILLER = frozenset([
     "present", "next", "looked", "look", "looking", "consider", "considered", "considering", "then", "come", "comes",
     "came", "last", "also", "reviewed", "review", "checked", "check", "checks", "verdict", "verdicts", "status",
@@ -122,7 +125,7 @@ FILLER = frozenset([
     "audited", "went", "order", "nothing", "outside", "list", "considered", "count", "inventory", "closed",
     "only", "note", "notes", "per", "also", "both", "each", "every", "either", "neither", "such", "very",
     "that's", "it's", "this's", "there's", "here's", "what's", "which", "puts", "therefore", "thus", "hence", "deemed",
-    "found"
+    "found", "sorry", "afraid", "unfortunately", "sadly", "i'm", "i'd", "say", "guess", "think"
 ])
 DROP_WORDS = (STOPWORDS - {"yes", "no", "not"}) | FILLER | VERDICT_WORDS | {"most", "least"}
 """Words left out of an evidence row (yes / no / not carry values and stay)."""
@@ -184,7 +187,7 @@ _REASON_SPLIT = re.compile(r",|\band\b|&|\+|/", re.IGNORECASE)
 def _reason_items(text: str) -> list[str]:
     items = []
     for part in _REASON_SPLIT.split(text):
-        words = [w for w in re.findall(r"[A-Za-z][\w-]*", part) if w.lower() not in DROP_WORDS]
+        words = [w for w in re.findall(r"[A-Za-z][\w'-]*", part) if w.lower() not in DROP_WORDS and len(w) > 1]
         if words and len(words) <= 3 and " ".join(words).lower() not in ("no", "nope", "yes", "not"):
             items.append(" ".join(words).lower())
     return items
