@@ -247,8 +247,8 @@ class _Reader:
             target = ids[0] if ids else self._resolve(clause) or previous
         if target is None and previous is None and self.block is None and opens_with_verdict(clause):
             target = self.subject  # "B9: ..., no pets. Crossed off because of the pets." is B9's verdict
-        if target is None and previous is None and self.block is None and not quantified(clause) \
-                and (typed(clause) or verdict_of(clause)):
+        if target is None and previous is None and self.line_subject is not None and self.block is None \
+                and not quantified(clause) and (typed(clause) or verdict_of(clause)):
             target = self.line_subject  # "MR3: seats twelve? No - the sign says 12 seats." goes on about MR3
         if target is None and previous is None and self.section is not None and not quantified(clause):
             target = self.section  # "### PR2\nSpeed 40 ppm, $280.": the section's option

@@ -13,6 +13,7 @@ from relaykit.handoff.compact import decode, render
 from relaykit.handoff.lexicon import COMPARATORS, DROP_WORDS, TOKEN
 from relaykit.handoff.schema import Check, Constraint, Extraction, OptionEvaluation
 from relaykit.handoff.text import CURRENCY_CODES, UNITS, Quantity, find_quantities
+from relaykit.memo import remembered
 
 
 def _holds(body: str, token: str) -> bool:
@@ -187,7 +188,9 @@ def _unit_label(q: Quantity | None) -> str:
     return "price" if q.is_money else {"km": "distance", "miles": "distance", "m": "distance"}.get(q.unit, q.unit)
 
 
+@remembered
 def typed(text: str) -> bool:
+    """Whether ``text`` holds a typed value (money, number + unit, time, date)."""
     return any(m.lastgroup in ("qty", "time", "date") for m in TOKEN.finditer(text))
 
 
