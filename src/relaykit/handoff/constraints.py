@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable
+from itertools import pairwise
 
 from relaykit.handoff.schema import Constraint, Operator
 from relaykit.handoff.text import find_quantities
@@ -22,8 +23,15 @@ _WORD = re.compile(r"[A-Za-z][\w-]*|\d[\d.,]*")
 
 
 _SPLIT = re.compile(r";|\n|,(?!\d)\s*|\s+and\s+|\.\s+")
-_WITH_ITEM = re.compile(r"\bwith\s+(?:an?\s+)?(?P<item>[a-z][\w-]*)\s+(?=" + _AT_MOST + "|" + _AT_LEAST + r")",
+_WITH_ITEM = re.compile(r"\bwith\s+(?P<article>an?\s+)?(?P<item>[a-z][\w-]*)\s+(?=" + _AT_MOST + "|" + _AT_LEAST + r")",
                         re.IGNORECASE)
+_TRAILING = re.compile(r"\s+(?:for|and|with|at|in|on|to|of|or|but|[a-z]+ing)$", re.IGNORECASE)
+_RELATIVE = re.compile(r"\s+(?:that|which|who|where)\s", re.IGNORECASE)
+_MEASURED = re.compile(r"\s+within\b", re.IGNORECASE)
+_AFTER_VALUE = re.compile(r"^(?P<value>\S*\d[\d.,]*\s*[A-Za-z%$€£]*)\s+(?P<name>[a-z][\w-]*)$", re.IGNORECASE)
+_NOT_NAMES = frozenset({"from", "per", "each", "a", "an", "night", "nightly", "hour", "hourly", "month", "monthly",
+                        "day", "daily", "days", "week", "weekly", "year", "yearly", "total", "away", "or", "by",
+                        "in", "on", "at", "to", "of", "for", "all", "overall", "including", "max", "min", "apiece"})
 _TIME = re.compile(r"\b\d{1,2}(?::\d{2})?\s?(?:[ap]\.?m\.?)?$|\b\d{1,2}:\d{2}\b", re.IGNORECASE)
 _UNIT_NAMES = {"km": "distance", "miles": "distance", "m": "distance", "%": "percent"}
 
@@ -76,7 +84,16 @@ def _compared(clause: str, op: re.Match[str]) -> Constraint | None:
     name = _name(_tail_words(before))
     if not threshold:
         return None
-    if not name or re.search(r"\b(?:with|for|has|having|needs?)$", before, re.IGNORECASE):
+    threshold = _TRAILING.sub("", _RELATIVE.split(threshold, 1)[0])  # "within 48 hours for", "10 km that seats"
+    named = _AFTER_VALUE.match(threshold)
+    if named and named.group("name").lower() not in _NOT_NAMES | _BREAK \
+            and not named.group("name").lower().endswith(("ing", "ed")):  # "40 GBP holding ...": a verb goes on
+        value, whole = find_quantities(named.group("value")), find_quantities(threshold)
+        unit = value[0].unit if value else None  # a measure ("16 GB RAM"), not a counted noun ("8 seats people")
+        if unit is not None and len(unit) <= 3 and whole and unit == whole[0].unit:
+            return Constraint(name=named.group("name").lower(), operator=operator, threshold=named.group("value"))
+    if not name or re.search(r"\b(?:with|for|has|having|needs?)$", before, re.IGNORECASE) \
+            or re.search(r"\d", name):  # "for 80 guests within 20 km": the count is not the name of the distance
         name = _unit_name(threshold)
     return Constraint(name=name, operator=operator, threshold=threshold)
 
@@ -109,8 +126,11 @@ def parse_clause(clause: str) -> Constraint | None:
 def _with_item(clause: str) -> tuple[str, Constraint | None]:
     """"a hotel with a gym under 400 USD": the amenity (gym) as a contains-constraint, and the rest."""
     match = _WITH_ITEM.search(clause)
-    if match is None:
-        return clause, None
+    if match is None or _MEASURED.match(clause, match.end("item")):
+        return clause, None  # "with accuracy within 0.5%": a measured attribute, not an amenity
+    after = find_quantities(clause[match.end("item"):])
+    if match.group("article") is None and after and not after[0].is_money:
+        return clause, None  # "with APR under 6%", "with latency below 20 ms": the item is what is measured
     item = Constraint(name="amenity", operator="contains", threshold=match.group("item"))
     return clause[:match.start()] + " with " + clause[match.end("item"):], item
 
@@ -135,12 +155,19 @@ def enumerated(clause: str) -> list[Constraint]:
     return found
 
 
+def _comparisons(clause: str) -> list[str]:
+    """A clause cut before each comparison after the first ("at least 16 GB RAM under 1,200 EUR" -> two)."""
+    cuts = [m.start() for m in _OPERATOR.finditer(clause) if find_quantities(clause[m.end():m.end() + 24])]
+    bounds = [0, *cuts[1:], len(clause)]
+    return [clause[a:b].strip() for a, b in pairwise(bounds) if clause[a:b].strip()]
+
+
 def parse_constraints(goal: str) -> list[Constraint]:
     """The constraint register of ``goal``; unmarked goals yield only clauses with a comparison, a number,
     a clock time, or two words ("cabin economy")."""
     clauses, marked = _clauses(goal)
     found: list[Constraint] = []
-    for clause in clauses:
+    for clause in (piece for whole in clauses for piece in _comparisons(whole)):
         clause, item = _with_item(clause)
         if item is not None:
             found.append(item)

@@ -14,14 +14,12 @@ are derived sums and are left out.
 from __future__ import annotations
 
 import re
-from array import array
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
-from typing import Any
 
-from relaykit.handoff.compact import decode, encode, encode_text, family, render
+from relaykit.handoff.compact import encode, encode_text, family
 from relaykit.handoff.compact_read import ParsedRow, parse_compact
 from relaykit.handoff.constraints import parse_constraints
 from relaykit.handoff.lexicon import (
@@ -32,13 +30,13 @@ from relaykit.handoff.lexicon import (
     fail_spans,
     opens_with_verdict,
     parenthesised_reason,
+    pass_spans,
+    quantified,
     reason_of,
     verdict_of,
 )
-from relaykit.handoff.schema import Check, Constraint, Extraction, OptionEvaluation
+from relaykit.handoff.table import TOKEN_WORDS, EvidenceTable, Row, typed
 from relaykit.handoff.text import (
-    CURRENCY_CODES,
-    UNITS,
     Quantity,
     compile_id_pattern,
     find_quantities,
@@ -49,185 +47,33 @@ from relaykit.handoff.text import (
 from relaykit.memo import remembered
 from relaykit.text import iter_lines, iter_sentences
 
-_CLAUSE_SPLIT = re.compile(r";\s*|,?\s+(?:while|whereas)\s+|,\s+but\s+|,\s+and\s+(?=the (?:former|latter)\b)",
-                           re.IGNORECASE)
+_CLAUSE_SPLIT = re.compile(r";\s*|,?\s+(?:while|whereas)\s+|,\s+but\s+"
+                           r"|,\s+(?:and\s+)?(?=the (?:former|latter|first|second)\b)", re.IGNORECASE)
 _BLOCK_LINE = re.compile(r"^(?:\s+|[-*•]\s|[\w ()/-]{1,40}:)")
 _KIND = re.compile(r"\b([A-Z][a-z]+) $")
 _TABLE_RULE = re.compile(r"^:?-{2,}:?$")
+_SPEAKER = re.compile(r"^(?P<who>[A-Z][A-Za-z]{0,15})\s*:\s+(?=\S)")
+SPEAKERS = frozenset({"me", "i", "you", "we", "agent", "user", "assistant", "customer", "client", "bot", "human",
+                      "ai", "q", "a", "system", "auditor", "researcher", "booker", "planner", "manager", "analyst",
+                      "reviewer", "lead", "host", "guest", "buyer", "seller", "caller", "operator", "support"})
+"""Dialogue speaker labels ("Agent: ...") at a line start: who speaks, never an attribute's label."""
+DECISION_HEADERS = frozenset({"decision", "verdict", "status", "result", "outcome", "pass", "passes", "feasible",
+                              "eligible", "shortlisted", "shortlist", "selected", "accepted", "keep", "ok"})
+"""Table or CSV column headers whose yes / no cells are the row's verdict."""
+_YES = frozenset({"yes", "y", "true", "ok", "pass", "✓", "✔", "✅", "go", "select", "selected", "pick", "take", "keep"})
+_NO = frozenset({"no", "n", "false", "fail", "✗", "✘", "❌", "drop", "cut", "skip", "out", "x", "nope"})
+"""A decision cell's first word (``drop (price)``, ``yes``) under a decision header."""
+_BARE_DECISIONS = {"keep": "pass", "drop": "fail", "skip": "fail", "cut": "fail", "select": "pass"}
+"""Cells that are a verdict by themselves, under any header or none."""
+_NOT_CSV = re.compile(r"[.?!:;=]$|^[-*•]|:\s")  # sentence ends, bullets, labels: prose or notes, not a CSV header
+_NUMBERING = re.compile(r"^\(?\d{1,3}[.)]\s+(?=\D)")  # "1. PN1 - ...", "(2) ...": a list number, not a value
+_KEYED = re.compile(r"^[-*•\s]*(?P<label>[A-Za-z][\w ]{0,30}?)\s*[:=]\s*(?P<value>[^:=]+)$")
+_CSV_SPLIT = re.compile(r",(?![^()]*\))")  # commas outside parentheses ("reject (lead time, cert)" is one cell)
+_OPENER = re.compile(r"^(?:(?:starting|beginning|moving on|turning|continuing|going on|on) (?:with|to) |as for |"
+                     r"as to |next up,? |first up,? |first off,? |then,? )", re.IGNORECASE)
+"""Narration that opens a clause ("Starting with MR3: ...", "As for MR8, ..."): not evidence."""
 _LABEL = re.compile(r"(?:^|[;,|(])\s*(?:[-*•]\s*)?(?P<label>[A-Za-z][A-Za-z /_-]{0,40}?)\s*:(?!//)\s*(?=\S)"
                     r"|(?P<label2>\b[A-Za-z_][\w-]*)=")
-
-
-def _holds(body: str, token: str) -> bool:
-    """Whether ``body`` (space-separated) has ``token`` as a whole token."""
-    at = body.find(token)
-    while at >= 0:
-        end = at + len(token)
-        if (at == 0 or body[at - 1] == " ") and (end == len(body) or body[end] == " "):
-            return True
-        at = body.find(token, end)
-    return False
-
-
-@dataclass(slots=True)
-class Row:
-    """What the trace says about one option: compact evidence, verdicts, and source sentence indices.
-
-    Kept small on purpose (a 100 MB trace may name a million options): the evidence is one string (typed
-    values normalised, so a repeat is found in it), the sentence indices sit in an ``array``.
-    """
-
-    id: str
-    body: str = ""
-    verdicts: str = ""  # "p" / "f" per verdict clause
-    reason: str = ""  # why it fails, as the trace names it ("price,distance")
-    sentences: array[int] = field(default_factory=lambda: array("l"))
-
-    @property
-    def tokens(self) -> list[str]:
-        """The evidence, a word or a typed value (``2.7 USD``, ``14:00``) each."""
-        return [decode(t) for t in self.body.split(" ") if t and t != ";"]
-
-    @property
-    def evidence(self) -> str:
-        """The body without clause breaks."""
-        return " ".join(self.tokens)
-
-    def add(self, token: str) -> None:
-        """Append a word or an encoded value unless the row already holds it."""
-        if not _holds(self.body, token):
-            self.body = f"{self.body} {token}" if self.body else token
-
-    @property
-    def verdict(self) -> str | None:
-        """``"eliminated"`` when any clause fails it, ``"pass"`` when some pass and none fail, else None."""
-        if "f" in self.verdicts:
-            return "eliminated"
-        return "pass" if self.verdicts else None
-
-    def add_break(self) -> None:
-        """Mark the end of a clause (``;``): the compact table never reads a label across it."""
-        if self.body and not self.body.endswith(" ;"):
-            self.body += " ;"
-
-    def add_reason(self, reason: str) -> None:
-        known = self.reason.split(",") if self.reason else []
-        fresh = [r for r in reason.split(",") if r not in known]
-        self.reason = ",".join([*known, *fresh][:4])
-
-    def text(self) -> str:
-        """The row as one labelled line: ``H01: price 145 USD ... | eliminated (distance)``."""
-        verdict = self.verdict
-        why = f" ({self.reason})" if verdict == "eliminated" and self.reason else ""
-        return f"{self.id}: {self.evidence}" + (f" | {verdict}{why}" if verdict else "")
-
-
-@dataclass
-class EvidenceTable:
-    """The compact hand-off: the goal's constraint register, one row per option, unattributed clauses."""
-
-    goal: str
-    constraints: list[Constraint]
-    rows: dict[str, Row]
-    notes: list[str]
-    labels: frozenset[str] = frozenset()  # words the trace used as labels ("rate:", "price=", table headers)
-
-    def constraint_line(self, constraints: list[Constraint] | None = None) -> str:
-        chosen = self.constraints if constraints is None else constraints
-        return "; ".join(f"{c.name} {c.operator} {_threshold(c.threshold)}" for c in chosen)
-
-    def text(self) -> str:
-        """The default payload (``relaykit.handoff.compact``): the constraints no column states, a header
-        per id family (a column's bound in its header), one short line per option, then ``note:`` lines."""
-        names = frozenset(w.lower() for c in self.constraints for w in TOKEN_WORDS.findall(c.name)) - DROP_WORDS
-        table, left = render(self.rows.values(), self.protected_words(names), self.labels, names,
-                             self.constraints)
-        lines = [f"constraints: {self.constraint_line(list(left))}"] if left else []
-        lines += table
-        lines += [f"note: {n}" for n in self.notes]
-        return "\n".join(lines)
-
-    def labelled_text(self) -> str:
-        """The table as labelled lines, one per option (``H01: price 145 USD ... | pass``)."""
-        return "\n".join([row.text() for row in self.rows.values()] + [f"note: {n}" for n in self.notes])
-
-    def protected_words(self, names: frozenset[str] = frozenset()) -> frozenset[str]:
-        """Words that never move into a header: the goal's wanted values ("us-east", "pool") and every other
-        content word of the goal that is not an attribute's name (a label the trace wrote, a constraint's
-        name, a reason's word) or a unit."""
-        wanted = {w.lower() for c in self.constraints if c.operator in ("==", "contains", "in")
-                  for w in TOKEN_WORDS.findall(c.threshold)}
-        reasons = {w for row in self.rows.values() for w in TOKEN_WORDS.findall(row.reason)}
-        said = {w.lower() for w in TOKEN_WORDS.findall(self.goal)} - DROP_WORDS - COMPARATORS - _UNIT_WORDS
-        return frozenset(wanted | (said - names - reasons - self.labels))
-
-    def to_extraction(self) -> Extraction:
-        """The table in the shared ``Extraction`` schema (the wire form of the model ``extract`` method):
-        each typed value under the word before it, the other words under ``other``, the verdict as a check."""
-        options = []
-        for row in self.rows.values():
-            verdict = row.verdict
-            checks = [Check(constraint="verdict", verdict="fail" if verdict == "eliminated" else "pass",
-                            evidence=row.text())] if verdict else []
-            options.append(OptionEvaluation(id=row.id, attributes=_attributes(row.tokens), checks=checks,
-                                            eliminated=verdict == "eliminated",
-                                            elimination_evidence=row.text() if verdict == "eliminated" else None))
-        feasible = [o.id for o in options if o.checks and not o.eliminated]
-        empty = None if feasible else ("no option identifiers were found in the trace" if not options
-                                       else f"all {len(options)} options were eliminated or not confirmed")
-        return Extraction(goal=self.goal, constraints=self.constraints, options=options, feasible_ids=feasible,
-                          empty_result=empty)
-
-    def to_json(self) -> dict[str, Any]:
-        """The JSON payload: no nulls, evidence named by sentence index instead of repeated."""
-        options = []
-        for row in self.rows.values():
-            item: dict[str, Any] = {"id": row.id, "evidence": row.evidence, "sentences": list(row.sentences)}
-            if row.verdict:
-                item["verdict"] = row.verdict
-            if row.verdict == "eliminated" and row.reason:
-                item["reason"] = row.reason
-            options.append(item)
-        out: dict[str, Any] = {"constraints": [c.model_dump() for c in self.constraints], "options": options}
-        if self.notes:
-            out["notes"] = self.notes
-        return out
-
-
-TOKEN_WORDS = re.compile(r"[A-Za-z][\w-]*")
-_UNIT_WORDS = frozenset(u.lower() for u in (*UNITS, *UNITS.values(), *CURRENCY_CODES, "dollars", "euros", "pounds"))
-
-
-def _threshold(text: str) -> str:
-    """A constraint threshold as the register states it: its quantity normalised ("8.0 km from the centre"
-    -> "8 km"), other thresholds as written."""
-    found = find_quantities(text)
-    return found[0].normalised() if len(found) == 1 else text
-
-
-def _attributes(tokens: list[str]) -> dict[str, str]:
-    words: list[str] = []
-    other: list[str] = []
-    out: dict[str, str] = {}
-    for token in tokens:
-        if _typed(token):
-            found = find_quantities(token)
-            name = words.pop() if words else _unit_label(found[0] if found else None)
-            out.setdefault(name.lower(), token)
-            other += words
-            words = []
-        else:
-            words.append(token)
-    other += words
-    if other:
-        out["other"] = " ".join(other)
-    return out
-
-
-def _unit_label(q: Quantity | None) -> str:
-    if q is None or q.unit is None:
-        return "value"
-    return "price" if q.is_money else {"km": "distance", "miles": "distance", "m": "distance"}.get(q.unit, q.unit)
 
 
 @dataclass
@@ -243,8 +89,14 @@ class _Reader:
     labels: set[str] = field(default_factory=set)
     subject: str | None = None
     pair: tuple[str, str] | None = None
+    group: list[str] | None = None  # the ids the last clause naming several spoke of
     block: str | None = None
     header: list[str] | None = None
+    csv: list[str] | None = None  # the header of the CSV block being read
+    speakers: set[str] = field(default_factory=set)
+    spoken: bool = False  # the line before began with a speaker label
+    line_subject: str | None = None  # the option the line's last attributed sentence was about
+    section: str | None = None  # the option whose markdown heading the lines sit under
     index: int = 0
 
     def ids(self, text: str) -> list[str]:
@@ -253,17 +105,31 @@ class _Reader:
 
     def line(self, line: str) -> None:
         stripped = line.strip()
+        if stripped[:1].isdigit() or stripped[:1] == "(":
+            stripped = _NUMBERING.sub("", stripped)
+        if ":" in stripped[:18]:
+            stripped = self._unspoken(stripped)
+        else:
+            self.spoken = False
+        self.line_subject = None
         if not stripped:
-            self.block, self.header = None, None
+            self.block, self.header, self.csv, self.group = None, None, None, None
             return
         if stripped.count("|") >= 2:
             self._table_row(stripped)
             return
         self.header = None
+        if ("," in stripped or "\t" in stripped) and self._csv_line(stripped):
+            return
         ids = self.ids(stripped)
+        if stripped.startswith("#"):  # a markdown heading opens a section (of one option, or of none)
+            self.section = ids[0] if len(ids) == 1 else None
         if len(ids) == 1 and _is_heading(stripped, ids[0]):
             self.block = self.subject = ids[0]
-            self._row(ids[0]).sentences.append(self.index)
+            if verdict_of(stripped):  # "### PR1 - rejected"
+                self._apply(ids[0], stripped)
+            else:
+                self._row(ids[0]).sentences.append(self.index)
             self.index += 1
             return
         if not ids and self.block is not None and _BLOCK_LINE.match(line):
@@ -274,6 +140,42 @@ class _Reader:
         for sentence in _sentences_of(stripped):
             self._sentence(sentence)
             self.index += 1
+
+    def _unspoken(self, line: str) -> str:
+        """The line without a dialogue speaker label ("Agent: AP7 is ..." -> "AP7 is ..."): a known speaker
+        word, a label seen before a question ("Me: And AP9?"), or one that answers a speaker's line."""
+        found = _SPEAKER.match(line)
+        answered, self.spoken = self.spoken, False
+        if found is None or self.ids(found.group("who")):
+            return line
+        who = found.group("who").lower()
+        rest = line[found.end():]
+        known = who in SPEAKERS or who in self.speakers
+        if known or (rest.endswith("?") and not typed(rest)) or (answered and self.block is None):
+            if len(self.speakers) < 64:
+                self.speakers.add(who)
+            self.spoken = True
+            return rest
+        return line
+
+    def _csv_line(self, line: str) -> bool:
+        """Read a CSV row under the CSV header seen before; False when the line is not such a row. A line of
+        three or more short comma-separated cells without ids, values or sentence marks may be a header: it is
+        remembered (and still read as text), and becomes one when the next line is a row of as many cells."""
+        tabbed = "\t" in line  # tab-separated: the cells are whatever the tabs hold
+        if self.csv is None and (self.block is not None or (not tabbed and _NOT_CSV.search(line))):
+            return False  # prose, a bullet or a label line: no CSV header (the common case, decided cheaply)
+        cells = [c.strip() for c in (line.split("\t") if tabbed else _CSV_SPLIT.split(line))]
+        if self.csv is not None and len(cells) == len(self.csv) and self.ids(line):
+            if len(self.labels) < 4096:  # a CSV header's cells are labels
+                self.labels.update(w for c in self.csv for w in TOKEN_WORDS.findall(c))
+            self._cells(cells, self.csv)
+            return True
+        self.csv = None
+        if len(cells) >= 3 and self.block is None and (tabbed or not _NOT_CSV.search(line)) and not self.ids(line) \
+                and all(c and len(c.split()) <= 3 and not typed(c) for c in cells):
+            self.csv = [c.lower().replace("_", " ") for c in cells]  # "unit_price" labels like "unit price"
+        return False
 
     def _is_option(self, word: str) -> bool:
         return self.id_re.fullmatch(word) is not None and (self.options is None or word in self.options)
@@ -291,15 +193,26 @@ class _Reader:
         hits = [(k, self.ids(c)) for k, c in enumerate(cells)]
         at = next((k for k, ids in hits if ids), None)
         if at is None:
-            self.header = [c.lower() for c in cells]
+            self.header = [c.lower().replace("_", " ") for c in cells]
             if len(self.labels) < 4096:  # a table's header cells are labels
                 self.labels.update(w for c in self.header for w in TOKEN_WORDS.findall(c))
             return
-        option_id = hits[at][1][0]
+        self._cells(cells, self.header)
+
+    def _cells(self, cells: list[str], header: list[str] | None) -> None:
+        """One table or CSV row: each cell under its header label; a yes / no cell of a decision column
+        (``decision``, ``verdict``, ``status``...) is the row's verdict."""
+        at = next(k for k, c in enumerate(cells) if self.ids(c))
+        option_id = self.ids(cells[at])[0]
         for k, cell in enumerate(cells):
             if k != at and cell:
-                label = self.header[k] if self.header and k < len(self.header) else ""
-                self._apply(option_id, f"{label} {cell}".strip())
+                label = header[k] if header and k < len(header) else ""
+                decided = _decision(label, cell)
+                if decided or (verdict_of(cell) and DECISION_HEADERS & set(TOKEN_WORDS.findall(label))):
+                    label = ""  # "decision: reject (price)" needs no label word: the verdict cell says it
+                text = f"{label} {cell}".strip()
+                self._apply(option_id, cell[cell.find("("):] if decided and "(" in cell else "" if decided else text,
+                            decided)
         self.index += 1
 
     def _sentence(self, sentence: str) -> None:
@@ -313,19 +226,34 @@ class _Reader:
         previous: str | None = None
         for clause in _clauses_of(sentence):
             previous = self._clause(clause, previous)
+        self.line_subject = previous
 
     def _clause(self, clause: str, previous: str | None) -> str | None:
+        clause = _OPENER.sub("", clause)
         if not clause:
             return previous
         ids = self.ids(clause)
         if len(ids) > 1:
             self._several(clause, ids)
             return ids[-1]
-        target = ids[0] if ids else self._resolve(clause) or previous
+        if not ids and self.group and _BOTH_START.match(clause):  # "Both are out.", "so neither passes"
+            for option_id in self.group:
+                self._apply(option_id, clause)
+            return None
+        if not ids and (ordinal := _ORDINAL.match(clause)) and self.pair:
+            clause = clause[ordinal.end():]  # "the second has 2 years": the ordinal is no evidence
+            target: str | None = self.pair[0 if ordinal.group(1).lower() == "first" else 1]
+        else:
+            target = ids[0] if ids else self._resolve(clause) or previous
         if target is None and previous is None and self.block is None and opens_with_verdict(clause):
             target = self.subject  # "B9: ..., no pets. Crossed off because of the pets." is B9's verdict
+        if target is None and previous is None and self.line_subject is not None and self.block is None \
+                and not quantified(clause) and (typed(clause) or verdict_of(clause)):
+            target = self.line_subject  # "MR3: seats twelve? No - the sign says 12 seats." goes on about MR3
+        if target is None and previous is None and self.section is not None and not quantified(clause):
+            target = self.section  # "### PR2\nSpeed 40 ppm, $280.": the section's option
         if target is None:
-            if _typed(clause):
+            if typed(clause):
                 self.notes.append(clause)
             return None
         self.subject = target
@@ -344,15 +272,30 @@ class _Reader:
     def _several(self, clause: str, ids: list[str]) -> None:
         starts = [m.start() for m in self.id_re.finditer(clause) if m.group(0) in ids]
         head = clause[:starts[0]]
-        if _typed(head):
+        if typed(head):
             self.notes.append(clause)
         shared = verdict_of(head)
         bounds = [*starts, len(clause)]
-        for start, end in pairwise(bounds):
-            piece = clause[start:end]
+        pieces = [clause[start:end] for start, end in pairwise(bounds)]
+        last = self.id_re.match(pieces[-1])
+        tail = pieces[-1][last.end():] if last else ""
+        values = _respective(tail, len(pieces))
+        if values is not None:  # "HX1 and HX2 are 4 km and 6 km away respectively", "(4 km and 6 km)"
+            for piece, (value, _, _) in zip(pieces, values, strict=True):
+                named = self.id_re.match(piece)
+                if named is not None and named.group(0) in ids:
+                    self._apply(named.group(0), value)
+            for _, a, b in reversed(values):
+                tail = tail[:a] + " " + tail[b:]
+        together = _TOGETHER.search(tail) is not None  # "..., so both are out", "both cover the network"
+        bare = together and all(not _CONNECTORS.sub("", self.id_re.sub("", p, count=1)) for p in pieces[:-1])
+        shared = shared or (verdict_of(tail) if together else None)
+        for piece in pieces:
             option_id = self.id_re.match(piece)
             if option_id is not None and option_id.group(0) in ids:
-                self._apply(option_id.group(0), piece, shared)
+                text = option_id.group(0) + tail if bare or piece is pieces[-1] else piece
+                self._apply(option_id.group(0), text, shared)
+        self.group = ids
         self.pair = (ids[-2], ids[-1])
         self.subject = ids[-1]
 
@@ -360,7 +303,7 @@ class _Reader:
         row = self._row(option_id)
         if ":" in text or "=" in text:
             self._labels(text)
-        verdict = verdict_of(text) or shared
+        verdict = verdict_of(text) or shared or _keyed_decision(text)
         if verdict and len(row.verdicts) < 64:
             row.verdicts += verdict[0]
         if not row.sentences or row.sentences[-1] != self.index:
@@ -371,8 +314,11 @@ class _Reader:
             row.add_reason(why[0])
         tokens = _matches(text)
         spans = fail_spans(text) if verdict == "fail" else []
+        passed = pass_spans(text) if verdict == "pass" else []
         for k, m in enumerate(tokens):
             kind = m.lastgroup
+            if kind == "w" and passed and any(a <= m.start() < b for a, b in passed):
+                continue  # "looks good", "a fit": the verdict cell says it
             if kind == "w" and spans and ((why is not None and why[1] <= m.start() < why[2])
                                           or any(a <= m.start() < b for a, b in spans)
                                           or (m.group(0).lower() in self.wanted
@@ -381,7 +327,8 @@ class _Reader:
             if kind == "w":
                 value = m.group(0)
                 word = value.lower()
-                if word not in DROP_WORDS and word not in self.kinds and not self._is_option(value):
+                if word not in DROP_WORDS and word not in self.kinds and not self._is_option(value) \
+                        and not (word.endswith("'s") and self._is_option(value[:-2])):  # "KE3's price"
                     row.add(value)
             elif kind == "qty":
                 q = quantity_of(m)
@@ -427,14 +374,54 @@ def _id_matches(id_re: re.Pattern[str], text: str) -> tuple[str, ...]:
     return tuple(m.group(0) for m in id_re.finditer(text))
 
 
+_BOTH_START = re.compile(r"^(?:(?:so|and|thus|hence|therefore|then),?\s+)?(?:both|neither|all of them|they both|"
+                         r"the two|both of them|each of them)\b", re.IGNORECASE)
+_ORDINAL = re.compile(r"^the (first|second)(?: one| option)?\s*(?=is|has|had|was|costs?|charges?|offers?|comes?|"
+                      r"takes?|asks?|sits?|runs?|needs?|includes?|provides?|gets?|at|with|for|[,:(])", re.IGNORECASE)
+_TOGETHER = re.compile(r"\b(?:both|neither|all of them|each of them|all (?:two|three|four|five|six))\b", re.IGNORECASE)
+_CONNECTORS = re.compile(r"[\s,;&()/]+|\band\b|\bor\b", re.IGNORECASE)
+_GROUPED = re.compile(r"\(([^()]*)\)")
+
+
+def _respective(tail: str, count: int) -> list[tuple[str, int, int]] | None:
+    """The values a clause about ``count`` ids gives one per id, in order: a parenthesised list of exactly
+    that many values ("(4.2 km and 5.5 km)") or a clause that says "respectively". None otherwise."""
+    spans: list[tuple[int, int]] = []
+    for group in _GROUPED.finditer(tail):
+        found = [m.span() for m in TOKEN.finditer(group.group(1)) if m.lastgroup in ("qty", "time", "date")]
+        rest = _CONNECTORS.sub("", "".join(group.group(1)[e:s] for (_, e), (s, _) in pairwise([(0, 0), *found,
+                                                                                          (len(group.group(1)),) * 2])))
+        if len(found) == count and not rest:
+            spans = [(group.start(1) + a, group.start(1) + b) for a, b in found]
+            break
+    if not spans and re.search(r"\brespectively\b", tail, re.IGNORECASE):
+        spans = [m.span() for m in TOKEN.finditer(tail) if m.lastgroup in ("qty", "time", "date")]
+    if len(spans) != count:
+        return None
+    return [(tail[a:b], a, b) for a, b in spans]
+
+
+def _keyed_decision(text: str) -> str | None:
+    """The verdict of a ``decision: yes`` / ``status=drop`` line, as a decision column's cell would be."""
+    keyed = _KEYED.match(text) if ":" in text or "=" in text else None
+    return _decision(keyed.group("label").lower(), keyed.group("value")) if keyed else None
+
+
+def _decision(label: str, cell: str) -> str | None:
+    """``"pass"`` / ``"fail"`` for a yes / no cell under a decision header (a cell that is only "keep" or
+    "drop" needs no header), else None."""
+    said = cell.strip(" .!").lower().split(" (")[0].split(":")[0].strip()
+    if said in _BARE_DECISIONS:
+        return _BARE_DECISIONS[said]
+    if not label or not DECISION_HEADERS & set(TOKEN_WORDS.findall(label)):
+        return None
+    return "pass" if said in _YES else "fail" if said in _NO else None
+
+
 def _compared_to(text: str, spans: list[tuple[int, int]], at: int) -> bool:
     """Whether the word at ``at`` is what a fail phrase compares with ("does not match night"): it follows
     the phrase within two words, with no punctuation between."""
     return any(end <= at and re.fullmatch(r"\s*(?:[A-Za-z-]+\s+){0,2}", text[end:at]) for _, end in spans)
-
-
-def _typed(text: str) -> bool:
-    return any(m.lastgroup in ("qty", "time", "date") for m in TOKEN.finditer(text))
 
 
 @remembered
@@ -442,8 +429,13 @@ def _is_heading(line: str, option_id: str) -> bool:
     """A line that only introduces an option ("- H01", "id: H01", "### H01 (Thames View)")."""
     rest = line.replace(option_id, " ", 1)
     rest = re.sub(r"\([^)]*\)", " ", rest)
+    if verdict_of(rest) is not None:
+        if not line.startswith("#"):
+            return False
+        spans = sorted(fail_spans(rest) + pass_spans(rest))  # "### PR1 - rejected": a heading with its verdict
+        rest = "".join(" " if any(a <= k < b for a, b in spans) else c for k, c in enumerate(rest))
     words = [w for w in re.findall(r"[A-Za-z]+", rest) if w.lower() not in ("id", "option", "name")]
-    return len(words) <= 1 and not _typed(rest) and verdict_of(rest) is None
+    return len(words) <= 1 and not typed(rest)
 
 
 def option_ids(trace: str, id_re: re.Pattern[str], exclude: frozenset[str]) -> frozenset[str] | None:

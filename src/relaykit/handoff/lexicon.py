@@ -7,6 +7,7 @@ Nothing here names a domain's values: verdict words, narration filler and the sh
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from relaykit.handoff.text import QUANTITY_PATTERN
 from relaykit.memo import remembered
@@ -16,28 +17,102 @@ TIME_PATTERN = r"\b(?:[01]?\d|2[0-3]):[0-5]\d(?:\s?[ap]\.?m\.?)?\b|\b(?:1[0-2]|0
 DATE_PATTERN = r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b"
 TOKEN = re.compile(
     rf"(?P<time>{TIME_PATTERN})|(?P<date>{DATE_PATTERN})|(?P<qty>{QUANTITY_PATTERN})"
-    r"|(?P<w>[A-Za-z][A-Za-z0-9]*(?:[-_./'+][A-Za-z0-9]+)*)|(?P<mark>[✓✔✗✘❌])",
+    r"|(?P<w>[A-Za-z][A-Za-z0-9]*(?:[-_./'+][A-Za-z0-9]+)*)|(?P<mark>[✓✔✗✘❌✅✖👍👎]\uFE0F?)",
     re.IGNORECASE,
 )
 """One token of a clause: a typed value (time, date, quantity) or a word or a verdict symbol."""
 
 PASS_PHRASES = ("stays on the shortlist", "on the shortlist", "shortlisted", "shortlist", "is a go", "clears every",
                 "meets every", "meeting every", "qualifies", "qualified", "passes", "passed", "pass", "accepted",
-                "is kept", "kept", "feasible",
-                "meets", "satisfies", "fits", "matches", "eligible", "approved", "survives", "ok", "okay", "✓", "✔")
-FAIL_PHRASES = ("drops out", "dropped out", "crossed off", "ruled out", "rules out", "no-go", "no go", "✗", "✘",
-                "❌", "eliminated", "eliminate", "rejected", "excluded", "disqualified", "discarded", "dropped",
-                "fails", "failed", "fail", "is out", "out on", "struck", "infeasible", "ineligible",
-                "does not meet", "doesn't meet", "does not match", "doesn't match", "not met", "misses",
-                "violates", "exceeds", "beyond the", "over the limit", "over budget")
-_FAIL_RE = re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(p) for p in FAIL_PHRASES) + r")(?![\w-])",
+                "is kept", "kept", "kept it", "keep it", "keeping it", "feasible", "looks good", "look good",
+                "looks fine", "a fit", "good fit", "good to go", "remains", "suitable", "usable", "meets", "satisfies",
+                "fits", "matches", "eligible", "approved", "survives", "ok", "okay", "✓", "✔", "✅", "👍", "selected",
+                "accept", "acceptable", "retained", "is retained", "chosen", "picked", "our pick", "top pick",
+                "the pick", "winner", "recommended", "go with it", "approve", "green light", "green-lit", "thumbs up",
+                "go with", "going with", "went with", "we'll take", "we take", "we keep", "we'll keep",
+                "we will keep", "we are keeping", "we're keeping",
+                "clears everything", "clears all", "meets all", "ticks every box", "ticks all the boxes",
+                "still standing")
+FAIL_PHRASES = ("drops out", "dropped out", "crossed off", "ruled out", "rules out", "no-go", "no go", "✗", "✘", "❌",
+                "eliminated", "eliminate", "rejected", "excluded", "disqualified", "discarded", "dropped", "fails",
+                "failed", "fail", "is out", "out on", "struck", "infeasible", "ineligible", "does not meet",
+                "doesn't meet", "does not match", "doesn't match", "not met", "misses", "violates", "exceeds",
+                "beyond the", "over the limit", "over budget", "reject", "rejects", "rejecting", "cross it off",
+                "crossed it off", "cross off", "crosses off", "cross out", "strike it", "struck off", "not usable",
+                "unusable", "unsuitable", "not suitable", "no good", "drop it", "dropping it", "does not work",
+                "doesn't work", "won't work", "will not work", "no deal", "pass on it", "dealbreaker", "deal-breaker",
+                "deal breaker", "showstopper", "non-starter", "nonstarter", "insufficient", "inadequate", "not enough",
+                "too few", "skipped", "skip it", "declined", "decline", "set aside", "passed over", "pass on",
+                "turned down", "turn it down", "dismissed", "scrapped", "vetoed", "unacceptable", "thumbs down", "✖",
+                "👎", "are out", "were out", "was out", "both out", "all out", "lacks", "lacking",
+                "we drop", "we'll drop", "we are dropping", "we're dropping", "can't afford", "cannot afford",
+                "can not afford", "unaffordable")
+_FAIL_EXTRA = (r"too (?:pricey|expensive|costly|dear|far|distant|small|big|large|slow|junior|old|late|early|few|"
+               r"little|short|long|noisy|cramped|high|low|remote)"
+               r"|too (?!many\b|much\b)[a-z]+(?=\s*(?:[,.;:!)]|$|[-–—]|(?:for|to|and|so|but|anyway)\b))"
+               r"|(?:over|above|exceeds?|exceeding|past) (?:(?:our|the|my|their|its) )?(?:[\w.,-]+ ){0,2}"
+               r"(?:limit|budget|cap|ceiling|maximum|max)\b"  # "over our limit", "above the 10 USD cap"
+               r"|(?<=[-–—] )(?:no|nope)(?=\s*[.!]?\s*$)"  # "Too heavy - no."
+               r"|(?:it|they|that) (?:does|do|did) not(?=\s*[.!]?\s*$)"  # "... would pass if ...; it does not."
+               r"|(?:put|rule|knock|count|leave|cross|strike|struck)(?:s|ting|ing|ed)? (?:[\w-]+ ){1,2}"
+               r"(?:out|off)\b(?! of)"  # "which puts IP42 out", "rules CR7 out", "crossed VX2 off"
+               r"|(?:so|so,|that's|that is|it's|it is|thus|hence)(?: a| an)? (?:clear |firm |definite )?no"
+               r"(?![\w-]|\s*[A-Za-z0-9])"  # "wrong network, so no.", "so that's a no"
+               r"|(?:^|(?<=[,;:]\s)|(?<=[-–—]\s)|(?<=[,;:]))out(?=\s*[.!]?\s*$)")  # "..., too pricey, out."
+
+
+
+
+def _trie(phrases: tuple[str, ...]) -> str:
+    """The phrases as one regex shaped like a trie ("cross (?:it off|off|out)..."): the engine tries a few
+    branches per position instead of every phrase in turn (several times faster on a long list)."""
+    root: dict[str, Any] = {}
+    for phrase in phrases:
+        node = root
+        for char in phrase.lower():
+            node = node.setdefault(char, {})
+        node[""] = {}
+    return _branch(root)
+
+
+def _branch(node: dict[str, Any]) -> str:
+    ends = "" in node
+    parts = [re.escape(c) + _branch(sub) for c, sub in sorted(node.items()) if c]
+    if not parts:
+        return ""
+    body = parts[0] if len(parts) == 1 and not ends else "(?:" + "|".join(parts) + ")"
+    return body + "?" if ends else body
+
+
+_FAIL_PHRASE_RE = re.compile(r"(?<![\w-])(?:" + _trie(FAIL_PHRASES) + r")(?![\w-])", re.IGNORECASE)
+_FAIL_EXTRA_RE = re.compile(r"(?<![\w-])(?:" + _FAIL_EXTRA + r")(?![\w-])", re.IGNORECASE)
+_EXTRA_TRIGGERS = frozenset({"too", "limit", "budget", "cap", "ceiling", "maximum", "max", "no", "nope", "out", "off",
+                             "not"})
+"""Words one of the ``_FAIL_EXTRA`` patterns needs: without them that (slower) regex is not run."""
+
+
+def _fail_matches(text: str, words: set[str] | None = None) -> list[re.Match[str]]:
+    """The fail phrases and patterns of ``text`` in order of position."""
+    found = list(_FAIL_PHRASE_RE.finditer(text))
+    said = words if words is not None else set(_TOKENS.findall(text.lower()))
+    if not _EXTRA_TRIGGERS.isdisjoint(said):
+        found = sorted([*found, *_FAIL_EXTRA_RE.finditer(text)], key=lambda m: m.start())
+    return found
+# "keep.", "works for us", "so it stays."
+_PASS_EXTRA = r"(?:keep|keeping|works|stays)(?=\s*(?:[.!,;)]|$|for (?:us|me|the)|fine|well|great))"
+_PASS_RE = re.compile(r"(?<![\w-])(?:" + _trie(PASS_PHRASES) + "|" + _PASS_EXTRA
+                      + r")(?![\w-])",
                       re.IGNORECASE)
-_PASS_RE = re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(p) for p in PASS_PHRASES) + r")(?![\w-])",
-                      re.IGNORECASE)
-_NOT_BEFORE = re.compile(r"\b(?:not|never|no longer)\s+$", re.IGNORECASE)
+_WOULD_BEFORE = re.compile(r"\b(?:would|could|might|may)\s+(?:only\s+|still\s+|have\s+)?$", re.IGNORECASE)
+_NOT_BEFORE = re.compile(r"\b(?:not|never|no longer|isn't|isn’t|aren't|wasn't|doesn't|don't|hardly)\s+(?:an?\s+)?$",
+                         re.IGNORECASE)
 
 VERDICT_WORDS = frozenset(w for p in PASS_PHRASES + FAIL_PHRASES for w in p.lower().split()) - {
-    "the", "is", "on", "no", "every", "not", "budget", "limit"}
+    "the", "is", "on", "no", "every", "not", "budget", "limit", "good", "work", "fine", "deal", "will", "does",
+    "a", "it", "to", "fit", "cross", "look", "looks", "green", "light", "top", "down", "up", "set", "over", "few",
+    "enough", "aside", "turn", "turned", "passed", "go", "going", "went", "take", "we", "we'll", "all", "both", "were",
+    "was", "are", "pick", "thumbs", "still", "box", "boxes", "everything", "standing", "ticks"} | {
+    "keep", "keeping", "works"}
 FILLER = frozenset([
     "present", "next", "looked", "look", "looking", "consider", "considered", "considering", "then", "come", "comes",
     "came", "last", "also", "reviewed", "review", "checked", "check", "checks", "verdict", "verdicts", "status",
@@ -48,7 +123,9 @@ FILLER = frozenset([
     "paying", "covering", "working", "preferring", "open", "free", "meeting", "requirement", "requirements",
     "so", "because", "due", "while", "whereas", "but", "though", "although", "former", "latter", "one", "audit",
     "audited", "went", "order", "nothing", "outside", "list", "considered", "count", "inventory", "closed",
-    "only", "note", "notes", "per", "also", "both", "each", "every", "either", "neither", "such", "very"
+    "only", "note", "notes", "per", "also", "both", "each", "every", "either", "neither", "such", "very",
+    "that's", "it's", "this's", "there's", "here's", "what's", "which", "puts", "therefore", "thus", "hence", "deemed",
+    "found", "sorry", "afraid", "unfortunately", "sadly", "i'm", "i'd", "say", "guess", "think"
 ])
 DROP_WORDS = (STOPWORDS - {"yes", "no", "not"}) | FILLER | VERDICT_WORDS | {"most", "least"}
 """Words left out of an evidence row (yes / no / not carry values and stay)."""
@@ -59,14 +136,43 @@ COMPARATORS = frozenset({"limit", "limits", "cap", "ceiling", "maximum", "max", 
                          "above", "within", "required", "requirement", "target"})
 
 
+_TOKENS = re.compile(r"[a-z0-9]+(?:['’-][a-z0-9]+)*")
+
+
+def _key_word(phrase: str) -> str:
+    words = _TOKENS.findall(phrase.lower())
+    rare = [w for w in words if w not in STOPWORDS] or words  # "go" of "is a go", "met" of "not met"
+    return max(rare, key=len) if rare else phrase
+
+
+_MARKS = frozenset(p for p in PASS_PHRASES + FAIL_PHRASES if not _TOKENS.search(p))
+_FAIL_TRIGGERS = frozenset(_key_word(p) for p in FAIL_PHRASES if p not in _MARKS) | {
+    "too", "limit", "budget", "cap", "ceiling", "maximum", "max", "no", "nope", "out", "off", "does", "do", "did"}
+_PASS_TRIGGERS = frozenset(_key_word(p) for p in PASS_PHRASES if p not in _MARKS) | {
+    "keep", "keeping", "works", "stays"}
+_TRIGGERS = _FAIL_TRIGGERS | _PASS_TRIGGERS
+"""One word of every verdict phrase and pattern: a clause with none of them (and no mark) has no verdict."""
+_MARK_RE = re.compile("[" + "".join(sorted(_MARKS)) + "]")
+
+
+def may_judge(text: str) -> bool:
+    """Whether ``text`` may hold a verdict at all: a cheap word-set test before the phrase regexes."""
+    return not _TRIGGERS.isdisjoint(_TOKENS.findall(text.lower())) or _MARK_RE.search(text) is not None
+
+
 @remembered
 def verdict_of(text: str) -> str | None:
     """``"fail"``, ``"pass"`` or None for one clause; a fail phrase wins, and "not" before a pass is a fail."""
-    for match in _FAIL_RE.finditer(text):
+    words = set(_TOKENS.findall(text.lower()))
+    marked = _MARK_RE.search(text) is not None
+    fails = marked or not _FAIL_TRIGGERS.isdisjoint(words)
+    for match in _fail_matches(text, words) if fails else ():
         located = match.group(0).lower().endswith("out") and text[match.end():].lstrip().lower().startswith("of ")
         if not located and not _NOT_BEFORE.search(text[:match.start()]):  # "is out of us-west" is a place
             return "fail"
-    for match in _PASS_RE.finditer(text):
+    for match in _PASS_RE.finditer(text) if marked or not _PASS_TRIGGERS.isdisjoint(words) else ():
+        if _WOULD_BEFORE.search(text[:match.start()]):
+            continue  # "would only pass if the budget were higher": a condition, not a verdict
         return "fail" if _NOT_BEFORE.search(text[:match.start()]) else "pass"
     return None
 
@@ -81,8 +187,8 @@ _REASON_SPLIT = re.compile(r",|\band\b|&|\+|/", re.IGNORECASE)
 def _reason_items(text: str) -> list[str]:
     items = []
     for part in _REASON_SPLIT.split(text):
-        words = [w for w in re.findall(r"[A-Za-z][\w-]*", part) if w.lower() not in DROP_WORDS]
-        if words and len(words) <= 3:
+        words = [w for w in re.findall(r"[A-Za-z][\w'-]*", part) if w.lower() not in DROP_WORDS and len(w) > 1]
+        if words and len(words) <= 3 and " ".join(words).lower() not in ("no", "nope", "yes", "not"):
             items.append(" ".join(words).lower())
     return items
 
@@ -90,6 +196,11 @@ def _reason_items(text: str) -> list[str]:
 _QUANTIFIED = re.compile(r"\b(?:none|all|others?|every\w*|rest|remaining|both|each|any\w*|no option\w*)\b",
                          re.IGNORECASE)
 _LEADING = re.compile(r"^(?:(?:so|then|and|but|thus|hence|therefore)[\s,]+)?", re.IGNORECASE)
+
+
+def quantified(text: str) -> bool:
+    """Whether a clause speaks of several options ("none of the others", "all", "the rest")."""
+    return _QUANTIFIED.search(text) is not None
 
 
 def opens_with_verdict(text: str) -> bool:
@@ -100,19 +211,24 @@ def opens_with_verdict(text: str) -> bool:
     start = _LEADING.match(text)
     at = start.end() if start else 0
     rest = text[at:].lstrip(" :-")
-    return bool(_FAIL_RE.match(rest) or _PASS_RE.match(rest))
+    return bool(_FAIL_PHRASE_RE.match(rest) or _FAIL_EXTRA_RE.match(rest) or _PASS_RE.match(rest))
+
+
+def pass_spans(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` states a pass ("looks good", "a fit"): words there are verdict, not evidence."""
+    return [m.span() for m in _PASS_RE.finditer(text)]
 
 
 def fail_spans(text: str) -> list[tuple[int, int]]:
     """Where ``text`` states a failure ("does not match", "ruled out"): words there are verdict, not evidence."""
-    return [m.span() for m in _FAIL_RE.finditer(text)]
+    return [m.span() for m in _fail_matches(text)]
 
 
 def reason_of(text: str) -> tuple[str, int, int] | None:
     """Why a failing clause fails, as the words after its fail phrase name it ("drops out on price and
     distance" -> ``"price,distance"``, "✗ region", "eliminated (amenity)"): the reason and its span in
     ``text``. None when the clause names no reason in words (a value or nothing follows the phrase)."""
-    for match in _FAIL_RE.finditer(text):
+    for match in _fail_matches(text):
         if _NOT_BEFORE.search(text[:match.start()]) or _COMPARED.match(match.group(0)):
             continue  # "does not match night": what follows is the wanted value, not a reason
         found = _REASON.match(text, match.end())
@@ -137,4 +253,4 @@ def parenthesised_reason(text: str) -> tuple[str, int, int] | None:
 
 
 __all__ = ["COMPARATORS", "DROP_WORDS", "PRONOUN_START", "TOKEN", "fail_spans", "opens_with_verdict",
-           "parenthesised_reason", "reason_of", "verdict_of"]
+           "parenthesised_reason", "pass_spans", "quantified", "reason_of", "verdict_of"]

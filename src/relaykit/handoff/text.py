@@ -29,6 +29,12 @@ UNITS = {
     "ms": "ms", "seats": "seats", "people": "people", "users": "users", "year": "years", "years": "years",
     "yr": "years", "yrs": "years", "week": "weeks", "weeks": "weeks", "month": "months", "months": "months",
     "bedroom": "bedrooms", "bedrooms": "bedrooms", "mb": "MB", "gbps": "Gbps", "mbps": "Mbps",
+    "cm": "cm", "centimeters": "cm", "centimetres": "cm", "mm": "mm", "millimeters": "mm", "millimetres": "mm",
+    "inch": "inches", "inches": "inches", "ft": "ft", "feet": "ft", "kgs": "kg", "kilograms": "kg", "lb": "lb",
+    "lbs": "lb", "m2": "m2", "m²": "m2", "sqm": "m2", "m3": "m3", "m³": "m3",
+    "ghz": "GHz", "mhz": "MHz", "mah": "mAh", "kwh": "kWh", "kw": "kW", "sec": "s", "secs": "s", "seconds": "s",
+    "second": "s", "litre": "l", "litres": "l", "liter": "l", "liters": "l", "l": "l", "ml": "ml",
+    "guests": "guests", "rooms": "rooms", "beds": "beds", "cores": "cores",
 }
 _CODES = "|".join(CURRENCY_CODES)
 _UNIT_ALT = "|".join(sorted((re.escape(u) for u in UNITS), key=len, reverse=True))
