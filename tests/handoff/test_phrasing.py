@@ -236,3 +236,14 @@ def test_a_relative_clause_ends_a_threshold() -> None:
     found = parse_constraints("A hall within 6 km that seats 90 guests.")
     names = [f"{c.name} {c.operator} {c.threshold}" for c in found]
     assert names == ["hall <= 6 km"]
+
+
+@pytest.mark.parametrize(("clause", "expected"), [
+    ("QX7 pays out on 61% of claims for 30 GBP, so it passes", "pass"),  # "out" of an action, not a verdict
+    ("ZZ4 stands out on price and stays on the shortlist", "pass"),
+    ("the fund paid out on the first day", None),
+    ("HT2 out on price", "fail"),
+    ("The latter is out on network", "fail"),
+])
+def test_out_after_a_verb_that_takes_it_is_not_a_verdict(clause: str, expected: str | None) -> None:
+    assert verdict_of(clause) == expected

@@ -168,13 +168,31 @@ def verdict_of(text: str) -> str | None:
     fails = marked or not _FAIL_TRIGGERS.isdisjoint(words)
     for match in _fail_matches(text, words) if fails else ():
         located = match.group(0).lower().endswith("out") and text[match.end():].lstrip().lower().startswith("of ")
-        if not located and not _NOT_BEFORE.search(text[:match.start()]):  # "is out of us-west" is a place
+        if located or _phrasal_out(text, match):  # "is out of us-west" is a place, "pays out on" an action
+            continue
+        if not _NOT_BEFORE.search(text[:match.start()]):
             return "fail"
     for match in _PASS_RE.finditer(text) if marked or not _PASS_TRIGGERS.isdisjoint(words) else ():
         if _WOULD_BEFORE.search(text[:match.start()]):
             continue  # "would only pass if the budget were higher": a condition, not a verdict
         return "fail" if _NOT_BEFORE.search(text[:match.start()]) else "pass"
     return None
+
+
+_PHRASAL_OUT = frozenset({
+    "pay", "pays", "paid", "paying", "carry", "carries", "carried", "work", "works", "worked", "check", "checks",
+    "checked", "roll", "rolls", "rolled", "point", "points", "pointed", "figure", "figured", "hand", "hands",
+    "handed", "give", "gives", "gave", "cash", "cashes", "cashed", "find", "finds", "found", "reach", "reaches",
+    "reached", "sort", "sorted", "print", "prints", "printed", "stand", "stands", "standing", "stood", "spell",
+    "spells", "lay", "lays", "laid", "set", "sets", "sell", "sells", "opt", "opts", "branch", "branches"})
+"""Verbs that make "out" part of an action, not a verdict ("pays out on 94% of claims", "stands out on price")."""
+
+
+def _phrasal_out(text: str, match: re.Match[str]) -> bool:
+    if not match.group(0).lower().startswith("out"):
+        return False
+    before = re.findall(r"[A-Za-z']+", text[max(0, match.start() - 24):match.start()])
+    return bool(before) and before[-1].lower() in _PHRASAL_OUT
 
 
 _REASON = re.compile(r"\s*(?:on|for|over|due to|because of|because|as|:|-|\()?\s*(?P<why>[^.;:()\d$£€¥]*)",
