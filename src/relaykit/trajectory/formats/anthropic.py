@@ -25,12 +25,15 @@ from relaykit.trajectory.formats.base import (
     ChatView,
     MessageFormat,
     Msg,
+    assistant_message,
     not_a_list,
     register_format,
     regroup,
     source_of,
     tag,
     text_of,
+    tool_call,
+    user_rest,
     violation,
 )
 from relaykit.trajectory.validate import Violation
@@ -104,20 +107,15 @@ def to_chat(obj: Any) -> ChatView:
                 out.append(tag({"role": "tool", "tool_call_id": str(block.get("tool_use_id")),
                                 "content": block_text(block)}, [(i, j)]))
         if rest or not parts:
-            text = "\n".join(block_text(parts[j]) for j in rest)
-            out.append(tag({"role": "user", "content": text}, [(i, j) for j in rest] or [(i, None)]))
+            out.append(user_rest(i, parts, rest, block_text))
     return ChatView(out, obj)
 
 
 def _assistant(parts: Sequence[Any]) -> Msg:
     texts = [block_text(b) for b in parts if isinstance(b, Mapping) and b.get("type") != "tool_use"]
-    calls = [{"id": str(b.get("id")), "type": "function",
-              "function": {"name": str(b.get("name")), "arguments": json.dumps(b.get("input", {}))}}
+    calls = [tool_call(str(b.get("id")), str(b.get("name")), json.dumps(b.get("input", {})))
              for b in parts if isinstance(b, Mapping) and b.get("type") == "tool_use"]
-    message: Msg = {"role": "assistant", "content": "\n".join(t for t in texts if t)}
-    if calls:
-        message["tool_calls"] = calls
-    return message
+    return assistant_message(texts, calls)
 
 
 def from_chat(messages: Sequence[Mapping[str, Any]], view: ChatView) -> Any:

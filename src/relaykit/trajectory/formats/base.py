@@ -9,7 +9,7 @@ back its original item with only the text replaced. Rendering the uncompressed v
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -67,6 +67,26 @@ def changed(message: Mapping[str, Any], original: Mapping[str, Any]) -> bool:
     return message.get("content") != original.get("content")
 
 
+def tool_call(call_id: str, name: str, arguments: str) -> Msg:
+    """One chat-completions tool call."""
+    return {"id": call_id, "type": "function", "function": {"name": name, "arguments": arguments}}
+
+
+def assistant_message(texts: Iterable[str], calls: list[Msg]) -> Msg:
+    """The chat assistant message a provider turn stands for: its texts joined, its tool calls if any."""
+    message: Msg = {"role": "assistant", "content": "\n".join(t for t in texts if t)}
+    if calls:
+        message["tool_calls"] = calls
+    return message
+
+
+def user_rest(i: int, parts: Sequence[Any], rest: list[int], text: Callable[[Any], str]) -> Msg:
+    """The user message made of the parts ``rest`` of turn ``i`` that are not tool results (tagged with them,
+    or with the turn itself when it has no parts)."""
+    return tag({"role": "user", "content": "\n".join(text(parts[j]) for j in rest)},
+               [(i, j) for j in rest] or [(i, None)])
+
+
 def regroup(messages: Sequence[Mapping[str, Any]], view: Sequence[Mapping[str, Any]],
             parts_of: Callable[[int], list[Any]], edited: Callable[[Any, str], Any]) -> list[tuple[int, list[Any]]]:
     """The provider turns a compressed chat view stands for, for formats whose turns hold parts (blocks).
@@ -110,11 +130,14 @@ __all__ = [
     "ChatView",
     "MessageFormat",
     "Msg",
+    "assistant_message",
     "changed",
     "register_format",
     "regroup",
     "source_of",
     "tag",
     "text_of",
+    "tool_call",
+    "user_rest",
     "violation",
 ]

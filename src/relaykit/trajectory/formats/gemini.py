@@ -25,11 +25,14 @@ from relaykit.trajectory.formats.base import (
     ChatView,
     MessageFormat,
     Msg,
+    assistant_message,
     not_a_list,
     register_format,
     regroup,
     tag,
     text_of,
+    tool_call,
+    user_rest,
     violation,
 )
 from relaykit.trajectory.validate import Violation
@@ -121,22 +124,16 @@ def to_chat(obj: Any) -> ChatView:
             answered += 1
             out.append(tag({"role": "tool", "tool_call_id": cid, "content": part_text(part)}, [(i, j)]))
         if rest or not parts:
-            text = "\n".join(part_text(parts[j]) for j in rest)
-            out.append(tag({"role": "user", "content": text}, [(i, j) for j in rest] or [(i, None)]))
+            out.append(user_rest(i, parts, rest, part_text))
         pending = []
     return ChatView(out, obj)
 
 
 def _assistant(parts: Sequence[Any], ids: list[str]) -> Msg:
     texts = [part_text(p) for p in parts if call_of(p) is None]
-    calls = []
-    for cid, call in zip(ids, (c for p in parts if (c := call_of(p)) is not None)):
-        calls.append({"id": cid, "type": "function",
-                      "function": {"name": str(call.get("name")), "arguments": json.dumps(call.get("args", {}))}})
-    message: Msg = {"role": "assistant", "content": "\n".join(t for t in texts if t)}
-    if calls:
-        message["tool_calls"] = calls
-    return message
+    made = [c for c in map(call_of, parts) if c is not None]
+    calls = [tool_call(cid, str(call.get("name")), json.dumps(call.get("args", {}))) for cid, call in zip(ids, made)]
+    return assistant_message(texts, calls)
 
 
 def from_chat(messages: Sequence[Mapping[str, Any]], view: ChatView) -> Any:

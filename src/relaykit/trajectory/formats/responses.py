@@ -21,12 +21,14 @@ from relaykit.trajectory.formats.base import (
     ChatView,
     MessageFormat,
     Msg,
+    assistant_message,
     changed,
     not_a_list,
     register_format,
     source_of,
     tag,
     text_of,
+    tool_call,
     violation,
 )
 from relaykit.trajectory.validate import Violation
@@ -107,16 +109,12 @@ def _flush(out: list[Msg], turn: list[int], items: Sequence[Any]) -> None:
         k = kind(item)
         if k in CALL_TYPES:
             args = item.get("arguments", item.get("input", ""))
-            calls.append({"id": str(item.get("call_id")), "type": "function",
-                          "function": {"name": str(item.get("name")), "arguments": content_text(args)}})
+            calls.append(tool_call(str(item.get("call_id")), str(item.get("name")), content_text(args)))
         elif k == "reasoning":
             texts.append(_reasoning_text(item))
         elif k == "message":
             texts.append(content_text(item.get("content")))
-    message: Msg = {"role": "assistant", "content": "\n".join(t for t in texts if t)}
-    if calls:
-        message["tool_calls"] = calls
-    out.append(tag(message, list(turn)))
+    out.append(tag(assistant_message(texts, calls), list(turn)))
     turn.clear()
 
 
