@@ -54,17 +54,6 @@ def entry(key: str, text: str = "the price is 1728 USD", vector: list[float] | N
                       vector=None if vector is None else np.asarray(vector, dtype=np.float32))
 
 
-@pytest.fixture(params=["memory", "sqlite", pytest.param("redis", marks=pytest.mark.redis)])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[CacheStore]:
-    if request.param == "memory":
-        made: CacheStore = MemoryStore()
-    elif request.param == "sqlite":
-        made = SQLiteStore(tmp_path / "cache.sqlite")
-    else:
-        made = RedisStore(request.getfixturevalue("redis_url"), prefix=f"h{time.time_ns()}:")
-    yield made
-    made.close()
-
 
 # -- integrity ---------------------------------------------------------------------------------------------
 

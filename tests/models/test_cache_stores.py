@@ -1,5 +1,4 @@
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -7,7 +6,6 @@ import pytest
 
 from relaykit.errors import UsageError
 from relaykit.models.cache import CacheEntry, CacheStore, MemoryStore, open_store
-from relaykit.models.cache.redis_store import RedisStore
 from relaykit.models.cache.sqlite import SQLiteStore
 
 
@@ -18,17 +16,6 @@ def entry(key: str, namespace: str = "ns", group: str = "g", expires_at: float |
                       created_at=time.time(), expires_at=expires_at, query=f"q {key}",
                       vector=None if vector is None else np.asarray(vector, dtype=np.float32))
 
-
-@pytest.fixture(params=["memory", "sqlite", pytest.param("redis", marks=pytest.mark.redis)])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[CacheStore]:
-    if request.param == "memory":
-        made: CacheStore = MemoryStore()
-    elif request.param == "sqlite":
-        made = SQLiteStore(tmp_path / "cache.sqlite")
-    else:
-        made = RedisStore(request.getfixturevalue("redis_url"), prefix=f"t{time.time_ns()}:")
-    yield made
-    made.close()
 
 
 def test_put_get_and_expiry(store: CacheStore) -> None:
