@@ -9,6 +9,7 @@ import typer
 
 from relaykit.bench.lab import RunOptions, StderrProgress
 from relaykit.bench.relay import report as _relay_report  # registers `relaykit report` for relay runs
+from relaykit.bench.relay.booker import open_reading_cache
 from relaykit.bench.relay.generate import WorldSpec, generate_world
 from relaykit.bench.relay.runner import RelayConfig, file_sha256, open_lab, run_relay
 from relaykit.bench.relay.similarity import CachedEmbedder, VectorStore
@@ -152,8 +153,9 @@ def relay(
     runs = open_run_store(store, resume)
     telemetry = Telemetry(JsonlSink(trace)) if trace is not None else None
     embedder_cache = CachedEmbedder(open_embedder(embedder), VectorStore(runs.path.with_name("embeddings.sqlite")))
+    reading = open_reading_cache(runs.path.with_name("readings.sqlite"))
     lab, run_id = open_lab(runs, config if resume is None else None, resume=resume, telemetry=telemetry,
-                           embedder=embedder_cache)
+                           embedder=embedder_cache, reading=reading)
     err_console.print(f"run {run_id}: {len(lab.world.goals)} goals x {len(lab.methods)} methods x "
                       f"{len(lab.config.bookers)} booker(s); resume with --resume {run_id}", highlight=False)
     run_relay(runs, lab, run_id, concurrency=concurrency, telemetry=telemetry,

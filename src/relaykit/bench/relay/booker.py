@@ -8,10 +8,12 @@ reader could still decide. ``ModelBooker`` asks a model through schema-constrain
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol
 
 from pydantic import BaseModel, Field
@@ -27,6 +29,7 @@ from relaykit.bench.relay.evidence import (
 )
 from relaykit.bench.relay.world import Goal
 from relaykit.errors import InvalidOutput
+from relaykit.memo import Kept, source_digest
 from relaykit.models import Model, Usage, complete_structured
 
 NONE = "NONE"
@@ -90,14 +93,27 @@ def grounded(identifier: str, payload_text: str) -> bool:
                                            payload_text) is not None
 
 
-def read_payload(goal: Goal, payload: str | Mapping[str, Any], payload_text: str) -> dict[str, OptionFacts]:
+READING_CODE = ("relaykit.handoff", "relaykit.text", "relaykit.memo", "relaykit.bench.relay.evidence",
+                "relaykit.bench.relay.booker", "relaykit.bench.relay.world")
+"""The modules whose source decides what ``read_payload`` and the evidence audit answer (a package: every file
+under it)."""
+
+
+def open_reading_cache(path: Path | str) -> Kept:
+    """The reference reader's and the evidence audit's answers kept between runs in ``path``, keyed by relaykit's
+    version, the source of ``READING_CODE`` and the whole input (see ``relaykit.memo.Kept``)."""
+    return Kept(path, "relay-reader\0" + source_digest(READING_CODE))
+
+
+def read_payload(goal: Goal, payload: str | Mapping[str, Any], payload_text: str, *,
+                 kept: Kept | None = None) -> dict[str, OptionFacts]:
     """The options and their facts as the payload states them (empty if a JSON payload is unreadable).
 
     A JSON ``Extraction`` (the ``extract`` method) is read through its schema; a JSON evidence table
     (``extract-rules --format json``) row by row; any text through ``read_evidence``, the same reader
-    ``extract-rules`` uses, whatever its phrasing.
+    ``extract-rules`` uses, whatever its phrasing. With ``kept``, the facts read from a text payload are
+    kept between runs (and read back instead of reading the text again).
     """
-    from relaykit.handoff.evidence import read_evidence
     from relaykit.handoff.schema import Extraction
 
     if isinstance(payload, Mapping):
@@ -110,8 +126,21 @@ def read_payload(goal: Goal, payload: str | Mapping[str, Any], payload_text: str
         except ValueError:
             return {}
         return facts_from_extraction(extraction)
-    # Option ids come from the inventory part of the payload: the goal line (whose persona may mention "H9"
-    # or "F10") is left out, and only the goal's own id is excluded from the options.
+    if kept is None:
+        return _read_text(goal, payload_text)
+    key = "reader\0" + json.dumps([goal.text, goal.amenity, payload_text])
+    stored = kept.get(key)
+    if stored is not None:
+        return {o["id"]: OptionFacts(o["id"], o["attributes"], o["verdicts"], o["eliminated"]) for o in stored}
+    facts = _read_text(goal, payload_text)
+    kept.put(key, [{"id": f.id, "attributes": dict(f.attributes), "verdicts": dict(f.verdicts),
+                    "eliminated": f.eliminated} for f in facts.values()])
+    return facts
+
+
+def _read_text(goal: Goal, payload_text: str) -> dict[str, OptionFacts]:
+    from relaykit.handoff.evidence import read_evidence
+
     # the goal line is passed as the goal (whose persona may mention "H9": the evidence reader keeps such an
     # id an option while other ids of its family name options)
     table = read_evidence(payload_text, goal.text)
@@ -160,13 +189,16 @@ def rank_pairs(goal: Goal, hotels: list[_Candidate], flights: list[_Candidate]) 
 
 
 class Reader:
-    """The deterministic, evidence-bound reference Booker."""
+    """The deterministic, evidence-bound reference Booker (``kept``: its readings kept between runs)."""
 
     name = "reader"
 
+    def __init__(self, kept: Kept | None = None) -> None:
+        self.kept = kept
+
     def book(self, goal: Goal, payload: str | Mapping[str, Any], payload_text: str) -> Booking:
         started = time.perf_counter()
-        facts = read_payload(goal, payload, payload_text)
+        facts = read_payload(goal, payload, payload_text, kept=self.kept)
         hotels, flights, unverifiable = _verified(goal, facts)
         pair = rank_pairs(goal, hotels, flights) or (NONE, NONE)
         prompt = tokens.count_messages(booker_messages(goal, payload_text))
