@@ -97,14 +97,12 @@ def _remember(fn: Callable[..., R], max_chars: int | None, max_entries: int) -> 
     return wrapper
 
 
-def source_digest(modules: Iterable[str]) -> str:
-    """A digest of relaykit's version and the source of ``modules`` (dotted names; a package stands for every
-    ``.py`` file under it), read from disk, so that an edited reader never meets its old answers."""
+def source_digest(modules: Iterable[str], version: str) -> str:
+    """A digest of ``version`` (relaykit's) and the source of ``modules`` (dotted names; a package stands for
+    every ``.py`` file under it), read from disk, so that an edited reader never meets its old answers."""
     import importlib.util
 
-    from relaykit import __version__
-
-    digest = hashlib.sha256(__version__.encode())
+    digest = hashlib.sha256(version.encode())
     for name in sorted(modules):
         spec = importlib.util.find_spec(name)
         if spec is None or spec.origin is None:

@@ -102,7 +102,9 @@ under it)."""
 def open_reading_cache(path: Path | str) -> Kept:
     """The reference reader's and the evidence audit's answers kept between runs in ``path``, keyed by relaykit's
     version, the source of ``READING_CODE`` and the whole input (see ``relaykit.memo.Kept``)."""
-    return Kept(path, "relay-reader\0" + source_digest(READING_CODE))
+    from relaykit.bench.htmlpage import relaykit_version
+
+    return Kept(path, "relay-reader\0" + source_digest(READING_CODE, relaykit_version()))
 
 
 def read_payload(goal: Goal, payload: str | Mapping[str, Any], payload_text: str, *,

@@ -1,0 +1,104 @@
+"""The reference reader's and the evidence audit's answers kept between runs (``relaykit.memo.Kept``): the same
+results as reading afresh, and a changed input, reader or release never meets an old answer."""
+
+from __future__ import annotations
+
+import json
+import stat
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from relaykit.bench.relay.booker import open_reading_cache, read_payload
+from relaykit.bench.relay.generate import WorldSpec, generate_world
+from relaykit.bench.relay.researcher import Auditor
+from relaykit.bench.relay.runner import RelayConfig, open_lab, run_relay
+from relaykit.bench.store import RunStore
+from relaykit.cli.app import main
+from relaykit.memo import Kept, source_digest
+
+METHODS = ("passthrough", "extract-rules", "prune", "truncate", "tfidf")
+TIMES = ("seconds", "booker_seconds", "compression_seconds")
+
+
+def _results(store_path: Path, reading: Kept | None) -> dict[str, Any]:
+    store = RunStore(store_path)
+    lab, run_id = open_lab(store, RelayConfig(methods=METHODS, goals=6, embedder="hashing"), reading=reading)
+    run_relay(store, lab, run_id)
+    return {key: {k: v for k, v in value.items() if k not in TIMES} for key, value in store.results(run_id).items()}
+
+
+def test_kept_answers_give_the_same_results_as_reading_afresh(tmp_path: Path) -> None:
+    plain = _results(tmp_path / "plain.sqlite", None)
+    first_cache = open_reading_cache(tmp_path / "readings.sqlite")
+    first = _results(tmp_path / "first.sqlite", first_cache)
+    assert first_cache.hits == 0 and first_cache.misses > 0
+    first_cache.close()
+    again = open_reading_cache(tmp_path / "readings.sqlite")  # a new process, as a repeated run opens it
+    repeated = _results(tmp_path / "again.sqlite", again)
+    assert again.misses == 0 and again.hits == first_cache.misses  # every reading and audit came from disk
+    assert plain and plain == first == repeated
+    assert stat.S_IMODE((tmp_path / "readings.sqlite").stat().st_mode) == 0o600
+
+
+def _goal_and_trace() -> tuple[Any, str]:
+    world = generate_world(WorldSpec(goals=1))
+    goal = world.goals[0]
+    return goal, Auditor().research(world, goal).trace
+
+
+def test_a_changed_input_is_read_afresh(tmp_path: Path) -> None:
+    goal, trace = _goal_and_trace()
+    kept = open_reading_cache(tmp_path / "r.sqlite")
+    truth = read_payload(goal, trace, trace, kept=kept)
+    assert truth and kept.misses == 1
+    # plant a wrong answer for this exact input: the reader now answers from the cache...
+    key = "reader\0" + json.dumps([goal.text, goal.amenity, trace])
+    kept.put(key, [{"id": "H999", "attributes": {}, "verdicts": {}, "eliminated": True}])
+    assert list(read_payload(goal, trace, trace, kept=kept)) == ["H999"]
+    # ...but a payload that differs by one character, or another goal, is read again
+    changed = trace + "\n"
+    assert read_payload(goal, changed, changed, kept=kept) == truth
+    other = goal.model_copy(update={"amenity": "spa" if goal.amenity != "spa" else "gym"})
+    assert read_payload(other, trace, trace, kept=kept) == read_payload(other, trace, trace)
+
+
+def test_a_changed_reader_or_release_reads_afresh(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    package = tmp_path / "src" / "fakereader"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "rules.py").write_text("LIMIT = 1\n")
+    (tmp_path / "src" / "fakesolo.py").write_text("X = 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path / "src"))
+    before = source_digest(["fakereader", "fakesolo"], "1.0")
+    assert before == source_digest(["fakesolo", "fakereader"], "1.0")  # order does not matter
+    assert before != source_digest(["fakereader", "fakesolo"], "1.1")  # another release
+    (package / "rules.py").write_text("LIMIT = 2\n")  # a file inside a package edited
+    edited = source_digest(["fakereader", "fakesolo"], "1.0")
+    (tmp_path / "src" / "fakesolo.py").write_text("X = 2\n")  # a single module edited
+    assert len({before, edited, source_digest(["fakereader", "fakesolo"], "1.0")}) == 3
+    sys.modules.pop("fakereader", None)
+
+    old, new = Kept(tmp_path / "k.sqlite", before), Kept(tmp_path / "k.sqlite", edited)
+    old.put("the same input", {"answer": "old"})
+    old.close()
+    assert new.get("the same input") is None and new.misses == 1  # the old reader's answer is never read
+    assert Kept(tmp_path / "k.sqlite", before).get("the same input") == {"answer": "old"}
+
+
+def test_the_cli_keeps_readings_next_to_the_run_store(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    store = tmp_path / "runs.sqlite"
+    args = ["bench", "relay", "--goals", "3", "--methods", "passthrough,extract-rules,truncate", "--embedder",
+            "hashing", "--store", str(store), "--json"]
+    outputs = []
+    for _ in range(2):
+        with pytest.raises(SystemExit) as info:
+            main(args)
+        assert info.value.code == 0
+        result = json.loads(capsys.readouterr().out)
+        outputs.append({k: v for k, v in result.items() if k != "run_id"})
+    assert outputs[0] == outputs[1]
+    cache = Kept(tmp_path / "readings.sqlite", "unused")
+    assert cache._db.execute("SELECT COUNT(*) FROM kept").fetchone()[0] == 3 * 3 * 2  # reader + audit per payload
