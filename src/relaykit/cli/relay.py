@@ -159,7 +159,7 @@ def _run(config: RelayConfig, *, resume: str | None, store: Path | None, trace: 
     """Open (or resume) the run, compute what is missing, print the tables and the report command."""
     from relaykit.bench.lab import RunOptions, StderrProgress
     from relaykit.bench.relay import report as _relay_report  # registers `relaykit report` for relay runs
-    from relaykit.bench.relay.booker import open_reading_cache
+    from relaykit.bench.relay.reading import open_reading_cache
     from relaykit.bench.relay.runner import open_lab, run_relay
     from relaykit.bench.relay.similarity import CachedEmbedder, VectorStore
     from relaykit.bench.relay.summary import summarize

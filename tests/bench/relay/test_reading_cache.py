@@ -11,8 +11,9 @@ from typing import Any
 
 import pytest
 
-from relaykit.bench.relay.booker import open_reading_cache, read_payload
+from relaykit.bench.relay.booker import Reader, read_payload
 from relaykit.bench.relay.generate import WorldSpec, generate_world
+from relaykit.bench.relay.reading import kept_facts, open_reading_cache
 from relaykit.bench.relay.researcher import Auditor
 from relaykit.bench.relay.runner import RelayConfig, open_lab, run_relay
 from relaykit.bench.store import RunStore
@@ -49,20 +50,25 @@ def _goal_and_trace() -> tuple[Any, str]:
     return goal, Auditor().research(world, goal).trace
 
 
+def _facts(kept: Kept, goal: Any, text: str) -> dict[str, Any]:
+    return kept_facts(kept, goal, text, lambda: read_payload(goal, text, text))
+
+
 def test_a_changed_input_is_read_afresh(tmp_path: Path) -> None:
     goal, trace = _goal_and_trace()
     kept = open_reading_cache(tmp_path / "r.sqlite")
-    truth = read_payload(goal, trace, trace, kept=kept)
-    assert truth and kept.misses == 1
+    truth = _facts(kept, goal, trace)
+    assert truth == read_payload(goal, trace, trace) and kept.misses == 1
     # plant a wrong answer for this exact input: the reader now answers from the cache...
     key = "reader\0" + json.dumps([goal.text, goal.amenity, trace])
     kept.put(key, [{"id": "H999", "attributes": {}, "verdicts": {}, "eliminated": True}])
-    assert list(read_payload(goal, trace, trace, kept=kept)) == ["H999"]
+    assert list(_facts(kept, goal, trace)) == ["H999"]
+    assert Reader(kept).book(goal, trace, trace).notes["options_read"] == 1  # the Booker reads through it
     # ...but a payload that differs by one character, or another goal, is read again
     changed = trace + "\n"
-    assert read_payload(goal, changed, changed, kept=kept) == truth
+    assert _facts(kept, goal, changed) == truth
     other = goal.model_copy(update={"amenity": "spa" if goal.amenity != "spa" else "gym"})
-    assert read_payload(other, trace, trace, kept=kept) == read_payload(other, trace, trace)
+    assert _facts(kept, other, trace) == read_payload(other, trace, trace)
 
 
 def test_a_changed_reader_or_release_reads_afresh(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -8,13 +8,11 @@ reader could still decide. ``ModelBooker`` asks a model through schema-constrain
 
 from __future__ import annotations
 
-import json
 import re
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import BaseModel, Field
 
@@ -29,8 +27,10 @@ from relaykit.bench.relay.evidence import (
 )
 from relaykit.bench.relay.world import Goal
 from relaykit.errors import InvalidOutput
-from relaykit.memo import Kept, source_digest
 from relaykit.models import Model, Usage, complete_structured
+
+if TYPE_CHECKING:
+    from relaykit.memo import Kept
 
 NONE = "NONE"
 
@@ -93,29 +93,14 @@ def grounded(identifier: str, payload_text: str) -> bool:
                                            payload_text) is not None
 
 
-READING_CODE = ("relaykit.handoff", "relaykit.text", "relaykit.memo", "relaykit.bench.relay.evidence",
-                "relaykit.bench.relay.booker", "relaykit.bench.relay.world")
-"""The modules whose source decides what ``read_payload`` and the evidence audit answer (a package: every file
-under it)."""
-
-
-def open_reading_cache(path: Path | str) -> Kept:
-    """The reference reader's and the evidence audit's answers kept between runs in ``path``, keyed by relaykit's
-    version, the source of ``READING_CODE`` and the whole input (see ``relaykit.memo.Kept``)."""
-    from relaykit.bench.htmlpage import relaykit_version
-
-    return Kept(path, "relay-reader\0" + source_digest(READING_CODE, relaykit_version()))
-
-
-def read_payload(goal: Goal, payload: str | Mapping[str, Any], payload_text: str, *,
-                 kept: Kept | None = None) -> dict[str, OptionFacts]:
+def read_payload(goal: Goal, payload: str | Mapping[str, Any], payload_text: str) -> dict[str, OptionFacts]:
     """The options and their facts as the payload states them (empty if a JSON payload is unreadable).
 
     A JSON ``Extraction`` (the ``extract`` method) is read through its schema; a JSON evidence table
     (``extract-rules --format json``) row by row; any text through ``read_evidence``, the same reader
-    ``extract-rules`` uses, whatever its phrasing. With ``kept``, the facts read from a text payload are
-    kept between runs (and read back instead of reading the text again).
+    ``extract-rules`` uses, whatever its phrasing.
     """
+    from relaykit.handoff.evidence import read_evidence
     from relaykit.handoff.schema import Extraction
 
     if isinstance(payload, Mapping):
@@ -128,21 +113,8 @@ def read_payload(goal: Goal, payload: str | Mapping[str, Any], payload_text: str
         except ValueError:
             return {}
         return facts_from_extraction(extraction)
-    if kept is None:
-        return _read_text(goal, payload_text)
-    key = "reader\0" + json.dumps([goal.text, goal.amenity, payload_text])
-    stored = kept.get(key)
-    if stored is not None:
-        return {o["id"]: OptionFacts(o["id"], o["attributes"], o["verdicts"], o["eliminated"]) for o in stored}
-    facts = _read_text(goal, payload_text)
-    kept.put(key, [{"id": f.id, "attributes": dict(f.attributes), "verdicts": dict(f.verdicts),
-                    "eliminated": f.eliminated} for f in facts.values()])
-    return facts
-
-
-def _read_text(goal: Goal, payload_text: str) -> dict[str, OptionFacts]:
-    from relaykit.handoff.evidence import read_evidence
-
+    # Option ids come from the inventory part of the payload: the goal line (whose persona may mention "H9"
+    # or "F10") is left out, and only the goal's own id is excluded from the options.
     # the goal line is passed as the goal (whose persona may mention "H9": the evidence reader keeps such an
     # id an option while other ids of its family name options)
     table = read_evidence(payload_text, goal.text)
@@ -191,7 +163,8 @@ def rank_pairs(goal: Goal, hotels: list[_Candidate], flights: list[_Candidate]) 
 
 
 class Reader:
-    """The deterministic, evidence-bound reference Booker (``kept``: its readings kept between runs)."""
+    """The deterministic, evidence-bound reference Booker (``kept``: what it read from text payloads kept between
+    runs, see ``relaykit.bench.relay.reading``)."""
 
     name = "reader"
 
@@ -200,7 +173,12 @@ class Reader:
 
     def book(self, goal: Goal, payload: str | Mapping[str, Any], payload_text: str) -> Booking:
         started = time.perf_counter()
-        facts = read_payload(goal, payload, payload_text, kept=self.kept)
+        if self.kept is not None and isinstance(payload, str):
+            from relaykit.bench.relay.reading import kept_facts
+
+            facts = kept_facts(self.kept, goal, payload_text, lambda: read_payload(goal, payload, payload_text))
+        else:
+            facts = read_payload(goal, payload, payload_text)
         hotels, flights, unverifiable = _verified(goal, facts)
         pair = rank_pairs(goal, hotels, flights) or (NONE, NONE)
         prompt = tokens.count_messages(booker_messages(goal, payload_text))

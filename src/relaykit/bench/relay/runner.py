@@ -11,7 +11,6 @@ is the Booker's failure and is scored as such.
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -301,24 +300,17 @@ class RelayLab:
 
     def _audit(self, goal: Goal, handoff: Any, trace: str) -> dict[str, Any]:
         """The evidence audit of a hand-off (kept between runs with ``reading``, like the reader's answers)."""
+        from relaykit.bench.relay.reading import kept_audit
         from relaykit.handoff import audit
         from relaykit.handoff.audit import Fact
 
         facts = audit_facts(self.world, goal)
-        key = None
-        if self.reading is not None and isinstance(handoff.payload, (str, dict)):
-            try:
-                key = "audit\0" + json.dumps([handoff.payload, handoff.goal, facts, trace])
-            except (TypeError, ValueError):  # a payload JSON cannot state exactly is audited afresh
-                key = None
-        stored = self.reading.get(key) if self.reading is not None and key is not None else None
-        if isinstance(stored, dict):
-            return stored
-        report = audit(handoff, [Fact(*f) for f in facts], trace=trace)
-        answer = {"evidence_recall": report.recall, "facts_lost": len(report.lost), "invented_facts": report.invented}
-        if self.reading is not None and key is not None:
-            self.reading.put(key, answer)
-        return answer
+
+        def fresh() -> dict[str, Any]:
+            report = audit(handoff, [Fact(*f) for f in facts], trace=trace)
+            return {"evidence_recall": report.recall, "facts_lost": len(report.lost), "invented_facts": report.invented}
+
+        return fresh() if self.reading is None else kept_audit(self.reading, handoff, facts, trace, fresh)
 
     def _score(self, ctx: RunContext, goal: Goal, spec: MethodSpec, booker_name: str, trace: dict[str, Any],
                handoff: dict[str, Any]) -> dict[str, Any]:
