@@ -173,6 +173,9 @@ def _run(config: RelayConfig, *, resume: str | None, store: Path | None, trace: 
     telemetry = Telemetry(JsonlSink(trace)) if trace is not None else None
     embedder_cache = CachedEmbedder(open_embedder(embedder), VectorStore(runs.path.with_name("embeddings.sqlite")))
     reading = open_reading_cache(runs.path.with_name("readings.sqlite"))
+    if reading is None:
+        err_console.print(f"note: {runs.path.with_name('readings.sqlite')} cannot be used as a cache; every "
+                          "payload is read afresh (move the file aside to keep readings again)", highlight=False)
     try:
         lab, run_id = open_lab(runs, config if resume is None else None, resume=resume, telemetry=telemetry,
                                embedder=embedder_cache, reading=reading)
@@ -181,7 +184,8 @@ def _run(config: RelayConfig, *, resume: str | None, store: Path | None, trace: 
         run_relay(runs, lab, run_id, concurrency=concurrency, telemetry=telemetry,
                   progress=StderrProgress("relay (goals x methods x bookers)"))
     finally:
-        reading.close()
+        if reading is not None:
+            reading.close()
     summary = summarize(runs, runs.get_run(run_id))
     if as_json:
         print_json(summary.as_json())

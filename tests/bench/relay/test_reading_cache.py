@@ -13,12 +13,11 @@ import pytest
 
 from relaykit.bench.relay.booker import Reader, read_payload
 from relaykit.bench.relay.generate import WorldSpec, generate_world
-from relaykit.bench.relay.reading import kept_facts, open_reading_cache
+from relaykit.bench.relay.reading import Kept, kept_facts, open_reading_cache, source_digest
 from relaykit.bench.relay.researcher import Auditor
 from relaykit.bench.relay.runner import RelayConfig, open_lab, run_relay
 from relaykit.bench.store import RunStore
 from relaykit.cli.app import main
-from relaykit.memo import Kept, source_digest
 
 METHODS = ("passthrough", "extract-rules", "prune", "truncate", "tfidf")
 TIMES = ("seconds", "booker_seconds", "compression_seconds")
@@ -108,3 +107,16 @@ def test_the_cli_keeps_readings_next_to_the_run_store(tmp_path: Path, capsys: py
     assert outputs[0] == outputs[1]
     cache = Kept(tmp_path / "readings.sqlite", "unused")
     assert cache._db.execute("SELECT COUNT(*) FROM kept").fetchone()[0] == 3 * 3 * 2  # reader + audit per payload
+
+
+def test_an_unusable_cache_file_is_left_alone_and_the_run_reads_afresh(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "readings.sqlite").write_bytes(b"not a database, " * 100)
+    assert open_reading_cache(tmp_path / "readings.sqlite") is None
+    with pytest.raises(SystemExit) as info:
+        main(["bench", "relay", "--goals", "2", "--methods", "passthrough", "--embedder", "hashing", "--store",
+              str(tmp_path / "runs.sqlite"), "--json"])
+    out, err = capsys.readouterr()
+    assert info.value.code == 0 and json.loads(out)["methods"]["passthrough"]["n"] == 2
+    assert "cannot be used as a cache" in err
+    assert (tmp_path / "readings.sqlite").read_bytes() == b"not a database, " * 100

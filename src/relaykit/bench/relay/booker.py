@@ -30,7 +30,7 @@ from relaykit.errors import InvalidOutput
 from relaykit.models import Model, Usage, complete_structured
 
 if TYPE_CHECKING:
-    from relaykit.memo import Kept
+    from relaykit.bench.relay.reading import Kept
 
 NONE = "NONE"
 

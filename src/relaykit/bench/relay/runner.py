@@ -30,6 +30,7 @@ from relaykit.bench.lab import (
 from relaykit.bench.relay.booker import Booker, ModelBooker, Reader
 from relaykit.bench.relay.generate import WorldSpec, generate_world
 from relaykit.bench.relay.methods import MethodSpec, default_methods, parse_methods
+from relaykit.bench.relay.reading import Kept
 from relaykit.bench.relay.researcher import Auditor, ModelResearcher, Research, Researcher
 from relaykit.bench.relay.scoring import audit_facts, score
 from relaykit.bench.relay.similarity import CachedEmbedder, chunks, diagnostics
@@ -39,7 +40,6 @@ from relaykit.bench.relay.world import Goal, World, load_world
 from relaykit.bench.store import RunInfo, RunStore
 from relaykit.embeddings import open_embedder
 from relaykit.errors import ModelError, UsageError
-from relaykit.memo import Kept
 from relaykit.models import Model
 from relaykit.telemetry import Telemetry
 from relaykit.text import iter_sentences
