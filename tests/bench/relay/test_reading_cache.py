@@ -13,7 +13,7 @@ import pytest
 
 from relaykit.bench.relay.booker import Reader, read_payload
 from relaykit.bench.relay.generate import WorldSpec, generate_world
-from relaykit.bench.relay.reading import Kept, kept_facts, open_reading_cache, source_digest
+from relaykit.bench.relay.reading import Kept, kept_facts, kept_prompt_tokens, open_reading_cache, source_digest
 from relaykit.bench.relay.researcher import Auditor
 from relaykit.bench.relay.runner import RelayConfig, open_lab, run_relay
 from relaykit.bench.store import RunStore
@@ -70,6 +70,28 @@ def test_a_changed_input_is_read_afresh(tmp_path: Path) -> None:
     assert _facts(kept, other, trace) == read_payload(other, trace, trace)
 
 
+def test_the_prompt_token_count_is_kept_per_goal_and_payload(tmp_path: Path) -> None:
+    goal, trace = _goal_and_trace()
+    kept = open_reading_cache(tmp_path / "r.sqlite")
+    assert kept is not None
+    booking = Reader(kept).book(goal, trace, trace)
+    assert booking.prompt_tokens == Reader().book(goal, trace, trace).prompt_tokens
+    kept.put("prompt-tokens\0" + json.dumps([goal.text, trace]), 7)  # planted: read back for this input only
+    assert Reader(kept).book(goal, trace, trace).prompt_tokens == 7
+    assert kept_prompt_tokens(kept, goal, trace + " ", lambda: 8) == 8
+
+
+def test_another_tokenizer_release_reads_afresh(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.metadata
+
+    first = open_reading_cache(tmp_path / "r.sqlite")
+    real = importlib.metadata.version
+    monkeypatch.setattr(importlib.metadata, "version",
+                        lambda name: "0.0.0-other" if name == "bpe-openai" else real(name))
+    other = open_reading_cache(tmp_path / "r.sqlite")
+    assert first is not None and other is not None and first.salt != other.salt
+
+
 def test_a_changed_reader_or_release_reads_afresh(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     package = tmp_path / "src" / "fakereader"
     package.mkdir(parents=True)
@@ -106,7 +128,8 @@ def test_the_cli_keeps_readings_next_to_the_run_store(tmp_path: Path, capsys: py
         outputs.append({k: v for k, v in result.items() if k != "run_id"})
     assert outputs[0] == outputs[1]
     cache = Kept(tmp_path / "readings.sqlite", "unused")
-    assert cache._db.execute("SELECT COUNT(*) FROM kept").fetchone()[0] == 3 * 3 * 2  # reader + audit per payload
+    # per payload: the reader's facts, its prompt's tokens and the audit
+    assert cache._db.execute("SELECT COUNT(*) FROM kept").fetchone()[0] == 3 * 3 * 3
 
 
 def test_an_unusable_cache_file_is_left_alone_and_the_run_reads_afresh(

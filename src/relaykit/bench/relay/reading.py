@@ -2,10 +2,11 @@
 evidence audit per hand-off.
 
 A repeated run reads the same 250 payloads and audits the same hand-offs again. ``open_reading_cache`` keeps the
-answers in an SQLite file (``RELAYKIT_HOME/readings.sqlite`` for the CLI) under a digest of relaykit's version,
-the source of every module that decides them (``READING_CODE``) and the whole input, so that a changed payload,
-goal, trace, reader or release computes afresh (``Kept``). Only deterministic, model-free readings are kept;
-compression, the Booker's decision, scoring, embeddings' use and every timing run each time.
+answers (and the token count of the reader's prompt) in an SQLite file (``RELAYKIT_HOME/readings.sqlite`` for
+the CLI) under a digest of relaykit's and bpe-openai's versions, the source of every module that decides them
+(``READING_CODE``) and the whole input, so that a changed payload, goal, trace, reader, tokenizer or release
+computes afresh (``Kept``). Only deterministic, model-free readings are kept; compression, the Booker's decision,
+scoring, the diagnostics and every timing run each time.
 """
 
 from __future__ import annotations
@@ -100,18 +101,25 @@ class Kept:
             self._db.close()
 
 
-READING_CODE = ("relaykit.handoff", "relaykit.text", "relaykit.memo", "relaykit.bench.relay.evidence",
-                "relaykit.bench.relay.booker", "relaykit.bench.relay.reading", "relaykit.bench.relay.world")
+READING_CODE = ("relaykit.handoff", "relaykit.text", "relaykit.memo", "relaykit.tokens",
+                "relaykit.bench.relay.evidence", "relaykit.bench.relay.booker", "relaykit.bench.relay.reading",
+                "relaykit.bench.relay.world")
 """The modules whose source decides what the reader and the audit answer (a package: every file under it)."""
 
 
 def open_reading_cache(path: Path | str) -> Kept | None:
     """The reference reader's and the evidence audit's answers kept between runs in ``path``; None (read
     everything afresh) when the file cannot be used as one (not SQLite, not writable)."""
+    from importlib.metadata import PackageNotFoundError, version
+
     from relaykit.bench.htmlpage import relaykit_version
 
     try:
-        return Kept(path, "relay-readings\0" + source_digest(READING_CODE, relaykit_version()))
+        tokenizer = version("bpe-openai")
+    except PackageNotFoundError:  # pragma: no cover - relaykit.tokens needs it
+        tokenizer = "none"
+    try:
+        return Kept(path, "relay-readings\0" + source_digest(READING_CODE, f"{relaykit_version()}/{tokenizer}"))
     except (sqlite3.Error, OSError):
         return None
 
@@ -127,6 +135,18 @@ def kept_facts(kept: Kept, goal: Goal, payload_text: str, read: Callable[[], dic
     kept.put(key, [{"id": f.id, "attributes": dict(f.attributes), "verdicts": dict(f.verdicts),
                     "eliminated": f.eliminated} for f in facts.values()])
     return facts
+
+
+def kept_prompt_tokens(kept: Kept, goal: Goal, payload_text: str, count: Callable[[], int]) -> int:
+    """The tokens of the reader's prompt (``count()``: the goal and the payload in the Booker's messages), counted
+    once per goal and payload text (a repeated run would put 250 whole payloads through the tokenizer again)."""
+    key = "prompt-tokens\0" + json.dumps([goal.text, payload_text])
+    stored = kept.get(key)
+    if isinstance(stored, int):
+        return stored
+    tokens = count()
+    kept.put(key, tokens)
+    return tokens
 
 
 def kept_audit(kept: Kept, handoff: Any, facts: list[tuple[str, str, str]], trace: str,
@@ -147,4 +167,5 @@ def kept_audit(kept: Kept, handoff: Any, facts: list[tuple[str, str, str]], trac
     return answer
 
 
-__all__ = ["READING_CODE", "Kept", "kept_audit", "kept_facts", "open_reading_cache", "source_digest"]
+__all__ = ["READING_CODE", "Kept", "kept_audit", "kept_facts", "kept_prompt_tokens", "open_reading_cache",
+           "source_digest"]
