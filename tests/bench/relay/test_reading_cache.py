@@ -108,11 +108,13 @@ def test_a_changed_reader_or_release_reads_afresh(tmp_path: Path, monkeypatch: p
     assert len({before, edited, source_digest(["fakereader", "fakesolo"], "1.0")}) == 3
     sys.modules.pop("fakereader", None)
 
-    old, new = Kept(tmp_path / "k.sqlite", before), Kept(tmp_path / "k.sqlite", edited)
+    old = Kept(tmp_path / "k.sqlite", before)
     old.put("the same input", {"answer": "old"})
     old.close()
-    assert new.get("the same input") is None and new.misses == 1  # the old reader's answer is never read
     assert Kept(tmp_path / "k.sqlite", before).get("the same input") == {"answer": "old"}
+    new = Kept(tmp_path / "k.sqlite", edited)
+    assert new.get("the same input") is None and new.misses == 1  # the old reader's answer is never read
+    assert new._db.execute("SELECT COUNT(*) FROM readings").fetchone()[0] == 0  # and is dropped
 
 
 def test_the_cli_keeps_readings_next_to_the_run_store(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -127,9 +129,9 @@ def test_the_cli_keeps_readings_next_to_the_run_store(tmp_path: Path, capsys: py
         result = json.loads(capsys.readouterr().out)
         outputs.append({k: v for k, v in result.items() if k != "run_id"})
     assert outputs[0] == outputs[1]
-    cache = Kept(tmp_path / "readings.sqlite", "unused")
-    # per payload: the reader's facts, its prompt's tokens and the audit
-    assert cache._db.execute("SELECT COUNT(*) FROM kept").fetchone()[0] == 3 * 3 * 3
+    cache = open_reading_cache(tmp_path / "readings.sqlite")
+    assert cache is not None  # per payload: the reader's facts, its prompt's tokens and the audit
+    assert cache._db.execute("SELECT COUNT(*) FROM readings").fetchone()[0] == 3 * 3 * 3
 
 
 def test_an_unusable_cache_file_is_left_alone_and_the_run_reads_afresh(

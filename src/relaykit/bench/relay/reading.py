@@ -45,8 +45,10 @@ class Kept:
     """JSON answers of pure readers kept between runs in the SQLite file ``path`` (created 0600).
 
     ``salt`` names the readers and their code (see ``source_digest``); an answer is stored under the digest of
-    the salt and the input text, so any change to either misses. New answers are written together by
-    ``flush``; a cache, so a write that fails is dropped (computed again next time). Thread-safe.
+    the salt and the input text, so any change to either misses. Opening the file with a new salt drops the
+    answers of every other one (an edited reader's old answers are never read again, so the file does not
+    grow with each edit). New answers are written together by ``flush``; a cache, so a write that fails is
+    dropped (computed again next time). Thread-safe.
     """
 
     def __init__(self, path: Path | str, salt: str) -> None:
@@ -55,7 +57,9 @@ class Kept:
         self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=OFF")
-        self._db.execute("CREATE TABLE IF NOT EXISTS kept (digest TEXT PRIMARY KEY, answer TEXT)")
+        self._db.execute("CREATE TABLE IF NOT EXISTS readings (digest TEXT PRIMARY KEY, salt TEXT, answer TEXT)")
+        self._salt_id = hashlib.blake2b(salt.encode(), digest_size=8).hexdigest()
+        self._db.execute("DELETE FROM readings WHERE salt != ?", (self._salt_id,))
         self._pending: dict[str, str] = {}
         self._lock = threading.Lock()
         self.hits = self.misses = 0
@@ -69,7 +73,7 @@ class Kept:
         with self._lock:
             stored = self._pending.get(key)
             if stored is None:
-                row = self._db.execute("SELECT answer FROM kept WHERE digest = ?", (key,)).fetchone()
+                row = self._db.execute("SELECT answer FROM readings WHERE digest = ?", (key,)).fetchone()
                 stored = row[0] if row else None
             if stored is None:
                 self.misses += 1
@@ -91,7 +95,8 @@ class Kept:
             try:
                 with self._db:
                     self._db.execute("BEGIN")
-                    self._db.executemany("INSERT OR REPLACE INTO kept VALUES (?, ?)", rows)
+                    self._db.executemany("INSERT OR REPLACE INTO readings VALUES (?, ?, ?)",
+                                         [(key, self._salt_id, answer) for key, answer in rows])
             except sqlite3.Error:  # a full disk or a locked file: the answers are read afresh next time
                 pass
 
