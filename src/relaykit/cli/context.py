@@ -8,19 +8,6 @@ from typing import Any
 import typer
 from rich.table import Table
 
-from relaykit.bench.composition import (
-    CompositionConfig,
-    SyntheticSpec,
-    execute,
-    generate_corpus,
-    load_corpus,
-    resume_config,
-    start_run,
-    summarize,
-    write_corpus,
-)
-from relaykit.bench.composition.report import print_report
-from relaykit.bench.lab import LabModels, StderrProgress
 from relaykit.cli._common import (
     TIMEOUT_OPTION,
     check_at_least,
@@ -38,9 +25,9 @@ from relaykit.cli._common import (
     use_timeout,
 )
 from relaykit.cli.groups import bench_app
-from relaykit.context import arrange, fuse
 from relaykit.errors import UsageError
-from relaykit.models import open_model
+
+# Each command imports what it runs when it runs (starting the CLI loads no lab, model or context module).
 
 MAX_CORPUS_ITEMS = 100_000  # per source type: a larger synthetic corpus tests nothing more and takes minutes
 
@@ -74,6 +61,8 @@ def arrange_command(
 
     Example: relaykit context arrange examples/context/corpus.jsonl --batch-size 8 --json
     """
+    from relaykit.context import arrange
+
     result = arrange(
         _read_items(items), batch_size=batch_size, signal_share=signal_share, max_tokens=max_tokens,
         position=position, model=model, route_by_type=route, keep_surplus=keep_surplus,
@@ -107,6 +96,9 @@ def fuse_command(
 
     Example: relaykit context fuse samples.json --method union --k 2
     """
+    from relaykit.context import fuse
+    from relaykit.models import open_model
+
     use_timeout(timeout)
     data = read_json(samples)
     if not isinstance(data, list):
@@ -142,6 +134,8 @@ def corpus_command(
 
     Example: relaykit context corpus --out corpus.jsonl --emails 50
     """
+    from relaykit.bench.composition import SyntheticSpec, generate_corpus, write_corpus
+
     for option, n in (("--meetings", meetings), ("--emails", emails), ("--chats", chats)):
         if not 0 <= n <= MAX_CORPUS_ITEMS:
             raise UsageError(f"{option} must be between 0 and {MAX_CORPUS_ITEMS:,} (the corpus generator's limit), "
@@ -177,6 +171,10 @@ def composition_command(
 
     Example: relaykit bench composition --corpus examples/context/corpus.jsonl --model local --blocks 2
     """
+    from relaykit.bench.composition import CompositionConfig, execute, load_corpus, resume_config, start_run, summarize
+    from relaykit.bench.composition.report import print_report
+    from relaykit.bench.lab import LabModels, StderrProgress
+
     check_at_least(blocks, 1, "--blocks")
     check_at_least(max_tokens, 1, "--max-tokens")
     check_at_least(max_repairs, 0, "--max-repairs")

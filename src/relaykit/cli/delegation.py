@@ -8,8 +8,6 @@ from pathlib import Path
 import typer
 from rich.markup import escape
 
-from relaykit.bench.delegation import LabConfig, run_lab, summarize
-from relaykit.bench.delegation.report import print_summary
 from relaykit.cli._common import (
     TIMEOUT_OPTION,
     check_at_least,
@@ -21,9 +19,9 @@ from relaykit.cli._common import (
     use_timeout,
 )
 from relaykit.cli.groups import bench_app
-from relaykit.delegation import check_graph_data, load_tools
 from relaykit.errors import UsageError
-from relaykit.tokens import count
+
+# Each command imports what it runs when it runs (starting the CLI loads no lab).
 
 delegation_app = typer.Typer(help="Typed delegation graphs: validate them.\n\nExample: relaykit delegation validate "
                              "examples/delegation/graph.json", no_args_is_help=True)
@@ -41,6 +39,9 @@ def validate(
 
     Example: relaykit delegation validate examples/delegation/graph.json --tools examples/delegation/tools.json
     """
+    from relaykit.delegation import check_graph_data, load_tools
+    from relaykit.tokens import count
+
     specs = load_tools(read_json(tools)) if tools else None
     data = read_json(graph)
     if not isinstance(data, dict):
@@ -96,6 +97,9 @@ def bench_delegation(
 
     Example: relaykit bench delegation --suite tau2-retail --format nl,graph --limit 3
     """
+    from relaykit.bench.delegation import LabConfig, run_lab, summarize
+    from relaykit.bench.delegation.report import print_summary
+
     for option, value, minimum in (("--limit", limit, 1), ("--offset", offset, 0), ("--max-steps", max_steps, 1),
                                    ("--plan-repairs", plan_repairs, 0), ("--plan-tokens", plan_tokens, 1),
                                    ("--step-tokens", step_tokens, 1)):

@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from importlib import metadata
 
 import typer
-from pydantic import BaseModel
 from rich.table import Table
 
 from relaykit.cli._common import console, print_json
@@ -20,11 +19,6 @@ class Check:
     ok: bool
     detail: str
     seconds: float
-
-
-class _Probe(BaseModel):
-    city: str
-    nights: int
 
 
 def _version(dist: str) -> str:
@@ -50,7 +44,13 @@ def _check_generation() -> str:
 
 
 def _check_structured() -> str:
+    from pydantic import BaseModel
+
     from relaykit.models import complete_structured, open_model
+
+    class _Probe(BaseModel):  # defined here: starting the CLI does not import pydantic
+        city: str
+        nights: int
 
     value = complete_structured(
         open_model("local"), "A trip to London for 3 nights. Give the city and the nights as JSON.", _Probe,

@@ -4,18 +4,10 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
-from relaykit.bench.lab import RunOptions, StderrProgress
-from relaykit.bench.relay import report as _relay_report  # registers `relaykit report` for relay runs
-from relaykit.bench.relay.generate import WorldSpec, generate_world
-from relaykit.bench.relay.runner import RelayConfig, file_sha256, open_lab, run_relay
-from relaykit.bench.relay.similarity import CachedEmbedder, VectorStore
-from relaykit.bench.relay.summary import summarize
-from relaykit.bench.relay.terminal import print_summary
-from relaykit.bench.relay.truth import truth_table
-from relaykit.bench.relay.world import World, load_world, save_world
 from relaykit.cli._common import (
     TIMEOUT_OPTION,
     check_at_least,
@@ -31,11 +23,14 @@ from relaykit.cli._common import (
     use_timeout,
 )
 from relaykit.cli.groups import bench_app
-from relaykit.embeddings import open_embedder
 from relaykit.errors import UsageError
-from relaykit.telemetry import JsonlSink, Telemetry
 
-del _relay_report
+if TYPE_CHECKING:
+    from relaykit.bench.relay.runner import RelayConfig
+    from relaykit.bench.relay.world import World
+
+# The lab is imported when a command runs, not when the CLI starts (`relaykit --help` and the other labs'
+# commands do not load it).
 
 relay_app = typer.Typer(invoke_without_command=True)  # help: the callback's docstring
 
@@ -47,6 +42,9 @@ SEED = typer.Option(0, "--seed", help="Seed of the generated world and of model 
 
 
 def _world(world: Path | None, goals: int, hotels: int, flights: int, seed: int) -> World:
+    from relaykit.bench.relay.generate import WorldSpec, generate_world
+    from relaykit.bench.relay.world import load_world
+
     return load_world(world) if world else generate_world(WorldSpec(hotels, flights, goals, seed))
 
 
@@ -132,6 +130,10 @@ def relay(
             raise UsageError(f"{', '.join(misplaced)} given before {ctx.invoked_subcommand!r} would be ignored; put "
                              f"them after it: relaykit bench relay {ctx.invoked_subcommand} ... {misplaced[0]} VALUE")
         return
+    from relaykit.bench.relay.generate import WorldSpec
+    from relaykit.bench.relay.runner import RelayConfig, file_sha256
+    from relaykit.bench.relay.world import load_world
+
     chosen = multi(methods, "--methods")
     _check_sizes_with_world(ctx, world)
     if resume is None:
@@ -148,16 +150,42 @@ def relay(
         model_goals=model_goals, model_budget_s=model_budget, embedder=embedder, cache=cache, style=style,
     )
     config.check()  # researcher, bookers, counts and style, before the run store is opened
+    _run(config, resume=resume, store=store, trace=trace, embedder=embedder, concurrency=concurrency,
+         all_pairs=all_pairs, as_json=as_json)
+
+
+def _run(config: RelayConfig, *, resume: str | None, store: Path | None, trace: Path | None, embedder: str,
+         concurrency: int, all_pairs: bool, as_json: bool) -> None:
+    """Open (or resume) the run, compute what is missing, print the tables and the report command."""
+    from relaykit.bench.lab import RunOptions, StderrProgress
+    from relaykit.bench.relay import report as _relay_report  # registers `relaykit report` for relay runs
+    from relaykit.bench.relay.reading import open_reading_cache
+    from relaykit.bench.relay.runner import open_lab, run_relay
+    from relaykit.bench.relay.similarity import CachedEmbedder, VectorStore
+    from relaykit.bench.relay.summary import summarize
+    from relaykit.bench.relay.terminal import print_summary
+    from relaykit.embeddings import open_embedder
+    from relaykit.telemetry import JsonlSink, Telemetry
+
+    del _relay_report
     RunOptions(concurrency=concurrency)
     runs = open_run_store(store, resume)
     telemetry = Telemetry(JsonlSink(trace)) if trace is not None else None
     embedder_cache = CachedEmbedder(open_embedder(embedder), VectorStore(runs.path.with_name("embeddings.sqlite")))
-    lab, run_id = open_lab(runs, config if resume is None else None, resume=resume, telemetry=telemetry,
-                           embedder=embedder_cache)
-    err_console.print(f"run {run_id}: {len(lab.world.goals)} goals x {len(lab.methods)} methods x "
-                      f"{len(lab.config.bookers)} booker(s); resume with --resume {run_id}", highlight=False)
-    run_relay(runs, lab, run_id, concurrency=concurrency, telemetry=telemetry,
-              progress=StderrProgress("relay (goals x methods x bookers)"))
+    reading = open_reading_cache(runs.path.with_name("readings.sqlite"))
+    if reading is None:
+        err_console.print(f"note: {runs.path.with_name('readings.sqlite')} cannot be used as a cache; every "
+                          "payload is read afresh (move the file aside to keep readings again)", highlight=False)
+    try:
+        lab, run_id = open_lab(runs, config if resume is None else None, resume=resume, telemetry=telemetry,
+                               embedder=embedder_cache, reading=reading)
+        err_console.print(f"run {run_id}: {len(lab.world.goals)} goals x {len(lab.methods)} methods x "
+                          f"{len(lab.config.bookers)} booker(s); resume with --resume {run_id}", highlight=False)
+        run_relay(runs, lab, run_id, concurrency=concurrency, telemetry=telemetry,
+                  progress=StderrProgress("relay (goals x methods x bookers)"))
+    finally:
+        if reading is not None:
+            reading.close()
     summary = summarize(runs, runs.get_run(run_id))
     if as_json:
         print_json(summary.as_json())
@@ -176,6 +204,9 @@ def export_world(
 
     Example: relaykit bench relay export-world world.json --goals 20
     """
+    from relaykit.bench.relay.generate import WorldSpec, generate_world
+    from relaykit.bench.relay.world import save_world
+
     check_output_path(out, "export-world")
     save_world(generate_world(WorldSpec(hotels, flights, goals, seed)), out)
     console.print(f"wrote {out}")
@@ -191,6 +222,8 @@ def export_truth(
 
     Example: relaykit bench relay export-truth truth.json --world world.json
     """
+    from relaykit.bench.relay.truth import truth_table
+
     _check_sizes_with_world(ctx, world)
     check_output_path(out, "export-truth")
     table = truth_table(_world(world, goals, hotels, flights, seed))

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 
 import typer
 
-from relaykit.bench.reports import report_for
 from relaykit.cli._common import check_output_path, console, err_console, print_json
 from relaykit.cli.runs import STORE_OPTION, require_store
+
+REPORT_MODULES = ("relaykit.bench.relay.report", "relaykit.bench.trajectory.report",
+                  "relaykit.bench.trajectory.decisions_report", "relaykit.bench.composition.report",
+                  "relaykit.bench.delegation.report")
+"""The labs' report modules, each registering how its runs print (imported when a report is asked for, so that
+starting the CLI loads no lab)."""
 
 
 def report(
@@ -24,6 +30,10 @@ def report(
     """
     if html is not None:
         check_output_path(html, "--html")
+    from relaykit.bench.reports import report_for
+
+    for module in REPORT_MODULES:
+        importlib.import_module(module)
     runs = require_store(store)
     run = runs.get_run(run_id)
     kind = report_for(run)

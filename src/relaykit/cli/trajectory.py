@@ -10,10 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import typer
-from rich.progress import Progress
 
-from relaykit.bench.trajectory import decisions_report as _decisions_report  # registers its report kind
-from relaykit.bench.trajectory import report as _trajectory_report  # registers `relaykit report` for lab runs
 from relaykit.cli._common import (
     TIMEOUT_OPTION,
     check_output_path,
@@ -31,7 +28,7 @@ from relaykit.cli._common import (
 from relaykit.cli.groups import bench_app, compress_app
 from relaykit.errors import UsageError
 
-del _decisions_report, _trajectory_report
+# The lab and its report kinds are imported when a command runs (`relaykit report` imports every lab's report).
 trajectory_app = typer.Typer(help="Train and inspect the AGORA step scorer.\n\nExample: relaykit trajectory train "
                              "--envs twx --out scorer.json", no_args_is_help=True)
 DEFAULT_LAB_METHODS = "none,agora,floor,truncate,obs-mask,selective-context"
@@ -303,6 +300,8 @@ def train(
                      prefixes=prefixes, seed=seed, policy=policy, threshold=threshold)
     model = None if policy == "grounded" else open_model(policy)
     started = time.perf_counter()
+    from rich.progress import Progress
+
     with Progress(console=err_console) as progress:  # stdout carries only results
         task = progress.add_task("labelling", total=episodes * len(plan.envs))
         data, n_episodes = collect(plan, model, on_episode=lambda _: progress.advance(task))

@@ -12,7 +12,7 @@ import re
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import BaseModel, Field
 
@@ -28,6 +28,9 @@ from relaykit.bench.relay.evidence import (
 from relaykit.bench.relay.world import Goal
 from relaykit.errors import InvalidOutput
 from relaykit.models import Model, Usage, complete_structured
+
+if TYPE_CHECKING:
+    from relaykit.bench.relay.reading import Kept
 
 NONE = "NONE"
 
@@ -160,21 +163,42 @@ def rank_pairs(goal: Goal, hotels: list[_Candidate], flights: list[_Candidate]) 
 
 
 class Reader:
-    """The deterministic, evidence-bound reference Booker."""
+    """The deterministic, evidence-bound reference Booker (``kept``: what it read from text payloads kept between
+    runs, see ``relaykit.bench.relay.reading``)."""
 
     name = "reader"
 
+    def __init__(self, kept: Kept | None = None) -> None:
+        self.kept = kept
+
     def book(self, goal: Goal, payload: str | Mapping[str, Any], payload_text: str) -> Booking:
         started = time.perf_counter()
-        facts = read_payload(goal, payload, payload_text)
+        facts = self._facts(goal, payload, payload_text)
         hotels, flights, unverifiable = _verified(goal, facts)
         pair = rank_pairs(goal, hotels, flights) or (NONE, NONE)
-        prompt = tokens.count_messages(booker_messages(goal, payload_text))
+        prompt = self._prompt_tokens(goal, payload_text)
         answer = BookingAnswer(hotel_id=pair[0], flight_id=pair[1]).model_dump_json()
         notes = {"options_read": len(facts), "hotels_verified": len(hotels), "flights_verified": len(flights),
                  "unverifiable": unverifiable}
         return Booking(pair[0], pair[1], prompt, tokens.count(answer), 0, time.perf_counter() - started,
                        notes=notes)
+
+    def _facts(self, goal: Goal, payload: str | Mapping[str, Any], payload_text: str) -> dict[str, OptionFacts]:
+        if self.kept is None or not isinstance(payload, str):
+            return read_payload(goal, payload, payload_text)
+        from relaykit.bench.relay.reading import kept_facts
+
+        return kept_facts(self.kept, goal, payload_text, lambda: read_payload(goal, payload, payload_text))
+
+    def _prompt_tokens(self, goal: Goal, payload_text: str) -> int:
+        def count() -> int:
+            return tokens.count_messages(booker_messages(goal, payload_text))
+
+        if self.kept is None:
+            return count()
+        from relaykit.bench.relay.reading import kept_prompt_tokens
+
+        return kept_prompt_tokens(self.kept, goal, payload_text, count)
 
 
 class ModelBooker:

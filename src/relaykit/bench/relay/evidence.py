@@ -8,6 +8,7 @@ unknown, and an option with an unknown constraint is unverifiable.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -45,10 +46,15 @@ class OptionFacts:
 
     def attribute(self, key: str) -> str | None:
         words = ATTRIBUTE_WORDS[key]
-        for label, value in self.attributes.items():
-            if any(w in label.lower().replace("_", " ") for w in words):
+        for label, value in self._labels:
+            if any(w in label for w in words):
                 return value
         return None
+
+    @functools.cached_property
+    def _labels(self) -> tuple[tuple[str, str], ...]:
+        """(normalised label, value) per attribute, worked out once (the reader asks for several attributes)."""
+        return tuple((label.lower().replace("_", " "), value) for label, value in self.attributes.items())
 
 
 def _constraint_key(name: str) -> str | None:

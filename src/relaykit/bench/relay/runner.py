@@ -30,6 +30,7 @@ from relaykit.bench.lab import (
 from relaykit.bench.relay.booker import Booker, ModelBooker, Reader
 from relaykit.bench.relay.generate import WorldSpec, generate_world
 from relaykit.bench.relay.methods import MethodSpec, default_methods, parse_methods
+from relaykit.bench.relay.reading import Kept
 from relaykit.bench.relay.researcher import Auditor, ModelResearcher, Research, Researcher
 from relaykit.bench.relay.scoring import audit_facts, score
 from relaykit.bench.relay.similarity import CachedEmbedder, chunks, diagnostics
@@ -133,7 +134,7 @@ class RelayLab:
     kind = KIND
 
     def __init__(self, config: RelayConfig, *, known_methods: list[str] | None = None,
-                 embedder: CachedEmbedder | None = None) -> None:
+                 embedder: CachedEmbedder | None = None, reading: Kept | None = None) -> None:
         from relaykit.handoff import compressors
 
         config.check()
@@ -146,6 +147,7 @@ class RelayLab:
         self.model_budget = resolve_model_budget(config, self.methods)
         self.inv = inventory(self.world)
         self.embedder = embedder or CachedEmbedder(open_embedder(config.embedder))
+        self.reading = reading  # the reference reader's answers kept between runs (open_reading_cache)
         self.truths: dict[str, Truth] = {g.id: ground_truth(self.world, g, self.inv) for g in self.world.goals}
         self._memo: dict[str, dict[str, Any]] = {}
         self.models = LabModels(cache=config.cache, namespace=KIND)
@@ -205,7 +207,7 @@ class RelayLab:
         return Auditor(self.config.style)
 
     def booker(self, ctx: RunContext, name: str) -> Booker:
-        return ModelBooker(self.model(ctx), seed=self.config.seed) if name == "model" else Reader()
+        return ModelBooker(self.model(ctx), seed=self.config.seed) if name == "model" else Reader(self.reading)
 
     def _trace(self, ctx: RunContext, goal: Goal) -> dict[str, Any]:
         memo = self._memo.setdefault(goal.id, {})
@@ -287,18 +289,28 @@ class RelayLab:
             self._record_handoffs(ctx, goal, traces[goal.id], fresh[goal.id])
 
     def _describe_handoff(self, goal: Goal, handoff: Any, trace: str) -> dict[str, Any]:
-        from relaykit.handoff import audit
-        from relaykit.handoff.audit import Fact
-
-        report = audit(handoff, [Fact(*f) for f in audit_facts(self.world, goal)], trace=trace)
         return {
             "payload": handoff.payload, "payload_text": handoff.payload_text, "ratio": handoff.ratio,
             "tokens_in": handoff.tokens_in, "tokens_out": handoff.tokens_out,
             "compression_calls": handoff.cost.model_calls,
             "compression_tokens": handoff.cost.prompt_tokens + handoff.cost.completion_tokens,
             "compression_seconds": handoff.cost.seconds, "warnings": list(handoff.warnings),
-            "evidence_recall": report.recall, "facts_lost": len(report.lost), "invented_facts": report.invented,
+            **self._audit(goal, handoff, trace),
         }
+
+    def _audit(self, goal: Goal, handoff: Any, trace: str) -> dict[str, Any]:
+        """The evidence audit of a hand-off (kept between runs with ``reading``, like the reader's answers)."""
+        from relaykit.bench.relay.reading import kept_audit
+        from relaykit.handoff import audit
+        from relaykit.handoff.audit import Fact
+
+        facts = audit_facts(self.world, goal)
+
+        def fresh() -> dict[str, Any]:
+            report = audit(handoff, [Fact(*f) for f in facts], trace=trace)
+            return {"evidence_recall": report.recall, "facts_lost": len(report.lost), "invented_facts": report.invented}
+
+        return fresh() if self.reading is None else kept_audit(self.reading, handoff, facts, trace, fresh)
 
     def _score(self, ctx: RunContext, goal: Goal, spec: MethodSpec, booker_name: str, trace: dict[str, Any],
                handoff: dict[str, Any]) -> dict[str, Any]:
@@ -340,15 +352,16 @@ def research_accounting(research: Research) -> dict[str, Any]:
 
 def open_lab(store: RunStore, config: RelayConfig | None = None, *, resume: str | None = None,
              model: Model | None = None, telemetry: Telemetry | None = None, models: LabModels | None = None,
-             embedder: CachedEmbedder | None = None) -> tuple[RelayLab, str]:
+             embedder: CachedEmbedder | None = None, reading: Kept | None = None) -> tuple[RelayLab, str]:
     """A lab and its run id: a new run from ``config``, or the stored run ``resume`` with its own config.
 
     Its models are ``models``, or opened from the config's spec (``model`` stands in for every spec in
-    tests), with the config's cache and ``telemetry``; they are opened before a new run is registered.
+    tests), with the config's cache and ``telemetry``; they are opened before a new run is registered. With
+    ``reading`` (``open_reading_cache``), the reference reader's answers are kept between runs.
     """
     def make(stored: Mapping[str, Any] | None) -> RelayLab:
-        lab = (RelayLab.from_stored(stored, embedder=embedder) if stored is not None
-               else RelayLab(config or RelayConfig(), embedder=embedder))
+        lab = (RelayLab.from_stored(stored, embedder=embedder, reading=reading) if stored is not None
+               else RelayLab(config or RelayConfig(), embedder=embedder, reading=reading))
         lab.models = models or LabModels(cache=lab.config.cache, namespace=KIND, telemetry=telemetry,
                                          given={"*": model} if model is not None else None)
         lab.open_models()
@@ -366,5 +379,9 @@ def run_relay(store: RunStore, lab: RelayLab, run_id: str, *, concurrency: int =
     from relaykit.memo import remembering
 
     runner = Runner(store, lab.models, progress=progress, telemetry=telemetry or lab.models.telemetry)
-    with remembering():
-        return runner.run(lab, run_id, RunOptions(concurrency=concurrency, model_budget_s=lab.model_budget))
+    try:
+        with remembering():
+            return runner.run(lab, run_id, RunOptions(concurrency=concurrency, model_budget_s=lab.model_budget))
+    finally:
+        if lab.reading is not None:
+            lab.reading.flush()

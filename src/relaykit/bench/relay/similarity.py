@@ -10,6 +10,7 @@ next to the run store) vectors also persist between runs, so a repeated run load
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import sqlite3
@@ -124,11 +125,25 @@ class CachedEmbedder:
 
 
 def chunks(text: str) -> list[str]:
+    """``text`` as the pieces it is embedded in: each line, in runs of at most ``CHUNK_WORDS`` words."""
+    return list(_remembered_chunks(text) if len(text) <= REMEMBER_CHARS else _chunks(text))
+
+
+REMEMBER_CHARS = 200_000
+
+
+@functools.lru_cache(maxsize=512)
+def _remembered_chunks(text: str) -> tuple[str, ...]:
+    """A goal's trace and payloads are cut up for the embedding batch and again for their means."""
+    return _chunks(text)
+
+
+def _chunks(text: str) -> tuple[str, ...]:
     out: list[str] = []
     for line in text.splitlines():
         words = line.split()
         out += [" ".join(words[i:i + CHUNK_WORDS]) for i in range(0, len(words), CHUNK_WORDS)]
-    return out or [text]
+    return tuple(out or [text])
 
 
 def text_vector(embedder: Embedder, text: str) -> np.ndarray:
