@@ -87,33 +87,58 @@ def fit(plan: Plan, budget: int, s: TrajectorySettings, masker: Masker) -> Plan:
     present = {step.index: step for step in t.past}
     floor = [i for i in sorted(plan.floor) if i in present]
     room = budget - cost.fixed(t) - sum(cost.step(present[i]) for i in floor)
-    if room >= 0:
-        masking = s.dropped != "remove" or plan.mask_rest
-        steps_room = room - (math.floor(room * s.facts_share) if masking else 0)  # the rest: the facts block
-        chosen = _pack(plan, present, floor, steps_room, cost, masker, s)
-        if masking:
-            chosen = _facts(t, chosen, budget, cost, masker)
-        if masking and len(present) <= BREADTH_MAX_STEPS:  # or masks first
-            broad = _facts(t, _pack_masked_first(plan, present, floor, steps_room, cost, masker), budget, cost,
-                           masker)
-            facts = FactWords(masker.actionable())
-            if facts.score(_with_past(t, broad)) > facts.score(_with_past(t, chosen)):
-                chosen = broad
-        return replace(plan, trajectory=_with_past(t, chosen))
-    best: tuple[float, Trajectory, list[str]] | None = None
-    rank = {i: k for k, i in enumerate(plan.priority or ())}
-    facts = FactWords(masker.actionable())
-    orders = [floor] + ([sorted(floor, key=lambda i: -rank.get(i, -1))] if plan.priority else [])
     masking = s.dropped != "remove" or plan.mask_rest
     reserve = math.floor(s.facts_share * (budget - minimum_budget(t, s.encoding))) if masking else 0
+    facts = FactWords(masker.actionable())
+    first: tuple[float, Trajectory, list[str]] | None = None
+    if room >= 0:
+        out = _stage1(plan, present, floor, room, budget, cost, masker, s)
+        if not masking or room >= reserve:
+            return replace(plan, trajectory=out)
+        first = (facts.score(out), out, [])  # the floor leaves the facts block less than its share: try both
+    helds = (0, reserve) if room < 0 else (reserve,)
+    best = _degrade_best(plan, present, floor, room, budget, cost, masker, s, helds, facts)
+    if best is None or (first is not None and first[0] >= best[0]):
+        assert first is not None
+        best = first
+    return replace(plan, trajectory=best[1], notices=(*plan.notices, *best[2]))
+
+
+def _stage1(plan: Plan, present: dict[int, Step], floor: list[int], room: int, budget: int, cost: Cost,
+            masker: Masker, s: TrajectorySettings) -> Trajectory:
+    """Stage 1 (the floor fits): pack the other steps into ``room`` less the facts block's share, newest or
+    best first and masked first for breadth (the one holding more fact words wins), then the facts block."""
+    t = plan.trajectory
+    masking = s.dropped != "remove" or plan.mask_rest
+    steps_room = room - (math.floor(room * s.facts_share) if masking else 0)  # the rest: the facts block
+    chosen = _pack(plan, present, floor, steps_room, cost, masker, s)
+    if masking:
+        chosen = _facts(t, chosen, budget, cost, masker)
+    if masking and len(present) <= BREADTH_MAX_STEPS:  # or masks first
+        broad = _facts(t, _pack_masked_first(plan, present, floor, steps_room, cost, masker), budget, cost, masker)
+        facts = FactWords(masker.actionable())
+        if facts.score(_with_past(t, broad)) > facts.score(_with_past(t, chosen)):
+            chosen = broad
+    return _with_past(t, chosen)
+
+
+def _degrade_best(plan: Plan, present: dict[int, Step], floor: list[int], room: int, budget: int, cost: Cost,
+                  masker: Masker, s: TrajectorySettings, helds: tuple[int, ...],
+                  facts: FactWords) -> tuple[float, Trajectory, list[str]] | None:
+    """Stages 2-4 for each share of the current observation, each drop order and each room ``held`` for the
+    facts block (then filled): the result holding the most fact words (ties: the later one)."""
+    best: tuple[float, Trajectory, list[str]] | None = None
+    rank = {i: k for k, i in enumerate(plan.priority or ())}
+    orders = [floor] + ([sorted(floor, key=lambda i: -rank.get(i, -1))] if plan.priority else [])
+    masking = s.dropped != "remove" or plan.mask_rest
     for share in CURRENT_SHARES:  # stages 2-4 with the current observation keeping each share: most facts wins
         for drop_order in orders:  # lower K oldest first, or least important first
-            for held in dict.fromkeys((0, reserve if reserve >= MIN_BLOCK_TOKENS else 0)):  # room for the facts
+            for held in dict.fromkeys(h if h >= MIN_BLOCK_TOKENS else 0 for h in helds):
                 try:
                     out, notices = _degrade(plan, present, floor, drop_order, held - room, budget, share, cost,
                                             masker, s, held)
                 except BudgetTooSmall:
-                    if not held:
+                    if not held and room < 0:
                         raise
                     continue
                 if masking:
@@ -121,8 +146,7 @@ def fit(plan: Plan, budget: int, s: TrajectorySettings, masker: Masker) -> Plan:
                 score = facts.score(out)
                 if best is None or score >= best[0]:  # ties: the later (smaller share; least important dropped)
                     best = (score, out, notices)
-    assert best is not None
-    return replace(plan, trajectory=best[1], notices=(*plan.notices, *best[2]))
+    return best
 
 
 def _degrade(plan: Plan, present: dict[int, Step], floor: list[int], drop_order: list[int], over: int,
@@ -150,7 +174,9 @@ def _degrade(plan: Plan, present: dict[int, Step], floor: list[int], drop_order:
         if history > history_room and i in kept:
             history -= cost.step(kept.pop(i))
             done.append(f"dropped floor step {i}")
-    notices = [f"the floor ({floor_cost} tokens) is over the budget of {budget}: {', '.join(done) or 'no step'}"]
+    why = (f"is over the budget of {budget}" if floor_cost > budget else
+           f"fits the budget of {budget}, but leaves too little room for the facts of elided steps")
+    notices = [f"the floor ({floor_cost} tokens) {why}: {', '.join(done) or 'no step'}"]
     if history < history_room:  # slack left by the last stage: refill it with scored steps, best first
         history += _refill(plan, present, kept, history_room - history, cost, masker, s)
     out = _with_past(t, kept)
