@@ -27,7 +27,15 @@ from relaykit import tokens
 from relaykit.errors import UsageError
 from relaykit.text import words
 from relaykit.trajectory.digest import ACTIONABLE, candidates, shape
-from relaykit.trajectory.facts import FACTS_LABEL, MIN_BLOCK_TOKENS, block_text, rank_items, with_block
+from relaykit.trajectory.facts import (
+    ELIDED_WINDOW,
+    FACTS_LABEL,
+    MAX_BLOCK_TOKENS,
+    MIN_BLOCK_TOKENS,
+    block_text,
+    rank_items,
+    with_block,
+)
 from relaykit.trajectory.facts import context_words as facts_context
 from relaykit.trajectory.parse import Msg, Step, Trajectory
 from relaykit.trajectory.plan import Cost, Masker, Plan, TrajectorySettings
@@ -88,7 +96,7 @@ def fit(plan: Plan, budget: int, s: TrajectorySettings, masker: Masker) -> Plan:
     floor = [i for i in sorted(plan.floor) if i in present]
     room = budget - cost.fixed(t) - sum(cost.step(present[i]) for i in floor)
     masking = s.dropped != "remove" or plan.mask_rest
-    reserve = math.floor(s.facts_share * (budget - minimum_budget(t, s.encoding))) if masking else 0
+    reserve = _held(s.facts_share, budget - minimum_budget(t, s.encoding)) if masking else 0
     facts = FactWords(masker.actionable())
     first: tuple[float, Trajectory, list[str]] | None = None
     if room >= 0:
@@ -110,7 +118,7 @@ def _stage1(plan: Plan, present: dict[int, Step], floor: list[int], room: int, b
     best first and masked first for breadth (the one holding more fact words wins), then the facts block."""
     t = plan.trajectory
     masking = s.dropped != "remove" or plan.mask_rest
-    steps_room = room - (math.floor(room * s.facts_share) if masking else 0)  # the rest: the facts block
+    steps_room = room - (_held(s.facts_share, room) if masking else 0)  # the rest: the facts block
     chosen = _pack(plan, present, floor, steps_room, cost, masker, s)
     if masking:
         chosen = _facts(t, chosen, budget, cost, masker)
@@ -276,13 +284,18 @@ def _refill(plan: Plan, present: dict[int, Step], kept: dict[int, Step], room: i
     return used
 
 
+def _held(share: float, room: int) -> int:
+    """The tokens of ``room`` kept for the facts block."""
+    return min(math.floor(share * room), MAX_BLOCK_TOKENS)
+
+
 def _facts(t: Trajectory, chosen: dict[int, Step], budget: int, cost: Cost, masker: Masker) -> dict[int, Step]:
     """``chosen`` with one deduplicated block of the facts of its elided steps in the tokens the budget leaves
     (:mod:`relaykit.trajectory.facts`), inside the oldest masked step's placeholder (or the newest dropped
     step's, masked for it); unchanged when there is no room, no host or nothing new to say."""
     room = budget - cost.total(_with_past(t, chosen))
     original = masker.original.steps
-    elided = [s for s in masker.original.past if s.index not in chosen or chosen[s.index].masked]
+    elided = [s for s in masker.original.past if s.index not in chosen or chosen[s.index].masked][-ELIDED_WINDOW:]
     if room < MIN_BLOCK_TOKENS or not elided:
         return chosen
     out = dict(chosen)

@@ -141,6 +141,8 @@ def pack_items(items: Iterable[str], max_tokens: int, encoding: str = "o200k_bas
     chosen: list[str] = []
     used = 0
     for item in items:
+        if used >= max_tokens:  # full: no item (at least two tokens with its separator) fits any more
+            break
         low = item.lower()
         if any(low in c.lower() for c in chosen):
             continue

@@ -30,7 +30,11 @@ FACTS_LABEL = "facts from elided steps: "
 RECENCY_WEIGHT = 1.0
 """Rank bonus of an item from the newest elided step (the oldest gets 0, linear in between)."""
 MIN_BLOCK_TOKENS = 6
+MAX_BLOCK_TOKENS = 1024
+"""The most tokens a block takes (beyond that the room goes back to whole and masked steps)."""
 """No block is written into less room than this (the label alone costs about five tokens)."""
+ELIDED_WINDOW = 1000
+"""The block reads the facts of at most this many elided steps, the newest (bounds the work on long runs)."""
 _VERB_ARGS_MAX_WORDS = 8
 
 
@@ -87,7 +91,9 @@ def with_block(host: Step, block: str, form: str) -> Step:
 
 
 def block_text(items: list[str], max_tokens: int, encoding: str) -> str:
-    return pack_items(items, max_tokens, encoding) if max_tokens > 0 else ""
+    """The ranked ``items`` packed into at most ``max_tokens`` (and :data:`MAX_BLOCK_TOKENS`) tokens."""
+    limit = min(max_tokens, MAX_BLOCK_TOKENS)
+    return pack_items(items, limit, encoding) if limit > 0 else ""
 
 
 def context_words(t: Trajectory) -> frozenset[str]:
@@ -96,4 +102,5 @@ def context_words(t: Trajectory) -> frozenset[str]:
     return frozenset(w for m in blocks for w in words(tokens.message_text(m)))
 
 
-__all__ = ["FACTS_LABEL", "block_text", "context_words", "rank_items", "step_items", "with_block"]
+__all__ = ["ELIDED_WINDOW", "FACTS_LABEL", "MAX_BLOCK_TOKENS", "MIN_BLOCK_TOKENS", "block_text", "context_words",
+           "rank_items", "step_items", "with_block"]
