@@ -120,7 +120,7 @@ def _stage1(plan: Plan, present: dict[int, Step], floor: list[int], room: int, b
     masking = s.dropped != "remove" or plan.mask_rest
     steps_room = room - (_held(s.facts_share, room) if masking else 0)  # the rest: the facts block
     chosen = _pack(plan, present, floor, steps_room, cost, masker, s)
-    if masking:
+    if masking and s.facts_share > 0:
         chosen = _facts(t, chosen, budget, cost, masker)
     if masking and len(present) <= BREADTH_MAX_STEPS:  # or masks first
         broad = _facts(t, _pack_masked_first(plan, present, floor, steps_room, cost, masker), budget, cost, masker)
@@ -149,7 +149,7 @@ def _degrade_best(plan: Plan, present: dict[int, Step], floor: list[int], room: 
                     if not held and room < 0:
                         raise
                     continue
-                if masking:
+                if masking and s.facts_share > 0:
                     out = _with_past(out, _facts(out, {st.index: st for st in out.past}, budget, cost, masker))
                 score = facts.score(out)
                 if best is None or score >= best[0]:  # ties: the later (smaller share; least important dropped)
