@@ -32,6 +32,7 @@ from relaykit.trajectory.facts import (
     FACTS_LABEL,
     MAX_BLOCK_TOKENS,
     MIN_BLOCK_TOKENS,
+    block_slot,
     block_text,
     rank_items,
     with_block,
@@ -299,10 +300,10 @@ def _facts(t: Trajectory, chosen: dict[int, Step], budget: int, cost: Cost, mask
     if room < MIN_BLOCK_TOKENS or not elided:
         return chosen
     out = dict(chosen)
-    host = min((i for i in out if out[i].masked), default=None)
+    host = min((i for i in out if out[i].masked and block_slot(out[i], t.form) is not None), default=None)
     if host is None:
-        host = next((s.index for s in reversed(elided) if cost.step(masker.mask(s)) + MIN_BLOCK_TOKENS <= room),
-                    None)
+        host = next((s.index for s in reversed(elided) if block_slot(masker.mask(s), t.form) is not None
+                     and cost.step(masker.mask(s)) + MIN_BLOCK_TOKENS <= room), None)
         if host is None:
             return chosen
         out[host] = masker.mask(original[host])

@@ -76,10 +76,25 @@ def rank_items(elided: Iterable[Step], n_steps: int, known: frozenset[str], df: 
     return out
 
 
+def block_slot(step: Step, form: str) -> int | None:
+    """Which observation message of ``step`` can hold the block: its last tool result (a user turn after tool
+    results is the user's next request, never touched), else its last message; None when it has none with
+    text content."""
+    obs = step.observation
+    tools = [k for k, m in enumerate(obs) if m.get("role") == "tool"] if form != "react" else []
+    k = tools[-1] if tools else len(obs) - 1
+    if k < 0 or not isinstance(obs[k].get("content"), (str, type(None))):
+        return None
+    return k
+
+
 def with_block(host: Step, block: str, form: str) -> Step:
-    """``host`` (a masked step) with ``block`` written into its last observation message's placeholder."""
+    """``host`` (a masked step with a :func:`block_slot`) with ``block`` written into that message's
+    placeholder."""
+    k = block_slot(host, form)
+    if k is None:
+        raise ValueError("this step has no observation message that can hold the facts block")
     obs = list(host.observation)
-    k = max((i for i, m in enumerate(obs) if m.get("role") != "user" or form == "react"), default=len(obs) - 1)
     m = obs[k]
     content = str(m.get("content") or "")
     tail = "\n" if content.endswith("\n") else ""
@@ -102,5 +117,5 @@ def context_words(t: Trajectory) -> frozenset[str]:
     return frozenset(w for m in blocks for w in words(tokens.message_text(m)))
 
 
-__all__ = ["ELIDED_WINDOW", "FACTS_LABEL", "MAX_BLOCK_TOKENS", "MIN_BLOCK_TOKENS", "block_text", "context_words",
-           "rank_items", "step_items", "with_block"]
+__all__ = ["ELIDED_WINDOW", "FACTS_LABEL", "MAX_BLOCK_TOKENS", "MIN_BLOCK_TOKENS", "block_slot", "block_text",
+           "context_words", "rank_items", "step_items", "with_block"]
