@@ -27,6 +27,17 @@ from relaykit import tokens
 from relaykit.errors import UsageError
 from relaykit.text import words
 from relaykit.trajectory.digest import ACTIONABLE, candidates, shape
+from relaykit.trajectory.facts import (
+    ELIDED_WINDOW,
+    FACTS_LABEL,
+    MAX_BLOCK_TOKENS,
+    MIN_BLOCK_TOKENS,
+    block_slot,
+    block_text,
+    rank_items,
+    with_block,
+)
+from relaykit.trajectory.facts import context_words as facts_context
 from relaykit.trajectory.parse import Msg, Step, Trajectory
 from relaykit.trajectory.plan import Cost, Masker, Plan, TrajectorySettings
 from relaykit.trajectory.shorten import MARKER, marker, shorten
@@ -85,33 +96,74 @@ def fit(plan: Plan, budget: int, s: TrajectorySettings, masker: Masker) -> Plan:
     present = {step.index: step for step in t.past}
     floor = [i for i in sorted(plan.floor) if i in present]
     room = budget - cost.fixed(t) - sum(cost.step(present[i]) for i in floor)
-    if room >= 0:
-        chosen = _pack(plan, present, floor, room, cost, masker, s)
-        if (s.dropped != "remove" or plan.mask_rest) and len(present) <= BREADTH_MAX_STEPS:  # or masks first
-            broad = _pack_masked_first(plan, present, floor, room, cost, masker)
-            facts = FactWords(masker.actionable())
-            if facts.score(_with_past(t, broad)) > facts.score(_with_past(t, chosen)):
-                chosen = broad
-        return replace(plan, trajectory=_with_past(t, chosen))
-    best: tuple[float, Trajectory, list[str]] | None = None
-    rank = {i: k for k, i in enumerate(plan.priority or ())}
+    masking = s.dropped != "remove" or plan.mask_rest
+    reserve = _held(s.facts_share, budget - minimum_budget(t, s.encoding)) if masking else 0
     facts = FactWords(masker.actionable())
-    orders = [floor] + ([sorted(floor, key=lambda i: -rank.get(i, -1))] if plan.priority else [])
-    for share in CURRENT_SHARES:  # stages 2-4 with the current observation keeping each share: most facts wins
-        for drop_order in orders:  # lower K oldest first, or least important first
-            out, notices = _degrade(plan, present, floor, drop_order, -room, budget, share, cost, masker, s)
-            score = facts.score(out)
-            if best is None or score >= best[0]:  # ties: the later (smaller share; least important dropped)
-                best = (score, out, notices)
-    assert best is not None
+    first: tuple[float, Trajectory, list[str]] | None = None
+    if room >= 0:
+        out = _stage1(plan, present, floor, room, budget, cost, masker, s)
+        if not masking or room >= reserve:
+            return replace(plan, trajectory=out)
+        first = (facts.score(out), out, [])  # the floor leaves the facts block less than its share: try both
+    helds = (0, reserve) if room < 0 else (reserve,)
+    best = _degrade_best(plan, present, floor, room, budget, cost, masker, s, helds, facts)
+    if best is None or (first is not None and first[0] >= best[0]):
+        assert first is not None
+        best = first
     return replace(plan, trajectory=best[1], notices=(*plan.notices, *best[2]))
 
 
+def _stage1(plan: Plan, present: dict[int, Step], floor: list[int], room: int, budget: int, cost: Cost,
+            masker: Masker, s: TrajectorySettings) -> Trajectory:
+    """Stage 1 (the floor fits): pack the other steps into ``room`` less the facts block's share, newest or
+    best first and masked first for breadth (the one holding more fact words wins), then the facts block."""
+    t = plan.trajectory
+    masking = s.dropped != "remove" or plan.mask_rest
+    steps_room = room - (_held(s.facts_share, room) if masking else 0)  # the rest: the facts block
+    chosen = _pack(plan, present, floor, steps_room, cost, masker, s)
+    if masking and s.facts_share > 0:
+        chosen = _facts(t, chosen, budget, cost, masker)
+    if masking and len(present) <= BREADTH_MAX_STEPS:  # or masks first
+        broad = _facts(t, _pack_masked_first(plan, present, floor, steps_room, cost, masker), budget, cost, masker)
+        facts = FactWords(masker.actionable())
+        if facts.score(_with_past(t, broad)) > facts.score(_with_past(t, chosen)):
+            chosen = broad
+    return _with_past(t, chosen)
+
+
+def _degrade_best(plan: Plan, present: dict[int, Step], floor: list[int], room: int, budget: int, cost: Cost,
+                  masker: Masker, s: TrajectorySettings, helds: tuple[int, ...],
+                  facts: FactWords) -> tuple[float, Trajectory, list[str]] | None:
+    """Stages 2-4 for each share of the current observation, each drop order and each room ``held`` for the
+    facts block (then filled): the result holding the most fact words (ties: the later one)."""
+    best: tuple[float, Trajectory, list[str]] | None = None
+    rank = {i: k for k, i in enumerate(plan.priority or ())}
+    orders = [floor] + ([sorted(floor, key=lambda i: -rank.get(i, -1))] if plan.priority else [])
+    masking = s.dropped != "remove" or plan.mask_rest
+    for share in CURRENT_SHARES:  # stages 2-4 with the current observation keeping each share: most facts wins
+        for drop_order in orders:  # lower K oldest first, or least important first
+            for held in dict.fromkeys(h if h >= MIN_BLOCK_TOKENS else 0 for h in helds):
+                try:
+                    out, notices = _degrade(plan, present, floor, drop_order, held - room, budget, share, cost,
+                                            masker, s, held)
+                except BudgetTooSmall:
+                    if not held and room < 0:
+                        raise
+                    continue
+                if masking and s.facts_share > 0:
+                    out = _with_past(out, _facts(out, {st.index: st for st in out.past}, budget, cost, masker))
+                score = facts.score(out)
+                if best is None or score >= best[0]:  # ties: the later (smaller share; least important dropped)
+                    best = (score, out, notices)
+    return best
+
+
 def _degrade(plan: Plan, present: dict[int, Step], floor: list[int], drop_order: list[int], over: int,
-             budget: int, share: float, cost: Cost, masker: Masker,
-             s: TrajectorySettings) -> tuple[Trajectory, list[str]]:
-    """Stages 2 to 4 for a floor ``over`` tokens over the budget, the current observation keeping ``share``
-    of the tokens left for it and the past steps; stage 3 drops floor steps in ``drop_order``."""
+             budget: int, share: float, cost: Cost, masker: Masker, s: TrajectorySettings,
+             held: int = 0) -> tuple[Trajectory, list[str]]:
+    """Stages 2 to 4 for a floor ``over`` tokens over the budget less ``held`` (tokens kept for the facts
+    block), the current observation keeping ``share`` of the tokens left for it and the past steps; stage 3
+    drops floor steps in ``drop_order``."""
     t = plan.trajectory
     kept = {i: present[i] for i in floor}
     floor_cost, done = cost.total(_with_past(t, kept)), []
@@ -131,12 +183,14 @@ def _degrade(plan: Plan, present: dict[int, Step], floor: list[int], drop_order:
         if history > history_room and i in kept:
             history -= cost.step(kept.pop(i))
             done.append(f"dropped floor step {i}")
-    notices = [f"the floor ({floor_cost} tokens) is over the budget of {budget}: {', '.join(done) or 'no step'}"]
+    why = (f"is over the budget of {budget}" if floor_cost > budget else
+           f"fits the budget of {budget}, but leaves too little room for the facts of elided steps")
+    notices = [f"the floor ({floor_cost} tokens) {why}: {', '.join(done) or 'no step'}"]
     if history < history_room:  # slack left by the last stage: refill it with scored steps, best first
         history += _refill(plan, present, kept, history_room - history, cost, masker, s)
     out = _with_past(t, kept)
     if obs_cost + history > room_all:  # stage 4: shorten the current observation
-        out = _shorten_with_history(t, kept, budget, cost, s)
+        out = _shorten_with_history(t, kept, budget - held, cost, s)
         notices.append("the current observation was shortened (the parts that carry its facts kept, with a marker)")
     return out, notices
 
@@ -229,6 +283,45 @@ def _refill(plan: Plan, present: dict[int, Step], kept: dict[int, Step], room: i
         elif plan.contiguous:
             break
     return used
+
+
+def _held(share: float, room: int) -> int:
+    """The tokens of ``room`` kept for the facts block."""
+    return min(math.floor(share * room), MAX_BLOCK_TOKENS)
+
+
+def _facts(t: Trajectory, chosen: dict[int, Step], budget: int, cost: Cost, masker: Masker) -> dict[int, Step]:
+    """``chosen`` with one deduplicated block of the facts of its elided steps in the tokens the budget leaves
+    (:mod:`relaykit.trajectory.facts`), inside the oldest masked step's placeholder (or the newest dropped
+    step's, masked for it); unchanged when there is no room, no host or nothing new to say."""
+    room = budget - cost.total(_with_past(t, chosen))
+    original = masker.original.steps
+    elided = [s for s in masker.original.past if s.index not in chosen or chosen[s.index].masked][-ELIDED_WINDOW:]
+    if room < MIN_BLOCK_TOKENS or not elided:
+        return chosen
+    out = dict(chosen)
+    host = min((i for i in out if out[i].masked and block_slot(out[i], t.form) is not None), default=None)
+    if host is None:
+        host = next((s.index for s in reversed(elided) if block_slot(masker.mask(s), t.form) is not None
+                     and cost.step(masker.mask(s)) + MIN_BLOCK_TOKENS <= room), None)
+        if host is None:
+            return chosen
+        out[host] = masker.mask(original[host])
+        room -= cost.step(out[host])
+    items = rank_items(elided, len(t.steps), facts_context(_with_past(t, out)), masker.frequencies(),
+                       masker.actionable())
+    base, limit = cost.step(out[host]), room - tokens.count(FACTS_LABEL, cost.encoding) - 2
+    for _ in range(4):  # the exact cost of the host with its block decides; tighten if the estimate was short
+        block = block_text(items, limit, cost.encoding)
+        if not block:
+            return chosen
+        filled = with_block(out[host], block, t.form)
+        over = cost.step(filled) - base - room
+        if over <= 0:
+            out[host] = filled
+            return out
+        limit -= over
+    return chosen
 
 
 def _with_past(t: Trajectory, kept: dict[int, Step]) -> Trajectory:

@@ -30,8 +30,8 @@ PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("number", re.compile(r"[$€£]?(?<![\w.])\d+(?:[.,:]\d+)*(?:\s?(?:" + _UNITS + r")\b)?", re.IGNORECASE)),
     ("id", re.compile(r"\b(?=[\w\-]*\d)(?=[\w\-]*[A-Za-z])[A-Za-z0-9][\w\-]{2,}\b|\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b"
                       r"|\b[a-z]+[A-Z][A-Za-z0-9]+\b")),
-    ("name", re.compile(r"(?<![.!?:]\s)(?<!^)(?<!\n)\b[A-Z][a-zA-Z]+(?:\s+[A-Z][a-zA-Z]+)*")),
-    ("object", re.compile(r"\b(?:a|an|the|some|your)\s+([a-z][a-z\-]*(?:\s+[a-z][a-z\-]*){0,2})")),
+    ("name", re.compile(r"(?<![.!?:]\s)(?<!^)(?<!\n)\b[A-Z][a-zA-Z]+(?:\s+[A-Z][a-zA-Z]+)*\b")),
+    ("object", re.compile(r"\b(?:a|an|the|some|your)\s+([a-z][a-z\-]*\b(?:\s+[a-z][a-z\-]*\b){0,2})")),
 )
 
 
@@ -141,6 +141,8 @@ def pack_items(items: Iterable[str], max_tokens: int, encoding: str = "o200k_bas
     chosen: list[str] = []
     used = 0
     for item in items:
+        if used >= max_tokens:  # full: no item (at least two tokens with its separator) fits any more
+            break
         low = item.lower()
         if any(low in c.lower() for c in chosen):
             continue

@@ -28,7 +28,9 @@ class TrajectorySettings:
 
     ``budget`` is a hard token ceiling: an int, or a share of the input such as ``"30%"`` (resolved against
     the input's token count before a method runs). ``digest_tokens`` bounds the facts a masked observation's
-    placeholder keeps (0: plain placeholder). ``dropped="reference"`` masks like ``"placeholder"`` and also
+    placeholder keeps (0: plain placeholder). ``facts_share``: under a budget, with masks, the share of the
+    room left after the floor kept for one deduplicated block of the facts of elided steps
+    (:mod:`relaykit.trajectory.facts`; 0 turns it off). ``dropped="reference"`` masks like ``"placeholder"`` and also
     writes every elided step to ``store`` under a handle the placeholder names.
     """
 
@@ -39,6 +41,7 @@ class TrajectorySettings:
     dropped: Dropped = "remove"
     placeholder: str = PLACEHOLDER
     digest_tokens: int = 48
+    facts_share: float = 0.25
     truncate_tokens: int = 2048
     mask_window: int = 10
     head_steps: int = 1
@@ -56,6 +59,8 @@ class TrajectorySettings:
             raise UsageError("k_recent and head_steps must be >= 0, and mask_window and truncate_tokens >= 1")
         if self.digest_tokens < 0:
             raise UsageError(f"digest_tokens must be >= 0 (0 turns the digest off), not {self.digest_tokens}")
+        if not 0.0 <= self.facts_share < 1.0:
+            raise UsageError(f"facts_share must be a share from 0 (no facts block) to below 1, not {self.facts_share}")
         if self.dropped not in DROPPED:
             raise UsageError(f"dropped must be one of {', '.join(DROPPED)}, not {self.dropped!r}")
 
@@ -107,7 +112,8 @@ class Masker:
             self._shapes = action_shapes(recent)
         return self._shapes
 
-    def _frequencies(self) -> Counter[str]:
+    def frequencies(self) -> Counter[str]:
+        """In how many blocks (task, pending turn, each step) of the original trajectory each word occurs."""
         if self._df is None:
             t = self.original
             blocks: Iterable[str] = (
@@ -131,7 +137,7 @@ class Masker:
             step = self.original.steps[index]
             parts = []
             if self.s.digest_tokens and with_digest:
-                facts = digest(step.observation_text, self.s.digest_tokens, self._frequencies(), self.s.encoding,
+                facts = digest(step.observation_text, self.s.digest_tokens, self.frequencies(), self.s.encoding,
                                self._known(), self.actionable())
                 parts += [f"facts: {facts}"] if facts else []
             if self.s.dropped == "reference":

@@ -35,8 +35,10 @@ from relaykit.trajectory.parse import Msg
 KIND = "trajectory-decisions"
 
 VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
-    "agora": ("agora", {"dropped": "placeholder"}),  # scorer + masks with a digest
-    "agora-plain-mask": ("agora", {"dropped": "placeholder", "digest_tokens": 0}),  # ablation: no digest
+    "agora": ("agora", {"dropped": "placeholder"}),  # scorer + masks with a digest + the facts block
+    "agora-no-block": ("agora", {"dropped": "placeholder", "facts_share": 0.0}),  # ablation: per-step digests only
+    "agora-block-only": ("agora", {"dropped": "placeholder", "digest_tokens": 0}),  # ablation: the block only
+    "agora-plain-mask": ("agora", {"dropped": "placeholder", "digest_tokens": 0, "facts_share": 0.0}),  # no facts
     "agora-remove": ("agora", {"dropped": "remove"}),  # ablation: no masks at all
     "recency-digest": ("recency", {"dropped": "placeholder"}),  # ablation: digests without the scorer
     "floor-digest": ("floor", {"dropped": "placeholder"}),  # ablation: the floor with digests, no scorer
@@ -44,8 +46,8 @@ VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
     "recency": ("recency", {"dropped": "remove"}),  # baseline: system + task + newest steps that fit
     "head-tail": ("head-tail", {"dropped": "remove"}),  # baseline: first step + newest steps that fit
 }
-DEFAULT_METHODS = ("agora", "agora-plain-mask", "agora-remove", "recency-digest", "floor-digest", "floor", "truncate",
-                   "obs-mask", "recency", "head-tail")
+DEFAULT_METHODS = ("agora", "agora-no-block", "agora-block-only", "agora-plain-mask", "agora-remove", "recency-digest",
+                   "floor-digest", "floor", "truncate", "obs-mask", "recency", "head-tail")
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,121 @@
+"""One deduplicated block of the facts of elided steps, filled into the room a budget leaves.
+
+Per-step digests pay for the same item again in every step that mentions it, and a dropped step keeps
+nothing. Under a budget, :func:`add_facts_block` gathers the facts of every dropped or masked past step
+(identifiers, numbers with units, paths, quoted strings, names, objects: :func:`relaykit.trajectory.digest.candidates`
+of its observation and its action, and the words a short text command names after its verb), writes each
+distinct item once, leaves out items whose words the result already holds, ranks the rest by recurrence
+(how many blocks of the whole trajectory mention the item's rarest word, capped), by a bonus for items
+shaped like values earlier actions passed, and by recency (facts of newer steps first), and packs them
+greedily into the tokens left.
+
+Where it lives: inside the placeholder of one masked step (its last observation message), so the message
+list keeps every structural rule: the block is part of a tool result (or a ReAct observation) whose call
+is kept. When no step is masked, the newest dropped step whose masked form fits becomes the host.
+
+Only facts of steps that came before the current one are used: nothing is read from the future.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
+
+from relaykit import tokens
+from relaykit.text import STOPWORDS, words
+from relaykit.trajectory.digest import ACTIONABLE, RECURRENCE_CAP, candidates, pack_items, recurrence, shape
+from relaykit.trajectory.parse import Msg, Step, Trajectory
+
+FACTS_LABEL = "facts from elided steps: "
+RECENCY_WEIGHT = 1.0
+"""Rank bonus of an item from the newest elided step (the oldest gets 0, linear in between)."""
+MIN_BLOCK_TOKENS = 6
+MAX_BLOCK_TOKENS = 1024
+"""The most tokens a block takes (beyond that the room goes back to whole and masked steps)."""
+"""No block is written into less room than this (the label alone costs about five tokens)."""
+ELIDED_WINDOW = 1000
+"""The block reads the facts of at most this many elided steps, the newest (bounds the work on long runs)."""
+_VERB_ARGS_MAX_WORDS = 8
+
+
+def step_items(step: Step) -> list[str]:
+    """The fact items of a past step: those of its observation and its action, and the words a short text
+    command names after its verb ("open door to kitchen" -> "door to kitchen")."""
+    items = candidates(step.observation_text) + candidates(step.action_text)
+    action = step.action_text.strip()
+    if action and "\n" not in action and len(action.split()) <= _VERB_ARGS_MAX_WORDS and "(" not in action:
+        rest = action.split(maxsplit=1)[1:]
+        items.extend(rest)
+    return items
+
+
+def rank_items(elided: Iterable[Step], n_steps: int, known: frozenset[str], df: Mapping[str, int],
+               actionable: frozenset[tuple[str, int]]) -> list[str]:
+    """Distinct items of the ``elided`` steps whose words are not all ``known``, best first."""
+    best: dict[str, tuple[float, str]] = {}
+    for step in elided:
+        age = RECENCY_WEIGHT * (step.index + 1) / max(1, n_steps)
+        own = set(words(step.observation_text)) | set(words(step.action_text))
+        for item in step_items(step):
+            content = {w for w in words(item) if w not in STOPWORDS and len(w) > 1}
+            if not content or content <= known:
+                continue
+            score = min(recurrence(item, df, own), RECURRENCE_CAP) + age
+            score += ACTIONABLE if shape(item) in actionable else 0.0
+            key = item.lower()
+            if key not in best or score > best[key][0]:
+                best[key] = (score, item)
+    ranked = sorted(best.values(), key=lambda pair: -pair[0])
+    out: list[str] = []
+    covered: set[str] = set(known)
+    for _, item in ranked:  # an item whose content words earlier items already cover adds nothing
+        content = {w for w in words(item) if w not in STOPWORDS and len(w) > 1}
+        if not content <= covered:
+            out.append(item)
+            covered |= content
+    return out
+
+
+def block_slot(step: Step, form: str) -> int | None:
+    """Which observation message of ``step`` can hold the block: its last tool result (a user turn after tool
+    results is the user's next request, never touched), else its last message; None when it has none with
+    text content."""
+    obs = step.observation
+    tools = [k for k, m in enumerate(obs) if m.get("role") == "tool"] if form != "react" else []
+    k = tools[-1] if tools else len(obs) - 1
+    if k < 0 or not isinstance(obs[k].get("content"), (str, type(None))):
+        return None
+    return k
+
+
+def with_block(host: Step, block: str, form: str) -> Step:
+    """``host`` (a masked step with a :func:`block_slot`) with ``block`` written into that message's
+    placeholder."""
+    k = block_slot(host, form)
+    if k is None:
+        raise ValueError("this step has no observation message that can hold the facts block")
+    obs = list(host.observation)
+    m = obs[k]
+    content = str(m.get("content") or "")
+    tail = "\n" if content.endswith("\n") else ""
+    body = content[:-1] if tail else content
+    text = f"{body[:-1]}; {FACTS_LABEL}{block}]" if body.endswith("]") else f"{body} ({FACTS_LABEL}{block})"
+    new: Msg = {**m, "content": text + tail}
+    obs[k] = new
+    return replace(host, observation=tuple(obs))
+
+
+def block_text(items: list[str], max_tokens: int, encoding: str) -> str:
+    """The ranked ``items`` packed into at most ``max_tokens`` (and :data:`MAX_BLOCK_TOKENS`) tokens."""
+    limit = min(max_tokens, MAX_BLOCK_TOKENS)
+    return pack_items(items, limit, encoding) if limit > 0 else ""
+
+
+def context_words(t: Trajectory) -> frozenset[str]:
+    """The words every message of ``t`` holds."""
+    blocks = [*t.system, *t.task, *(m for step in t.steps for m in step.messages), *t.pending]
+    return frozenset(w for m in blocks for w in words(tokens.message_text(m)))
+
+
+__all__ = ["ELIDED_WINDOW", "FACTS_LABEL", "MAX_BLOCK_TOKENS", "MIN_BLOCK_TOKENS", "block_slot", "block_text",
+           "context_words", "rank_items", "step_items", "with_block"]

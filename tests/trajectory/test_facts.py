@@ -1,0 +1,120 @@
+"""The deduplicated facts block of elided steps: bounded, inside the budget, structurally valid, no future."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from relaykit import tokens
+from relaykit.errors import UsageError
+from relaykit.text import words
+from relaykit.trajectory import BudgetTooSmall, MemoryReferenceStore, compress_trajectory, parse, validate
+from relaykit.trajectory.budget import minimum_budget
+from relaykit.trajectory.facts import FACTS_LABEL, MAX_BLOCK_TOKENS, rank_items, step_items
+
+FACTS = ["ORD-4471", "order #W2890", "the red box", "a door to the kitchen", "4.5 kg", "$19.99", "user_id alex_9",
+         "/srv/app/main.py", '"blue lamp"', "Ivan Petrov", "flight HAT298", "the metal pot", "12 items"]
+FILLER = ["You look around.", "Nothing happens.", "It is quiet here.", "The room is dusty and dim."]
+SENTENCE = st.lists(st.sampled_from(FACTS + FILLER), min_size=1, max_size=6).map(" ".join)
+
+
+@st.composite
+def fact_trajectories(draw: st.DrawFn) -> list[dict[str, Any]]:
+    """Chat trajectories (tool calls and text commands) whose observations are full of facts."""
+    ids = itertools.count()
+    msgs: list[dict[str, Any]] = [{"role": "system", "content": "You are an agent."},
+                                  {"role": "user", "content": draw(SENTENCE)}]
+    for _ in range(draw(st.integers(1, 12))):
+        if draw(st.booleans()):
+            calls = [{"id": f"c{next(ids)}", "type": "function",
+                      "function": {"name": "look", "arguments": f'{{"q": "{draw(st.sampled_from(FACTS))}"}}'}}
+                     for _ in range(draw(st.integers(1, 2)))]
+            msgs.append({"role": "assistant", "content": None, "tool_calls": calls})
+            msgs += [{"role": "tool", "tool_call_id": c["id"], "content": draw(SENTENCE)} for c in calls]
+        else:
+            msgs += [{"role": "assistant", "content": f"take {draw(st.sampled_from(FACTS))}"},
+                     {"role": "user", "content": draw(SENTENCE)}]
+    return msgs
+
+
+def blocks(messages: list[dict[str, Any]]) -> list[str]:
+    return [str(m["content"]) for m in messages if FACTS_LABEL in str(m.get("content") or "")]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(fact_trajectories(), st.floats(0.05, 1.0), st.sampled_from([0.0, 0.25, 0.6]),
+       st.sampled_from(["agora", "recency", "floor", "obs-mask"]), st.sampled_from(["placeholder", "reference"]))
+def test_the_block_is_bounded_within_the_budget_and_valid(msgs: list[dict[str, Any]], share: float,
+                                                          facts_share: float, method: str, dropped: str) -> None:
+    budget = max(1, int(tokens.count_messages(msgs) * share))
+    minimum = minimum_budget(parse(msgs))
+    try:
+        out = compress_trajectory(msgs, method=method, budget=budget, dropped=dropped, facts_share=facts_share,
+                                  store=MemoryReferenceStore())
+    except BudgetTooSmall as exc:
+        assert budget < minimum and exc.minimum == minimum  # raised only when infeasible, with that minimum
+        return
+    assert budget >= minimum or out.accounting.tokens_in <= budget
+    assert out.accounting.tokens_out <= budget and not out.accounting.over_budget
+    assert isinstance(out.messages, list) and validate(out.messages) == [] and out.valid
+    assert out.messages[:2] == msgs[:2]  # system and task untouched
+    found = blocks(out.messages)
+    assert len(found) <= 1 and (not found or facts_share > 0)  # one block, and only when asked for
+    if found:
+        block = found[0].split(FACTS_LABEL, 1)[1]
+        assert tokens.count(block) <= MAX_BLOCK_TOKENS + 2
+        history = words(" ".join(tokens.message_text(m) for m in msgs[2:]))
+        assert set(words(block)) - {"observation", "omitted", "save", "context"} <= set(history)  # no future
+
+
+def trajectory_with_early_id() -> list[dict[str, Any]]:
+    msgs: list[dict[str, Any]] = [{"role": "system", "content": "You are a support agent."},
+                                  {"role": "user", "content": "Help me with my last order please."}]
+    for i in range(8):
+        obs = f"Order ORD-{7000 + i} is on file. " if i == 1 else ""
+        obs += " ".join(["The shop catalogue lists lamps, chairs, tables and rugs in many colours."] * 4)
+        msgs += [{"role": "assistant", "content": f"read page {i}"}, {"role": "user", "content": obs}]
+    return msgs
+
+
+def test_the_block_keeps_a_dropped_steps_id_that_plain_masks_lose() -> None:
+    msgs = trajectory_with_early_id()
+    budget = "35%"
+    plain = compress_trajectory(msgs, budget=budget, dropped="placeholder", digest_tokens=0, facts_share=0.0)
+    block = compress_trajectory(msgs, budget=budget, dropped="placeholder", digest_tokens=0)
+    text = lambda out: " ".join(tokens.message_text(m) for m in out.messages)  # noqa: E731
+    assert "ORD-7001" not in text(plain)
+    assert "ORD-7001" in text(block) and len(blocks(block.messages)) == 1
+    assert block.accounting.tokens_out <= block.accounting.budget and block.valid
+
+
+def test_react_text_gets_the_block_within_the_budget() -> None:
+    parts = ["Find the order.\n"]
+    for i in range(8):
+        extra = f" Order ORD-{7000 + i} is on file." if i == 1 else ""
+        parts.append(f"Thought: look\nAction: read page {i}\nObservation:{extra} "
+                     + "The shop catalogue lists lamps, chairs and tables. " * 4 + "\n")
+    text = "".join(parts)
+    out = compress_trajectory(text, budget="35%", dropped="placeholder", digest_tokens=0)
+    assert isinstance(out.messages, str) and "ORD-7001" in out.messages
+    assert tokens.count(out.messages) <= out.accounting.budget
+
+
+def test_rank_items_writes_each_fact_once_and_skips_what_the_context_holds() -> None:
+    msgs = trajectory_with_early_id()
+    msgs[5]["content"] += " ORD-7001 again, and the brass key."
+    t = parse(msgs)
+    elided = list(t.past[:4])
+    items = rank_items(elided, len(t.steps), frozenset({"brass", "key"}), {}, frozenset())
+    assert [i.lower() for i in items].count("ord-7001") == 1
+    assert not any(set(words(i)) <= {"brass", "key"} for i in items)
+    assert "page 0" in step_items(t.steps[0])  # a text command's words after its verb
+
+
+def test_facts_share_is_checked() -> None:
+    with pytest.raises(UsageError, match="facts_share"):
+        compress_trajectory([{"role": "user", "content": "hi"}], facts_share=1.0)
