@@ -96,13 +96,25 @@ _WHERE: dict[str, tuple[str, str]] = {
 
 def __getattr__(name: str) -> _typing.Any:
     """Import a public name's module the first time the name is used."""
-    try:
-        module, attribute = _WHERE[name]
-    except KeyError:
-        raise AttributeError(f"module 'relaykit' has no attribute {name!r}") from None
+    if name not in _WHERE:
+        return _subpackage(name)
+    module, attribute = _WHERE[name]
     value = getattr(_importlib.import_module(module), attribute)
     globals()[name] = value
     return value
+
+
+def _subpackage(name: str) -> _typing.Any:
+    """``relaykit.handoff`` and the other subpackages, as an eager ``import relaykit`` used to give them."""
+    missing = AttributeError(f"module 'relaykit' has no attribute {name!r}")
+    if name.startswith("_"):
+        raise missing
+    try:
+        return _importlib.import_module(f"relaykit.{name}")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"relaykit.{name}":
+            raise
+        raise missing from None
 
 
 def __dir__() -> list[str]:
