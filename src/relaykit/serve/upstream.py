@@ -11,6 +11,7 @@ on the passthrough path the body is serialised once and the reply's bytes go bac
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
 import sys
 import time
@@ -20,6 +21,7 @@ from typing import Any, TypeVar
 
 import aiohttp
 import orjson
+from yarl import URL
 
 from relaykit.serve.config import Route, Upstream
 
@@ -58,17 +60,17 @@ class AllUpstreamsFailed(Exception):
 def open_session() -> aiohttp.ClientSession:
     """The worker's one upstream client: pooled keep-alive connections, no overall timeout (deadlines are ours)."""
     connector = aiohttp.TCPConnector(limit=512, limit_per_host=0, ttl_dns_cache=300, keepalive_timeout=30)
+    # no cookie jar: an upstream's cookies must never travel to another tenant's request (and it costs a lookup)
     return aiohttp.ClientSession(connector=connector, timeout=aiohttp.ClientTimeout(total=None),
-                                 skip_auto_headers=("User-Agent",))
+                                 skip_auto_headers=("User-Agent",), cookie_jar=aiohttp.DummyCookieJar())
 
 
-def _headers(upstream: Upstream) -> dict[str, str]:
-    key = os.environ.get(upstream.api_key_env, "") if upstream.api_key_env else ""
-    return {"authorization": f"Bearer {key or 'not-needed'}", "content-type": "application/json"}
-
-
-def _url(upstream: Upstream, path: str) -> str:
-    return upstream.base_url.rstrip("/") + path
+@functools.lru_cache(maxsize=4096)
+def _target(base_url: str, api_key_env: str | None, path: str) -> tuple[URL, dict[str, str]]:
+    """An upstream's URL (parsed once) and request headers (its key read from the environment once)."""
+    key = os.environ.get(api_key_env, "") if api_key_env else ""
+    headers = {"authorization": f"Bearer {key or 'not-needed'}", "content-type": "application/json"}
+    return URL(base_url.rstrip("/") + path), headers
 
 
 async def forward(session: aiohttp.ClientSession, route: Route, body: dict[str, Any], deadline_s: float,
@@ -85,7 +87,7 @@ async def forward(session: aiohttp.ClientSession, route: Route, body: dict[str, 
         started = time.monotonic()
         data = orjson.dumps({**body, "model": upstream.model})
         try:
-            reply = await _within(_send(session, upstream, _url(upstream, path), data, stream), limit)
+            reply = await _within(_send(session, upstream, path, data, stream), limit)
         except (asyncio.TimeoutError, TimeoutError):
             attempts.append(Attempt(upstream.label, f"no answer within {limit:.1f} s", time.monotonic() - started))
             if limit >= left:  # the request's own deadline ran out (the loop's timer may fire a hair early)
@@ -113,9 +115,10 @@ async def _within(awaitable: Awaitable[T], seconds: float) -> T:
     return await asyncio.wait_for(awaitable, timeout=seconds)  # pragma: no cover - Python 3.10
 
 
-async def _send(session: aiohttp.ClientSession, upstream: Upstream, url: str, data: bytes,
+async def _send(session: aiohttp.ClientSession, upstream: Upstream, path: str, data: bytes,
                 stream: bool) -> UpstreamReply:
-    response = await session.post(url, data=data, headers=_headers(upstream))
+    url, headers = _target(upstream.base_url, upstream.api_key_env, path)
+    response = await session.post(url, data=data, headers=headers)
     try:
         headers = _kept_headers(response.headers)
         if not stream or response.status != 200:
