@@ -33,6 +33,7 @@ from relaykit.serve.config import GatewayConfig, Route, Tenant, hash_key, load_c
 from relaykit.serve.endpoints import CHAT, RESPONSES, Endpoint
 from relaykit.serve.events import GatewayEvents, RequestRecord
 from relaykit.serve.metrics import Metrics
+from relaykit.serve.pool import Pool
 from relaykit.serve.semantic import SemanticCache
 from relaykit.serve.state import ExactCache, cache_key, open_rate_limiter
 from relaykit.serve.upstream import AllUpstreamsFailed, UpstreamReply, forward, open_session
@@ -77,6 +78,7 @@ class Gateway:
         self.events = GatewayEvents(config.telemetry)
         self.threaded = not (config.server.cache == "memory" and config.server.rate_store == "memory")
         self.session: aiohttp.ClientSession | None = None
+        self.pool = Pool()
 
     @asynccontextmanager
     async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
@@ -90,6 +92,7 @@ class Gateway:
             yield
         finally:
             await self.session.close()
+            self.pool.close()
             self.events.close()
 
     async def blocking(self, fn: Any, *args: Any) -> Any:
@@ -234,7 +237,7 @@ class Gateway:
         upstream_started = time.perf_counter()
         try:
             reply = await forward(self.session, call.route, outgoing, self.config.server.deadline_s, stream,
-                                  call.endpoint.path)
+                                  call.endpoint.path, self.pool)
         except AllUpstreamsFailed as exc:
             self._failed(call, exc.attempts)
             status = 504 if exc.timed_out else 502

@@ -24,6 +24,7 @@ import orjson
 from yarl import URL
 
 from relaykit.serve.config import Route, Upstream
+from relaykit.serve.pool import Pool, Target
 
 T = TypeVar("T")
 RETRYABLE = frozenset({408, 409, 429, 500, 502, 503, 504})
@@ -74,8 +75,9 @@ def _target(base_url: str, api_key_env: str | None, path: str) -> tuple[URL, dic
 
 
 async def forward(session: aiohttp.ClientSession, route: Route, body: dict[str, Any], deadline_s: float,
-                  stream: bool, path: str = "/chat/completions") -> UpstreamReply:
-    """The first acceptable upstream answer; ``AllUpstreamsFailed`` lists every attempt."""
+                  stream: bool, path: str = "/chat/completions", pool: Pool | None = None) -> UpstreamReply:
+    """The first acceptable upstream answer; ``AllUpstreamsFailed`` lists every attempt. Plain requests go
+    through ``pool`` when one is given (the lean client), streams always through the aiohttp ``session``."""
     ends = time.monotonic() + deadline_s
     attempts: list[Attempt] = []
     deadline_hit = False
@@ -87,14 +89,17 @@ async def forward(session: aiohttp.ClientSession, route: Route, body: dict[str, 
         started = time.monotonic()
         data = orjson.dumps({**body, "model": upstream.model})
         try:
-            reply = await _within(_send(session, upstream, path, data, stream), limit)
+            if pool is not None and not stream:
+                reply = await _within(_post(pool, upstream, path, data), limit)
+            else:
+                reply = await _within(_send(session, upstream, path, data, stream), limit)
         except (asyncio.TimeoutError, TimeoutError):
             attempts.append(Attempt(upstream.label, f"no answer within {limit:.1f} s", time.monotonic() - started))
             if limit >= left:  # the request's own deadline ran out (the loop's timer may fire a hair early)
                 deadline_hit = True
                 break
             continue
-        except (aiohttp.ClientError, OSError) as exc:
+        except (aiohttp.ClientError, OSError, ValueError) as exc:
             attempts.append(Attempt(upstream.label, type(exc).__name__, time.monotonic() - started))
             continue
         if reply.status in RETRYABLE:
@@ -113,6 +118,17 @@ async def _within(awaitable: Awaitable[T], seconds: float) -> T:
         async with asyncio.timeout(seconds):
             return await awaitable
     return await asyncio.wait_for(awaitable, timeout=seconds)  # pragma: no cover - Python 3.10
+
+
+@functools.lru_cache(maxsize=4096)
+def _pool_target(base_url: str, api_key_env: str | None, path: str) -> Target:
+    url, headers = _target(base_url, api_key_env, path)
+    return Target(str(url), headers)
+
+
+async def _post(pool: Pool, upstream: Upstream, path: str, data: bytes) -> UpstreamReply:
+    reply = await pool.post(_pool_target(upstream.base_url, upstream.api_key_env, path), data)
+    return UpstreamReply(reply.status, upstream.label, _kept_headers(reply.headers), body=reply.body)
 
 
 async def _send(session: aiohttp.ClientSession, upstream: Upstream, path: str, data: bytes,
