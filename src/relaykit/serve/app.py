@@ -149,8 +149,9 @@ class Gateway:
         if problems:
             raise GatewayError(400, f"the message history is invalid ({len(problems)} violation(s)): "
                                     + "; ".join(problems[:5]))
-        try:
-            shaped = endpoint.shape(route, body)
+        try:  # compressing is CPU work (ms to 100s of ms): off the event loop, so other requests keep moving
+            shaped = await anyio.to_thread.run_sync(endpoint.shape, route, body) if route.compression is not None \
+                else endpoint.shape(route, body)
         except UsageError as exc:
             raise GatewayError(400, str(exc)) from None
         outgoing = body if shaped.messages is history else {**body, endpoint.field: shaped.messages}
