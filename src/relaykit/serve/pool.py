@@ -46,7 +46,7 @@ class Target:
         if ":" in self.host:  # an IPv6 literal
             authority = f"[{self.host}]" if default else f"[{self.host}]:{self.port}"
         path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-        lines = [f"POST {path} HTTP/1.1", f"host: {authority}", "accept-encoding: identity",
+        lines = [f"POST {path} HTTP/1.1", f"host: {authority}", "accept: */*", "accept-encoding: identity",
                  *(f"{k}: {v}" for k, v in headers.items())]
         self.head = ("\r\n".join(lines) + "\r\n").encode("latin-1")
 
