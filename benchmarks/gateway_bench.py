@@ -138,6 +138,8 @@ def report_latency(args: argparse.Namespace, bench: Bench) -> None:
     client_s = (client1.ru_utime + client1.ru_stime) - (client0.ru_utime + client0.ru_stime)
     print(f"gateway CPU per request: {gw_cpu / n * 1000:.3f} ms (user+system); "
           f"client {client_s / (2 * n) * 1000:.3f} ms")
+    nice = [os.getpriority(os.PRIO_PROCESS, pid) for pid in (os.getpid(), bench.procs[0].pid, bench.procs[1].pid)]
+    print(f"priorities (nice): client {nice[0]}, upstream {nice[1]}, gateway {nice[2]}")
     print(f"requests/s through one worker: {n / gw_wall:.0f} at {args.clients} clients "
           f"(CPU-bound ceiling {n / gw_cpu if gw_cpu else float('inf'):.0f})")
     with urllib.request.urlopen(f"http://127.0.0.1:{bench.up_port}/") as answer:
