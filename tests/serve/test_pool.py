@@ -156,3 +156,14 @@ def test_an_answer_is_two_asgi_messages_with_its_length() -> None:
     headers = dict(sent[0]["headers"])
     assert headers[b"content-length"] == b"%d" % len(sent[1]["body"]) and headers[b"retry-after"] == b"2"
     assert b'"type":"rate_limit_error"' in sent[1]["body"]
+
+
+def test_an_idle_connection_that_speaks_unasked_is_not_reused() -> None:
+    async def body(pool: Pool, target: Target, seen: list[tuple[Any, bytes]]) -> None:
+        assert (await pool.post(target, b"{}")).body == b"one"
+        seen[0][0].transport.write(reply(b"stray"))  # the server talks out of turn
+        await asyncio.sleep(0.1)
+        assert (await pool.post(target, b"{}")).body == b"two"
+        assert len({conn for conn, _ in seen}) == 2
+    answers = [reply(b"one"), reply(b"two")]
+    run(lambda _: answers.pop(0), body)

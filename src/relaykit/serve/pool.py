@@ -80,6 +80,9 @@ class _Connection(asyncio.Protocol):
         self.transport = transport  # type: ignore[assignment]
 
     def data_received(self, data: bytes) -> None:
+        if self.waiter is None:  # an idle connection has nothing to say: whatever it says, it is not reused
+            self._fail(UpstreamProtocolError("the upstream sent bytes nobody asked for"))
+            return
         try:
             self.parser.feed_data(data)
         except httptools.HttpParserError as exc:
