@@ -93,7 +93,8 @@ class Bench:
 
     def load(self, port: int, tags: list[str], clients: int) -> list[float]:
         self.sent += len(tags)
-        return uvloop.run(run_load(port, CHAT, "k", bodies(tags), clients))
+        spread = self.args.latency if self.args.stagger else 0.0
+        return uvloop.run(run_load(port, CHAT, "k", bodies(tags), clients, spread))
 
     def alternate(self, per_side: int, rounds: int, clients: int, name: str) -> tuple[list[float], list[float], float,
                                                                                           float]:
@@ -124,7 +125,9 @@ def report_latency(args: argparse.Namespace, bench: Bench) -> None:
     n = len(via)
     print(f"load average: {os.getloadavg()[0]:.1f} ({os.cpu_count()} cores, shared by client, upstream and gateway); "
           f"upstream latency {args.latency * 1000:.0f} ms; {n} requests a side in {args.rounds} alternating blocks "
-          f"after 500 a side of warm-up; {args.clients} clients; compression and cache off")
+          f"after 500 a side of warm-up; {args.clients} clients "
+          f"({'starts spread over one upstream latency' if args.stagger else 'all starting at once'}); "
+          "compression and cache off")
     print(f"direct   p50 {pct(direct, 0.5):7.2f} ms  p99 {pct(direct, 0.99):7.2f} ms  (own tail p99-p50 "
           f"{pct(direct, 0.99) - pct(direct, 0.5):.2f} ms)")
     print(f"gateway  p50 {pct(via, 0.5):7.2f} ms  p99 {pct(via, 0.99):7.2f} ms")
@@ -227,6 +230,8 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=50)
     parser.add_argument("--latency", type=float, default=0.02, help="upstream latency in seconds")
     parser.add_argument("--rounds", type=int, default=6, help="alternating direct/gateway blocks")
+    parser.add_argument("--stagger", action=argparse.BooleanOptionalAction, default=True,
+                        help="spread the clients' starts over one upstream latency (--no-stagger: all at once)")
     parser.add_argument("--serial", type=int, default=400, help="requests per side from one client (0: skip)")
     parser.add_argument("--lab-envs", default=LAB_ENVS, help="trajectory-lab environments ('' to skip)")
     parser.add_argument("--lab-episodes", type=int, default=3, help="episodes per lab environment")

@@ -106,14 +106,20 @@ def request_bytes(port: int, path: str, key: str, body: bytes) -> bytes:
             f"content-type: application/json\r\ncontent-length: {len(body)}\r\n\r\n").encode() + body
 
 
-async def run_load(port: int, path: str, key: str, bodies: list[bytes], clients: int) -> list[float]:
-    """Send every body from ``clients`` concurrent keep-alive connections; the latency of each, in seconds."""
+async def run_load(port: int, path: str, key: str, bodies: list[bytes], clients: int,
+                   spread: float = 0.0) -> list[float]:
+    """Send every body from ``clients`` concurrent keep-alive connections; the latency of each, in seconds.
+
+    With ``spread`` (seconds), client k starts k * spread / clients after the first: clients that all start at
+    the same instant against a fixed-latency upstream stay in lockstep, every request arriving in a burst of
+    ``clients`` at once, which real traffic does not do (both sides of a comparison get the same spread)."""
     loop = asyncio.get_running_loop()
     pending = [request_bytes(port, path, key, b) for b in reversed(bodies)]
     latencies: list[float] = []
 
-    async def worker() -> None:
+    async def worker(k: int) -> None:
         _, conn = await loop.create_connection(_Connection, "127.0.0.1", port)
+        await asyncio.sleep(k * spread / clients)
         try:
             while pending:
                 request = pending.pop()
@@ -126,7 +132,7 @@ async def run_load(port: int, path: str, key: str, bodies: list[bytes], clients:
             assert conn.transport is not None
             conn.transport.close()
 
-    await asyncio.gather(*(worker() for _ in range(min(clients, len(bodies)))))
+    await asyncio.gather(*(worker(k) for k in range(min(clients, len(bodies)))))
     return latencies
 
 
