@@ -117,15 +117,15 @@ class Bench:
 
 
 def report_latency(args: argparse.Namespace, bench: Bench) -> None:
-    bench.load(bench.up_port, [f"warm-d-{i}" for i in range(500)], args.clients)
-    bench.load(bench.gw_port, [f"warm-g-{i}" for i in range(500)], args.clients)
+    bench.load(bench.up_port, [f"warm-d-{i}" for i in range(args.warmup)], args.clients)
+    bench.load(bench.gw_port, [f"warm-g-{i}" for i in range(args.warmup)], args.clients)
     client0 = resource.getrusage(resource.RUSAGE_SELF)
     direct, via, gw_cpu, gw_wall = bench.alternate(args.requests, args.rounds, args.clients, "c")
     client1 = resource.getrusage(resource.RUSAGE_SELF)
     n = len(via)
     print(f"load average: {os.getloadavg()[0]:.1f} ({os.cpu_count()} cores, shared by client, upstream and gateway); "
           f"upstream latency {args.latency * 1000:.0f} ms; {n} requests a side in {args.rounds} alternating blocks "
-          f"after 500 a side of warm-up; {args.clients} clients "
+          f"after {args.warmup} a side of warm-up; {args.clients} clients "
           f"({'starts spread over one upstream latency' if args.stagger else 'all starting at once'}); "
           "compression and cache off")
     print(f"direct   p50 {pct(direct, 0.5):7.2f} ms  p99 {pct(direct, 0.99):7.2f} ms  (own tail p99-p50 "
@@ -229,6 +229,7 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=6000, help="requests per side (direct, gateway)")
     parser.add_argument("--clients", type=int, default=50)
     parser.add_argument("--latency", type=float, default=0.02, help="upstream latency in seconds")
+    parser.add_argument("--warmup", type=int, default=500, help="requests per side before measuring")
     parser.add_argument("--rounds", type=int, default=6, help="alternating direct/gateway blocks")
     parser.add_argument("--stagger", action=argparse.BooleanOptionalAction, default=True,
                         help="spread the clients' starts over one upstream latency (--no-stagger: all at once)")
