@@ -4,8 +4,9 @@ An upstream that answers 408, 409, 429 or 5xx, breaks the connection, or runs ou
 request to the next one; any other answer (a 2xx, or a 4xx that is the client's to fix) goes back to the client.
 A stream falls back only before its first byte; after that the bytes are relayed as they arrive.
 
-The client is one shared ``aiohttp`` session per worker (a pooled, keep-alive connection per upstream host):
-on the passthrough path the body is serialised once and the reply's bytes go back untouched.
+Plain requests go through the worker's lean keep-alive client (``relaykit.serve.pool``), streams through one
+shared ``aiohttp`` session; on the passthrough path the body is serialised once and the reply's bytes go back
+untouched.
 """
 
 from __future__ import annotations
