@@ -33,6 +33,7 @@ from relaykit.serve.config import GatewayConfig, Route, Tenant, hash_key, load_c
 from relaykit.serve.endpoints import CHAT, RESPONSES, Endpoint
 from relaykit.serve.events import GatewayEvents, RequestRecord
 from relaykit.serve.metrics import Metrics
+from relaykit.serve.policy import Shaped, budget_for
 from relaykit.serve.pool import Pool
 from relaykit.serve.semantic import SemanticCache
 from relaykit.serve.state import ExactCache, cache_key, open_rate_limiter
@@ -149,9 +150,8 @@ class Gateway:
         if problems:
             raise GatewayError(400, f"the message history is invalid ({len(problems)} violation(s)): "
                                     + "; ".join(problems[:5]))
-        try:  # compressing is CPU work (ms to 100s of ms): off the event loop, so other requests keep moving
-            shaped = await anyio.to_thread.run_sync(endpoint.shape, route, body) if route.compression is not None \
-                else endpoint.shape(route, body)
+        try:
+            shaped = await self._shape(endpoint, route, body, history)
         except UsageError as exc:
             raise GatewayError(400, str(exc)) from None
         outgoing = body if shaped.messages is history else {**body, endpoint.field: shaped.messages}
@@ -164,6 +164,17 @@ class Gateway:
         if body.get("stream"):
             return await self._stream(call, outgoing)
         return await self._plain(call, outgoing)
+
+    @staticmethod
+    async def _shape(endpoint: Endpoint, route: Route, body: dict[str, Any], history: Any) -> Shaped:
+        """The history to send. Compressing is CPU work (ms to 100s of ms): when it is due, it runs in a worker
+        thread, so the event loop keeps serving other requests; a history that needs none stays on the loop."""
+        if route.compression is None:
+            return endpoint.shape(route, body, None)
+        before = tokens.count_messages(endpoint.chat_view(history))
+        if budget_for(route, body, before) is None:
+            return endpoint.shape(route, body, before)
+        return await anyio.to_thread.run_sync(endpoint.shape, route, body, before)
 
     async def _plain(self, call: Call, outgoing: dict[str, Any]) -> Answer:
         lookup = await self._lookup(call, outgoing)
