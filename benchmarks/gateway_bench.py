@@ -90,6 +90,7 @@ class Bench:
     def __init__(self, args: argparse.Namespace, up_port: int, gw_port: int, procs: list[subprocess.Popen[bytes]]):
         self.args, self.up_port, self.gw_port, self.procs = args, up_port, gw_port, procs
         self.sent = 0
+        self.blocks: list[tuple[float, float]] = []  # (direct p50, gateway p50) per round of the last run
 
     def load(self, port: int, tags: list[str], clients: int) -> list[float]:
         self.sent += len(tags)
@@ -103,7 +104,9 @@ class Bench:
         via: list[float] = []
         cpu = wall = 0.0
         block = per_side // rounds
+        self.blocks = []
         for r in range(rounds):
+            start_d, start_g = len(direct), len(via)
             for side in (("d", "g") if r % 2 == 0 else ("g", "d")):
                 tags = [f"{name}-{side}-{r}-{i}" for i in range(block)]
                 if side == "d":
@@ -113,6 +116,7 @@ class Bench:
                 via += self.load(self.gw_port, tags, clients)
                 wall += time.perf_counter() - started
                 cpu += cpu_seconds(self.procs[1].pid) - cpu0
+            self.blocks.append((pct(direct[start_d:], 0.5), pct(via[start_g:], 0.5)))
         return direct, via, cpu, wall
 
 
@@ -133,6 +137,7 @@ def report_latency(args: argparse.Namespace, bench: Bench) -> None:
     print(f"gateway  p50 {pct(via, 0.5):7.2f} ms  p99 {pct(via, 0.99):7.2f} ms")
     print(f"added    p50 {pct(via, 0.5) - pct(direct, 0.5):7.2f} ms  p99 {pct(via, 0.99) - pct(direct, 0.99):7.2f} ms"
           f"  (p90 {pct(via, 0.9) - pct(direct, 0.9):.2f} ms)")
+    print("added p50 per round: " + " ".join(f"{g - d:.2f}" for d, g in bench.blocks) + " ms")
     if args.serial:
         one_direct, one_via, _, _ = bench.alternate(args.serial, 2, 1, "s")
         print(f"one client: direct p50 {pct(one_direct, 0.5):.2f} ms, gateway p50 {pct(one_via, 0.5):.2f} ms; "
