@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import gc
 import os
+import random
 import time
-import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -24,13 +24,17 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response, StreamingResponse
 from starlette.routing import Route as HttpRoute
+from starlette.types import ASGIApp
 
 from relaykit import tokens
 from relaykit.errors import UsageError
+from relaykit.serve.asgi import Answer, ClientGone, GatewayError, Headers, Receive, Scope, Send, header, read_body
 from relaykit.serve.config import GatewayConfig, Route, Tenant, hash_key, load_config
 from relaykit.serve.endpoints import CHAT, RESPONSES, Endpoint
 from relaykit.serve.events import GatewayEvents, RequestRecord
 from relaykit.serve.metrics import Metrics
+from relaykit.serve.policy import Shaped, budget_for
+from relaykit.serve.pool import Pool
 from relaykit.serve.semantic import SemanticCache
 from relaykit.serve.state import ExactCache, cache_key, open_rate_limiter
 from relaykit.serve.upstream import AllUpstreamsFailed, UpstreamReply, forward, open_session
@@ -38,17 +42,6 @@ from relaykit.settings import private_file
 
 CONFIG_ENV = "RELAYKIT_GATEWAY_CONFIG"
 JSON = "application/json"
-
-
-class GatewayError(Exception):
-    def __init__(self, status: int, message: str, kind: str = "invalid_request_error",
-                 headers: dict[str, str] | None = None) -> None:
-        super().__init__(message)
-        self.status, self.kind, self.headers = status, kind, headers or {}
-
-    def response(self) -> Response:
-        body = {"error": {"message": str(self), "type": self.kind, "code": self.status}}
-        return Response(orjson.dumps(body), status_code=self.status, headers=self.headers, media_type=JSON)
 
 
 @dataclass
@@ -62,11 +55,16 @@ class Call:
     body: dict[str, Any]
     started: float
     record: RequestRecord
-    headers: dict[str, str]
+    headers: Headers
 
     @property
     def labels(self) -> dict[str, str]:
         return {"route": self.route_name, "tenant": self.tenant.name}
+
+
+def _request_id() -> str:
+    """16 hex characters, unique enough to find a request's events (no system call, unlike uuid4)."""
+    return f"{random.getrandbits(64):016x}"
 
 
 class Gateway:
@@ -81,6 +79,7 @@ class Gateway:
         self.events = GatewayEvents(config.telemetry)
         self.threaded = not (config.server.cache == "memory" and config.server.rate_store == "memory")
         self.session: aiohttp.ClientSession | None = None
+        self.pool = Pool()
 
     @asynccontextmanager
     async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
@@ -94,53 +93,44 @@ class Gateway:
             yield
         finally:
             await self.session.close()
+            self.pool.close()
             self.events.close()
 
     async def blocking(self, fn: Any, *args: Any) -> Any:
         return await anyio.to_thread.run_sync(fn, *args) if self.threaded else fn(*args)
 
-    async def chat(self, request: Request) -> Response:
-        return await self._handle(request, CHAT)
+    async def chat(self, request: Request) -> ASGIApp:
+        return await self.handle(request.scope, request.receive, CHAT)
 
-    async def responses(self, request: Request) -> Response:
-        return await self._handle(request, RESPONSES)
+    async def responses(self, request: Request) -> ASGIApp:
+        return await self.handle(request.scope, request.receive, RESPONSES)
 
-    async def _handle(self, request: Request, endpoint: Endpoint) -> Response:
-        record = RequestRecord(request_id=uuid.uuid4().hex[:16], endpoint=endpoint.name)
+    async def handle(self, scope: Scope, receive: Receive, endpoint: Endpoint) -> ASGIApp:
+        """The answer to one POST on ``endpoint`` (an ASGI app to call with the same scope)."""
+        record = RequestRecord(request_id=_request_id(), endpoint=endpoint.name)
         try:
-            tenant = self._tenant(request)
+            tenant = self._tenant(header(scope, b"authorization"))
             record.tenant = tenant.name
-            route_name, route, body = await self._read(request, tenant, endpoint)
+            raw = await read_body(scope, receive, self.config.server.max_request_bytes)
+            route_name, route, body = await self._read(raw, tenant, endpoint)
             record.route = route_name
-            call = Call(endpoint, tenant, route_name, route, body, time.perf_counter(), record, {})
+            call = Call(endpoint, tenant, route_name, route, body, time.perf_counter(), record, [])
             return await self._serve(call)
         except GatewayError as exc:
             self.metrics.add("relaykit_gateway_requests_total", route="-", tenant="-", status=str(exc.status))
             record.status = exc.status
             self.events.record(record)
-            return exc.response()
+            return exc.answer()
 
-    def _tenant(self, request: Request) -> Tenant:
-        auth = request.headers.get("authorization", "")
-        key = auth[7:].strip() if auth[:7].lower() == "bearer " else ""
-        tenant = self.tenants.get(hash_key(key)) if key else None
+    def _tenant(self, auth: bytes | None) -> Tenant:
+        key = auth[7:].strip() if auth is not None and auth[:7].lower() == b"bearer " else b""
+        tenant = self.tenants.get(hash_key(key.decode("latin-1"))) if key else None
         if tenant is None:
             raise GatewayError(401, "unknown or missing API key: send 'Authorization: Bearer KEY' with a tenant key",
                                "authentication_error")
         return tenant
 
-    async def _read(self, request: Request, tenant: Tenant, endpoint: Endpoint) -> tuple[str, Route, dict[str, Any]]:
-        limit = self.config.server.max_request_bytes
-        declared = request.headers.get("content-length")
-        if declared and declared.isdigit() and int(declared) > limit:
-            raise GatewayError(413, f"the request is larger than this gateway's limit of {limit} bytes")
-        parts, size = [], 0
-        async for chunk in request.stream():
-            parts.append(chunk)
-            size += len(chunk)
-            if size > limit:
-                raise GatewayError(413, f"the request is larger than this gateway's limit of {limit} bytes")
-        raw = parts[0] if len(parts) == 1 else b"".join(parts)
+    async def _read(self, raw: bytes, tenant: Tenant, endpoint: Endpoint) -> tuple[str, Route, dict[str, Any]]:
         wait = await self.blocking(self.limiter.hit, tenant.name, tenant.requests_per_minute, time.time())
         if wait is not None:
             raise GatewayError(429, f"tenant {tenant.name!r} is over {tenant.requests_per_minute} requests a minute",
@@ -153,7 +143,7 @@ class Gateway:
             raise GatewayError(404, f"unknown model {route_name!r}; this gateway serves: {known}", "not_found_error")
         return str(route_name), route, body
 
-    async def _serve(self, call: Call) -> Response:
+    async def _serve(self, call: Call) -> ASGIApp:
         endpoint, route, body = call.endpoint, call.route, call.body
         history = body[endpoint.field]
         problems = endpoint.check(route, history)
@@ -161,26 +151,37 @@ class Gateway:
             raise GatewayError(400, f"the message history is invalid ({len(problems)} violation(s)): "
                                     + "; ".join(problems[:5]))
         try:
-            shaped = endpoint.shape(route, body)
+            shaped = await self._shape(endpoint, route, body, history)
         except UsageError as exc:
             raise GatewayError(400, str(exc)) from None
         outgoing = body if shaped.messages is history else {**body, endpoint.field: shaped.messages}
         call.record.tokens_before, call.record.tokens_after = shaped.tokens_before, shaped.tokens_after
-        call.headers = {"x-relaykit-tokens-before": str(shaped.tokens_before),
-                        "x-relaykit-tokens-after": str(shaped.tokens_after),
-                        "x-relaykit-request-id": call.record.request_id}
+        call.headers = [(b"x-relaykit-tokens-before", b"%d" % shaped.tokens_before),
+                        (b"x-relaykit-tokens-after", b"%d" % shaped.tokens_after),
+                        (b"x-relaykit-request-id", call.record.request_id.encode())]
         self.metrics.add("relaykit_gateway_tokens_before_total", shaped.tokens_before, **call.labels)
         self.metrics.add("relaykit_gateway_tokens_after_total", shaped.tokens_after, **call.labels)
         if body.get("stream"):
             return await self._stream(call, outgoing)
         return await self._plain(call, outgoing)
 
-    async def _plain(self, call: Call, outgoing: dict[str, Any]) -> Response:
+    @staticmethod
+    async def _shape(endpoint: Endpoint, route: Route, body: dict[str, Any], history: Any) -> Shaped:
+        """The history to send. Compressing is CPU work (ms to 100s of ms): when it is due, it runs in a worker
+        thread, so the event loop keeps serving other requests; a history that needs none stays on the loop."""
+        if route.compression is None:
+            return endpoint.shape(route, body, None)
+        before = tokens.count_messages(endpoint.chat_view(history))
+        if budget_for(route, body, before) is None:
+            return endpoint.shape(route, body, before)
+        return await anyio.to_thread.run_sync(endpoint.shape, route, body, before)
+
+    async def _plain(self, call: Call, outgoing: dict[str, Any]) -> Answer:
         lookup = await self._lookup(call, outgoing)
         if lookup.reply is not None:
             call.record.cache_match = lookup.match
             self._done(call, 200, "cache", cache="hit")
-            return Response(orjson.dumps(lookup.reply), media_type=JSON, headers={**call.headers, **lookup.headers})
+            return Answer.json(200, orjson.dumps(lookup.reply), call.headers + lookup.headers)
         reply, upstream_s = await self._forward(call, outgoing, stream=False)
         call.record.upstream_s = upstream_s
         if lookup.state != "off" or self.events.enabled:
@@ -190,10 +191,9 @@ class Gateway:
             if lookup.state != "off" and reply.status == 200 and payload is not None:
                 await self._store(call, lookup, payload)
         self._done(call, reply.status, reply.upstream, upstream_s, cache=lookup.state)
-        out_headers = {**reply.headers, **call.headers, "x-relaykit-cache": lookup.state,
-                       "x-relaykit-upstream": reply.upstream}
-        out_headers.pop("content-type", None)
-        return Response(reply.body, status_code=reply.status, headers=out_headers, media_type=JSON)
+        kept = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in reply.headers.items() if k != "content-type"]
+        return Answer.json(reply.status, reply.body, kept + call.headers + [
+            (b"x-relaykit-cache", lookup.state.encode()), (b"x-relaykit-upstream", reply.upstream.encode("latin-1"))])
 
     async def _lookup(self, call: Call, outgoing: dict[str, Any]) -> Lookup:
         """The cached answer (exact or semantic) in the tenant's namespace, or what a miss needs to store one."""
@@ -233,21 +233,23 @@ class Gateway:
             text = call.endpoint.text_of(payload) or ""
             await self.blocking(self.cache.put, lookup.key, call.tenant.name, payload, text)
 
-    async def _stream(self, call: Call, outgoing: dict[str, Any]) -> Response:
+    async def _stream(self, call: Call, outgoing: dict[str, Any]) -> ASGIApp:
         call.record.stream = True
         reply, upstream_s = await self._forward(call, outgoing, stream=True)
         self._done(call, reply.status, reply.upstream, upstream_s)
-        out = {**call.headers, "x-relaykit-cache": "off", "x-relaykit-upstream": reply.upstream}
+        out = [*call.headers, (b"x-relaykit-cache", b"off"), (b"x-relaykit-upstream", reply.upstream.encode("latin-1"))]
         if reply.chunks is None:
-            return Response(reply.body, status_code=reply.status, headers=out, media_type=JSON)
-        return StreamingResponse(reply.chunks, media_type="text/event-stream", headers=out)
+            return Answer.json(reply.status, reply.body, out)
+        response = StreamingResponse(reply.chunks, media_type="text/event-stream")
+        response.raw_headers += out
+        return response
 
     async def _forward(self, call: Call, outgoing: dict[str, Any], stream: bool) -> tuple[UpstreamReply, float]:
         assert self.session is not None, "the gateway's HTTP client starts with the app"
         upstream_started = time.perf_counter()
         try:
             reply = await forward(self.session, call.route, outgoing, self.config.server.deadline_s, stream,
-                                  call.endpoint.path)
+                                  call.endpoint.path, self.pool)
         except AllUpstreamsFailed as exc:
             self._failed(call, exc.attempts)
             status = 504 if exc.timed_out else 502
@@ -298,10 +300,11 @@ class Lookup:
     semantic: tuple[SemanticCache, Any, Any] | None = None
 
     @property
-    def headers(self) -> dict[str, str]:
-        out = {"x-relaykit-cache": self.state, "x-relaykit-upstream": "cache", "x-relaykit-cache-match": self.match}
+    def headers(self) -> Headers:
+        out = [(b"x-relaykit-cache", self.state.encode()), (b"x-relaykit-upstream", b"cache"),
+               (b"x-relaykit-cache-match", self.match.encode())]
         if self.match == "semantic":
-            out["x-relaykit-cache-similarity"] = f"{self.similarity:.4f}"
+            out.append((b"x-relaykit-cache-similarity", b"%.4f" % self.similarity))
         return out
 
 
@@ -335,15 +338,18 @@ class GatewayApp:
 
     def __init__(self, gateway: Gateway, app: Starlette) -> None:
         self.gateway, self.app, self.state = gateway, app, app.state
-        self.fast = {"/v1/chat/completions": gateway.chat, "/v1/responses": gateway.responses}
+        self.fast = {"/v1/chat/completions": CHAT, "/v1/responses": RESPONSES}
 
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        handler = self.fast.get(scope.get("path", "")) if scope["type"] == "http" else None
-        if handler is None or scope["method"] != "POST":
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        endpoint = self.fast.get(scope.get("path", "")) if scope["type"] == "http" else None
+        if endpoint is None or scope["method"] != "POST":
             await self.app(scope, receive, send)
             return
-        response = await handler(Request(scope, receive))
-        await response(scope, receive, send)
+        try:
+            answer = await self.gateway.handle(scope, receive, endpoint)
+        except ClientGone:
+            return  # the client left before its request arrived: nobody to answer
+        await answer(scope, receive, send)
 
 
 def create_app(config: GatewayConfig) -> GatewayApp:

@@ -25,7 +25,7 @@ class Endpoint:
     field: str  # the body field holding the history
     accepts: Callable[[Any], bool]  # is the history field of a usable type
     check: Callable[[Route, Any], list[str]]
-    shape: Callable[[Route, dict[str, Any]], Shaped]
+    shape: Callable[[Route, dict[str, Any], int | None], Shaped]  # (route, body, tokens before if counted)
     chat_view: Callable[[Any], list[dict[str, Any]]]
     cacheable: Callable[[dict[str, Any]], bool]
     text_of: Callable[[dict[str, Any]], str | None]  # a plain-text answer's text, else None

@@ -30,11 +30,18 @@ HELP = {
 class Metrics:
     def __init__(self) -> None:
         self._values: defaultdict[tuple[str, tuple[tuple[str, str], ...]], float] = defaultdict(float)
+        self._keys: dict[tuple[Any, ...], tuple[str, tuple[tuple[str, str], ...]]] = {}
         self._lock = threading.Lock()
 
     def add(self, name: str, value: float = 1.0, /, **labels: Any) -> None:
+        seen = (name, *labels.items())  # the label order a call site uses: one sort per distinct series
+        key = self._keys.get(seen)
+        if key is None:
+            key = (name, tuple(sorted((k, str(v)) for k, v in labels.items())))
+            if len(self._keys) < 100_000:
+                self._keys[seen] = key
         with self._lock:
-            self._values[(name, tuple(sorted((k, str(v)) for k, v in labels.items())))] += value
+            self._values[key] += value
 
     def render(self) -> str:
         with self._lock:

@@ -49,10 +49,11 @@ def budget_for(route: Route, body: dict[str, Any], before: int) -> int | str | N
     return None if before <= room else room
 
 
-def shape(route: Route, body: dict[str, Any]) -> Shaped:
-    """Compress ``body['messages']`` under the route's policy (``BudgetTooSmall`` and friends are UsageErrors)."""
+def shape(route: Route, body: dict[str, Any], before: int | None = None) -> Shaped:
+    """Compress ``body['messages']`` under the route's policy (``BudgetTooSmall`` and friends are UsageErrors);
+    ``before``: the history's tokens when the caller has counted them already."""
     messages = body["messages"]
-    before = tokens.count_messages(messages)
+    before = tokens.count_messages(messages) if before is None else before
     budget = budget_for(route, body, before)
     if budget is None or validate(messages):  # a history let through unchecked is sent as it came
         return Shaped(messages, before, before)
@@ -79,10 +80,10 @@ def check_responses(route: Route, items: Any) -> list[str]:
     return [str(v) for v in get_format("responses").validate(items)]
 
 
-def shape_responses(route: Route, body: dict[str, Any]) -> Shaped:
+def shape_responses(route: Route, body: dict[str, Any], before: int | None = None) -> Shaped:
     """Compress ``body['input']`` in the Responses format, under the route's policy."""
     items = body["input"]
-    before = tokens.count_messages(responses_chat_view(items))
+    before = tokens.count_messages(responses_chat_view(items)) if before is None else before
     budget = budget_for(route, body, before)
     if budget is None or isinstance(items, str) or get_format("responses").validate(items):
         return Shaped(items, before, before)

@@ -4,13 +4,15 @@ An upstream that answers 408, 409, 429 or 5xx, breaks the connection, or runs ou
 request to the next one; any other answer (a 2xx, or a 4xx that is the client's to fix) goes back to the client.
 A stream falls back only before its first byte; after that the bytes are relayed as they arrive.
 
-The client is one shared ``aiohttp`` session per worker (a pooled, keep-alive connection per upstream host):
-on the passthrough path the body is serialised once and the reply's bytes go back untouched.
+Plain requests go through the worker's lean keep-alive client (``relaykit.serve.pool``), streams through one
+shared ``aiohttp`` session; on the passthrough path the body is serialised once and the reply's bytes go back
+untouched.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
 import sys
 import time
@@ -20,8 +22,10 @@ from typing import Any, TypeVar
 
 import aiohttp
 import orjson
+from yarl import URL
 
 from relaykit.serve.config import Route, Upstream
+from relaykit.serve.pool import Pool, Target
 
 T = TypeVar("T")
 RETRYABLE = frozenset({408, 409, 429, 500, 502, 503, 504})
@@ -58,22 +62,23 @@ class AllUpstreamsFailed(Exception):
 def open_session() -> aiohttp.ClientSession:
     """The worker's one upstream client: pooled keep-alive connections, no overall timeout (deadlines are ours)."""
     connector = aiohttp.TCPConnector(limit=512, limit_per_host=0, ttl_dns_cache=300, keepalive_timeout=30)
+    # no cookie jar: an upstream's cookies must never travel to another tenant's request (and it costs a lookup)
     return aiohttp.ClientSession(connector=connector, timeout=aiohttp.ClientTimeout(total=None),
-                                 skip_auto_headers=("User-Agent",))
+                                 skip_auto_headers=("User-Agent",), cookie_jar=aiohttp.DummyCookieJar())
 
 
-def _headers(upstream: Upstream) -> dict[str, str]:
-    key = os.environ.get(upstream.api_key_env, "") if upstream.api_key_env else ""
-    return {"authorization": f"Bearer {key or 'not-needed'}", "content-type": "application/json"}
-
-
-def _url(upstream: Upstream, path: str) -> str:
-    return upstream.base_url.rstrip("/") + path
+@functools.lru_cache(maxsize=4096)
+def _target(base_url: str, api_key_env: str | None, path: str) -> tuple[URL, dict[str, str]]:
+    """An upstream's URL (parsed once) and request headers (its key read from the environment once)."""
+    key = os.environ.get(api_key_env, "") if api_key_env else ""
+    headers = {"authorization": f"Bearer {key or 'not-needed'}", "content-type": "application/json"}
+    return URL(base_url.rstrip("/") + path), headers
 
 
 async def forward(session: aiohttp.ClientSession, route: Route, body: dict[str, Any], deadline_s: float,
-                  stream: bool, path: str = "/chat/completions") -> UpstreamReply:
-    """The first acceptable upstream answer; ``AllUpstreamsFailed`` lists every attempt."""
+                  stream: bool, path: str = "/chat/completions", pool: Pool | None = None) -> UpstreamReply:
+    """The first acceptable upstream answer; ``AllUpstreamsFailed`` lists every attempt. Plain requests go
+    through ``pool`` when one is given (the lean client), streams always through the aiohttp ``session``."""
     ends = time.monotonic() + deadline_s
     attempts: list[Attempt] = []
     deadline_hit = False
@@ -85,14 +90,17 @@ async def forward(session: aiohttp.ClientSession, route: Route, body: dict[str, 
         started = time.monotonic()
         data = orjson.dumps({**body, "model": upstream.model})
         try:
-            reply = await _within(_send(session, upstream, _url(upstream, path), data, stream), limit)
+            if pool is not None and not stream:
+                reply = await _within(_post(pool, upstream, path, data), limit)
+            else:
+                reply = await _within(_send(session, upstream, path, data, stream), limit)
         except (asyncio.TimeoutError, TimeoutError):
             attempts.append(Attempt(upstream.label, f"no answer within {limit:.1f} s", time.monotonic() - started))
             if limit >= left:  # the request's own deadline ran out (the loop's timer may fire a hair early)
                 deadline_hit = True
                 break
             continue
-        except (aiohttp.ClientError, OSError) as exc:
+        except (aiohttp.ClientError, OSError, ValueError) as exc:
             attempts.append(Attempt(upstream.label, type(exc).__name__, time.monotonic() - started))
             continue
         if reply.status in RETRYABLE:
@@ -113,9 +121,21 @@ async def _within(awaitable: Awaitable[T], seconds: float) -> T:
     return await asyncio.wait_for(awaitable, timeout=seconds)  # pragma: no cover - Python 3.10
 
 
-async def _send(session: aiohttp.ClientSession, upstream: Upstream, url: str, data: bytes,
+@functools.lru_cache(maxsize=4096)
+def _pool_target(base_url: str, api_key_env: str | None, path: str) -> Target:
+    url, headers = _target(base_url, api_key_env, path)
+    return Target(str(url), headers)
+
+
+async def _post(pool: Pool, upstream: Upstream, path: str, data: bytes) -> UpstreamReply:
+    reply = await pool.post(_pool_target(upstream.base_url, upstream.api_key_env, path), data)
+    return UpstreamReply(reply.status, upstream.label, _kept_headers(reply.headers), body=reply.body)
+
+
+async def _send(session: aiohttp.ClientSession, upstream: Upstream, path: str, data: bytes,
                 stream: bool) -> UpstreamReply:
-    response = await session.post(url, data=data, headers=_headers(upstream))
+    url, headers = _target(upstream.base_url, upstream.api_key_env, path)
+    response = await session.post(url, data=data, headers=headers)
     try:
         headers = _kept_headers(response.headers)
         if not stream or response.status != 200:
