@@ -167,3 +167,18 @@ def test_an_idle_connection_that_speaks_unasked_is_not_reused() -> None:
         assert len({conn for conn, _ in seen}) == 2
     answers = [reply(b"one"), reply(b"two")]
     run(lambda _: answers.pop(0), body)
+
+
+def test_a_connection_idle_past_the_limit_is_closed_not_reused(monkeypatch: pytest.MonkeyPatch) -> None:
+    import relaykit.serve.pool as pool_module
+
+    monkeypatch.setattr(pool_module, "IDLE_S", 0.05)
+
+    async def body(pool: Pool, target: Target, seen: list[tuple[Any, bytes]]) -> None:
+        assert (await pool.post(target, b"{}")).body == b"one"
+        assert (await pool.post(target, b"{}")).body == b"two"  # at once: the same connection
+        await asyncio.sleep(0.2)
+        assert (await pool.post(target, b"{}")).body == b"three"
+        assert [conn for conn, _ in seen].count(seen[0][0]) == 2 and seen[2][0] is not seen[0][0]
+    answers = [reply(b"one"), reply(b"two"), reply(b"three")]
+    run(lambda _: answers.pop(0), body)

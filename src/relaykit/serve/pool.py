@@ -20,7 +20,9 @@ from urllib.parse import urlsplit
 
 import httptools
 
-IDLE_S = 30.0  # an idle connection older than this is closed rather than reused
+IDLE_S = 4.0
+"""An idle connection older than this is closed rather than reused: below the keep-alive timeout of common
+servers (uvicorn 5 s, nginx 75 s), so a POST is not sent down a connection the server is closing just then."""
 MAX_IDLE = 256  # idle connections kept per host
 
 
