@@ -271,12 +271,15 @@ class _Group:
         return [sorted(places[k], key=lambda w: places[k][w][0] / places[k][w][1]) for k in self.columns]
 
     def lines(self, order: list[list[str]], bounds: dict[int, str], named: dict[int, list[str]]) -> Iterator[str]:
-        """The header (column words, unit, bound; then ``other``) and the row lines."""
+        """The header (column words, unit, bound; then ``other`` and the category labels the rows' words
+        lost, when there are any) and the row lines."""
+        said = [_short(words, self.before[c], named.get(c, [])) for c, words in enumerate(order)]
         heads = [column_name(words, k[0]) + (f" {bounds[c]}" if c in bounds else "")
-                 for c, (words, k) in enumerate(zip(order, self.columns, strict=True))]
-        if self.other:
+                 for c, (words, k) in enumerate(zip(said, self.columns, strict=True))]
+        shown = [[*words, *named.get(c, ())] for c, words in enumerate(said)]
+        if self.labelled or not heads:
             heads.append(" ".join([OTHER, *self.labelled]))
-        yield HEADER_START + " | ".join(heads) + HEADER_END
+        yield HEADER_START + " | ".join(heads)
         # a reason marks a column only by labels that lead its values (by place, or written as labels) or by
         # the name of its bound ("distance"); never by a word that trails them ("stars 5; amenities wifi") or
         # by a goal name that merely stands before them ("economy cabin, $89")
@@ -286,19 +289,28 @@ class _Group:
         for k, (row, (items, keys)) in enumerate(zip(self.rows, self._parsed(), strict=True)):
             gone = self.stripped[k] if self.stripped is not None else self._strip(items, keys)[0]
             words = self._free(items, gone, {})
-            yield self._line(row, {key: items[i][0] for i, key in keys.items()}, words, marks)
+            yield self._line(row, {key: items[i][0] for i, key in keys.items()}, words, (marks, shown), bounds)
 
-    def _line(self, row: RowLike, cells: dict[Key, str], words: list[str], heads: list[list[str]]) -> str:
-        """One row; a reason that names a column marks that column's value (``11.15!``) instead."""
+    def _line(self, row: RowLike, cells: dict[Key, str], words: list[str],
+              heads: tuple[list[list[str]], list[list[str]]], bounds: dict[int, str]) -> str:
+        """One row; a reason that names a column marks that column's value (``11.15!``) instead, and a
+        value beyond its column's bound needs no mark: the header's bound says it (the reader re-derives it).
+        A reason that names a column by its header words is left out where that column's value breaks its
+        bound (the reader re-derives it too)."""
         marked: set[Key] = set()
         left = []
         for item in row.reason.split(",") if row.reason and row.verdict == "eliminated" else []:
-            at = _named_column(item, heads)
+            at = _named_column(item, heads[0])
             if at is not None and self.columns[at] in cells:
                 marked.add(self.columns[at])
-            else:
+                continue
+            at = _named_column(item, heads[1])
+            key = None if at is None else self.columns[at]
+            if at is None or key not in cells or at not in bounds or not violates(cells[key], bounds[at]):
                 left.append(item)
-        values = [cells[k] + ("!" if k in marked else "") if k in cells else MISSING for k in self.columns]
+        values = [MISSING if k not in cells else cells[k] + (
+            "!" if k in marked and not (c in bounds and violates(cells[k], bounds[c])) else "")
+            for c, k in enumerate(self.columns)]
         return " ".join([row.id, *values, *words, verdict_cell(row.verdict, ",".join(left))])
 
     def _free(self, items: list[Item], gone: set[int], labelled: dict[str, None]) -> list[str]:
@@ -324,12 +336,45 @@ class _Group:
         return out
 
 
+_LABEL_WORDS = 2  # a header names a column by at most this many words (its unit and bound come on top)
+
+
+def _short(words: list[str], lead: set[str], named: list[str]) -> list[str]:
+    """A column's header words, shortened: the goal's name for it (the word that ties it to its bound),
+    else the two that stand nearest before its values ("unit price", "notice period"), else the first that
+    follows them. The header is a label for a reader; the audit and the reference reader need only its
+    unit and bound."""
+    if named:
+        return named[:_LABEL_WORDS]
+    before = [w for w in words if w in lead]
+    return before[-_LABEL_WORDS:] or words[:1]
+
+
 def _named_column(item: str, heads: list[list[str]]) -> int | None:
     """The one column whose label words a reason item shares ("distance centre" -> ``hotel distance km``);
     None when no column or several do."""
     said = {singular(w) for w in item.split(" ")}
     fits = [k for k, words in enumerate(heads) if said & {singular(w) for w in words}]
     return fits[0] if len(fits) == 1 else None
+
+
+_BOUND_TEXT = re.compile(r"(<=|>=|==)(\S+)$")
+
+
+def violates(value: str, bound: str) -> bool:
+    """Whether a cell's value (``9.8``, ``14:00``) breaks a header bound (``<=8``, ``==15:00``); False when
+    either cannot be read (a reader must then rely on the row's own marks)."""
+    m = _BOUND_TEXT.match(bound)
+    if m is None:
+        return False
+    op, limit = m.groups()
+    if ":" in limit or ":" in value:  # clock times, both "HH:MM": their order is the text's order
+        return value > limit if op == "<=" else value < limit if op == ">=" else value != limit
+    try:
+        number, ceiling = float(value), float(limit)
+    except ValueError:
+        return False
+    return number > ceiling if op == "<=" else number < ceiling if op == ">=" else number != ceiling
 
 
 def verdict_cell(verdict: str | None, reason: str) -> str:
@@ -426,4 +471,4 @@ def _render(rows: Iterable[RowLike], protected: frozenset[str], labels: frozense
 
 
 __all__ = ["BREAK", "HEADER_END", "HEADER_START", "MISSING", "OTHER", "SEP", "decode", "encode", "encode_text",
-           "family", "items_of", "render"]
+           "family", "items_of", "render", "violates"]

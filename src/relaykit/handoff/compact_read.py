@@ -12,10 +12,11 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from relaykit.handoff.compact import HEADER_END, HEADER_START, MISSING, OTHER
+from relaykit.handoff.compact import HEADER_END, HEADER_START, MISSING, OTHER, violates
 from relaykit.handoff.text import CURRENCY_CODES, UNITS
 
 _BOUND = re.compile(r"(?:<=|>=|==)\S+$")
+Column = tuple[str, str, str]  # (label, unit, bound such as "<=305" or "")
 _VERDICT_CELL = re.compile(r"(?:ok|\?|out(?::\S.*)?)$")
 
 
@@ -29,13 +30,15 @@ class ParsedRow:
     reason: str
 
 
-def _column(name: str) -> tuple[str, str]:
-    """(label, unit) of a header cell: the unit is its last word when that word is a unit or currency."""
+def _column(name: str) -> Column:
+    """(label, unit, bound) of a header cell: the unit is its last word when that word is a unit or
+    currency; the bound (``<=305``) is read off, not part of the label."""
     words = [w for w in name.split(" ") if not _BOUND.match(w)]
+    bound = next((w for w in name.split(" ") if _BOUND.match(w)), "")
     last = words[-1] if words else ""
     if last in CURRENCY_CODES or last in UNITS.values() or last == "%":
-        return " ".join(words[:-1]), last
-    return name, ""
+        return " ".join(words[:-1]), last, bound
+    return " ".join(words), "", bound
 
 
 def _value_text(label: str, value: str, unit: str) -> str:
@@ -43,7 +46,7 @@ def _value_text(label: str, value: str, unit: str) -> str:
     return f"{label} {written}".strip()
 
 
-def _row(line: str, columns: list[tuple[str, str]]) -> ParsedRow | None:
+def _row(line: str, columns: list[Column]) -> ParsedRow | None:
     cells = line.split(" ")
     at = next((k for k in range(len(columns) + 1, len(cells)) if _VERDICT_CELL.match(cells[k])), None)
     if at is None or len(cells) < len(columns) + 2:
@@ -51,21 +54,25 @@ def _row(line: str, columns: list[tuple[str, str]]) -> ParsedRow | None:
     verdict_text = " ".join(cells[at:])
     verdict = "pass" if verdict_text == "ok" else None if verdict_text == "?" else "eliminated"
     given = cells[1:1 + len(columns)]
-    values = [_value_text(label, cell.rstrip("!"), unit) for cell, (label, unit) in zip(given, columns, strict=True)
+    values = [_value_text(label, cell.rstrip("!"), unit) for cell, (label, unit, _) in zip(given, columns, strict=True)
               if cell != MISSING]
-    why = [label or unit for cell, (label, unit) in zip(given, columns, strict=True) if cell.endswith("!")]
+    # a reason is a marked value (``1.5!``) or, in an eliminated row, a value beyond its column's bound
+    why = [label or unit for cell, (label, unit, bound) in zip(given, columns, strict=True)
+           if cell.endswith("!") or (verdict == "eliminated" and cell != MISSING and bound
+                                     and violates(cell, bound))]
     said = verdict_text.partition(":")[2]
     words = cells[1 + len(columns):at]
     return ParsedRow(cells[0], " ".join([*values, *words]), verdict, ",".join([*why, *([said] if said else [])]))
 
 
 def is_compact(text: str) -> bool:
-    """Whether ``text`` starts like a compact payload (a ``constraints:`` line or an ``id | `` header)."""
+    """Whether ``text`` starts like a compact payload (a ``constraints:`` line or an ``id | `` header);
+    ``parse_compact`` then reads every line strictly."""
     head = text.lstrip()[:4096]
     first = head.split("\n", 1)[0]
     if first.startswith("constraints:"):
         first = head.split("\n", 2)[1] if head.count("\n") >= 1 else ""
-    return first.startswith(HEADER_START) and first.rstrip().endswith(HEADER_END)
+    return first.startswith(HEADER_START)
 
 
 def parse_compact(text: str) -> tuple[list[ParsedRow], list[str]] | None:
@@ -75,10 +82,11 @@ def parse_compact(text: str) -> tuple[list[ParsedRow], list[str]] | None:
         return None
     rows: list[ParsedRow] = []
     notes: list[str] = []
-    columns: list[tuple[str, str]] = []
+    columns: list[Column] = []
     for line in _lines(text):
-        if line.startswith(HEADER_START) and line.endswith(HEADER_END):
-            names = line[len(HEADER_START):-len(HEADER_END)].split(" | ")
+        if line.startswith(HEADER_START):
+            cells = line.removesuffix(HEADER_END)  # the earlier form ended each header with "| verdict"
+            names = cells[len(HEADER_START):].split(" | ")
             columns = [_column(n) for n in names if n and n.split(" ")[0] != OTHER]
         elif line.startswith("note: "):
             notes.append(line[6:])
