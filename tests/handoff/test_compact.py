@@ -29,7 +29,8 @@ def test_one_header_names_units_and_bounds_and_rows_carry_normalised_values() ->
     assert rows["GV01"].startswith("GV01 2.7 48 99.99") and rows["GV01"].endswith(" ok")
     # the reason "rate" needs no mark: 1250 breaks the header's bound <=6.8, the reader re-derives it; "region" stays
     assert rows["GV04"].startswith("GV04 1250 48 99.9")
-    assert rows["GV04"].endswith("out:region") and "eu-west" in rows["GV04"]
+    # "region" too: the constraints line wants us-east, which the row lacks
+    assert rows["GV04"].endswith(" out") and "eu-west" in rows["GV04"] and "constraints: region == us-east" in payload
     assert "$" not in payload and "dollars" not in payload and "percent" not in payload
 
 

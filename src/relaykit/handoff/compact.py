@@ -26,6 +26,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from relaykit.handoff.compact_rules import Wanted, violates, wanted
 from relaykit.handoff.constraints import singular
 from relaykit.handoff.lexicon import TOKEN
 from relaykit.handoff.schema import Constraint
@@ -270,13 +271,15 @@ class _Group:
         self.before = [{w for w, (total, _) in places[k].items() if total < 0} for k in self.columns]
         return [sorted(places[k], key=lambda w: places[k][w][0] / places[k][w][1]) for k in self.columns]
 
-    def lines(self, order: list[list[str]], bounds: dict[int, str], named: dict[int, list[str]]) -> Iterator[str]:
+    def lines(self, order: list[list[str]], bounds: dict[int, str], named: dict[int, list[str]],
+              wants: Sequence[Wanted] = ()) -> Iterator[str]:
         """The header (column words, unit, bound; then ``other`` and the category labels the rows' words
         lost, when there are any) and the row lines."""
         said = [_short(words, self.before[c], named.get(c, [])) for c, words in enumerate(order)]
         heads = [column_name(words, k[0]) + (f" {bounds[c]}" if c in bounds else "")
                  for c, (words, k) in enumerate(zip(said, self.columns, strict=True))]
-        shown = [[*words, *named.get(c, ())] for c, words in enumerate(said)]
+        shown = [[*words, *named.get(c, ()), *self.near_words.get(key, ())]
+                 for c, (words, key) in enumerate(zip(said, self.columns, strict=True))]
         if self.labelled or not heads:
             heads.append(" ".join([OTHER, *self.labelled]))
         yield HEADER_START + " | ".join(heads)
@@ -289,28 +292,36 @@ class _Group:
         for k, (row, (items, keys)) in enumerate(zip(self.rows, self._parsed(), strict=True)):
             gone = self.stripped[k] if self.stripped is not None else self._strip(items, keys)[0]
             words = self._free(items, gone, {})
-            yield self._line(row, {key: items[i][0] for i, key in keys.items()}, words, (marks, shown), bounds)
+            left = self._unstated(row, {key: items[i][0] for i, key in keys.items()}, words, (marks, shown), bounds,
+                                  wants)
+            yield self._line(row, {key: items[i][0] for i, key in keys.items()}, words, left)
 
-    def _line(self, row: RowLike, cells: dict[Key, str], words: list[str],
-              heads: tuple[list[list[str]], list[list[str]]], bounds: dict[int, str]) -> str:
-        """One row; a reason that names a column marks that column's value (``11.15!``) instead, and a
-        value beyond its column's bound needs no mark: the header's bound says it (the reader re-derives it).
-        A reason that names a column by its header words is left out where that column's value breaks its
-        bound (the reader re-derives it too)."""
+    def _unstated(self, row: RowLike, cells: dict[Key, str], words: list[str],
+                  heads: tuple[list[list[str]], list[list[str]]], bounds: dict[int, str],
+                  wants: Sequence[Wanted]) -> tuple[set[Key], list[str]]:
+        """The columns whose value a reason marks (``11.15!``) and the reason items the row must still say.
+        A reason the header or the ``constraints:`` line already states is left out, for the reader derives
+        it back: a column (by its label or a word next to its values) whose value breaks its bound, or a
+        wanted word the row lacks."""
         marked: set[Key] = set()
         left = []
         for item in row.reason.split(",") if row.reason and row.verdict == "eliminated" else []:
             at = _named_column(item, heads[0])
             if at is not None and self.columns[at] in cells:
-                marked.add(self.columns[at])
+                if not (at in bounds and violates(cells[self.columns[at]], bounds[at])):
+                    marked.add(self.columns[at])
                 continue
             at = _named_column(item, heads[1])
             key = None if at is None else self.columns[at]
-            if at is None or key not in cells or at not in bounds or not violates(cells[key], bounds[at]):
+            if key in cells and at in bounds and violates(cells[key], bounds[at]):
+                continue
+            if not any(w.named_by(item) and w.lacking(words) for w in wants):
                 left.append(item)
-        values = [MISSING if k not in cells else cells[k] + (
-            "!" if k in marked and not (c in bounds and violates(cells[k], bounds[c])) else "")
-            for c, k in enumerate(self.columns)]
+        return marked, left
+
+    def _line(self, row: RowLike, cells: dict[Key, str], words: list[str], said: tuple[set[Key], list[str]]) -> str:
+        marked, left = said
+        values = [cells[k] + ("!" if k in marked else "") if k in cells else MISSING for k in self.columns]
         return " ".join([row.id, *values, *words, verdict_cell(row.verdict, ",".join(left))])
 
     def _free(self, items: list[Item], gone: set[int], labelled: dict[str, None]) -> list[str]:
@@ -356,25 +367,6 @@ def _named_column(item: str, heads: list[list[str]]) -> int | None:
     said = {singular(w) for w in item.split(" ")}
     fits = [k for k, words in enumerate(heads) if said & {singular(w) for w in words}]
     return fits[0] if len(fits) == 1 else None
-
-
-_BOUND_TEXT = re.compile(r"(<=|>=|==)(\S+)$")
-
-
-def violates(value: str, bound: str) -> bool:
-    """Whether a cell's value (``9.8``, ``14:00``) breaks a header bound (``<=8``, ``==15:00``); False when
-    either cannot be read (a reader must then rely on the row's own marks)."""
-    m = _BOUND_TEXT.match(bound)
-    if m is None:
-        return False
-    op, limit = m.groups()
-    if ":" in limit or ":" in value:  # clock times, both "HH:MM": their order is the text's order
-        return value > limit if op == "<=" else value < limit if op == ">=" else value != limit
-    try:
-        number, ceiling = float(value), float(limit)
-    except ValueError:
-        return False
-    return number > ceiling if op == "<=" else number < ceiling if op == ">=" else number != ceiling
 
 
 def verdict_cell(verdict: str | None, reason: str) -> str:
@@ -465,10 +457,10 @@ def _render(rows: Iterable[RowLike], protected: frozenset[str], labels: frozense
         head = group.prepare()
         for c, words in named.items():
             head[c] = [*dict.fromkeys([*words, *head[c]])]
-        out += group.lines(head, bound, named)
+        out += group.lines(head, bound, named, wanted(left))
         group.cache = group.stripped = None
     return out, left
 
 
 __all__ = ["BREAK", "HEADER_END", "HEADER_START", "MISSING", "OTHER", "SEP", "decode", "encode", "encode_text",
-           "family", "items_of", "render", "violates"]
+           "family", "items_of", "render"]

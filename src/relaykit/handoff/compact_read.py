@@ -12,7 +12,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from relaykit.handoff.compact import HEADER_END, HEADER_START, MISSING, OTHER, violates
+from relaykit.handoff.compact import HEADER_END, HEADER_START, MISSING, OTHER
+from relaykit.handoff.compact_rules import Wanted, read_constraint_line, violates, wanted
 from relaykit.handoff.text import CURRENCY_CODES, UNITS
 
 _BOUND = re.compile(r"(?:<=|>=|==)\S+$")
@@ -46,7 +47,7 @@ def _value_text(label: str, value: str, unit: str) -> str:
     return f"{label} {written}".strip()
 
 
-def _row(line: str, columns: list[Column]) -> ParsedRow | None:
+def _row(line: str, columns: list[Column], wants: list[Wanted]) -> ParsedRow | None:
     cells = line.split(" ")
     at = next((k for k in range(len(columns) + 1, len(cells)) if _VERDICT_CELL.match(cells[k])), None)
     if at is None or len(cells) < len(columns) + 2:
@@ -62,6 +63,8 @@ def _row(line: str, columns: list[Column]) -> ParsedRow | None:
                                      and violates(cell, bound))]
     said = verdict_text.partition(":")[2]
     words = cells[1 + len(columns):at]
+    if verdict == "eliminated":  # a wanted word the row lacks is a reason too (the constraints line states it)
+        why += [w.name for w in wants if w.lacking(words)]
     return ParsedRow(cells[0], " ".join([*values, *words]), verdict, ",".join([*why, *([said] if said else [])]))
 
 
@@ -83,6 +86,7 @@ def parse_compact(text: str) -> tuple[list[ParsedRow], list[str]] | None:
     rows: list[ParsedRow] = []
     notes: list[str] = []
     columns: list[Column] = []
+    wants: list[Wanted] = []
     for line in _lines(text):
         if line.startswith(HEADER_START):
             cells = line.removesuffix(HEADER_END)  # the earlier form ended each header with "| verdict"
@@ -90,8 +94,10 @@ def parse_compact(text: str) -> tuple[list[ParsedRow], list[str]] | None:
             columns = [_column(n) for n in names if n and n.split(" ")[0] != OTHER]
         elif line.startswith("note: "):
             notes.append(line[6:])
-        elif not line.startswith("constraints:"):
-            row = _row(line, columns) if "|" not in line else None
+        elif line.startswith("constraints:"):
+            wants = wanted(read_constraint_line(line))
+        else:
+            row = _row(line, columns, wants) if "|" not in line else None
             if row is None:
                 return None
             rows.append(row)

@@ -1,0 +1,80 @@
+"""What a compact evidence table states once for every row, so that a row need not repeat it.
+
+A column's bound (``price USD <=305``) says which values break it, and a ``constraints:`` line's wanted
+word (``region == us-east``) says which rows lack it. The writer (``relaykit.handoff.compact``) leaves out
+a reason those already state; the reader (``relaykit.handoff.compact_read``) derives it back with the same
+rules, so a reason the trace gave is never lost on the way.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from relaykit.handoff.constraints import singular
+from relaykit.handoff.lexicon import TOKEN
+from relaykit.handoff.schema import Constraint
+
+_BOUND_TEXT = re.compile(r"(<=|>=|==)(\S+)$")
+_WORDS = re.compile(r"[A-Za-z][\w-]*")
+
+
+def violates(value: str, bound: str) -> bool:
+    """Whether a cell's value (``9.8``, ``14:00``) breaks a header bound (``<=8``, ``==15:00``); False when
+    either cannot be read (a reader must then rely on the row's own marks)."""
+    m = _BOUND_TEXT.match(bound)
+    if m is None:
+        return False
+    op, limit = m.groups()
+    if ":" in limit or ":" in value:  # clock times, both "HH:MM": their order is the text's order
+        return value > limit if op == "<=" else value < limit if op == ">=" else value != limit
+    try:
+        number, ceiling = float(value), float(limit)
+    except ValueError:
+        return False
+    return number > ceiling if op == "<=" else number < ceiling if op == ">=" else number != ceiling
+
+
+@dataclass(frozen=True)
+class Wanted:
+    """A constraint that wants a word among a row's words (``region == us-east``, ``amenity contains gym``)."""
+
+    name: str
+    words: tuple[str, ...]
+
+    def lacking(self, row_words: Iterable[str]) -> bool:
+        """Whether a row whose words are ``row_words`` lacks the wanted word(s)."""
+        have = {w.lower() for w in row_words}
+        return not all(w in have for w in self.words)
+
+    def named_by(self, item: str) -> bool:
+        """Whether a reason item ("pet policy", "certification") names this constraint."""
+        return bool({singular(w) for w in item.lower().split()} & {singular(w) for w in self.name.lower().split()})
+
+
+def wanted(constraints: Sequence[Constraint]) -> list[Wanted]:
+    """The constraints that want plain words (no number, time or date in the threshold)."""
+    out = []
+    for c in constraints:
+        if c.operator not in ("==", "contains"):
+            continue
+        if any(m.lastgroup in ("qty", "time", "date") for m in TOKEN.finditer(c.threshold)):
+            continue
+        words = tuple(w.lower() for w in _WORDS.findall(c.threshold))
+        if words and _WORDS.findall(c.name):
+            out.append(Wanted(c.name, words))
+    return out
+
+
+def read_constraint_line(line: str) -> list[Constraint]:
+    """The constraints of a ``constraints: name op threshold; ...`` line (the ones it can read)."""
+    out = []
+    for part in line.removeprefix("constraints:").split(";"):
+        m = re.match(r"\s*(.+?) (==|contains|<=|>=|in) (.+?)\s*$", part)
+        if m:
+            out.append(Constraint(name=m.group(1), operator=m.group(2), threshold=m.group(3)))
+    return out
+
+
+__all__ = ["Wanted", "read_constraint_line", "violates", "wanted"]
