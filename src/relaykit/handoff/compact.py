@@ -22,11 +22,11 @@ import gc
 import math
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from relaykit.handoff.compact_rules import Wanted, violates, wanted
+from relaykit.handoff.compact_rules import Wanted, stems, violates, wanted
 from relaykit.handoff.constraints import singular
 from relaykit.handoff.lexicon import TOKEN
 from relaykit.handoff.schema import Constraint
@@ -165,6 +165,7 @@ class _Group:
     before: list[set[str]] = field(default_factory=list)  # per column, its header words that lead its values
 
     near_words: dict[Key, set[str]] = field(default_factory=dict)  # every word seen touching a column's values
+    label_words: frozenset[str] | None = None  # every word that labels something here (see _bare_labels)
 
     def __post_init__(self) -> None:
         self.labels = self._labels()
@@ -302,22 +303,30 @@ class _Group:
         """The columns whose value a reason marks (``11.15!``) and the reason items the row must still say.
         A reason the header or the ``constraints:`` line already states is left out, for the reader derives
         it back: a column (by its label or a word next to its values) whose value breaks its bound, or a
-        wanted word the row lacks."""
+        wanted word the row lacks; and where the reasons left name nothing known but are exactly as many as
+        the stated bounds and wanted words the row breaks that no reason named ("facilities" for
+        ``amenity contains pool``), they go too."""
         marked: set[Key] = set()
         left = []
+        broken = {c for c, key in enumerate(self.columns) if key in cells and c in bounds
+                  and violates(cells[key], bounds[c])}
+        lacking = {i for i, w in enumerate(wants) if w.lacking(words)}
         for item in row.reason.split(",") if row.reason and row.verdict == "eliminated" else []:
             at = _named_column(item, heads[0])
             if at is not None and self.columns[at] in cells:
-                if not (at in bounds and violates(cells[self.columns[at]], bounds[at])):
+                if at not in broken:
                     marked.add(self.columns[at])
+                broken.discard(at)
                 continue
-            at = _named_column(item, heads[1])
-            key = None if at is None else self.columns[at]
-            if key in cells and at in bounds and violates(cells[key], bounds[at]):
+            at = _named_column(item, heads[1], stems)
+            if at in broken:
+                broken.discard(at)
                 continue
-            if not any(w.named_by(item) and w.lacking(words) for w in wants):
+            named = {i for i in lacking if wants[i].named_by(item)}
+            lacking -= named
+            if not named:
                 left.append(item)
-        return marked, left
+        return marked, [] if len(left) == len(broken) + len(lacking) else left
 
     def _line(self, row: RowLike, cells: dict[Key, str], words: list[str], said: tuple[set[Key], list[str]]) -> str:
         marked, left = said
@@ -329,11 +338,12 @@ class _Group:
         (``region us-east``, ``pets allowed``); such labels go once into the ``other`` header."""
         out = []
         leading = True  # nothing of this clause kept yet
+        bare = self._bare_labels(items)
         for j, (word, unit) in enumerate(items):
             if unit == BREAK:
                 leading = True
                 continue
-            if unit is not None or j in gone:
+            if unit is not None or j in gone or j in bare:
                 continue
             lowered = word.lower()
             after = next((w.lower() for w, u in items[j + 1:j + 2] if u is None), "")
@@ -344,6 +354,22 @@ class _Group:
                 continue
             out.append(word)
             leading = False
+        return out
+
+    def _bare_labels(self, items: list[Item]) -> set[int]:
+        """The words of clauses that hold no value and only label words (``capacity ;`` left over from
+        "MR02 capacity check: 6 seats", whose value the row already holds): they say nothing."""
+        if self.label_words is None:
+            found = set(RATE_WORDS) | self.written_labels | self.names
+            self.label_words = frozenset(found.union(*self.labels.values()) - self.protected)
+        out: set[int] = set()
+        start = 0
+        for j, (_, unit) in enumerate([*items, (BREAK, BREAK)]):
+            if unit == BREAK:
+                clause = items[start:j]
+                if clause and all(u is None and w.lower() in self.label_words for w, u in clause):
+                    out.update(range(start, j))
+                start = j + 1
         return out
 
 
@@ -361,11 +387,12 @@ def _short(words: list[str], lead: set[str], named: list[str]) -> list[str]:
     return before[-_LABEL_WORDS:] or words[:1]
 
 
-def _named_column(item: str, heads: list[list[str]]) -> int | None:
-    """The one column whose label words a reason item shares ("distance centre" -> ``hotel distance km``);
-    None when no column or several do."""
-    said = {singular(w) for w in item.split(" ")}
-    fits = [k for k, words in enumerate(heads) if said & {singular(w) for w in words}]
+def _named_column(item: str, heads: list[list[str]], stem: Callable[[str], set[str]] | None = None) -> int | None:
+    """The one column whose label words a reason item shares ("distance centre" -> ``hotel distance km``),
+    compared as ``stem`` gives them (singular words by default); None when no column or several do."""
+    said = stem(item) if stem else {singular(w) for w in item.split(" ")}
+    fits = [k for k, words in enumerate(heads)
+            if said & (stem(" ".join(words)) if stem else {singular(w) for w in words})]
     return fits[0] if len(fits) == 1 else None
 
 

@@ -49,8 +49,15 @@ class Wanted:
         return not all(w in have for w in self.words)
 
     def named_by(self, item: str) -> bool:
-        """Whether a reason item ("pet policy", "certification") names this constraint."""
-        return bool({singular(w) for w in item.lower().split()} & {singular(w) for w in self.name.lower().split()})
+        """Whether a reason item ("pet policy", "certification") names this constraint ("pets",
+        "certified"): a word in common, singular or cut to its first five letters."""
+        return bool(stems(item) & stems(self.name))
+
+
+def stems(text: str) -> set[str]:
+    """The words of ``text`` as a reason and a label are compared: singular, and cut to five letters."""
+    words = [singular(w) for w in _WORDS.findall(text.lower())]
+    return {*words, *(w[:5] for w in words if len(w) >= 5)}
 
 
 def wanted(constraints: Sequence[Constraint]) -> list[Wanted]:
@@ -77,4 +84,4 @@ def read_constraint_line(line: str) -> list[Constraint]:
     return out
 
 
-__all__ = ["Wanted", "read_constraint_line", "violates", "wanted"]
+__all__ = ["Wanted", "read_constraint_line", "stems", "violates", "wanted"]
