@@ -396,11 +396,17 @@ def _named_column(item: str, heads: list[list[str]], stem: Callable[[str], set[s
     return fits[0] if len(fits) == 1 else None
 
 
+PASS_CELL = "+"
+OUT_CELL = "-"
+"""A row's verdict: ``+`` passes, ``-`` is eliminated (``out:REASON`` where the row must say why), ``?``
+unknown. A sign before the line break costs no token of its own (``" +\n"`` is one token), a word does."""
+
+
 def verdict_cell(verdict: str | None, reason: str) -> str:
     if verdict == "pass":
-        return "ok"
+        return PASS_CELL
     if verdict == "eliminated":
-        return f"out:{reason}" if reason else "out"
+        return f"out:{reason}" if reason else OUT_CELL
     return "?"
 
 
@@ -489,5 +495,5 @@ def _render(rows: Iterable[RowLike], protected: frozenset[str], labels: frozense
     return out, left
 
 
-__all__ = ["BREAK", "HEADER_END", "HEADER_START", "MISSING", "OTHER", "SEP", "decode", "encode", "encode_text",
+__all__ = ["BREAK", "HEADER_END", "HEADER_START", "MISSING", "OTHER", "OUT_CELL", "PASS_CELL", "SEP", "decode", "encode", "encode_text",
            "family", "items_of", "render"]

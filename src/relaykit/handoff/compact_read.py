@@ -18,7 +18,7 @@ from relaykit.handoff.text import CURRENCY_CODES, UNITS
 
 _BOUND = re.compile(r"(?:<=|>=|==)\S+$")
 Column = tuple[str, str, str]  # (label, unit, bound such as "<=305" or "")
-_VERDICT_CELL = re.compile(r"(?:ok|\?|out(?::\S.*)?)$")
+_VERDICT_CELL = re.compile(r"(?:[+?-]|ok|out(?::\S.*)?)$")  # "ok" and "out" alone: the earlier form
 
 
 @dataclass(frozen=True)
@@ -53,7 +53,7 @@ def _row(line: str, columns: list[Column], wants: list[Wanted]) -> ParsedRow | N
     if at is None or len(cells) < len(columns) + 2:
         return None
     verdict_text = " ".join(cells[at:])
-    verdict = "pass" if verdict_text == "ok" else None if verdict_text == "?" else "eliminated"
+    verdict = "pass" if verdict_text in ("+", "ok") else None if verdict_text == "?" else "eliminated"
     given = cells[1:1 + len(columns)]
     values = [_value_text(label, cell.rstrip("!"), unit) for cell, (label, unit, _) in zip(given, columns, strict=True)
               if cell != MISSING]
