@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from relaykit.handoff.compact_rules import Wanted, stems, violates, wanted
+from relaykit.handoff.compact_rules import Wanted, applying, stems, violates, wanted
 from relaykit.handoff.constraints import singular
 from relaykit.handoff.lexicon import TOKEN
 from relaykit.handoff.schema import Constraint
@@ -166,9 +166,11 @@ class _Group:
 
     near_words: dict[Key, set[str]] = field(default_factory=dict)  # every word seen touching a column's values
     label_words: frozenset[str] | None = None  # every word that labels something here (see _bare_labels)
+    goal_names: frozenset[str] = frozenset()  # the goal's attribute names (``names`` adds the reasons' words)
 
     def __post_init__(self) -> None:
         self.labels = self._labels()
+        self.goal_names = self.names - self.protected
         named = {w for r in self.rows for w in re.findall(r"[a-z][\w-]*", r.reason)} | self.names
         self.names = frozenset(named - self.protected)
 
@@ -338,6 +340,7 @@ class _Group:
         (``region us-east``, ``pets allowed``); such labels go once into the ``other`` header."""
         out = []
         leading = True  # nothing of this clause kept yet
+        stripped = False  # the word before was a label taken out
         bare = self._bare_labels(items)
         for j, (word, unit) in enumerate(items):
             if unit == BREAK:
@@ -347,13 +350,17 @@ class _Group:
                 continue
             lowered = word.lower()
             after = next((w.lower() for w, u in items[j + 1:j + 2] if u is None), "")
-            if leading and (lowered in self.names or lowered in self.written_labels) and lowered not in self.protected \
-                    and after not in _BARE:
+            label = (lowered in self.names or lowered in self.written_labels) if leading else \
+                lowered in self.goal_names and not stripped
+            if label and lowered not in self.protected and after and after not in _BARE:
+                # a clause's leading label, or the goal's name for an attribute before a word elsewhere in it
+                # ("airline easyJet window night cabin economy"): said once in the header
                 labelled[lowered] = None
-                leading = False  # one label word per clause: "cabin premium economy" keeps "premium"
+                leading = False  # one label word at a time: "cabin premium economy" keeps "premium"
+                stripped = True
                 continue
             out.append(word)
-            leading = False
+            leading = stripped = False
         return out
 
     def _bare_labels(self, items: list[Item]) -> set[int]:
@@ -490,7 +497,8 @@ def _render(rows: Iterable[RowLike], protected: frozenset[str], labels: frozense
         head = group.prepare()
         for c, words in named.items():
             head[c] = [*dict.fromkeys([*words, *head[c]])]
-        out += group.lines(head, bound, named, wanted(left))
+        wants = applying(wanted(left), (row.body.split(" ") for row in group.rows))
+        out += group.lines(head, bound, named, wants)
         group.cache = group.stripped = None
     return out, left
 

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from relaykit.handoff.compact import HEADER_END, HEADER_START, MISSING, OTHER
-from relaykit.handoff.compact_rules import Wanted, read_constraint_line, violates, wanted
+from relaykit.handoff.compact_rules import Wanted, applying, read_constraint_line, violates, wanted
 from relaykit.handoff.text import CURRENCY_CODES, UNITS
 
 _BOUND = re.compile(r"(?:<=|>=|==)\S+$")
@@ -47,7 +47,25 @@ def _value_text(label: str, value: str, unit: str) -> str:
     return f"{label} {written}".strip()
 
 
-def _row(line: str, columns: list[Column], wants: list[Wanted]) -> ParsedRow | None:
+@dataclass
+class _Read:
+    """A row read off its line, before its family's wanted words are known."""
+
+    id: str
+    body: str
+    verdict: str | None
+    words: list[str]
+    why: list[str]  # its columns that say why it is out (marked or beyond their bound)
+    said: str  # the reason it states itself (``out:REASON``)
+
+    def parsed(self, wants: list[Wanted]) -> ParsedRow:
+        """The row, with a wanted word it lacks as a reason when it is out (the constraints line says it)."""
+        lacking = [w.name for w in wants if w.lacking(self.words)] if self.verdict == "eliminated" else []
+        return ParsedRow(self.id, self.body, self.verdict, ",".join([*self.why, *lacking,
+                                                                     *([self.said] if self.said else [])]))
+
+
+def _row(line: str, columns: list[Column]) -> _Read | None:
     cells = line.split(" ")
     at = next((k for k in range(len(columns) + 1, len(cells)) if _VERDICT_CELL.match(cells[k])), None)
     if at is None or len(cells) < len(columns) + 2:
@@ -61,11 +79,8 @@ def _row(line: str, columns: list[Column], wants: list[Wanted]) -> ParsedRow | N
     why = [label or unit for cell, (label, unit, bound) in zip(given, columns, strict=True)
            if cell.endswith("!") or (verdict == "eliminated" and cell != MISSING and bound
                                      and violates(cell, bound))]
-    said = verdict_text.partition(":")[2]
     words = cells[1 + len(columns):at]
-    if verdict == "eliminated":  # a wanted word the row lacks is a reason too (the constraints line states it)
-        why += [w.name for w in wants if w.lacking(words)]
-    return ParsedRow(cells[0], " ".join([*values, *words]), verdict, ",".join([*why, *([said] if said else [])]))
+    return _Read(cells[0], " ".join([*values, *words]), verdict, words, why, verdict_text.partition(":")[2])
 
 
 def is_compact(text: str) -> bool:
@@ -87,8 +102,11 @@ def parse_compact(text: str) -> tuple[list[ParsedRow], list[str]] | None:
     notes: list[str] = []
     columns: list[Column] = []
     wants: list[Wanted] = []
+    family: list[_Read] = []
     for line in _lines(text):
         if line.startswith(HEADER_START):
+            rows += _family_rows(family, wants)
+            family = []
             cells = line.removesuffix(HEADER_END)  # the earlier form ended each header with "| verdict"
             names = cells[len(HEADER_START):].split(" | ")
             columns = [_column(n) for n in names if n and n.split(" ")[0] != OTHER]
@@ -97,11 +115,17 @@ def parse_compact(text: str) -> tuple[list[ParsedRow], list[str]] | None:
         elif line.startswith("constraints:"):
             wants = wanted(read_constraint_line(line))
         else:
-            row = _row(line, columns, wants) if "|" not in line else None
+            row = _row(line, columns) if "|" not in line else None
             if row is None:
                 return None
-            rows.append(row)
-    return rows, notes
+            family.append(row)
+    return rows + _family_rows(family, wants), notes
+
+
+def _family_rows(family: list[_Read], wants: list[Wanted]) -> list[ParsedRow]:
+    """The rows under one header, each with the wanted words that speak of this family."""
+    fitting = applying(wants, (row.words for row in family))
+    return [row.parsed(fitting) for row in family]
 
 
 def _lines(text: str) -> Iterator[str]:

@@ -74,6 +74,22 @@ def wanted(constraints: Sequence[Constraint]) -> list[Wanted]:
     return out
 
 
+def applying(wants: Sequence[Wanted], rows: Iterable[Iterable[str]]) -> list[Wanted]:
+    """The ``wants`` that speak of a family of rows: some row of it has the wanted word(s). A hotel that
+    lacks the flights' cabin "premium" is not out for it; a family where no row has the word says its
+    reasons itself."""
+    left = list(wants)
+    found: list[Wanted] = []
+    for words in rows:
+        row = list(words)
+        hits = [w for w in left if not w.lacking(row)]
+        found += hits
+        left = [w for w in left if w not in hits]
+        if not left:
+            break
+    return [w for w in wants if w in found]
+
+
 def read_constraint_line(line: str) -> list[Constraint]:
     """The constraints of a ``constraints: name op threshold; ...`` line (the ones it can read)."""
     out = []
@@ -84,4 +100,4 @@ def read_constraint_line(line: str) -> list[Constraint]:
     return out
 
 
-__all__ = ["Wanted", "read_constraint_line", "stems", "violates", "wanted"]
+__all__ = ["Wanted", "applying", "read_constraint_line", "stems", "violates", "wanted"]
