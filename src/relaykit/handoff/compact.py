@@ -166,11 +166,11 @@ class _Group:
 
     near_words: dict[Key, set[str]] = field(default_factory=dict)  # every word seen touching a column's values
     label_words: frozenset[str] | None = None  # every word that labels something here (see _bare_labels)
-    goal_names: frozenset[str] = frozenset()  # the goal's attribute names (``names`` adds the reasons' words)
+    goal_names: frozenset[str] = frozenset()  # the goal's attribute names, singular (``names`` adds reasons)
 
     def __post_init__(self) -> None:
         self.labels = self._labels()
-        self.goal_names = self.names - self.protected
+        self.goal_names = frozenset(singular(w) for w in self.names - self.protected)
         named = {w for r in self.rows for w in re.findall(r"[a-z][\w-]*", r.reason)} | self.names
         self.names = frozenset(named - self.protected)
 
@@ -275,16 +275,18 @@ class _Group:
         return [sorted(places[k], key=lambda w: places[k][w][0] / places[k][w][1]) for k in self.columns]
 
     def lines(self, order: list[list[str]], bounds: dict[int, str], named: dict[int, list[str]],
-              wants: Sequence[Wanted] = ()) -> Iterator[str]:
+              wants: Sequence[Wanted] = (), stated: frozenset[str] = frozenset()) -> Iterator[str]:
         """The header (column words, unit, bound; then ``other`` and the category labels the rows' words
-        lost, when there are any) and the row lines."""
+        lost that the ``constraints:`` line does not name (``stated``, singular), when there are any) and
+        the row lines."""
         said = [_short(words, self.before[c], named.get(c, [])) for c, words in enumerate(order)]
         heads = [column_name(words, k[0]) + (f" {bounds[c]}" if c in bounds else "")
                  for c, (words, k) in enumerate(zip(said, self.columns, strict=True))]
         shown = [[*words, *named.get(c, ()), *self.near_words.get(key, ())]
                  for c, (words, key) in enumerate(zip(said, self.columns, strict=True))]
-        if self.labelled or not heads:
-            heads.append(" ".join([OTHER, *self.labelled]))
+        other = [w for w in self.labelled if singular(w) not in stated]
+        if other or not heads:
+            heads.append(" ".join([OTHER, *other]))
         yield HEADER_START + " | ".join(heads)
         # a reason marks a column only by labels that lead its values (by place, or written as labels) or by
         # the name of its bound ("distance"); never by a word that trails them ("stars 5; amenities wifi") or
@@ -351,7 +353,7 @@ class _Group:
             lowered = word.lower()
             after = next((w.lower() for w, u in items[j + 1:j + 2] if u is None), "")
             label = (lowered in self.names or lowered in self.written_labels) if leading else \
-                lowered in self.goal_names and not stripped
+                singular(lowered) in self.goal_names and not stripped
             if label and lowered not in self.protected and after and after not in _BARE:
                 # a clause's leading label, or the goal's name for an attribute before a word elsewhere in it
                 # ("airline easyJet window night cabin economy"): said once in the header
@@ -492,13 +494,14 @@ def _render(rows: Iterable[RowLike], protected: frozenset[str], labels: frozense
         bounds[g][c] = _bound(constraint)
         names_of[g][c] = constraint.name.lower().split()
     out: list[str] = []
+    stated = frozenset(singular(w) for c in left for w in c.name.lower().split())
     for group, bound, named in zip(groups, bounds, names_of, strict=True):
         group.load()
         head = group.prepare()
         for c, words in named.items():
             head[c] = [*dict.fromkeys([*words, *head[c]])]
         wants = applying(wanted(left), (row.body.split(" ") for row in group.rows))
-        out += group.lines(head, bound, named, wants)
+        out += group.lines(head, bound, named, wants, stated)
         group.cache = group.stripped = None
     return out, left
 
