@@ -352,8 +352,9 @@ class _Group:
                 continue
             lowered = word.lower()
             after = next((w.lower() for w, u in items[j + 1:j + 2] if u is None), "")
-            label = (lowered in self.names or lowered in self.written_labels) if leading else \
-                singular(lowered) in self.goal_names and not stripped
+            goal_name = singular(lowered) in self.goal_names
+            label = (goal_name or lowered in self.names or lowered in self.written_labels) if leading else \
+                goal_name and not stripped
             if label and lowered not in self.protected and after and after not in _BARE:
                 # a clause's leading label, or the goal's name for an attribute before a word elsewhere in it
                 # ("airline easyJet window night cabin economy"): said once in the header
