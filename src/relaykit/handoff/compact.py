@@ -507,5 +507,5 @@ def _render(rows: Iterable[RowLike], protected: frozenset[str], labels: frozense
     return out, left
 
 
-__all__ = ["BREAK", "HEADER_END", "HEADER_START", "MISSING", "OTHER", "OUT_CELL", "PASS_CELL", "SEP", "decode", "encode", "encode_text",
-           "family", "items_of", "render"]
+__all__ = ["BREAK", "HEADER_END", "HEADER_START", "MISSING", "OTHER", "OUT_CELL", "PASS_CELL", "SEP", "decode",
+           "encode", "encode_text", "family", "items_of", "render"]

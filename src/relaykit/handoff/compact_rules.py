@@ -96,7 +96,8 @@ def read_constraint_line(line: str) -> list[Constraint]:
     for part in line.removeprefix("constraints:").split(";"):
         m = re.match(r"\s*(.+?) (==|contains|<=|>=|in) (.+?)\s*$", part)
         if m:
-            out.append(Constraint(name=m.group(1), operator=m.group(2), threshold=m.group(3)))
+            out.append(Constraint.model_validate({"name": m.group(1), "operator": m.group(2),
+                                                  "threshold": m.group(3)}))
     return out
 
 
