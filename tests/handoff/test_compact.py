@@ -26,9 +26,10 @@ def test_one_header_names_units_and_bounds_and_rows_carry_normalised_values() ->
     header = next(line for line in lines if line.startswith("id | "))
     assert "USD <=6.8" in header and "GB >=48" in header and "% >=99.5" in header and "verdict" not in header
     rows = {line.split(" ")[0]: line for line in lines if line[:2] == "GV"}
-    assert rows["GV01"].startswith("GV01 2.7 48 99.99") and rows["GV01"].endswith(" +")
+    # 48 GB is the bound itself (>=48): "=" says it in one token
+    assert rows["GV01"].startswith("GV01 2.7 = 99.99") and rows["GV01"].endswith(" +")
     # the reason "rate" needs no mark: 1250 breaks the header's bound <=6.8, the reader re-derives it; "region" stays
-    assert rows["GV04"].startswith("GV04 1250 48 99.9")
+    assert rows["GV04"].startswith("GV04 1250 = 99.9")
     # "region" too: the constraints line wants us-east, which the row lacks
     assert rows["GV04"].endswith(" -") and "eu-west" in rows["GV04"] and "constraints: region == us-east" in payload
     assert "$" not in payload and "dollars" not in payload and "percent" not in payload

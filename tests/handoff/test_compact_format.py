@@ -102,3 +102,19 @@ def test_every_dev_style_round_trips_through_the_new_form() -> None:
             assert audit(again.labelled_text(), sample.facts).recall == 1.0, (domain.name, style)
             verdicts = {r.id: r.verdict for r in read_evidence(sample.trace, sample.goal).rows.values()}
             assert {r.id: r.verdict for r in again.rows.values()} == verdicts
+
+
+def test_a_value_that_is_its_columns_bound_is_written_as_equals_and_read_back() -> None:
+    trace = "\n".join(f"Room R{i}: {s} seats; rate {r} EUR; free from {t}. R{i} verdict: {v}."
+                      for i, (s, r, t, v) in enumerate([(8, 90, "9 am", "pass"), (12, 150, "09:00", "pass"),
+                                                        (10, 120, "11:00", "eliminated"), (8, 70, "9:00", "pass")]))
+    goal = "A room for at least 8 seats, at most 150 EUR, starting at 09:00."
+    payload = read_evidence(trace, goal).text()
+    rows = {line.split(" ")[0]: line.split(" ") for line in payload.split("\n") if line[:1] == "R"}
+    assert rows["R0"][1:4] == ["=", "90", "="] and rows["R1"][1:4] == ["12", "=", "="]
+    assert rows["R2"][3] == "11:00" and tokens.count(" =") == 1
+    facts = [Fact("R0", "seats", "8 seats"), Fact("R1", "rate", "150 EUR"), Fact("R3", "start", "9 am"),
+             Fact("R2", "verdict", "eliminated")]
+    assert audit(payload, facts, trace=trace).recall == 1.0 and audit(payload, [], trace=trace).invented == []
+    back = read_evidence(payload, goal).rows
+    assert "8 seats" in back["R0"].evidence and "09:00" in back["R3"].evidence and back["R2"].reason

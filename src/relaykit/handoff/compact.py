@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from relaykit.handoff.compact_rules import Wanted, applying, stems, violates, wanted
+from relaykit.handoff.compact_rules import EQUAL, Wanted, applying, bound_value, stems, violates, wanted
 from relaykit.handoff.constraints import singular
 from relaykit.handoff.lexicon import TOKEN
 from relaykit.handoff.schema import Constraint
@@ -299,7 +299,7 @@ class _Group:
             words = self._free(items, gone, {})
             left = self._unstated(row, {key: items[i][0] for i, key in keys.items()}, words, (marks, shown), bounds,
                                   wants)
-            yield self._line(row, {key: items[i][0] for i, key in keys.items()}, words, left)
+            yield self._line(row, {key: items[i][0] for i, key in keys.items()}, words, left, bounds)
 
     def _unstated(self, row: RowLike, cells: dict[Key, str], words: list[str],
                   heads: tuple[list[list[str]], list[list[str]]], bounds: dict[int, str],
@@ -332,9 +332,13 @@ class _Group:
                 left.append(item)
         return marked, [] if len(left) == len(broken) + len(lacking) else left
 
-    def _line(self, row: RowLike, cells: dict[Key, str], words: list[str], said: tuple[set[Key], list[str]]) -> str:
+    def _line(self, row: RowLike, cells: dict[Key, str], words: list[str], said: tuple[set[Key], list[str]],
+              bounds: dict[int, str]) -> str:
+        """One row: its values (``=`` for a column's bound itself, ``!`` after a marked one, ``-`` for none),
+        its words, its verdict."""
         marked, left = said
-        values = [cells[k] + ("!" if k in marked else "") if k in cells else MISSING for k in self.columns]
+        values = [MISSING if k not in cells else EQUAL if c in bounds and cells[k] == bound_value(bounds[c])
+                  else cells[k] + ("!" if k in marked else "") for c, k in enumerate(self.columns)]
         return " ".join([row.id, *values, *words, verdict_cell(row.verdict, ",".join(left))])
 
     def _free(self, items: list[Item], gone: set[int], labelled: dict[str, None]) -> list[str]:

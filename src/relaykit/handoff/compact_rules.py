@@ -20,6 +20,17 @@ _BOUND_TEXT = re.compile(r"(<=|>=|==)(\S+)$")
 _WORDS = re.compile(r"[A-Za-z][\w-]*")
 
 
+EQUAL = "="
+"""A cell whose value is its column's bound (``=`` under ``start ==09:00``): one token, where ``09:00`` takes three
+and the space before it a fourth."""
+
+
+def bound_value(bound: str) -> str:
+    """The value of a header bound (``09:00`` of ``==09:00``), or "" when ``bound`` is not one."""
+    m = _BOUND_TEXT.match(bound)
+    return m.group(2) if m else ""
+
+
 def violates(value: str, bound: str) -> bool:
     """Whether a cell's value (``9.8``, ``14:00``) breaks a header bound (``<=8``, ``==15:00``); False when
     either cannot be read (a reader must then rely on the row's own marks)."""
@@ -101,4 +112,4 @@ def read_constraint_line(line: str) -> list[Constraint]:
     return out
 
 
-__all__ = ["Wanted", "applying", "read_constraint_line", "stems", "violates", "wanted"]
+__all__ = ["EQUAL", "Wanted", "applying", "bound_value", "read_constraint_line", "stems", "violates", "wanted"]
