@@ -358,12 +358,14 @@ class _Group:
             after = next((w.lower() for w, u in items[j + 1:j + 2] if u is None), "")
             goal_name = singular(lowered) in self.goal_names
             label = (goal_name or lowered in self.names or lowered in self.written_labels) if leading else \
-                goal_name and not stripped
+                goal_name and (not stripped or lowered in self.written_labels)
             if label and lowered not in self.protected and after and after not in _BARE:
                 # a clause's leading label, or the goal's name for an attribute before a word elsewhere in it
                 # ("airline easyJet window night cabin economy"): said once in the header
                 labelled[lowered] = None
-                leading = False  # one label word at a time: "cabin premium economy" keeps "premium"
+                # one label word at a time ("cabin premium economy" keeps "premium"), but for a label the
+                # trace wrote as one ("Departure Window" over a table column)
+                leading = False
                 stripped = True
                 continue
             out.append(word)
