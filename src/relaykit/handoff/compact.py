@@ -22,11 +22,21 @@ import gc
 import math
 import re
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from relaykit.handoff.compact_rules import EQUAL, Wanted, applying, bound_value, stems, violates, wanted
+from relaykit.handoff.compact_rules import (
+    EQUAL,
+    Wanted,
+    applying,
+    bound_value,
+    named_column,
+    short_label,
+    stems,
+    violates,
+    wanted,
+)
 from relaykit.handoff.constraints import singular
 from relaykit.handoff.lexicon import TOKEN
 from relaykit.handoff.schema import Constraint
@@ -279,7 +289,7 @@ class _Group:
         """The header (column words, unit, bound; then ``other`` and the category labels the rows' words
         lost that the ``constraints:`` line does not name (``stated``, singular), when there are any) and
         the row lines."""
-        said = [_short(words, self.before[c], named.get(c, [])) for c, words in enumerate(order)]
+        said = [short_label(words, self.before[c], named.get(c, [])) for c, words in enumerate(order)]
         heads = [column_name(words, k[0]) + (f" {bounds[c]}" if c in bounds else "")
                  for c, (words, k) in enumerate(zip(said, self.columns, strict=True))]
         shown = [[*words, *named.get(c, ()), *self.near_words.get(key, ())]
@@ -316,13 +326,13 @@ class _Group:
                   and violates(cells[key], bounds[c])}
         lacking = {i for i, w in enumerate(wants) if w.lacking(words)}
         for item in row.reason.split(",") if row.reason and row.verdict == "eliminated" else []:
-            at = _named_column(item, heads[0])
+            at = named_column(item, heads[0])
             if at is not None and self.columns[at] in cells:
                 if at not in broken:
                     marked.add(self.columns[at])
                 broken.discard(at)
                 continue
-            at = _named_column(item, heads[1], stems)
+            at = named_column(item, heads[1], stems)
             if at in broken:
                 broken.discard(at)
                 continue
@@ -387,29 +397,6 @@ class _Group:
                     out.update(range(start, j))
                 start = j + 1
         return out
-
-
-_LABEL_WORDS = 2  # a header names a column by at most this many words (its unit and bound come on top)
-
-
-def _short(words: list[str], lead: set[str], named: list[str]) -> list[str]:
-    """A column's header words, shortened: the goal's name for it (the word that ties it to its bound),
-    else the two that stand nearest before its values ("unit price", "notice period"), else the first that
-    follows them. The header is a label for a reader; the audit and the reference reader need only its
-    unit and bound."""
-    if named:
-        return named[:_LABEL_WORDS]
-    before = [w for w in words if w in lead]
-    return before[-_LABEL_WORDS:] or words[:1]
-
-
-def _named_column(item: str, heads: list[list[str]], stem: Callable[[str], set[str]] | None = None) -> int | None:
-    """The one column whose label words a reason item shares ("distance centre" -> ``hotel distance km``),
-    compared as ``stem`` gives them (singular words by default); None when no column or several do."""
-    said = stem(item) if stem else {singular(w) for w in item.split(" ")}
-    fits = [k for k, words in enumerate(heads)
-            if said & (stem(" ".join(words)) if stem else {singular(w) for w in words})]
-    return fits[0] if len(fits) == 1 else None
 
 
 PASS_CELL = "+"

@@ -1,4 +1,5 @@
-"""What a compact evidence table states once for every row, so that a row need not repeat it.
+"""What a compact evidence table states once for every row, so that a row need not repeat it, and how its
+header names a column.
 
 A column's bound (``price USD <=305``) says which values break it, and a ``constraints:`` line's wanted
 word (``region == us-east``) says which rows lack it. The writer (``relaykit.handoff.compact``) leaves out
@@ -9,7 +10,7 @@ rules, so a reason the trace gave is never lost on the way.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from relaykit.handoff.constraints import singular
@@ -112,4 +113,28 @@ def read_constraint_line(line: str) -> list[Constraint]:
     return out
 
 
-__all__ = ["EQUAL", "Wanted", "applying", "bound_value", "read_constraint_line", "stems", "violates", "wanted"]
+LABEL_WORDS = 2  # a header names a column by at most this many words (its unit and bound come on top)
+
+
+def short_label(words: list[str], lead: set[str], named: list[str]) -> list[str]:
+    """A column's header words, shortened: the goal's name for it (the word that ties it to its bound),
+    else the two that stand nearest before its values ("unit price", "notice period"), else the first that
+    follows them. The header is a label for a reader; the audit and the reference reader need only its
+    unit and bound."""
+    if named:
+        return named[:LABEL_WORDS]
+    before = [w for w in words if w in lead]
+    return before[-LABEL_WORDS:] or words[:1]
+
+
+def named_column(item: str, heads: list[list[str]], stem: Callable[[str], set[str]] | None = None) -> int | None:
+    """The one column whose label words a reason item shares ("distance centre" -> ``hotel distance km``),
+    compared as ``stem`` gives them (singular words by default); None when no column or several do."""
+    said = stem(item) if stem else {singular(w) for w in item.split(" ")}
+    fits = [k for k, words in enumerate(heads)
+            if said & (stem(" ".join(words)) if stem else {singular(w) for w in words})]
+    return fits[0] if len(fits) == 1 else None
+
+
+__all__ = ["EQUAL", "LABEL_WORDS", "Wanted", "applying", "bound_value", "named_column", "read_constraint_line",
+           "short_label", "stems", "violates", "wanted"]
