@@ -33,11 +33,11 @@ from relaykit.handoff.compact_rules import (
     bound_value,
     named_column,
     short_label,
+    singular,
     stems,
     violates,
     wanted,
 )
-from relaykit.handoff.constraints import singular
 from relaykit.handoff.lexicon import TOKEN
 from relaykit.handoff.schema import Constraint
 from relaykit.handoff.text import CURRENCY_CODES, format_number, normal_time, quantity_of
@@ -389,13 +389,16 @@ class _Group:
             found = set(RATE_WORDS) | self.written_labels | self.names
             self.label_words = frozenset(found.union(*self.labels.values()) - self.protected)
         out: set[int] = set()
-        start = 0
-        for j, (_, unit) in enumerate([*items, (BREAK, BREAK)]):
+        start, bare = 0, True  # where the clause began, and whether all of it so far is label words
+        for j, (word, unit) in enumerate(items):
             if unit == BREAK:
-                clause = items[start:j]
-                if clause and all(u is None and w.lower() in self.label_words for w, u in clause):
+                if bare and j > start:
                     out.update(range(start, j))
-                start = j + 1
+                start, bare = j + 1, True
+            elif bare:
+                bare = unit is None and word.lower() in self.label_words
+        if bare and len(items) > start:
+            out.update(range(start, len(items)))
         return out
 
 

@@ -9,13 +9,17 @@ rules, so a reason the trace gave is never lost on the way.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from relaykit.handoff.constraints import singular
+from relaykit.handoff.constraints import singular as _singular
 from relaykit.handoff.lexicon import TOKEN
 from relaykit.handoff.schema import Constraint
+
+singular = functools.lru_cache(maxsize=16384)(_singular)
+"""``relaykit.handoff.constraints.singular``, remembered: the table asks it of the same words row after row."""
 
 _BOUND_TEXT = re.compile(r"(<=|>=|==)(\S+)$")
 _WORDS = re.compile(r"[A-Za-z][\w-]*")
@@ -66,10 +70,11 @@ class Wanted:
         return bool(stems(item) & stems(self.name))
 
 
-def stems(text: str) -> set[str]:
+@functools.lru_cache(maxsize=4096)
+def stems(text: str) -> frozenset[str]:
     """The words of ``text`` as a reason and a label are compared: singular, and cut to five letters."""
     words = [singular(w) for w in _WORDS.findall(text.lower())]
-    return {*words, *(w[:5] for w in words if len(w) >= 5)}
+    return frozenset({*words, *(w[:5] for w in words if len(w) >= 5)})
 
 
 def wanted(constraints: Sequence[Constraint]) -> list[Wanted]:
@@ -127,7 +132,7 @@ def short_label(words: list[str], lead: set[str], named: list[str]) -> list[str]
     return before[-LABEL_WORDS:] or words[:1]
 
 
-def named_column(item: str, heads: list[list[str]], stem: Callable[[str], set[str]] | None = None) -> int | None:
+def named_column(item: str, heads: list[list[str]], stem: Callable[[str], frozenset[str]] | None = None) -> int | None:
     """The one column whose label words a reason item shares ("distance centre" -> ``hotel distance km``),
     compared as ``stem`` gives them (singular words by default); None when no column or several do."""
     said = stem(item) if stem else {singular(w) for w in item.split(" ")}
@@ -137,4 +142,4 @@ def named_column(item: str, heads: list[list[str]], stem: Callable[[str], set[st
 
 
 __all__ = ["EQUAL", "LABEL_WORDS", "Wanted", "applying", "bound_value", "named_column", "read_constraint_line",
-           "short_label", "stems", "violates", "wanted"]
+           "short_label", "singular", "stems", "violates", "wanted"]
