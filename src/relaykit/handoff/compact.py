@@ -287,14 +287,14 @@ class _Group:
     def lines(self, order: list[list[str]], bounds: dict[int, str], named: dict[int, list[str]],
               wants: Sequence[Wanted] = (), stated: frozenset[str] = frozenset()) -> Iterator[str]:
         """The header (column words, unit, bound; then ``other`` and the category labels the rows' words
-        lost that the ``constraints:`` line does not name (``stated``, singular), when there are any) and
+        lost that the ``constraints:`` line does not name (``stated``, as ``stems``), when there are any) and
         the row lines."""
         said = [short_label(words, self.before[c], named.get(c, [])) for c, words in enumerate(order)]
         heads = [column_name(words, k[0]) + (f" {bounds[c]}" if c in bounds else "")
                  for c, (words, k) in enumerate(zip(said, self.columns, strict=True))]
         shown = [[*words, *named.get(c, ()), *self.near_words.get(key, ())]
                  for c, (words, key) in enumerate(zip(said, self.columns, strict=True))]
-        other = [w for w in self.labelled if singular(w) not in stated]
+        other = [w for w in self.labelled if not stems(w) & stated]
         if other or not heads:
             heads.append(" ".join([OTHER, *other]))
         yield HEADER_START + " | ".join(heads)
@@ -491,7 +491,7 @@ def _render(rows: Iterable[RowLike], protected: frozenset[str], labels: frozense
         bounds[g][c] = _bound(constraint)
         names_of[g][c] = constraint.name.lower().split()
     out: list[str] = []
-    stated = frozenset(singular(w) for c in left for w in c.name.lower().split())
+    stated = frozenset(stem for c in left for stem in stems(c.name))
     for group, bound, named in zip(groups, bounds, names_of, strict=True):
         group.load()
         head = group.prepare()
