@@ -385,8 +385,8 @@ class _Group:
     def _bare_labels(self, items: list[Item]) -> set[int]:
         """The words of clauses that hold no value and only label words (``capacity ;`` left over from
         "MR02 capacity check: 6 seats", whose value the row already holds): they say nothing."""
-        if self.label_words is None:
-            found = set(RATE_WORDS) | self.written_labels | self.names
+        if self.label_words is None:  # not the reasons' words: "drops out because of us-west" names a value
+            found = set(RATE_WORDS) | self.written_labels | self.goal_names
             self.label_words = frozenset(found.union(*self.labels.values()) - self.protected)
         out: set[int] = set()
         start, bare = 0, True  # where the clause began, and whether all of it so far is label words
@@ -396,7 +396,7 @@ class _Group:
                     out.update(range(start, j))
                 start, bare = j + 1, True
             elif bare:
-                bare = unit is None and word.lower() in self.label_words
+                bare = unit is None and (word.lower() in self.label_words or singular(word.lower()) in self.label_words)
         if bare and len(items) > start:
             out.update(range(start, len(items)))
         return out
