@@ -33,6 +33,7 @@ from relaykit.handoff.compact_rules import (
     bound_value,
     named_column,
     short_label,
+    short_number,
     singular,
     stems,
     violates,
@@ -344,11 +345,11 @@ class _Group:
 
     def _line(self, row: RowLike, cells: dict[Key, str], words: list[str], said: tuple[set[Key], list[str]],
               bounds: dict[int, str]) -> str:
-        """One row: its values (``=`` for a column's bound itself, ``!`` after a marked one, ``-`` for none),
-        its words, its verdict."""
+        """One row: its values (``=`` for a column's bound itself, ``.8`` for 0.8, ``!`` after a marked one,
+        ``-`` for none), its words, its verdict."""
         marked, left = said
         values = [MISSING if k not in cells else EQUAL if c in bounds and cells[k] == bound_value(bounds[c])
-                  else cells[k] + ("!" if k in marked else "") for c, k in enumerate(self.columns)]
+                  else short_number(cells[k]) + ("!" if k in marked else "") for c, k in enumerate(self.columns)]
         return " ".join([row.id, *values, *words, verdict_cell(row.verdict, ",".join(left))])
 
     def _free(self, items: list[Item], gone: set[int], labelled: dict[str, None]) -> list[str]:

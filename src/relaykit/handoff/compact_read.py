@@ -13,7 +13,16 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from relaykit.handoff.compact import HEADER_END, HEADER_START, MISSING, OTHER
-from relaykit.handoff.compact_rules import EQUAL, Wanted, applying, bound_value, read_constraint_line, violates, wanted
+from relaykit.handoff.compact_rules import (
+    EQUAL,
+    Wanted,
+    applying,
+    bound_value,
+    full_number,
+    read_constraint_line,
+    violates,
+    wanted,
+)
 from relaykit.handoff.text import CURRENCY_CODES, UNITS
 
 _BOUND = re.compile(r"(?:<=|>=|==)\S+$")
@@ -72,7 +81,7 @@ def _row(line: str, columns: list[Column]) -> _Read | None:
         return None
     verdict_text = " ".join(cells[at:])
     verdict = "pass" if verdict_text in ("+", "ok") else None if verdict_text == "?" else "eliminated"
-    given = [bound_value(bound) if cell == EQUAL and bound else cell
+    given = [bound_value(bound) if cell == EQUAL and bound else full_number(cell)
              for cell, (_, _, bound) in zip(cells[1:1 + len(columns)], columns, strict=False)]
     values = [_value_text(label, cell.rstrip("!"), unit) for cell, (label, unit, _) in zip(given, columns, strict=True)
               if cell != MISSING]

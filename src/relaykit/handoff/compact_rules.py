@@ -30,6 +30,16 @@ EQUAL = "="
 and the space before it a fourth."""
 
 
+def short_number(value: str) -> str:
+    """A cell's number as the table writes it: ``.8`` for ``0.8`` (" .8" is two tokens, " 0.8" four)."""
+    return value[1:] if value.startswith("0.") else value
+
+
+def full_number(cell: str) -> str:
+    """A cell as written back to its number: ``0.8`` for ``.8`` (a mark ``!`` stays)."""
+    return "0" + cell if cell[:1] == "." and cell[1:2].isdigit() else cell
+
+
 def bound_value(bound: str) -> str:
     """The value of a header bound (``09:00`` of ``==09:00``), or "" when ``bound`` is not one."""
     m = _BOUND_TEXT.match(bound)
@@ -141,5 +151,19 @@ def named_column(item: str, heads: list[list[str]], stem: Callable[[str], frozen
     return fits[0] if len(fits) == 1 else None
 
 
-__all__ = ["EQUAL", "LABEL_WORDS", "Wanted", "applying", "bound_value", "named_column", "read_constraint_line",
-           "short_label", "singular", "stems", "violates", "wanted"]
+__all__ = [
+    "EQUAL",
+    "LABEL_WORDS",
+    "Wanted",
+    "applying",
+    "bound_value",
+    "full_number",
+    "named_column",
+    "read_constraint_line",
+    "short_label",
+    "short_number",
+    "singular",
+    "stems",
+    "violates",
+    "wanted",
+]
