@@ -129,3 +129,20 @@ def test_a_number_below_one_drops_its_leading_zero_and_reads_back() -> None:
     assert tokens.count(" .8") < tokens.count(" 0.8")
     facts = [Fact("S0", "defect rate", "0.8%"), Fact("S1", "unit price", "0.95 EUR"), Fact("S2", "defects", "0.25%")]
     assert audit(payload, facts, trace=trace).recall == 1.0 and audit(payload, [], trace=trace).invented == []
+
+
+def test_the_one_wanted_code_is_written_as_equals_and_read_back() -> None:
+    trace = "\n".join(f"Supplier S{i}: unit price {p} EUR; certification {c}. S{i} verdict: {v}."
+                      for i, (p, c, v) in enumerate([(4.5, "ISO-9001", "pass"), (3.5, "ISO-14001", "eliminated"),
+                                                     (6.0, "ISO-9001", "pass")]))
+    goal = "Choose a supplier certified ISO-9001, unit price at most 9 EUR."
+    payload = read_evidence(trace, goal).text()
+    rows = {line.split(" ")[0]: line.split(" ") for line in payload.split("\n") if line[:1] == "S"}
+    assert "certified == ISO-9001" in payload and rows["S0"][-2] == "=" and "ISO-14001" in rows["S1"]
+    facts = [Fact("S0", "certification", "ISO-9001"), Fact("S2", "certification", "ISO-9001"),
+             Fact("S1", "certification", "ISO-14001")]
+    assert audit(payload, facts, trace=trace).recall == 1.0
+    back = read_evidence(payload, goal).rows
+    assert "ISO-9001" in back["S0"].evidence and back["S1"].reason == "certified"
+    two = read_evidence(trace, goal + " Region us-east.").text()  # two wanted words: none is written "="
+    assert " = " not in two.replace("==", "")

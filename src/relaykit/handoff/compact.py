@@ -26,9 +26,11 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from relaykit import tokens
 from relaykit.handoff.compact_rules import (
     EQUAL,
     Wanted,
+    alias,
     applying,
     bound_value,
     named_column,
@@ -286,10 +288,12 @@ class _Group:
         return [sorted(places[k], key=lambda w: places[k][w][0] / places[k][w][1]) for k in self.columns]
 
     def lines(self, order: list[list[str]], bounds: dict[int, str], named: dict[int, list[str]],
-              wants: Sequence[Wanted] = (), stated: frozenset[str] = frozenset()) -> Iterator[str]:
+              wants: Sequence[Wanted] = (), stated: frozenset[str] = frozenset(), same: str | None = None
+              ) -> Iterator[str]:
         """The header (column words, unit, bound; then ``other`` and the category labels the rows' words
         lost that the ``constraints:`` line does not name (``stated``, as ``stems``), when there are any) and
-        the row lines."""
+        the row lines; a row's word ``same`` (the one ``==`` wanted word, when it costs more than one token)
+        is written ``=``."""
         said = [short_label(words, self.before[c], named.get(c, [])) for c, words in enumerate(order)]
         heads = [column_name(words, k[0]) + (f" {bounds[c]}" if c in bounds else "")
                  for c, (words, k) in enumerate(zip(said, self.columns, strict=True))]
@@ -310,6 +314,8 @@ class _Group:
             words = self._free(items, gone, {})
             left = self._unstated(row, {key: items[i][0] for i, key in keys.items()}, words, (marks, shown), bounds,
                                   wants)
+            if same:
+                words = [EQUAL if w.lower() == same.lower() else w for w in words]
             yield self._line(row, {key: items[i][0] for i, key in keys.items()}, words, left, bounds)
 
     def _unstated(self, row: RowLike, cells: dict[Key, str], words: list[str],
@@ -493,13 +499,15 @@ def _render(rows: Iterable[RowLike], protected: frozenset[str], labels: frozense
         names_of[g][c] = constraint.name.lower().split()
     out: list[str] = []
     stated = frozenset(stem for c in left for stem in stems(c.name))
+    same = alias(wanted(left))
+    same = same if same and tokens.count(f" {same}") > 1 else None
     for group, bound, named in zip(groups, bounds, names_of, strict=True):
         group.load()
         head = group.prepare()
         for c, words in named.items():
             head[c] = [*dict.fromkeys([*words, *head[c]])]
         wants = applying(wanted(left), (row.body.split(" ") for row in group.rows))
-        out += group.lines(head, bound, named, wants, stated)
+        out += group.lines(head, bound, named, wants, stated, same)
         group.cache = group.stripped = None
     return out, left
 

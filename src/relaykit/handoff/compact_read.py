@@ -16,6 +16,7 @@ from relaykit.handoff.compact import HEADER_END, HEADER_START, MISSING, OTHER
 from relaykit.handoff.compact_rules import (
     EQUAL,
     Wanted,
+    alias,
     applying,
     bound_value,
     full_number,
@@ -74,7 +75,7 @@ class _Read:
                                                                      *([self.said] if self.said else [])]))
 
 
-def _row(line: str, columns: list[Column]) -> _Read | None:
+def _row(line: str, columns: list[Column], same: str | None = None) -> _Read | None:
     cells = line.split(" ")
     at = next((k for k in range(len(columns) + 1, len(cells)) if _VERDICT_CELL.match(cells[k])), None)
     if at is None or len(cells) < len(columns) + 2:
@@ -89,7 +90,7 @@ def _row(line: str, columns: list[Column]) -> _Read | None:
     why = [label or unit for cell, (label, unit, bound) in zip(given, columns, strict=True)
            if cell.endswith("!") or (verdict == "eliminated" and cell != MISSING and bound
                                      and violates(cell, bound))]
-    words = cells[1 + len(columns):at]
+    words = [same if w == EQUAL and same else w for w in cells[1 + len(columns):at]]  # "=": the wanted word
     return _Read(cells[0], " ".join([*values, *words]), verdict, words, why, verdict_text.partition(":")[2])
 
 
@@ -125,7 +126,7 @@ def parse_compact(text: str) -> tuple[list[ParsedRow], list[str]] | None:
         elif line.startswith("constraints:"):
             wants = wanted(read_constraint_line(line))
         else:
-            row = _row(line, columns) if "|" not in line else None
+            row = _row(line, columns, alias(wants)) if "|" not in line else None
             if row is None:
                 return None
             family.append(row)

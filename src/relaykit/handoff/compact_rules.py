@@ -68,6 +68,8 @@ class Wanted:
 
     name: str
     words: tuple[str, ...]
+    equal: bool = False  # ``==`` (else ``contains``)
+    written: str = ""  # the threshold as the constraint wrote it ("ISO-9001")
 
     def lacking(self, row_words: Iterable[str]) -> bool:
         """Whether a row whose words are ``row_words`` lacks the wanted word(s)."""
@@ -97,8 +99,15 @@ def wanted(constraints: Sequence[Constraint]) -> list[Wanted]:
             continue
         words = tuple(w.lower() for w in _WORDS.findall(c.threshold))
         if words and _WORDS.findall(c.name):
-            out.append(Wanted(c.name, words))
+            out.append(Wanted(c.name, words, c.operator == "==", c.threshold.strip()))
     return out
+
+
+def alias(wants: Sequence[Wanted]) -> str | None:
+    """The word a row may write as ``=``: the wanted word of the only ``==`` constraint of the ``constraints:``
+    line (``certified == ISO-9001``: " ISO-9001" is four tokens, " =" one); None when there are more."""
+    equal = [w for w in wants if w.equal]
+    return equal[0].written if len(equal) == 1 and len(equal[0].words) == 1 and " " not in equal[0].written else None
 
 
 def applying(wants: Sequence[Wanted], rows: Iterable[Iterable[str]]) -> list[Wanted]:
