@@ -141,12 +141,12 @@ LABEL_WORDS = 2  # a header names a column by at most this many words (its unit 
 
 
 def short_label(words: list[str], lead: set[str], named: list[str]) -> list[str]:
-    """A column's header words, shortened: the goal's name for it (the word that ties it to its bound),
-    else the two that stand nearest before its values ("unit price", "notice period"), else the first that
-    follows them. The header is a label for a reader; the audit and the reference reader need only its
-    unit and bound."""
-    if named:
-        return named[:LABEL_WORDS]
+    """A column's header words, shortened: the last word of the goal's name for it (the word that ties it to
+    its bound), else the two that stand nearest before its values ("unit price", "notice period"), else the
+    first that follows them. The header is a label for a reader; the audit and the reference reader need
+    only its unit and bound."""
+    if named:  # its head word: "distance" of "hotel distance"
+        return named[-1:]
     before = [w for w in words if w in lead]
     return before[-LABEL_WORDS:] or words[:1]
 
