@@ -146,3 +146,18 @@ def test_the_one_wanted_code_is_written_as_equals_and_read_back() -> None:
     assert "ISO-9001" in back["S0"].evidence and back["S1"].reason == "certified"
     two = read_evidence(trace, goal + " Region us-east.").text()  # two wanted words: none is written "="
     assert " = " not in two.replace("==", "")
+
+
+def test_a_two_word_goal_label_leaves_the_rows_but_a_value_after_a_label_stays() -> None:
+    rows = [("F1", 89, "night", "premium economy"), ("F2", 502, "morning", "business"),
+            ("F3", 433, "night", "premium economy"), ("F4", 120, "evening", "economy")]
+    trace = "\n".join(f"Flight {i}: fare {p} USD; departure window {w}; cabin {c}; facilities spa {'pool' if p > 200 else 'bar'}."
+                      f" {i} verdict: pass." for i, p, w, c in rows)
+    goal = "Constraints: departure window night; cabin premium economy."
+    payload = read_evidence(trace, goal).text()
+    lines = {line.split(" ")[0]: line for line in payload.split("\n") if line[:1] == "F"}
+    assert "window" not in lines["F1"] and "departure" not in lines["F1"]  # "departure window": one label
+    assert "premium economy" in lines["F1"] and "spa" in lines["F2"]  # a value after a label stays
+    facts = [Fact(i, "cabin", c) for i, _, _, c in rows] + [Fact(i, "window", w) for i, _, w, _ in rows]
+    facts += [Fact("F2", "facilities", "spa, pool")]
+    assert audit(payload, facts, trace=trace).recall == 1.0

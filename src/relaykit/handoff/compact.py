@@ -180,6 +180,7 @@ class _Group:
     near_words: dict[Key, set[str]] = field(default_factory=dict)  # every word seen touching a column's values
     label_words: frozenset[str] | None = None  # every word that labels something here (see _bare_labels)
     goal_names: frozenset[str] = frozenset()  # the goal's attribute names, singular (``names`` adds reasons)
+    pairs: set[tuple[str, str]] = field(default_factory=set)  # two-word labels (see _pair_labels)
 
     def __post_init__(self) -> None:
         self.labels = self._labels()
@@ -274,6 +275,7 @@ class _Group:
     def prepare(self) -> list[list[str]]:
         """The header words of each column (nearest-before first), from the labels stripped off every row."""
         places: dict[Key, dict[str, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0]))
+        seen: dict[str, list[tuple[str, str]]] = defaultdict(list)
         self.stripped = [] if self.cache is not None else None
         for items, keys in self._parsed():
             gone, said = self._strip(items, keys)
@@ -283,7 +285,8 @@ class _Group:
                 for word, place in label:
                     places[key][word][0] += place
                     places[key][word][1] += 1
-            self.other = bool(self._free(items, gone, self.labelled)) or self.other
+            self.other = bool(self._free(items, gone, self.labelled, seen)) or self.other
+        self._pair_labels(seen)
         self.before = [{w for w, (total, _) in places[k].items() if total < 0} for k in self.columns]
         return [sorted(places[k], key=lambda w: places[k][w][0] / places[k][w][1]) for k in self.columns]
 
@@ -358,12 +361,28 @@ class _Group:
                   else short_number(cells[k]) + ("!" if k in marked else "") for c, k in enumerate(self.columns)]
         return " ".join([row.id, *values, *words, verdict_cell(row.verdict, ",".join(left))])
 
-    def _free(self, items: list[Item], gone: set[int], labelled: dict[str, None]) -> list[str]:
+    def _pair_labels(self, seen: dict[str, list[tuple[str, str]]]) -> None:
+        """Two-word labels (``departure window``): a goal attribute name that follows a label taken out in
+        every row where that label stands (two at least), before words that differ from row to row. So
+        "cabin premium economy" keeps "premium" (other rows say "cabin business"), and "facilities spa
+        pool" keeps "spa" (no goal name)."""
+        for first, after in seen.items():
+            seconds = {n for n, _ in after}
+            values = {m for _, m in after}
+            second = next(iter(seconds))
+            if len(after) >= 2 and len(seconds) == 1 and singular(second) in self.goal_names \
+                    and "" not in values and len(values) >= 2 and second not in self.protected:
+                self.pairs.add((first, second))
+                self.labelled[second] = None
+
+    def _free(self, items: list[Item], gone: set[int], labelled: dict[str, None],
+              seen: dict[str, list[tuple[str, str]]] | None = None) -> list[str]:
         """The row's words that stay: not moved, and not the label that leads a clause naming a category
-        (``region us-east``, ``pets allowed``); such labels go once into the ``other`` header."""
+        (``region us-east``, ``pets allowed``); such labels go once into the ``other`` header. ``seen``
+        gathers the two words after each label taken out (for ``_pair_labels``)."""
         out = []
         leading = True  # nothing of this clause kept yet
-        stripped = False  # the word before was a label taken out
+        stripped = ""  # the word before, when it was a label taken out
         bare = self._bare_labels(items)
         for j, (word, unit) in enumerate(items):
             if unit == BREAK:
@@ -375,18 +394,21 @@ class _Group:
             after = next((w.lower() for w, u in items[j + 1:j + 2] if u is None), "")
             goal_name = singular(lowered) in self.goal_names
             label = (goal_name or lowered in self.names or lowered in self.written_labels) if leading else \
-                goal_name and (not stripped or lowered in self.written_labels)
+                goal_name and (not stripped or lowered in self.written_labels or (stripped, lowered) in self.pairs)
             if label and lowered not in self.protected and after and after not in _BARE:
                 # a clause's leading label, or the goal's name for an attribute before a word elsewhere in it
                 # ("airline easyJet window night cabin economy"): said once in the header
                 labelled[lowered] = None
                 # one label word at a time ("cabin premium economy" keeps "premium"), but for a label the
-                # trace wrote as one ("Departure Window" over a table column)
+                # trace wrote as one ("Departure Window" over a table column) or a pair (_pair_labels)
+                if seen is not None:
+                    then = next((w.lower() for w, u in items[j + 2:j + 3] if u is None), "")
+                    seen[lowered].append((after, then))
                 leading = False
-                stripped = True
+                stripped = lowered
                 continue
             out.append(word)
-            leading = stripped = False
+            leading, stripped = False, ""
         return out
 
     def _bare_labels(self, items: list[Item]) -> set[int]:
