@@ -40,19 +40,25 @@ def full_number(cell: str) -> str:
     return "0" + cell if cell[:1] == "." and cell[1:2].isdigit() else cell
 
 
+@functools.lru_cache(maxsize=1024)
+def _bound_parts(bound: str) -> tuple[str, str] | None:
+    m = _BOUND_TEXT.match(bound)
+    return (m.group(1), m.group(2)) if m else None
+
+
 def bound_value(bound: str) -> str:
     """The value of a header bound (``09:00`` of ``==09:00``), or "" when ``bound`` is not one."""
-    m = _BOUND_TEXT.match(bound)
-    return m.group(2) if m else ""
+    parts = _bound_parts(bound)
+    return parts[1] if parts else ""
 
 
 def violates(value: str, bound: str) -> bool:
     """Whether a cell's value (``9.8``, ``14:00``) breaks a header bound (``<=8``, ``==15:00``); False when
     either cannot be read (a reader must then rely on the row's own marks)."""
-    m = _BOUND_TEXT.match(bound)
-    if m is None:
+    parts = _bound_parts(bound)
+    if parts is None:
         return False
-    op, limit = m.groups()
+    op, limit = parts
     if ":" in limit or ":" in value:  # clock times, both "HH:MM": their order is the text's order
         return value > limit if op == "<=" else value < limit if op == ">=" else value != limit
     try:
