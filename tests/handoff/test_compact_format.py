@@ -151,8 +151,8 @@ def test_the_one_wanted_code_is_written_as_equals_and_read_back() -> None:
 def test_a_two_word_goal_label_leaves_the_rows_but_a_value_after_a_label_stays() -> None:
     rows = [("F1", 89, "night", "premium economy"), ("F2", 502, "morning", "business"),
             ("F3", 433, "night", "premium economy"), ("F4", 120, "evening", "economy")]
-    trace = "\n".join(f"Flight {i}: fare {p} USD; departure window {w}; cabin {c}; facilities spa {'pool' if p > 200 else 'bar'}."
-                      f" {i} verdict: pass." for i, p, w, c in rows)
+    trace = "\n".join(f"Flight {i}: fare {p} USD; departure window {w}; cabin {c}; facilities spa "
+                      f"{'pool' if p > 200 else 'bar'}. {i} verdict: pass." for i, p, w, c in rows)
     goal = "Constraints: departure window night; cabin premium economy."
     payload = read_evidence(trace, goal).text()
     lines = {line.split(" ")[0]: line for line in payload.split("\n") if line[:1] == "F"}
