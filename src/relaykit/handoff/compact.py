@@ -298,8 +298,11 @@ class _Group:
         the row lines; a row's word ``same`` (the one ``==`` wanted word, when it costs more than one token)
         is written ``=``."""
         said = [short_label(words, self.before[c], named.get(c, [])) for c, words in enumerate(order)]
-        heads = [column_name(words, k[0]) + (f" {bounds[c]}" if c in bounds else "")
-                 for c, (words, k) in enumerate(zip(said, self.columns, strict=True))]
+        # a bounded column with a unit is named by its unit and bound alone (``USD <=6.8``): the bound is
+        # the goal's, which says what it bounds; a label would repeat it
+        heads = [column_name([] if c in bounds and k[0] not in _UNITLESS else words, k[0])
+                 + (f" {bounds[c]}" if c in bounds else "") for c, (words, k) in enumerate(zip(said, self.columns,
+                                                                                             strict=True))]
         shown = [[*words, *named.get(c, ()), *self.near_words.get(key, ())]
                  for c, (words, key) in enumerate(zip(said, self.columns, strict=True))]
         other = [w for w in self.labelled if not stems(w) & stated]

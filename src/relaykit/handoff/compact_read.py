@@ -52,6 +52,12 @@ def _column(name: str) -> Column:
     return " ".join(words), "", bound
 
 
+def _unit_name(unit: str) -> str:
+    """What a column named by its unit alone holds, as a reason says it (``USD <=6.8`` -> "price"): the names
+    the goal reader gives an unnamed bound (money -> price, a length -> distance), else the unit."""
+    return "price" if unit in CURRENCY_CODES else "distance" if unit in ("km", "miles", "m") else unit
+
+
 def _value_text(label: str, value: str, unit: str) -> str:
     written = value + ("%" if unit == "%" else f" {unit}" if unit else "")
     return f"{label} {written}".strip()
@@ -87,7 +93,7 @@ def _row(line: str, columns: list[Column], same: str | None = None) -> _Read | N
     values = [_value_text(label, cell.rstrip("!"), unit) for cell, (label, unit, _) in zip(given, columns, strict=True)
               if cell != MISSING]
     # a reason is a marked value (``1.5!``) or, in an eliminated row, a value beyond its column's bound
-    why = [label or unit for cell, (label, unit, bound) in zip(given, columns, strict=True)
+    why = [label or _unit_name(unit) for cell, (label, unit, bound) in zip(given, columns, strict=True)
            if cell.endswith("!") or (verdict == "eliminated" and cell != MISSING and bound
                                      and violates(cell, bound))]
     words = [same if w == EQUAL and same else w for w in cells[1 + len(columns):at]]  # "=": the wanted word
