@@ -1,18 +1,20 @@
 """The compact evidence table of ``extract-rules``: one header per option family, one short line per option.
 
-    constraints: price <= 305 USD; distance <= 8 km; amenity contains pool
-    id | price night USD | distance km | stars | other | verdict
-    HT01 255 8 3 gym spa pool bar ok
-    HT03 280 4.5 4 bar parking out:amenities
+    constraints: amenity contains pool
+    id | price USD <=305 | km <=8 | stars
+    HT01 255 = 3 gym spa pool bar +
+    HT03 280 .5 4 bar parking -
 
 Each typed value of a row goes to a column keyed by its unit and its rank among the row's values of that
 unit (the first USD value, the second USD value...), written as a normalised number (``$1,250.00`` ->
-``1250``, ``2 pm`` -> ``14:00``) whose unit the header states once. A label word is moved into the header
-only where it stands next to that column's value in most rows (so "price" and "night" go, "us-east" and
-"pool" stay); a word that the goal's constraints name as a value never moves. The words left over follow
-the values in the row, and the verdict ends it: ``ok``, ``out`` (``out:REASON`` when the trace names why) or
+``1250``, ``2 pm`` -> ``14:00``, ``0.5`` -> ``.5``; ``=`` for the column's bound itself) whose unit the header
+states once. A label word is moved into the header only where it stands next to that column's value in most
+rows (so "price" and "night" go, "us-east" and "pool" stay); a word that the goal's constraints name as a
+value never moves. The words left over follow the values in the row, and the verdict ends it: ``+``, ``-``
+(``out:REASON`` when the trace names a reason the header and the ``constraints:`` line do not state) or
 ``?``. Missing values are ``-``. ``relaykit.handoff.compact_read`` reads such a payload back into labelled
-rows (the audit and the reference reader use it), so nothing the header carries is lost on the way.
+rows (the audit and the reference reader use it), so nothing the header carries is lost on the way; the
+rules both sides share are in ``relaykit.handoff.compact_rules``.
 """
 
 from __future__ import annotations
@@ -29,15 +31,22 @@ from typing import Protocol
 from relaykit import tokens
 from relaykit.handoff.compact_rules import (
     EQUAL,
+    OUT_CELL,
+    PASS_CELL,
+    UNITLESS,
     Wanted,
     alias,
     applying,
     bound_value,
+    column_name,
+    column_of,
+    header_bound,
     named_column,
     short_label,
     short_number,
     singular,
     stems,
+    verdict_cell,
     violates,
     wanted,
 )
@@ -49,7 +58,7 @@ HEADER_START = "id | "
 HEADER_END = " | verdict"
 OTHER = "other"
 MISSING = "-"
-_UNITLESS = ("#", "time", "date")
+_UNITLESS = UNITLESS
 _LABEL_SHARE = 0.6  # a word moves to the header when it stands next to the column's value in this share of rows
 _MIN_ROWS = 3
 _CACHE_ROWS = 300  # parsed rows held at once; beyond this a table is re-read per pass (memory over speed)
@@ -434,52 +443,6 @@ class _Group:
         return out
 
 
-PASS_CELL = "+"
-OUT_CELL = "-"
-"""A row's verdict: ``+`` passes, ``-`` is eliminated (``out:REASON`` where the row must say why), ``?``
-unknown. A sign before the line break costs no token of its own (``" +\n"`` is one token), a word does."""
-
-
-def verdict_cell(verdict: str | None, reason: str) -> str:
-    if verdict == "pass":
-        return PASS_CELL
-    if verdict == "eliminated":
-        return f"out:{reason}" if reason else OUT_CELL
-    return "?"
-
-
-def column_name(label: Sequence[str], unit: str) -> str:
-    """``"price night USD"``: every word moved off the column's values (nearest-before first), then the
-    unit (unless a label word already says it)."""
-    words = [w for w in dict.fromkeys(label) if unit in _UNITLESS or w != unit.lower()]
-    if unit not in _UNITLESS:
-        words.append(unit)
-    return " ".join(words) or ("time" if unit == "time" else "date" if unit == "date" else "value")
-
-
-def _column_of(constraint: Constraint, groups: list[_Group]) -> tuple[int, int] | None:
-    """(group, column) whose values ``constraint`` bounds: the only column of its unit, or the only one of
-    its unit with a word of its name next to its values; None when it is not clear."""
-    if constraint.operator not in ("<=", ">=", "=="):
-        return None
-    found = [m for m in TOKEN.finditer(constraint.threshold) if m.lastgroup in ("qty", "time")]
-    if len(found) != 1:
-        return None
-    unit = "time" if found[0].lastgroup == "time" else (quantity_of(found[0]).unit or "#")
-    places = [(g, c) for g, group in enumerate(groups) for c, key in enumerate(group.columns) if key[0] == unit]
-    if len(places) > 1:
-        name = {singular(w) for w in constraint.name.lower().split()}
-        places = [(g, c) for g, c in places
-                  if name & {singular(w) for w in groups[g].near_words.get(groups[g].columns[c], ())}]
-    return places[0] if len(places) == 1 else None
-
-
-def _bound(constraint: Constraint) -> str:
-    match = next(m for m in TOKEN.finditer(constraint.threshold) if m.lastgroup in ("qty", "time"))
-    value = normal_time(match.group(0)) if match.lastgroup == "time" else format_number(quantity_of(match).value)
-    return f"{constraint.operator}{value}"
-
-
 def render(rows: Iterable[RowLike], protected: frozenset[str] = frozenset(),
            labels: frozenset[str] = frozenset(), names: frozenset[str] = frozenset(),
            constraints: Sequence[Constraint] = ()) -> tuple[list[str], list[Constraint]]:
@@ -515,12 +478,12 @@ def _render(rows: Iterable[RowLike], protected: frozenset[str], labels: frozense
     names_of: list[dict[int, list[str]]] = [{} for _ in groups]
     left = []
     for constraint in constraints:
-        place = _column_of(constraint, groups)
+        place = column_of(constraint, groups)
         if place is None or place[1] in bounds[place[0]]:
             left.append(constraint)
             continue
         g, c = place
-        bounds[g][c] = _bound(constraint)
+        bounds[g][c] = header_bound(constraint)
         names_of[g][c] = constraint.name.lower().split()
     out: list[str] = []
     stated = frozenset(stem for c in left for stem in stems(c.name))

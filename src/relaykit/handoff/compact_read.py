@@ -1,7 +1,9 @@
 """Reading a compact evidence table (``relaykit.handoff.compact``) back into labelled rows.
 
 ``parse_compact`` gives each row its values with the header's labels and units (``GV02 1.5`` under
-``rate USD`` is ``rate 1.5 USD``), its verdict and its reason (a marked value ``1.5!`` names its column);
+``rate USD`` is ``rate 1.5 USD``; ``=`` is the column's bound, ``.5`` is 0.5), its verdict (``+``, ``-``,
+``?``; ``ok`` and ``out`` of the earlier form too) and its reasons: a marked value ``1.5!``, a value beyond
+its column's bound, a wanted word of the ``constraints:`` line the row lacks, and what ``out:`` says.
 ``expand`` writes them as ``ID: evidence | verdict (reason)`` lines, which is how the audit reads a payload.
 Text that does not fit the format exactly is not a compact table (None): it is read as ordinary text.
 """

@@ -13,10 +13,12 @@ import functools
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from relaykit.handoff.constraints import singular as _singular
 from relaykit.handoff.lexicon import TOKEN
 from relaykit.handoff.schema import Constraint
+from relaykit.handoff.text import format_number, normal_time, quantity_of
 
 singular = functools.lru_cache(maxsize=16384)(_singular)
 """``relaykit.handoff.constraints.singular``, remembered: the table asks it of the same words row after row."""
@@ -166,19 +168,62 @@ def named_column(item: str, heads: list[list[str]], stem: Callable[[str], frozen
     return fits[0] if len(fits) == 1 else None
 
 
-__all__ = [
-    "EQUAL",
-    "LABEL_WORDS",
-    "Wanted",
-    "applying",
-    "bound_value",
-    "full_number",
-    "named_column",
-    "read_constraint_line",
-    "short_label",
-    "short_number",
-    "singular",
-    "stems",
-    "violates",
-    "wanted",
-]
+UNITLESS = ("#", "time", "date")
+"""Column units the header does not write (counts, clock times, dates)."""
+
+
+PASS_CELL = "+"
+OUT_CELL = "-"
+"""A row's verdict: ``+`` passes, ``-`` is eliminated (``out:REASON`` where the row must say why), ``?``
+unknown. A sign before the line break costs no token of its own (``" +\n"`` is one token), a word does."""
+
+
+def verdict_cell(verdict: str | None, reason: str) -> str:
+    if verdict == "pass":
+        return PASS_CELL
+    if verdict == "eliminated":
+        return f"out:{reason}" if reason else OUT_CELL
+    return "?"
+
+
+def column_name(label: Sequence[str], unit: str) -> str:
+    """``"price night USD"``: every word moved off the column's values (nearest-before first), then the
+    unit (unless a label word already says it)."""
+    words = [w for w in dict.fromkeys(label) if unit in UNITLESS or w != unit.lower()]
+    if unit not in UNITLESS:
+        words.append(unit)
+    return " ".join(words) or ("time" if unit == "time" else "date" if unit == "date" else "value")
+
+
+class _Columns(Protocol):
+    columns: list[tuple[str, int]]
+    near_words: dict[tuple[str, int], set[str]]
+
+
+def column_of(constraint: Constraint, groups: Sequence[_Columns]) -> tuple[int, int] | None:
+    """(group, column) whose values ``constraint`` bounds: the only column of its unit, or the only one of
+    its unit with a word of its name next to its values; None when it is not clear."""
+    if constraint.operator not in ("<=", ">=", "=="):
+        return None
+    found = [m for m in TOKEN.finditer(constraint.threshold) if m.lastgroup in ("qty", "time")]
+    if len(found) != 1:
+        return None
+    unit = "time" if found[0].lastgroup == "time" else (quantity_of(found[0]).unit or "#")
+    places = [(g, c) for g, group in enumerate(groups) for c, key in enumerate(group.columns) if key[0] == unit]
+    if len(places) > 1:
+        name = {singular(w) for w in constraint.name.lower().split()}
+        places = [(g, c) for g, c in places
+                  if name & {singular(w) for w in groups[g].near_words.get(groups[g].columns[c], ())}]
+    return places[0] if len(places) == 1 else None
+
+
+def header_bound(constraint: Constraint) -> str:
+    """A constraint as its column's header writes it: ``<=305``, ``==14:00``."""
+    match = next(m for m in TOKEN.finditer(constraint.threshold) if m.lastgroup in ("qty", "time"))
+    value = normal_time(match.group(0)) if match.lastgroup == "time" else format_number(quantity_of(match).value)
+    return f"{constraint.operator}{value}"
+
+
+__all__ = ["EQUAL", "LABEL_WORDS", "OUT_CELL", "PASS_CELL", "UNITLESS", "Wanted", "alias", "applying", "bound_value",
+           "column_name", "column_of", "full_number", "header_bound", "named_column", "read_constraint_line",
+           "short_label", "short_number", "singular", "stems", "verdict_cell", "violates", "wanted"]
