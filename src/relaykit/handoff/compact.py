@@ -1,18 +1,20 @@
 """The compact evidence table of ``extract-rules``: one header per option family, one short line per option.
 
-    constraints: price <= 305 USD; distance <= 8 km; amenity contains pool
-    id | price night USD | distance km | stars | other | verdict
-    HT01 255 8 3 gym spa pool bar ok
-    HT03 280 4.5 4 bar parking out:amenities
+    constraints: amenity contains pool
+    id | price USD <=305 | km <=8 | stars
+    HT01 255 = 3 gym spa pool bar +
+    HT03 280 .5 4 bar parking -
 
 Each typed value of a row goes to a column keyed by its unit and its rank among the row's values of that
 unit (the first USD value, the second USD value...), written as a normalised number (``$1,250.00`` ->
-``1250``, ``2 pm`` -> ``14:00``) whose unit the header states once. A label word is moved into the header
-only where it stands next to that column's value in most rows (so "price" and "night" go, "us-east" and
-"pool" stay); a word that the goal's constraints name as a value never moves. The words left over follow
-the values in the row, and the verdict ends it: ``ok``, ``out`` (``out:REASON`` when the trace names why) or
+``1250``, ``2 pm`` -> ``14:00``, ``0.5`` -> ``.5``; ``=`` for the column's bound itself) whose unit the header
+states once. A label word is moved into the header only where it stands next to that column's value in most
+rows (so "price" and "night" go, "us-east" and "pool" stay); a word that the goal's constraints name as a
+value never moves. The words left over follow the values in the row, and the verdict ends it: ``+``, ``-``
+(``out:REASON`` when the trace names a reason the header and the ``constraints:`` line do not state) or
 ``?``. Missing values are ``-``. ``relaykit.handoff.compact_read`` reads such a payload back into labelled
-rows (the audit and the reference reader use it), so nothing the header carries is lost on the way.
+rows (the audit and the reference reader use it), so nothing the header carries is lost on the way; the
+rules both sides share are in ``relaykit.handoff.compact_rules``.
 """
 
 from __future__ import annotations
@@ -26,7 +28,28 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from relaykit.handoff.constraints import singular
+from relaykit import tokens
+from relaykit.handoff.compact_rules import (
+    EQUAL,
+    OUT_CELL,
+    PASS_CELL,
+    UNITLESS,
+    Wanted,
+    alias,
+    applying,
+    bound_value,
+    column_name,
+    column_of,
+    header_bound,
+    named_column,
+    short_label,
+    short_number,
+    singular,
+    stems,
+    verdict_cell,
+    violates,
+    wanted,
+)
 from relaykit.handoff.lexicon import TOKEN
 from relaykit.handoff.schema import Constraint
 from relaykit.handoff.text import CURRENCY_CODES, format_number, normal_time, quantity_of
@@ -35,7 +58,7 @@ HEADER_START = "id | "
 HEADER_END = " | verdict"
 OTHER = "other"
 MISSING = "-"
-_UNITLESS = ("#", "time", "date")
+_UNITLESS = UNITLESS
 _LABEL_SHARE = 0.6  # a word moves to the header when it stands next to the column's value in this share of rows
 _MIN_ROWS = 3
 _CACHE_ROWS = 300  # parsed rows held at once; beyond this a table is re-read per pass (memory over speed)
@@ -164,9 +187,13 @@ class _Group:
     before: list[set[str]] = field(default_factory=list)  # per column, its header words that lead its values
 
     near_words: dict[Key, set[str]] = field(default_factory=dict)  # every word seen touching a column's values
+    label_words: frozenset[str] | None = None  # every word that labels something here (see _bare_labels)
+    goal_names: frozenset[str] = frozenset()  # the goal's attribute names, singular (``names`` adds reasons)
+    pairs: set[tuple[str, str]] = field(default_factory=set)  # two-word labels (see _pair_labels)
 
     def __post_init__(self) -> None:
         self.labels = self._labels()
+        self.goal_names = frozenset(singular(w) for w in self.names - self.protected)
         named = {w for r in self.rows for w in re.findall(r"[a-z][\w-]*", r.reason)} | self.names
         self.names = frozenset(named - self.protected)
 
@@ -257,6 +284,7 @@ class _Group:
     def prepare(self) -> list[list[str]]:
         """The header words of each column (nearest-before first), from the labels stripped off every row."""
         places: dict[Key, dict[str, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0]))
+        seen: dict[str, list[tuple[str, str]]] = defaultdict(list)
         self.stripped = [] if self.cache is not None else None
         for items, keys in self._parsed():
             gone, said = self._strip(items, keys)
@@ -266,17 +294,30 @@ class _Group:
                 for word, place in label:
                     places[key][word][0] += place
                     places[key][word][1] += 1
-            self.other = bool(self._free(items, gone, self.labelled)) or self.other
+            self.other = bool(self._free(items, gone, self.labelled, seen)) or self.other
+        self._pair_labels(seen)
         self.before = [{w for w, (total, _) in places[k].items() if total < 0} for k in self.columns]
         return [sorted(places[k], key=lambda w: places[k][w][0] / places[k][w][1]) for k in self.columns]
 
-    def lines(self, order: list[list[str]], bounds: dict[int, str], named: dict[int, list[str]]) -> Iterator[str]:
-        """The header (column words, unit, bound; then ``other``) and the row lines."""
-        heads = [column_name(words, k[0]) + (f" {bounds[c]}" if c in bounds else "")
-                 for c, (words, k) in enumerate(zip(order, self.columns, strict=True))]
-        if self.other:
-            heads.append(" ".join([OTHER, *self.labelled]))
-        yield HEADER_START + " | ".join(heads) + HEADER_END
+    def lines(self, order: list[list[str]], bounds: dict[int, str], named: dict[int, list[str]],
+              wants: Sequence[Wanted] = (), stated: frozenset[str] = frozenset(), same: str | None = None
+              ) -> Iterator[str]:
+        """The header (column words, unit, bound; then ``other`` and the category labels the rows' words
+        lost that the ``constraints:`` line does not name (``stated``, as ``stems``), when there are any) and
+        the row lines; a row's word ``same`` (the one ``==`` wanted word, when it costs more than one token)
+        is written ``=``."""
+        said = [short_label(words, self.before[c], named.get(c, [])) for c, words in enumerate(order)]
+        # a bounded column with a unit is named by its unit and bound alone (``USD <=6.8``): the bound is
+        # the goal's, which says what it bounds; a label would repeat it
+        heads = [column_name([] if c in bounds and k[0] not in _UNITLESS else words, k[0])
+                 + (f" {bounds[c]}" if c in bounds else "") for c, (words, k) in enumerate(zip(said, self.columns,
+                                                                                             strict=True))]
+        shown = [[*words, *named.get(c, ()), *self.near_words.get(key, ())]
+                 for c, (words, key) in enumerate(zip(said, self.columns, strict=True))]
+        other = [w for w in self.labelled if not stems(w) & stated]
+        if other or not heads:
+            heads.append(" ".join([OTHER, *other]))
+        yield HEADER_START + " | ".join(heads)
         # a reason marks a column only by labels that lead its values (by place, or written as labels) or by
         # the name of its bound ("distance"); never by a word that trails them ("stars 5; amenities wifi") or
         # by a goal name that merely stands before them ("economy cabin, $89")
@@ -286,90 +327,120 @@ class _Group:
         for k, (row, (items, keys)) in enumerate(zip(self.rows, self._parsed(), strict=True)):
             gone = self.stripped[k] if self.stripped is not None else self._strip(items, keys)[0]
             words = self._free(items, gone, {})
-            yield self._line(row, {key: items[i][0] for i, key in keys.items()}, words, marks)
+            left = self._unstated(row, {key: items[i][0] for i, key in keys.items()}, words, (marks, shown), bounds,
+                                  wants)
+            if same:
+                words = [EQUAL if w.lower() == same.lower() else w for w in words]
+            yield self._line(row, {key: items[i][0] for i, key in keys.items()}, words, left, bounds)
 
-    def _line(self, row: RowLike, cells: dict[Key, str], words: list[str], heads: list[list[str]]) -> str:
-        """One row; a reason that names a column marks that column's value (``11.15!``) instead."""
+    def _unstated(self, row: RowLike, cells: dict[Key, str], words: list[str],
+                  heads: tuple[list[list[str]], list[list[str]]], bounds: dict[int, str],
+                  wants: Sequence[Wanted]) -> tuple[set[Key], list[str]]:
+        """The columns whose value a reason marks (``11.15!``) and the reason items the row must still say.
+        A reason the header or the ``constraints:`` line already states is left out, for the reader derives
+        it back: a column (by its label or a word next to its values) whose value breaks its bound, or a
+        wanted word the row lacks; and where the reasons left name nothing known but are exactly as many as
+        the stated bounds and wanted words the row breaks that no reason named ("facilities" for
+        ``amenity contains pool``), they go too."""
         marked: set[Key] = set()
         left = []
+        broken = {c for c, key in enumerate(self.columns) if key in cells and c in bounds
+                  and violates(cells[key], bounds[c])}
+        lacking = {i for i, w in enumerate(wants) if w.lacking(words)}
         for item in row.reason.split(",") if row.reason and row.verdict == "eliminated" else []:
-            at = _named_column(item, heads)
+            at = named_column(item, heads[0])
             if at is not None and self.columns[at] in cells:
-                marked.add(self.columns[at])
-            else:
+                if at not in broken:
+                    marked.add(self.columns[at])
+                broken.discard(at)
+                continue
+            at = named_column(item, heads[1], stems)
+            if at in broken:
+                broken.discard(at)
+                continue
+            named = {i for i in lacking if wants[i].named_by(item)}
+            lacking -= named
+            if not named:
                 left.append(item)
-        values = [cells[k] + ("!" if k in marked else "") if k in cells else MISSING for k in self.columns]
+        return marked, [] if len(left) == len(broken) + len(lacking) else left
+
+    def _line(self, row: RowLike, cells: dict[Key, str], words: list[str], said: tuple[set[Key], list[str]],
+              bounds: dict[int, str]) -> str:
+        """One row: its values (``=`` for a column's bound itself, ``.8`` for 0.8, ``!`` after a marked one,
+        ``-`` for none), its words, its verdict."""
+        marked, left = said
+        values = [MISSING if k not in cells else EQUAL if c in bounds and cells[k] == bound_value(bounds[c])
+                  else short_number(cells[k]) + ("!" if k in marked else "") for c, k in enumerate(self.columns)]
         return " ".join([row.id, *values, *words, verdict_cell(row.verdict, ",".join(left))])
 
-    def _free(self, items: list[Item], gone: set[int], labelled: dict[str, None]) -> list[str]:
+    def _pair_labels(self, seen: dict[str, list[tuple[str, str]]]) -> None:
+        """Two-word labels (``departure window``): a goal attribute name that follows a label taken out in
+        every row where that label stands (two at least), before words that differ from row to row. So
+        "cabin premium economy" keeps "premium" (other rows say "cabin business"), and "facilities spa
+        pool" keeps "spa" (no goal name)."""
+        for first, after in seen.items():
+            seconds = {n for n, _ in after}
+            values = {m for _, m in after}
+            second = next(iter(seconds))
+            if len(after) >= 2 and len(seconds) == 1 and singular(second) in self.goal_names \
+                    and "" not in values and len(values) >= 2 and second not in self.protected:
+                self.pairs.add((first, second))
+                self.labelled[second] = None
+
+    def _free(self, items: list[Item], gone: set[int], labelled: dict[str, None],
+              seen: dict[str, list[tuple[str, str]]] | None = None) -> list[str]:
         """The row's words that stay: not moved, and not the label that leads a clause naming a category
-        (``region us-east``, ``pets allowed``); such labels go once into the ``other`` header."""
+        (``region us-east``, ``pets allowed``); such labels go once into the ``other`` header. ``seen``
+        gathers the two words after each label taken out (for ``_pair_labels``)."""
         out = []
         leading = True  # nothing of this clause kept yet
+        stripped = ""  # the word before, when it was a label taken out
+        bare = self._bare_labels(items)
         for j, (word, unit) in enumerate(items):
             if unit == BREAK:
                 leading = True
                 continue
-            if unit is not None or j in gone:
+            if unit is not None or j in gone or j in bare:
                 continue
             lowered = word.lower()
             after = next((w.lower() for w, u in items[j + 1:j + 2] if u is None), "")
-            if leading and (lowered in self.names or lowered in self.written_labels) and lowered not in self.protected \
-                    and after not in _BARE:
+            goal_name = singular(lowered) in self.goal_names
+            label = (goal_name or lowered in self.names or lowered in self.written_labels) if leading else \
+                goal_name and (not stripped or lowered in self.written_labels or (stripped, lowered) in self.pairs)
+            if label and lowered not in self.protected and after and after not in _BARE:
+                # a clause's leading label, or the goal's name for an attribute before a word elsewhere in it
+                # ("airline easyJet window night cabin economy"): said once in the header
                 labelled[lowered] = None
-                leading = False  # one label word per clause: "cabin premium economy" keeps "premium"
+                # one label word at a time ("cabin premium economy" keeps "premium"), but for a label the
+                # trace wrote as one ("Departure Window" over a table column) or a pair (_pair_labels)
+                if seen is not None:
+                    then = next((w.lower() for w, u in items[j + 2:j + 3] if u is None), "")
+                    seen[lowered].append((after, then))
+                leading = False
+                stripped = lowered
                 continue
             out.append(word)
-            leading = False
+            leading, stripped = False, ""
         return out
 
-
-def _named_column(item: str, heads: list[list[str]]) -> int | None:
-    """The one column whose label words a reason item shares ("distance centre" -> ``hotel distance km``);
-    None when no column or several do."""
-    said = {singular(w) for w in item.split(" ")}
-    fits = [k for k, words in enumerate(heads) if said & {singular(w) for w in words}]
-    return fits[0] if len(fits) == 1 else None
-
-
-def verdict_cell(verdict: str | None, reason: str) -> str:
-    if verdict == "pass":
-        return "ok"
-    if verdict == "eliminated":
-        return f"out:{reason}" if reason else "out"
-    return "?"
-
-
-def column_name(label: Sequence[str], unit: str) -> str:
-    """``"price night USD"``: every word moved off the column's values (nearest-before first), then the
-    unit (unless a label word already says it)."""
-    words = [w for w in dict.fromkeys(label) if unit in _UNITLESS or w != unit.lower()]
-    if unit not in _UNITLESS:
-        words.append(unit)
-    return " ".join(words) or ("time" if unit == "time" else "date" if unit == "date" else "value")
-
-
-def _column_of(constraint: Constraint, groups: list[_Group]) -> tuple[int, int] | None:
-    """(group, column) whose values ``constraint`` bounds: the only column of its unit, or the only one of
-    its unit with a word of its name next to its values; None when it is not clear."""
-    if constraint.operator not in ("<=", ">=", "=="):
-        return None
-    found = [m for m in TOKEN.finditer(constraint.threshold) if m.lastgroup in ("qty", "time")]
-    if len(found) != 1:
-        return None
-    unit = "time" if found[0].lastgroup == "time" else (quantity_of(found[0]).unit or "#")
-    places = [(g, c) for g, group in enumerate(groups) for c, key in enumerate(group.columns) if key[0] == unit]
-    if len(places) > 1:
-        name = {singular(w) for w in constraint.name.lower().split()}
-        places = [(g, c) for g, c in places
-                  if name & {singular(w) for w in groups[g].near_words.get(groups[g].columns[c], ())}]
-    return places[0] if len(places) == 1 else None
-
-
-def _bound(constraint: Constraint) -> str:
-    match = next(m for m in TOKEN.finditer(constraint.threshold) if m.lastgroup in ("qty", "time"))
-    value = normal_time(match.group(0)) if match.lastgroup == "time" else format_number(quantity_of(match).value)
-    return f"{constraint.operator}{value}"
+    def _bare_labels(self, items: list[Item]) -> set[int]:
+        """The words of clauses that hold no value and only label words (``capacity ;`` left over from
+        "MR02 capacity check: 6 seats", whose value the row already holds): they say nothing."""
+        if self.label_words is None:  # not the reasons' words: "drops out because of us-west" names a value
+            found = set(RATE_WORDS) | self.written_labels | self.goal_names
+            self.label_words = frozenset(found.union(*self.labels.values()) - self.protected)
+        out: set[int] = set()
+        start, bare = 0, True  # where the clause began, and whether all of it so far is label words
+        for j, (word, unit) in enumerate(items):
+            if unit == BREAK:
+                if bare and j > start:
+                    out.update(range(start, j))
+                start, bare = j + 1, True
+            elif bare:
+                bare = unit is None and (word.lower() in self.label_words or singular(word.lower()) in self.label_words)
+        if bare and len(items) > start:
+            out.update(range(start, len(items)))
+        return out
 
 
 def render(rows: Iterable[RowLike], protected: frozenset[str] = frozenset(),
@@ -407,23 +478,27 @@ def _render(rows: Iterable[RowLike], protected: frozenset[str], labels: frozense
     names_of: list[dict[int, list[str]]] = [{} for _ in groups]
     left = []
     for constraint in constraints:
-        place = _column_of(constraint, groups)
+        place = column_of(constraint, groups)
         if place is None or place[1] in bounds[place[0]]:
             left.append(constraint)
             continue
         g, c = place
-        bounds[g][c] = _bound(constraint)
+        bounds[g][c] = header_bound(constraint)
         names_of[g][c] = constraint.name.lower().split()
     out: list[str] = []
+    stated = frozenset(stem for c in left for stem in stems(c.name))
+    same = alias(wanted(left))
+    same = same if same and tokens.count(f" {same}") > 1 else None
     for group, bound, named in zip(groups, bounds, names_of, strict=True):
         group.load()
         head = group.prepare()
         for c, words in named.items():
             head[c] = [*dict.fromkeys([*words, *head[c]])]
-        out += group.lines(head, bound, named)
+        wants = applying(wanted(left), (row.body.split(" ") for row in group.rows))
+        out += group.lines(head, bound, named, wants, stated, same)
         group.cache = group.stripped = None
     return out, left
 
 
-__all__ = ["BREAK", "HEADER_END", "HEADER_START", "MISSING", "OTHER", "SEP", "decode", "encode", "encode_text",
-           "family", "items_of", "render"]
+__all__ = ["BREAK", "HEADER_END", "HEADER_START", "MISSING", "OTHER", "OUT_CELL", "PASS_CELL", "SEP", "decode",
+           "encode", "encode_text", "family", "items_of", "render"]

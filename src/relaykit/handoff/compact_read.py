@@ -1,7 +1,9 @@
 """Reading a compact evidence table (``relaykit.handoff.compact``) back into labelled rows.
 
 ``parse_compact`` gives each row its values with the header's labels and units (``GV02 1.5`` under
-``rate USD`` is ``rate 1.5 USD``), its verdict and its reason (a marked value ``1.5!`` names its column);
+``rate USD`` is ``rate 1.5 USD``; ``=`` is the column's bound, ``.5`` is 0.5), its verdict (``+``, ``-``,
+``?``; ``ok`` and ``out`` of the earlier form too) and its reasons: a marked value ``1.5!``, a value beyond
+its column's bound, a wanted word of the ``constraints:`` line the row lacks, and what ``out:`` says.
 ``expand`` writes them as ``ID: evidence | verdict (reason)`` lines, which is how the audit reads a payload.
 Text that does not fit the format exactly is not a compact table (None): it is read as ordinary text.
 """
@@ -13,10 +15,22 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from relaykit.handoff.compact import HEADER_END, HEADER_START, MISSING, OTHER
+from relaykit.handoff.compact_rules import (
+    EQUAL,
+    Wanted,
+    alias,
+    applying,
+    bound_value,
+    full_number,
+    read_constraint_line,
+    violates,
+    wanted,
+)
 from relaykit.handoff.text import CURRENCY_CODES, UNITS
 
 _BOUND = re.compile(r"(?:<=|>=|==)\S+$")
-_VERDICT_CELL = re.compile(r"(?:ok|\?|out(?::\S.*)?)$")
+Column = tuple[str, str, str]  # (label, unit, bound such as "<=305" or "")
+_VERDICT_CELL = re.compile(r"(?:[+?-]|ok|out(?::\S.*)?)$")  # "ok" and "out" alone: the earlier form
 
 
 @dataclass(frozen=True)
@@ -29,13 +43,21 @@ class ParsedRow:
     reason: str
 
 
-def _column(name: str) -> tuple[str, str]:
-    """(label, unit) of a header cell: the unit is its last word when that word is a unit or currency."""
+def _column(name: str) -> Column:
+    """(label, unit, bound) of a header cell: the unit is its last word when that word is a unit or
+    currency; the bound (``<=305``) is read off, not part of the label."""
     words = [w for w in name.split(" ") if not _BOUND.match(w)]
+    bound = next((w for w in name.split(" ") if _BOUND.match(w)), "")
     last = words[-1] if words else ""
     if last in CURRENCY_CODES or last in UNITS.values() or last == "%":
-        return " ".join(words[:-1]), last
-    return name, ""
+        return " ".join(words[:-1]), last, bound
+    return " ".join(words), "", bound
+
+
+def _unit_name(unit: str) -> str:
+    """What a column named by its unit alone holds, as a reason says it (``USD <=6.8`` -> "price"): the names
+    the goal reader gives an unnamed bound (money -> price, a length -> distance), else the unit."""
+    return "price" if unit in CURRENCY_CODES else "distance" if unit in ("km", "miles", "m") else unit
 
 
 def _value_text(label: str, value: str, unit: str) -> str:
@@ -43,29 +65,51 @@ def _value_text(label: str, value: str, unit: str) -> str:
     return f"{label} {written}".strip()
 
 
-def _row(line: str, columns: list[tuple[str, str]]) -> ParsedRow | None:
+@dataclass
+class _Read:
+    """A row read off its line, before its family's wanted words are known."""
+
+    id: str
+    body: str
+    verdict: str | None
+    words: list[str]
+    why: list[str]  # its columns that say why it is out (marked or beyond their bound)
+    said: str  # the reason it states itself (``out:REASON``)
+
+    def parsed(self, wants: list[Wanted]) -> ParsedRow:
+        """The row, with a wanted word it lacks as a reason when it is out (the constraints line says it)."""
+        lacking = [w.name for w in wants if w.lacking(self.words)] if self.verdict == "eliminated" else []
+        return ParsedRow(self.id, self.body, self.verdict, ",".join([*self.why, *lacking,
+                                                                     *([self.said] if self.said else [])]))
+
+
+def _row(line: str, columns: list[Column], same: str | None = None) -> _Read | None:
     cells = line.split(" ")
     at = next((k for k in range(len(columns) + 1, len(cells)) if _VERDICT_CELL.match(cells[k])), None)
     if at is None or len(cells) < len(columns) + 2:
         return None
     verdict_text = " ".join(cells[at:])
-    verdict = "pass" if verdict_text == "ok" else None if verdict_text == "?" else "eliminated"
-    given = cells[1:1 + len(columns)]
-    values = [_value_text(label, cell.rstrip("!"), unit) for cell, (label, unit) in zip(given, columns, strict=True)
+    verdict = "pass" if verdict_text in ("+", "ok") else None if verdict_text == "?" else "eliminated"
+    given = [bound_value(bound) if cell == EQUAL and bound else full_number(cell)
+             for cell, (_, _, bound) in zip(cells[1:1 + len(columns)], columns, strict=False)]
+    values = [_value_text(label, cell.rstrip("!"), unit) for cell, (label, unit, _) in zip(given, columns, strict=True)
               if cell != MISSING]
-    why = [label or unit for cell, (label, unit) in zip(given, columns, strict=True) if cell.endswith("!")]
-    said = verdict_text.partition(":")[2]
-    words = cells[1 + len(columns):at]
-    return ParsedRow(cells[0], " ".join([*values, *words]), verdict, ",".join([*why, *([said] if said else [])]))
+    # a reason is a marked value (``1.5!``) or, in an eliminated row, a value beyond its column's bound
+    why = [label or _unit_name(unit) for cell, (label, unit, bound) in zip(given, columns, strict=True)
+           if cell.endswith("!") or (verdict == "eliminated" and cell != MISSING and bound
+                                     and violates(cell, bound))]
+    words = [same if w == EQUAL and same else w for w in cells[1 + len(columns):at]]  # "=": the wanted word
+    return _Read(cells[0], " ".join([*values, *words]), verdict, words, why, verdict_text.partition(":")[2])
 
 
 def is_compact(text: str) -> bool:
-    """Whether ``text`` starts like a compact payload (a ``constraints:`` line or an ``id | `` header)."""
+    """Whether ``text`` starts like a compact payload (a ``constraints:`` line or an ``id | `` header);
+    ``parse_compact`` then reads every line strictly."""
     head = text.lstrip()[:4096]
     first = head.split("\n", 1)[0]
     if first.startswith("constraints:"):
         first = head.split("\n", 2)[1] if head.count("\n") >= 1 else ""
-    return first.startswith(HEADER_START) and first.rstrip().endswith(HEADER_END)
+    return first.startswith(HEADER_START)
 
 
 def parse_compact(text: str) -> tuple[list[ParsedRow], list[str]] | None:
@@ -75,19 +119,32 @@ def parse_compact(text: str) -> tuple[list[ParsedRow], list[str]] | None:
         return None
     rows: list[ParsedRow] = []
     notes: list[str] = []
-    columns: list[tuple[str, str]] = []
+    columns: list[Column] = []
+    wants: list[Wanted] = []
+    family: list[_Read] = []
     for line in _lines(text):
-        if line.startswith(HEADER_START) and line.endswith(HEADER_END):
-            names = line[len(HEADER_START):-len(HEADER_END)].split(" | ")
+        if line.startswith(HEADER_START):
+            rows += _family_rows(family, wants)
+            family = []
+            cells = line.removesuffix(HEADER_END)  # the earlier form ended each header with "| verdict"
+            names = cells[len(HEADER_START):].split(" | ")
             columns = [_column(n) for n in names if n and n.split(" ")[0] != OTHER]
         elif line.startswith("note: "):
             notes.append(line[6:])
-        elif not line.startswith("constraints:"):
-            row = _row(line, columns) if "|" not in line else None
+        elif line.startswith("constraints:"):
+            wants = wanted(read_constraint_line(line))
+        else:
+            row = _row(line, columns, alias(wants)) if "|" not in line else None
             if row is None:
                 return None
-            rows.append(row)
-    return rows, notes
+            family.append(row)
+    return rows + _family_rows(family, wants), notes
+
+
+def _family_rows(family: list[_Read], wants: list[Wanted]) -> list[ParsedRow]:
+    """The rows under one header, each with the wanted words that speak of this family."""
+    fitting = applying(wants, (row.words for row in family))
+    return [row.parsed(fitting) for row in family]
 
 
 def _lines(text: str) -> Iterator[str]:
