@@ -1,6 +1,8 @@
 """The compact table's cheaper encodings (issue 12): verdict signs, reasons the header or the constraints line
 already state, bare label clauses, and reading each of them back without losing a fact."""
 
+from types import SimpleNamespace
+
 from relaykit import tokens
 from relaykit.handoff import Fact, audit, compress_handoff, read_evidence
 from relaykit.handoff.compact_read import expand, parse_compact
@@ -161,3 +163,17 @@ def test_a_two_word_goal_label_leaves_the_rows_but_a_value_after_a_label_stays()
     facts = [Fact(i, "cabin", c) for i, _, _, c in rows] + [Fact(i, "window", w) for i, _, w, _ in rows]
     facts += [Fact("F2", "facilities", "spa, pool")]
     assert audit(payload, facts, trace=trace).recall == 1.0
+
+
+def test_a_model_that_reads_a_compact_payload_is_told_how_and_others_are_not() -> None:
+    from relaykit.bench.relay.booker import BOOKER_SYSTEM, booker_messages
+    from relaykit.handoff import READING_GUIDE, reading_guide
+
+    payload = read_evidence(ROOMS, ROOMS_GOAL).text()
+    assert reading_guide(payload) == READING_GUIDE and reading_guide(ROOMS) is None
+    for sign in ("`+` passed", "`-` eliminated", "`=`", "`?`", "`out:REASON`", "`constraints:`", "`note:`"):
+        assert sign in READING_GUIDE
+    goal = SimpleNamespace(text=ROOMS_GOAL)  # booker_messages reads only the goal's text
+    compact, plain = booker_messages(goal, payload), booker_messages(goal, ROOMS)
+    assert compact[0]["content"] == f"{BOOKER_SYSTEM}\n\n{READING_GUIDE}" and plain[0]["content"] == BOOKER_SYSTEM
+    assert payload in compact[1]["content"]

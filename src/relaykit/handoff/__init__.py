@@ -28,11 +28,13 @@ from relaykit.handoff.base import (
     needs_model,
     register_compressor,
 )
+from relaykit.handoff.compact_read import READING_GUIDE, reading_guide
 from relaykit.handoff.evidence import EvidenceTable, read_evidence
 from relaykit.handoff.schema import Check, Constraint, Extraction, OptionEvaluation
 
 __all__ = [
     "HANDOFF_METHODS",
+    "READING_GUIDE",
     "AuditReport",
     "Check",
     "Compressed",
@@ -52,5 +54,6 @@ __all__ = [
     "invented_values",
     "needs_model",
     "read_evidence",
+    "reading_guide",
     "register_compressor",
 ]

@@ -102,6 +102,23 @@ def _row(line: str, columns: list[Column], same: str | None = None) -> _Read | N
     return _Read(cells[0], " ".join([*values, *words]), verdict, words, why, verdict_text.partition(":")[2])
 
 
+READING_GUIDE = (
+    "The hand-off is an evidence table. `constraints:` lists the goal's limits no column states. Each "
+    "`id | ...` header starts one family of options: its cells name the columns (a unit, a label, a bound "
+    "such as `USD <=400`). Each line below is one option: its id, its values in column order (`-` missing, "
+    "`=` equal to the column's bound, `.8` is 0.8), other words, then the verdict last: `+` passed, `-` "
+    "eliminated (a value beyond its column's bound, or a wanted word it lacks, is the reason), `out:REASON` "
+    "eliminated for that reason, `?` no verdict. `note:` lines are evidence no option claimed."
+)
+"""How to read a compact payload, for the model that reads one: give it in that model's instructions (paid
+once per call, not per option); ``reading_guide`` gives it for a payload that is compact."""
+
+
+def reading_guide(text: str) -> str | None:
+    """``READING_GUIDE`` when ``text`` is a compact payload, else None."""
+    return READING_GUIDE if is_compact(text) else None
+
+
 def is_compact(text: str) -> bool:
     """Whether ``text`` starts like a compact payload (a ``constraints:`` line or an ``id | `` header);
     ``parse_compact`` then reads every line strictly."""

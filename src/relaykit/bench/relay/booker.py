@@ -27,6 +27,7 @@ from relaykit.bench.relay.evidence import (
 )
 from relaykit.bench.relay.world import Goal
 from relaykit.errors import InvalidOutput
+from relaykit.handoff.compact_read import reading_guide
 from relaykit.models import Model, Usage, complete_structured
 
 if TYPE_CHECKING:
@@ -84,7 +85,9 @@ class Booker(Protocol):
 def booker_messages(goal: Goal, payload_text: str) -> list[dict[str, Any]]:
     user = (f"{goal.text}\n\nHand-off from the Researcher:\n{payload_text}\n\n"
             "Answer with the hotel_id and flight_id to book, or NONE for both.")
-    return [{"role": "system", "content": BOOKER_SYSTEM}, {"role": "user", "content": user}]
+    guide = reading_guide(payload_text)
+    system = f"{BOOKER_SYSTEM}\n\n{guide}" if guide else BOOKER_SYSTEM
+    return [{"role": "system", "content": system}, {"role": "user", "content": user}]
 
 
 def grounded(identifier: str, payload_text: str) -> bool:
