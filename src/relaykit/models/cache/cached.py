@@ -5,11 +5,11 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import threading
 import time
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any, TypeVar
 
 import numpy as np
@@ -20,7 +20,7 @@ from relaykit.errors import InvalidOutput, UsageError
 from relaykit.models.base import ChatRequest, ChatResponse, Message, Model, ModelWrapper
 from relaykit.models.cache.breaker import StoreSkipped
 from relaykit.models.cache.guards import DEFAULT_GUARDS, Guard
-from relaykit.models.cache.index import GroupIndex, SemanticIndex
+from relaykit.models.cache.index import GroupIndex, SemanticIndex, shared_index
 from relaykit.models.cache.store import CacheEntry, CacheStore, CacheStoreError, open_store
 from relaykit.models.structured import parsed_or_validate
 from relaykit.redact import fingerprint_secrets as redact_secrets
@@ -90,6 +90,14 @@ def split_query(messages: Sequence[Message]) -> tuple[str, list[Any]]:
     return "", [dict(m) for m in messages]
 
 
+def _scope(store: CacheStore) -> Hashable:
+    """What identifies ``store`` for sharing its semantic index: a SQLite store's file, else the object."""
+    path = getattr(store, "path", None)
+    if store.name == "sqlite" and path is not None:
+        return ("sqlite", str(Path(path).resolve()))
+    return ("object", id(store))
+
+
 class Cached(ModelWrapper):
     """Wraps ``model`` with a cache in ``store``.
 
@@ -105,7 +113,9 @@ class Cached(ModelWrapper):
     "sqlite", "sqlite:PATH", "redis://HOST:PORT/DB"). Secrets in the last user message are replaced by a
     digest placeholder before it is embedded or stored, and URL credentials never reach the stored model
     name. The semantic index is kept in process, updated incrementally, and bounded by ``index_entries``
-    rows and ``index_groups`` groups. Entries live ``ttl`` seconds (``None``: forever). ``key_name``
+    rows and ``index_groups`` groups; caches of one process on the same store (the same SQLite file, or the
+    same store object) and namespace share one index (``share_index=False``: an index of its own). Entries
+    live ``ttl`` seconds (``None``: forever). ``key_name``
     replaces the model's name in the keys (to replay a recording offline with a stand-in model). A store
     that fails mid-run is treated as a miss with a warning, so the cache never stops a run; a damaged
     entry (checksum) is a miss with a ``DamagedEntryWarning``.
@@ -127,6 +137,7 @@ class Cached(ModelWrapper):
         cache_if: Callable[[ChatResponse], bool] = cacheable,
         index_entries: int = 250_000,
         index_groups: int = 64,
+        share_index: bool = True,
     ) -> None:
         if mode not in MODES:
             raise UsageError(f"unknown cache mode {mode!r}; use one of: {', '.join(MODES)}")
@@ -150,8 +161,9 @@ class Cached(ModelWrapper):
         self.telemetry = telemetry
         self.stats = CacheStats()
         self.cache_if = cache_if
-        self.index = SemanticIndex(index_entries, index_groups)
-        self._index_lock = threading.Lock()
+        self.index = (shared_index((_scope(store), namespace), index_entries, index_groups) if share_index
+                      else SemanticIndex(index_entries, index_groups))
+        self._index_lock = self.index.lock
         self.key_name = key_name or model.name
 
     @property

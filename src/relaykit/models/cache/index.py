@@ -17,7 +17,10 @@ the guards. The cells are drawn again whenever the group has doubled since they 
 from __future__ import annotations
 
 import itertools
+import threading
+import weakref
 from collections import OrderedDict
+from collections.abc import Hashable
 
 import numpy as np
 import numpy.typing as npt
@@ -301,6 +304,7 @@ class SemanticIndex:
         self.max_entries = max_entries
         self.max_groups = max_groups
         self._groups: OrderedDict[str, GroupIndex] = OrderedDict()
+        self.lock = threading.Lock()  # held by whoever reads or updates the index (it is not thread-safe alone)
 
     def group(self, name: str) -> GroupIndex:
         """The index of group ``name`` (created empty), marked most recently used."""
@@ -334,3 +338,19 @@ class SemanticIndex:
     @property
     def nbytes(self) -> int:
         return sum(g.nbytes for g in self._groups.values())
+
+
+_SHARED: weakref.WeakValueDictionary[Hashable, SemanticIndex] = weakref.WeakValueDictionary()
+_SHARED_LOCK = threading.Lock()
+
+
+def shared_index(scope: Hashable, max_entries: int, max_groups: int) -> SemanticIndex:
+    """The process's index for ``scope`` (one store's file or object, and a namespace) under these bounds,
+    created on first use and kept while a cache holds it: caches of one process on one store share one index,
+    so a row written by any of them is read from the store and filed once, not once per cache."""
+    with _SHARED_LOCK:
+        found = _SHARED.get((scope, max_entries, max_groups))
+        if found is None:
+            found = SemanticIndex(max_entries, max_groups)
+            _SHARED[(scope, max_entries, max_groups)] = found
+        return found
