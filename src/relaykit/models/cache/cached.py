@@ -241,6 +241,9 @@ class Cached(ModelWrapper):
 
     def _group_index(self, group: str, now: float) -> GroupIndex | None:
         """The group's index brought up to date with what the store gained since it was last read."""
+        refresh = getattr(self.store, "refresh", None)
+        if refresh is not None:  # the version and the changes in one call
+            return self._refreshed(group, now, refresh)
         version = self._safe(lambda: self.store.version(self.namespace))
         if version is None:
             return None
@@ -257,8 +260,23 @@ class Cached(ModelWrapper):
             update = self._safe(lambda: changes(self.namespace, group, index.cursor, now))
         if update is None:
             return index
-        index.add(update[0], update[1])
-        index.cursor, index.version = update[2], version
+        return self._updated(index, version, *update)
+
+    def _refreshed(self, group: str, now: float, refresh: Callable[..., Any]) -> GroupIndex | None:
+        index = self.index.group(group)
+        found = self._safe(lambda: refresh(self.namespace, group, index.cursor, now))
+        if found is None:
+            return None
+        if found[0] < index.version:  # the store was replaced: read the group again
+            index = self.index.reset(group)
+            found = self._safe(lambda: refresh(self.namespace, group, 0, now))
+            if found is None:
+                return index
+        return self._updated(index, *found)
+
+    def _updated(self, index: GroupIndex, version: int, keys: list[str], vectors: Vectors, cursor: int) -> GroupIndex:
+        index.add(keys, vectors)
+        index.cursor, index.version = cursor, version
         self.index.enforce()
         return index
 

@@ -27,8 +27,8 @@ import numpy.typing as npt
 
 from relaykit.embeddings.base import Vectors
 
-PROJECTED_DIM = 64
-SLACK = 2.5  # chi-square(64)/64 exceeds 2.5 with probability ~1e-11
+PROJECTED_DIM = 32
+SLACK = 3.3  # chi-square(32)/32 exceeds 3.3 with probability ~1e-9
 EXACT_BELOW = 2048  # rows; smaller groups are scored exactly in one pass
 RERANK = 256  # projected candidates scored exactly, at most
 CELLS = 256  # inverted-file cells of a large group
@@ -94,12 +94,10 @@ class _Cell:
             self.ids[at], self.rows[at] = self.ids[last], self.rows[last]
             self.size = last
 
-    def near(self, query: Vectors, floor: float) -> tuple[Ids, Vectors]:
-        """Ids and scores of this cell's rows scoring at least ``floor`` against ``query`` (a projected query
-        extended by -1: the score is ``row . q - |row|^2 / 2``, higher is nearer)."""
-        score = _rowdot(self.rows[: self.size], query)
-        keep = (score >= floor).nonzero()[0]
-        return self.ids[keep], score[keep]
+    def scores(self, query: Vectors) -> Vectors:
+        """This cell's rows scored against ``query`` (a projected query extended by -1: the score is
+        ``row . q - |row|^2 / 2``, higher is nearer)."""
+        return _rowdot(self.rows[: self.size], query)
 
     @property
     def nbytes(self) -> int:
@@ -244,16 +242,18 @@ class GroupIndex:
         n = len(self.keys)
         if n == 0 or query.size != self._full.shape[1]:
             return []
-        q = query.astype(np.float32)
+        q = np.asarray(query, dtype=np.float32)
         if n < EXACT_BELOW:  # a view of the live rows: scoring them copies nothing
             candidates = None
             sims = _rowdot(self._full[:n], q)
-        else:
+        elif self._moved:
+            candidates = np.concatenate([self._projected_candidates(q, threshold), self._pending_rows()])
+            sims = _rowdot(self._full[candidates], q)
+        else:  # the usual case: the pending rows are the tail, scored through a view (no copy)
             filed = self._projected_candidates(q, threshold)
-            moved = np.fromiter(self._moved, dtype=np.int64, count=len(self._moved))
-            candidates = np.concatenate([filed, moved, np.arange(self._tail, n, dtype=np.int64)])
-            sims = np.concatenate([_rowdot(self._full[filed], q), _rowdot(self._full[moved], q),
-                                   _rowdot(self._full[self._tail: n], q)])  # the tail: a view, no copy
+            candidates = np.concatenate([filed, np.arange(self._tail, n, dtype=np.int64)])
+            tail = _rowdot(self._full[self._tail: n], q)
+            sims = np.concatenate([_rowdot(self._full[filed], q), tail]) if filed.size else tail
         above = np.flatnonzero(sims >= threshold)
         order = above[np.argsort(-sims[above])][:limit]
         rows = order if candidates is None else candidates[order]
@@ -287,11 +287,15 @@ class GroupIndex:
         # |row - q|^2 <= bound  <=>  row . q - |row|^2 / 2 >= (|q|^2 - bound) / 2
         floor = (float(pq @ pq) - SLACK * max(2.0 - 2.0 * threshold, 1e-3)) / 2.0
         extended = np.append(pq, np.float32(-1.0))
-        found = [self._cells[int(c)].near(extended, floor) for c in probes]
-        rows = np.concatenate([ids for ids, _ in found])
+        cells = [self._cells[int(c)] for c in probes]
+        # one comparison over the probed cells' scores; ids gathered only when some row passes (a miss: rarely)
+        scores = np.concatenate([cell.scores(extended) for cell in cells])
+        keep = np.flatnonzero(scores >= floor)
+        if not keep.size:
+            return keep
+        rows = np.concatenate([cell.ids[: cell.size] for cell in cells])[keep]
         if rows.size > RERANK:
-            score = np.concatenate([d for _, d in found])
-            rows = rows[np.argpartition(-score, RERANK)[:RERANK]]
+            rows = rows[np.argpartition(-scores[keep], RERANK)[:RERANK]]
         return rows
 
 

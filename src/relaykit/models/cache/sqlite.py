@@ -57,6 +57,14 @@ def _writer_lock(path: Path) -> threading.Lock:
     with _WRITERS_LOCK:
         return _WRITERS.setdefault(name, threading.Lock())
 
+# the namespace's version (the row whose key is NULL: keys never are) and the group's live rows after a cursor
+REFRESH = """
+SELECT version, NULL, NULL FROM counters WHERE namespace = ?1
+UNION ALL
+SELECT * FROM (SELECT seq, key, vector FROM entries WHERE namespace = ?1 AND grp = ?2 AND seq > ?3
+               AND vector IS NOT NULL AND (expires_at IS NULL OR expires_at > ?4) ORDER BY seq)
+"""
+
 
 def default_path() -> Path:
     return load_settings().home / "cache.sqlite"
@@ -185,12 +193,17 @@ class SQLiteStore:
         return keys, matrix
 
     def changes(self, namespace: str, group: str, since: int, now: float) -> tuple[list[str], Vectors, int]:
+        return self.refresh(namespace, group, since, now)[1:]
+
+    def refresh(self, namespace: str, group: str, since: int, now: float) -> tuple[int, list[str], Vectors, int]:
+        """The namespace's version and ``changes(...)`` read in one statement (a semantic lookup would otherwise
+        run two, and with several writer threads each statement is one more wait for the GIL)."""
         with self._guard() as db:
-            rows = db.execute("SELECT key, vector, seq FROM entries WHERE namespace = ? AND grp = ? AND seq > ? "
-                              "AND vector IS NOT NULL AND (expires_at IS NULL OR expires_at > ?) ORDER BY seq",
-                              (namespace, group, since, now)).fetchall()
-        cursor = max([since, *(int(r[2]) for r in rows)])
-        return (*decode_vectors(self.name, [str(r[0]) for r in rows], [r[1] for r in rows]), cursor)
+            rows = db.execute(REFRESH, (namespace, group, since, now)).fetchall()
+        version = next((int(r[0]) for r in rows if r[1] is None), 0)
+        rows = [r for r in rows if r[1] is not None]
+        cursor = max([since, *(int(r[0]) for r in rows)])
+        return (version, *decode_vectors(self.name, [str(r[1]) for r in rows], [r[2] for r in rows]), cursor)
 
     def version(self, namespace: str) -> int:
         with self._guard() as db:
