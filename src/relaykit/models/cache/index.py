@@ -27,8 +27,8 @@ import numpy.typing as npt
 
 from relaykit.embeddings.base import Vectors
 
-PROJECTED_DIM = 32
-SLACK = 3.3  # chi-square(32)/32 exceeds 3.3 with probability ~1e-9
+PROJECTED_DIM = 64
+SLACK = 2.5  # chi-square(64)/64 exceeds 2.5 with probability ~4e-10
 EXACT_BELOW = 2048  # rows; smaller groups are scored exactly in one pass
 RERANK = 256  # projected candidates scored exactly, at most
 CELLS = 256  # inverted-file cells of a large group
