@@ -161,8 +161,8 @@ class Cached(ModelWrapper):
         self.telemetry = telemetry
         self.stats = CacheStats()
         self.cache_if = cache_if
-        self.index = (shared_index((_scope(store), namespace), index_entries, index_groups) if share_index
-                      else SemanticIndex(index_entries, index_groups))
+        self.index = (shared_index((_scope(store), namespace), index_entries, index_groups, pin=store)
+                      if share_index else SemanticIndex(index_entries, index_groups))
         self._index_lock = self.index.lock
         self.key_name = key_name or model.name
 

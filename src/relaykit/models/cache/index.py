@@ -309,6 +309,7 @@ class SemanticIndex:
         self.max_groups = max_groups
         self._groups: OrderedDict[str, GroupIndex] = OrderedDict()
         self.lock = threading.Lock()  # held by whoever reads or updates the index (it is not thread-safe alone)
+        self.pin: object = None  # see shared_index
 
     def group(self, name: str) -> GroupIndex:
         """The index of group ``name`` (created empty), marked most recently used."""
@@ -348,13 +349,15 @@ _SHARED: weakref.WeakValueDictionary[Hashable, SemanticIndex] = weakref.WeakValu
 _SHARED_LOCK = threading.Lock()
 
 
-def shared_index(scope: Hashable, max_entries: int, max_groups: int) -> SemanticIndex:
+def shared_index(scope: Hashable, max_entries: int, max_groups: int, pin: object = None) -> SemanticIndex:
     """The process's index for ``scope`` (one store's file or object, and a namespace) under these bounds,
     created on first use and kept while a cache holds it: caches of one process on one store share one index,
-    so a row written by any of them is read from the store and filed once, not once per cache."""
+    so a row written by any of them is read from the store and filed once, not once per cache. ``pin`` (the
+    store, when ``scope`` holds its ``id``) lives as long as the index, so that its id is never reused."""
     with _SHARED_LOCK:
         found = _SHARED.get((scope, max_entries, max_groups))
         if found is None:
             found = SemanticIndex(max_entries, max_groups)
+            found.pin = pin
             _SHARED[(scope, max_entries, max_groups)] = found
         return found
