@@ -227,8 +227,8 @@ class Cached(ModelWrapper):
 
     def _semantic_lookup(self, probe: _Probe, now: float) -> tuple[CacheEntry, float] | None:
         query, vector = probe.query, probe.vector
-        with self._index_lock:  # one Cached may serve several threads; the index is not thread-safe alone
-            index = self._group_index(probe.group, now)
+        index = self._group_index(probe.group, now)
+        with self._index_lock:  # several threads (and caches) may share the index; it is not thread-safe alone
             found = [] if index is None else index.search(vector, self.threshold)
         for key, _ in found:
             entry = self._safe(functools.partial(self.store.get, key, now))
@@ -244,6 +244,11 @@ class Cached(ModelWrapper):
         refresh = getattr(self.store, "refresh", None)
         if refresh is not None:  # the version and the changes in one call
             return self._refreshed(group, now, refresh)
+        with self._index_lock:
+            return self._versioned(group, now)
+
+    def _versioned(self, group: str, now: float) -> GroupIndex | None:
+        """``_group_index`` through ``store.version`` and ``store.changes`` (or ``vectors``), under the lock."""
         version = self._safe(lambda: self.store.version(self.namespace))
         if version is None:
             return None
@@ -263,20 +268,30 @@ class Cached(ModelWrapper):
         return self._updated(index, version, *update)
 
     def _refreshed(self, group: str, now: float, refresh: Callable[..., Any]) -> GroupIndex | None:
-        index = self.index.group(group)
-        found = self._safe(lambda: refresh(self.namespace, group, index.cursor, now))
-        if found is None:
-            return None
-        if found[0] < index.version:  # the store was replaced: read the group again
-            index = self.index.reset(group)
-            found = self._safe(lambda: refresh(self.namespace, group, 0, now))
+        """``_group_index`` through ``store.refresh``, read outside the lock: a statement gives the GIL up, and
+        a thread that held the index lock while it waited to get the GIL back stalled every other lookup."""
+        with self._index_lock:
+            seen = self.index.group(group)
+            since, known = seen.cursor, seen.version
+        found = self._safe(lambda: refresh(self.namespace, group, since, now))
+        with self._index_lock:
+            index = self.index.group(group)
             if found is None:
+                return None
+            if found[0] < known:  # the store was replaced (not: another thread read a later version meanwhile)
+                index = self.index.reset(group)
+                found = self._safe(lambda: refresh(self.namespace, group, 0, now))
+                if found is None:
+                    return index
+            if found[3] <= index.cursor:  # another thread has taken in at least as much meanwhile
+                index.version = max(index.version, found[0])
                 return index
-        return self._updated(index, *found)
+            # rows another thread took in meanwhile come again: GroupIndex.add skips a key with the same vector
+            return self._updated(index, *found)
 
     def _updated(self, index: GroupIndex, version: int, keys: list[str], vectors: Vectors, cursor: int) -> GroupIndex:
         index.add(keys, vectors)
-        index.cursor, index.version = cursor, version
+        index.cursor, index.version = cursor, max(version, index.version)
         self.index.enforce()
         return index
 

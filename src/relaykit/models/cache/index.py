@@ -162,13 +162,19 @@ class GroupIndex:
             setattr(self, name, new)
 
     def add(self, keys: list[str], vectors: Vectors) -> None:
-        """Add rows (a key already present has its row replaced). Rows of another dimension than the
-        group's first are ignored."""
+        """Add rows (a key already present has its row replaced, unless its vector is the same). Rows of
+        another dimension than the group's first are ignored."""
         if not keys:
             return
         dim = vectors.shape[1]
         if self.keys and self._full.shape[1] != dim:
             return
+        if any(key in self.rows for key in keys):  # a row already here with the same vector is not touched
+            fresh = [i for i, key in enumerate(keys)
+                     if key not in self.rows or not np.array_equal(self._full[self.rows[key]], vectors[i])]
+            keys, vectors = [keys[i] for i in fresh], vectors[fresh]
+            if not keys:
+                return
         self._grow(len(self.keys) + len(keys), dim)
         self._full[np.asarray([self._row(key) for key in keys])] = vectors
         if self._centroids is None:
