@@ -118,3 +118,25 @@ def test_checkpoints_run_every_so_many_writes(tmp_path: Path, monkeypatch: pytes
     size = path.stat().st_size
     put(4)
     assert path.stat().st_size > size + 4 * 20_000, "the fifth write checkpointed the log into the file"
+
+
+def test_an_index_reset_while_its_rows_were_read_is_read_again(tmp_path: Path) -> None:
+    """The refresh reads outside the index lock; a group index replaced meanwhile (another thread reset or
+    evicted it) is brought up to date from its own cursor, not left with only the rows of that read."""
+    store = SQLiteStore(tmp_path / "c.sqlite")
+    cached = semantic(store)
+    for i in range(5):
+        cached.complete(f"question {i} about the quarterly invoice batch")
+    read = store.refresh
+
+    def reset_meanwhile(namespace: str, group: str, since: int, now: float) -> object:
+        found = read(namespace, group, since, now)
+        if since > 0:
+            with cached._index_lock:
+                cached.index.reset(group)
+        return found
+
+    store.refresh = reset_meanwhile  # type: ignore[method-assign]
+    cached.complete("question 5 about the quarterly invoice batch")
+    hit = cached.lookup("question 2 about the quarterly invoice batch please")
+    assert hit is not None and cached.index.entries == 6

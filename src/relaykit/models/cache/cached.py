@@ -276,6 +276,9 @@ class Cached(ModelWrapper):
         found = self._safe(lambda: refresh(self.namespace, group, since, now))
         with self._index_lock:
             index = self.index.group(group)
+            if index is not seen:  # evicted or reset meanwhile: read from its own cursor, under the lock (rare)
+                known = index.version
+                found = self._safe(lambda: refresh(self.namespace, group, index.cursor, now))
             if found is None:
                 return None
             if found[0] < known:  # the store was replaced (not: another thread read a later version meanwhile)
