@@ -7,6 +7,7 @@ import os
 import sqlite3
 import threading
 import time
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext, suppress
 from pathlib import Path
@@ -77,13 +78,17 @@ class _File:
         return next(self._count) % CHECKPOINT_EVERY == 0
 
 
-_FILES: dict[str, _File] = {}
+_FILES: weakref.WeakValueDictionary[str, _File] = weakref.WeakValueDictionary()  # kept while a store holds it
 _FILES_LOCK = threading.Lock()
 
 
 def _file(path: Path) -> _File:
+    name = str(path.resolve())
     with _FILES_LOCK:
-        return _FILES.setdefault(str(path.resolve()), _File())
+        found = _FILES.get(name)
+        if found is None:
+            found = _FILES[name] = _File()
+        return found
 
 
 def default_path() -> Path:
