@@ -5,11 +5,11 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import threading
 import time
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any, TypeVar
 
 import numpy as np
@@ -20,7 +20,7 @@ from relaykit.errors import InvalidOutput, UsageError
 from relaykit.models.base import ChatRequest, ChatResponse, Message, Model, ModelWrapper
 from relaykit.models.cache.breaker import StoreSkipped
 from relaykit.models.cache.guards import DEFAULT_GUARDS, Guard
-from relaykit.models.cache.index import GroupIndex, SemanticIndex
+from relaykit.models.cache.index import GroupIndex, SemanticIndex, shared_index
 from relaykit.models.cache.store import CacheEntry, CacheStore, CacheStoreError, open_store
 from relaykit.models.structured import parsed_or_validate
 from relaykit.redact import fingerprint_secrets as redact_secrets
@@ -90,6 +90,14 @@ def split_query(messages: Sequence[Message]) -> tuple[str, list[Any]]:
     return "", [dict(m) for m in messages]
 
 
+def _scope(store: CacheStore) -> Hashable:
+    """What identifies ``store`` for sharing its semantic index: a SQLite store's file, else the object."""
+    path = getattr(store, "path", None)
+    if store.name == "sqlite" and path is not None:
+        return ("sqlite", str(Path(path).resolve()))
+    return ("object", id(store))
+
+
 class Cached(ModelWrapper):
     """Wraps ``model`` with a cache in ``store``.
 
@@ -105,7 +113,9 @@ class Cached(ModelWrapper):
     "sqlite", "sqlite:PATH", "redis://HOST:PORT/DB"). Secrets in the last user message are replaced by a
     digest placeholder before it is embedded or stored, and URL credentials never reach the stored model
     name. The semantic index is kept in process, updated incrementally, and bounded by ``index_entries``
-    rows and ``index_groups`` groups. Entries live ``ttl`` seconds (``None``: forever). ``key_name``
+    rows and ``index_groups`` groups; caches of one process on the same store (the same SQLite file, or the
+    same store object) and namespace share one index (``share_index=False``: an index of its own). Entries
+    live ``ttl`` seconds (``None``: forever). ``key_name``
     replaces the model's name in the keys (to replay a recording offline with a stand-in model). A store
     that fails mid-run is treated as a miss with a warning, so the cache never stops a run; a damaged
     entry (checksum) is a miss with a ``DamagedEntryWarning``.
@@ -127,6 +137,7 @@ class Cached(ModelWrapper):
         cache_if: Callable[[ChatResponse], bool] = cacheable,
         index_entries: int = 250_000,
         index_groups: int = 64,
+        share_index: bool = True,
     ) -> None:
         if mode not in MODES:
             raise UsageError(f"unknown cache mode {mode!r}; use one of: {', '.join(MODES)}")
@@ -150,8 +161,9 @@ class Cached(ModelWrapper):
         self.telemetry = telemetry
         self.stats = CacheStats()
         self.cache_if = cache_if
-        self.index = SemanticIndex(index_entries, index_groups)
-        self._index_lock = threading.Lock()
+        self.index = (shared_index((_scope(store), namespace), index_entries, index_groups, pin=store)
+                      if share_index else SemanticIndex(index_entries, index_groups))
+        self._index_lock = self.index.lock
         self.key_name = key_name or model.name
 
     @property
@@ -215,8 +227,8 @@ class Cached(ModelWrapper):
 
     def _semantic_lookup(self, probe: _Probe, now: float) -> tuple[CacheEntry, float] | None:
         query, vector = probe.query, probe.vector
-        with self._index_lock:  # one Cached may serve several threads; the index is not thread-safe alone
-            index = self._group_index(probe.group, now)
+        index = self._group_index(probe.group, now)
+        with self._index_lock:  # several threads (and caches) may share the index; it is not thread-safe alone
             found = [] if index is None else index.search(vector, self.threshold)
         for key, _ in found:
             entry = self._safe(functools.partial(self.store.get, key, now))
@@ -229,6 +241,14 @@ class Cached(ModelWrapper):
 
     def _group_index(self, group: str, now: float) -> GroupIndex | None:
         """The group's index brought up to date with what the store gained since it was last read."""
+        refresh = getattr(self.store, "refresh", None)
+        if refresh is not None:  # the version and the changes in one call
+            return self._refreshed(group, now, refresh)
+        with self._index_lock:
+            return self._versioned(group, now)
+
+    def _versioned(self, group: str, now: float) -> GroupIndex | None:
+        """``_group_index`` through ``store.version`` and ``store.changes`` (or ``vectors``), under the lock."""
         version = self._safe(lambda: self.store.version(self.namespace))
         if version is None:
             return None
@@ -245,8 +265,36 @@ class Cached(ModelWrapper):
             update = self._safe(lambda: changes(self.namespace, group, index.cursor, now))
         if update is None:
             return index
-        index.add(update[0], update[1])
-        index.cursor, index.version = update[2], version
+        return self._updated(index, version, *update)
+
+    def _refreshed(self, group: str, now: float, refresh: Callable[..., Any]) -> GroupIndex | None:
+        """``_group_index`` through ``store.refresh``, read outside the lock: a statement gives the GIL up, and
+        a thread that held the index lock while it waited to get the GIL back stalled every other lookup."""
+        with self._index_lock:
+            seen = self.index.group(group)
+            since, known = seen.cursor, seen.version
+        found = self._safe(lambda: refresh(self.namespace, group, since, now))
+        with self._index_lock:
+            index = self.index.group(group)
+            if index is not seen:  # evicted or reset meanwhile: read from its own cursor, under the lock (rare)
+                known = index.version
+                found = self._safe(lambda: refresh(self.namespace, group, index.cursor, now))
+            if found is None:
+                return None
+            if found[0] < known:  # the store was replaced (not: another thread read a later version meanwhile)
+                index = self.index.reset(group)
+                found = self._safe(lambda: refresh(self.namespace, group, 0, now))
+                if found is None:
+                    return index
+            if found[3] <= index.cursor:  # another thread has taken in at least as much meanwhile
+                index.version = max(index.version, found[0])
+                return index
+            # rows another thread took in meanwhile come again: GroupIndex.add skips a key with the same vector
+            return self._updated(index, *found)
+
+    def _updated(self, index: GroupIndex, version: int, keys: list[str], vectors: Vectors, cursor: int) -> GroupIndex:
+        index.add(keys, vectors)
+        index.cursor, index.version = cursor, max(version, index.version)
         self.index.enforce()
         return index
 

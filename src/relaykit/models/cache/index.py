@@ -17,7 +17,10 @@ the guards. The cells are drawn again whenever the group has doubled since they 
 from __future__ import annotations
 
 import itertools
+import threading
+import weakref
 from collections import OrderedDict
+from collections.abc import Hashable
 
 import numpy as np
 import numpy.typing as npt
@@ -25,7 +28,7 @@ import numpy.typing as npt
 from relaykit.embeddings.base import Vectors
 
 PROJECTED_DIM = 64
-SLACK = 2.5  # chi-square(64)/64 exceeds 2.5 with probability ~1e-11
+SLACK = 2.5  # chi-square(64)/64 exceeds 2.5 with probability ~4e-10
 EXACT_BELOW = 2048  # rows; smaller groups are scored exactly in one pass
 RERANK = 256  # projected candidates scored exactly, at most
 CELLS = 256  # inverted-file cells of a large group
@@ -91,12 +94,10 @@ class _Cell:
             self.ids[at], self.rows[at] = self.ids[last], self.rows[last]
             self.size = last
 
-    def near(self, query: Vectors, floor: float) -> tuple[Ids, Vectors]:
-        """Ids and scores of this cell's rows scoring at least ``floor`` against ``query`` (a projected query
-        extended by -1: the score is ``row . q - |row|^2 / 2``, higher is nearer)."""
-        score = _rowdot(self.rows[: self.size], query)
-        keep = (score >= floor).nonzero()[0]
-        return self.ids[keep], score[keep]
+    def scores(self, query: Vectors) -> Vectors:
+        """This cell's rows scored against ``query`` (a projected query extended by -1: the score is
+        ``row . q - |row|^2 / 2``, higher is nearer)."""
+        return _rowdot(self.rows[: self.size], query)
 
     @property
     def nbytes(self) -> int:
@@ -161,13 +162,19 @@ class GroupIndex:
             setattr(self, name, new)
 
     def add(self, keys: list[str], vectors: Vectors) -> None:
-        """Add rows (a key already present has its row replaced). Rows of another dimension than the
-        group's first are ignored."""
+        """Add rows (a key already present has its row replaced, unless its vector is the same). Rows of
+        another dimension than the group's first are ignored."""
         if not keys:
             return
         dim = vectors.shape[1]
         if self.keys and self._full.shape[1] != dim:
             return
+        if any(key in self.rows for key in keys):  # a row already here with the same vector is not touched
+            fresh = [i for i, key in enumerate(keys)
+                     if key not in self.rows or not np.array_equal(self._full[self.rows[key]], vectors[i])]
+            keys, vectors = [keys[i] for i in fresh], vectors[fresh]
+            if not keys:
+                return
         self._grow(len(self.keys) + len(keys), dim)
         self._full[np.asarray([self._row(key) for key in keys])] = vectors
         if self._centroids is None:
@@ -241,16 +248,18 @@ class GroupIndex:
         n = len(self.keys)
         if n == 0 or query.size != self._full.shape[1]:
             return []
-        q = query.astype(np.float32)
+        q = np.asarray(query, dtype=np.float32)
         if n < EXACT_BELOW:  # a view of the live rows: scoring them copies nothing
             candidates = None
             sims = _rowdot(self._full[:n], q)
-        else:
+        elif self._moved:
+            candidates = np.concatenate([self._projected_candidates(q, threshold), self._pending_rows()])
+            sims = _rowdot(self._full[candidates], q)
+        else:  # the usual case: the pending rows are the tail, scored through a view (no copy)
             filed = self._projected_candidates(q, threshold)
-            moved = np.fromiter(self._moved, dtype=np.int64, count=len(self._moved))
-            candidates = np.concatenate([filed, moved, np.arange(self._tail, n, dtype=np.int64)])
-            sims = np.concatenate([_rowdot(self._full[filed], q), _rowdot(self._full[moved], q),
-                                   _rowdot(self._full[self._tail: n], q)])  # the tail: a view, no copy
+            candidates = np.concatenate([filed, np.arange(self._tail, n, dtype=np.int64)])
+            tail = _rowdot(self._full[self._tail: n], q)
+            sims = np.concatenate([_rowdot(self._full[filed], q), tail]) if filed.size else tail
         above = np.flatnonzero(sims >= threshold)
         order = above[np.argsort(-sims[above])][:limit]
         rows = order if candidates is None else candidates[order]
@@ -284,11 +293,15 @@ class GroupIndex:
         # |row - q|^2 <= bound  <=>  row . q - |row|^2 / 2 >= (|q|^2 - bound) / 2
         floor = (float(pq @ pq) - SLACK * max(2.0 - 2.0 * threshold, 1e-3)) / 2.0
         extended = np.append(pq, np.float32(-1.0))
-        found = [self._cells[int(c)].near(extended, floor) for c in probes]
-        rows = np.concatenate([ids for ids, _ in found])
+        cells = [self._cells[int(c)] for c in probes]
+        # one comparison over the probed cells' scores; ids gathered only when some row passes (a miss: rarely)
+        scores = np.concatenate([cell.scores(extended) for cell in cells])
+        keep = np.flatnonzero(scores >= floor)
+        if not keep.size:
+            return keep
+        rows = np.concatenate([cell.ids[: cell.size] for cell in cells])[keep]
         if rows.size > RERANK:
-            score = np.concatenate([d for _, d in found])
-            rows = rows[np.argpartition(-score, RERANK)[:RERANK]]
+            rows = rows[np.argpartition(-scores[keep], RERANK)[:RERANK]]
         return rows
 
 
@@ -301,6 +314,8 @@ class SemanticIndex:
         self.max_entries = max_entries
         self.max_groups = max_groups
         self._groups: OrderedDict[str, GroupIndex] = OrderedDict()
+        self.lock = threading.Lock()  # held by whoever reads or updates the index (it is not thread-safe alone)
+        self.pin: object = None  # see shared_index
 
     def group(self, name: str) -> GroupIndex:
         """The index of group ``name`` (created empty), marked most recently used."""
@@ -334,3 +349,21 @@ class SemanticIndex:
     @property
     def nbytes(self) -> int:
         return sum(g.nbytes for g in self._groups.values())
+
+
+_SHARED: weakref.WeakValueDictionary[Hashable, SemanticIndex] = weakref.WeakValueDictionary()
+_SHARED_LOCK = threading.Lock()
+
+
+def shared_index(scope: Hashable, max_entries: int, max_groups: int, pin: object = None) -> SemanticIndex:
+    """The process's index for ``scope`` (one store's file or object, and a namespace) under these bounds,
+    created on first use and kept while a cache holds it: caches of one process on one store share one index,
+    so a row written by any of them is read from the store and filed once, not once per cache. ``pin`` (the
+    store, when ``scope`` holds its ``id``) lives as long as the index, so that its id is never reused."""
+    with _SHARED_LOCK:
+        found = _SHARED.get((scope, max_entries, max_groups))
+        if found is None:
+            found = SemanticIndex(max_entries, max_groups)
+            found.pin = pin
+            _SHARED[(scope, max_entries, max_groups)] = found
+        return found

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import sqlite3
 import threading
 import time
+import weakref
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext, suppress
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +47,50 @@ NEXT_SEQ = "(SELECT coalesce((SELECT version FROM counters WHERE namespace = ?2)
 INSERT = f"INSERT OR REPLACE INTO entries ({WRITTEN}, seq) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, {NEXT_SEQ})"
 
 
+# the namespace's version (the row whose key is NULL: keys never are) and the group's live rows after a cursor
+REFRESH = """
+SELECT version, NULL, NULL FROM counters WHERE namespace = ?1
+UNION ALL
+SELECT * FROM (SELECT seq, key, vector FROM entries WHERE namespace = ?1 AND grp = ?2 AND seq > ?3
+               AND vector IS NOT NULL AND (expires_at IS NULL OR expires_at > ?4) ORDER BY seq)
+"""
+
+CHECKPOINT_EVERY = 256  # writes (of this process, to one file) between two WAL checkpoints
+
+
+class _File:
+    """What the stores of one process share about one database file.
+
+    ``writing``: threads of the process queue on it for the write lock, woken the moment it is free, instead
+    of each hitting SQLITE_BUSY and sleeping 1, 2, 5, 10... ms in SQLite's busy handler (other processes still
+    meet the busy timeout). ``wrote`` counts writes: SQLite's automatic checkpoint would run inside the
+    committing statement, with the write lock held here, and once the log outgrows its limit while readers
+    keep it from restarting, after every commit (two fsyncs each); instead a checkpoint (PASSIVE: it blocks
+    nobody) runs every ``CHECKPOINT_EVERY`` writes, outside the write lock.
+    """
+
+    def __init__(self) -> None:
+        self.writing = threading.Lock()
+        self._count = itertools.count(1)
+
+    def wrote(self) -> bool:
+        """Count one write; True when a checkpoint is due."""
+        return next(self._count) % CHECKPOINT_EVERY == 0
+
+
+_FILES: weakref.WeakValueDictionary[str, _File] = weakref.WeakValueDictionary()  # kept while a store holds it
+_FILES_LOCK = threading.Lock()
+
+
+def _file(path: Path) -> _File:
+    name = str(path.resolve())
+    with _FILES_LOCK:
+        found = _FILES.get(name)
+        if found is None:
+            found = _FILES[name] = _File()
+        return found
+
+
 def default_path() -> Path:
     return load_settings().home / "cache.sqlite"
 
@@ -72,6 +118,7 @@ class SQLiteStore:
     def __init__(self, path: str | Path, *, rebuild: bool = False, timeout_s: float = 10.0) -> None:
         self.path = Path(path)
         self._lock = threading.RLock()
+        self._file = _file(self.path)
         try:
             private_file(self.path)
         except OSError as exc:
@@ -99,6 +146,7 @@ class SQLiteStore:
                 raise sqlite3.DatabaseError(f"integrity check failed: {row[0] if row else 'no answer'}")
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
+            db.execute("PRAGMA wal_autocheckpoint=0")  # checkpoints: see _File
             db.executescript(SCHEMA)
             have = {row[1] for row in db.execute("PRAGMA table_info(entries)")}
             for column, declaration in MIGRATIONS:
@@ -119,12 +167,24 @@ class SQLiteStore:
         return target
 
     @contextmanager
-    def _guard(self) -> Iterator[sqlite3.Connection]:
-        with self._lock:
+    def _guard(self, write: bool = False) -> Iterator[sqlite3.Connection]:
+        """The connection, held by this thread; with ``write``, after this process's other writers to the file."""
+        with self._file.writing if write else nullcontext(), self._lock:
             try:
                 yield self._db
             except sqlite3.Error as exc:
                 raise CacheStoreError(f"the cache file {self.path} failed: {exc}") from exc
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """The connection for one write, held after this process's other writers to the file; every
+        ``CHECKPOINT_EVERY`` writes a checkpoint follows, once the write lock is free (see ``_File``)."""
+        with self._guard(write=True) as db:
+            yield db
+        if self._file.wrote():
+            # housekeeping only: the write is committed, and a failed checkpoint is retried by the next one
+            with self._lock, suppress(sqlite3.Error):
+                self._db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
 
     def get(self, key: str, now: float) -> CacheEntry | None:
         with self._guard() as db:
@@ -142,7 +202,7 @@ class SQLiteStore:
         namespace's next sequence number."""
         rows = [(entry.key, entry.namespace, entry.group, response_json, entry.query, blob or None, entry.created_at,
                  entry.expires_at, digest) for entry in entries for response_json, blob, digest in [encode(entry)]]
-        with self._guard() as db:
+        with self._write() as db:
             if len(rows) == 1:
                 db.execute(INSERT, rows[0])
                 return
@@ -155,27 +215,32 @@ class SQLiteStore:
                 raise
 
     @staticmethod
-    def _bump(db: sqlite3.Connection, namespace: str, **deltas: int) -> int:
+    def _bump(db: sqlite3.Connection, namespace: str, **deltas: int) -> None:
         """Add ``deltas`` to the namespace's counters in one statement (an upsert: one short write, where an
-        insert-then-update took two); returns its version afterwards."""
+        insert-then-update took two). No ``RETURNING``: a statement that returns a row holds the write lock
+        until Python fetches past that row, i.e. across a wait for the GIL, and every other writer backs off
+        and sleeps meanwhile; without it the lock is taken and released inside one GIL-free step."""
         names = ", ".join(deltas)
         sets = ", ".join(f"{k} = {k} + excluded.{k}" for k in deltas)
-        row = db.execute(f"INSERT INTO counters (namespace, {names}) VALUES (?{', ?' * len(deltas)}) "
-                         f"ON CONFLICT (namespace) DO UPDATE SET {sets} RETURNING version",
-                         (namespace, *deltas.values())).fetchone()
-        return int(row[0])
+        db.execute(f"INSERT INTO counters (namespace, {names}) VALUES (?{', ?' * len(deltas)}) "
+                   f"ON CONFLICT (namespace) DO UPDATE SET {sets}", (namespace, *deltas.values()))
 
     def vectors(self, namespace: str, group: str, now: float) -> tuple[list[str], Vectors]:
         keys, matrix, _ = self.changes(namespace, group, 0, now)
         return keys, matrix
 
     def changes(self, namespace: str, group: str, since: int, now: float) -> tuple[list[str], Vectors, int]:
+        return self.refresh(namespace, group, since, now)[1:]
+
+    def refresh(self, namespace: str, group: str, since: int, now: float) -> tuple[int, list[str], Vectors, int]:
+        """The namespace's version and ``changes(...)`` read in one statement (a semantic lookup would otherwise
+        run two, and with several writer threads each statement is one more wait for the GIL)."""
         with self._guard() as db:
-            rows = db.execute("SELECT key, vector, seq FROM entries WHERE namespace = ? AND grp = ? AND seq > ? "
-                              "AND vector IS NOT NULL AND (expires_at IS NULL OR expires_at > ?) ORDER BY seq",
-                              (namespace, group, since, now)).fetchall()
-        cursor = max([since, *(int(r[2]) for r in rows)])
-        return (*decode_vectors(self.name, [str(r[0]) for r in rows], [r[1] for r in rows]), cursor)
+            rows = db.execute(REFRESH, (namespace, group, since, now)).fetchall()
+        version = next((int(r[0]) for r in rows if r[1] is None), 0)
+        rows = [r for r in rows if r[1] is not None]
+        cursor = max([since, *(int(r[0]) for r in rows)])
+        return (version, *decode_vectors(self.name, [str(r[1]) for r in rows], [r[2] for r in rows]), cursor)
 
     def version(self, namespace: str) -> int:
         with self._guard() as db:
@@ -183,7 +248,7 @@ class SQLiteStore:
         return int(row[0]) if row else 0
 
     def count(self, namespace: str, *, hits: int = 0, misses: int = 0, saved_tokens: int = 0) -> None:
-        with self._guard() as db:
+        with self._write() as db:
             self._bump(db, namespace, hits=hits, misses=misses, saved_tokens=saved_tokens)
 
     def stats(self) -> dict[str, NamespaceStats]:
@@ -197,7 +262,7 @@ class SQLiteStore:
 
     def clear(self, namespace: str | None = None) -> int:
         where, args = ("", ()) if namespace is None else (" WHERE namespace = ?", (namespace,))
-        with self._guard() as db:
+        with self._write() as db:
             deleted = db.execute("DELETE FROM entries" + where, args).rowcount
             db.execute("UPDATE counters SET hits = 0, misses = 0, saved_tokens = 0, version = version + 1" + where,
                        args)

@@ -1,0 +1,142 @@
+"""Several caches of one process on one store: one shared semantic index, one write queue per SQLite file,
+WAL checkpoints outside the write path, and the one-statement refresh of the SQLite store."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from relaykit.embeddings import HashingEmbedder
+from relaykit.models.cache import Cached, CacheEntry, MemoryStore
+from relaykit.models.cache import sqlite as sqlite_module
+from relaykit.models.cache.sqlite import SQLiteStore
+from relaykit.testing import ScriptedModel
+
+
+def echo(request: object) -> str:
+    return "answer"
+
+
+def semantic(store: object, **options: object) -> Cached:
+    return Cached(ScriptedModel(echo), store, mode="semantic", embedder=HashingEmbedder(), threshold=0.8,
+                  **options)  # type: ignore[arg-type]
+
+
+def test_caches_on_one_sqlite_file_share_one_index(tmp_path: Path) -> None:
+    path = tmp_path / "c.sqlite"
+    a, b = semantic(SQLiteStore(path)), semantic(SQLiteStore(path))
+    assert a.index is b.index and a._index_lock is b._index_lock
+    a.complete("how many open tickets are in the support queue")
+    hit = b.complete("how many open tickets are in the support queue now")
+    assert hit.metadata.get("cache_mode") == "semantic"
+    assert a.index.entries == 1, "the row was taken into the shared index once"
+    own = semantic(SQLiteStore(path), share_index=False)
+    assert own.index is not a.index
+    assert own.complete("how many open tickets are in the support queue now").metadata.get("cache_mode") == "semantic"
+
+
+def test_the_shared_index_is_per_store_namespace_and_bounds(tmp_path: Path) -> None:
+    path = tmp_path / "c.sqlite"
+    first = semantic(SQLiteStore(path))
+    assert semantic(SQLiteStore(path), namespace="other").index is not first.index
+    assert semantic(SQLiteStore(path), index_entries=10).index is not first.index
+    assert semantic(SQLiteStore(tmp_path / "d.sqlite")).index is not first.index
+    memory = MemoryStore()
+    assert semantic(memory).index is semantic(memory).index
+    assert semantic(MemoryStore()).index is not semantic(memory).index
+
+
+def test_the_shared_index_goes_with_its_last_cache(tmp_path: Path) -> None:
+    import gc
+
+    from relaykit.models.cache.index import _SHARED
+
+    cached = semantic(SQLiteStore(tmp_path / "c.sqlite"), namespace="short-lived")
+    cached.complete("a question to index")
+    before = len(_SHARED)
+    cached.store.close()
+    del cached
+    gc.collect()
+    assert len(_SHARED) == before - 1
+
+
+def test_threads_writing_through_caches_on_one_file_see_every_row(tmp_path: Path) -> None:
+    path = tmp_path / "c.sqlite"
+    caches = [semantic(SQLiteStore(path)) for _ in range(4)]
+
+    def work(t: int) -> None:
+        for i in range(25):
+            caches[t].complete(f"writer {t} asks about invoice {t * 1000 + i * 37} for region {i}")
+
+    threads = [threading.Thread(target=work, args=(t,)) for t in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert caches[0].store.stats()["default"].misses == 100
+    hit = caches[3].lookup("writer 0 asks about invoice 37 for region 1 please")  # semantic: reads the rest
+    assert hit is not None and hit.metadata["cache_mode"] == "semantic" and caches[0].index.entries == 100
+
+
+def test_sqlite_refresh_is_version_and_changes_in_one_read(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "c.sqlite")
+    assert store.refresh("ns", "g", 0, time.time())[0] == 0  # no counters row yet
+    now = time.time()
+    for i, group in enumerate(["g", "g", "h", "g"]):
+        store.put(CacheEntry(key=f"k{i}", namespace="ns", group=group, response={"text": "a"}, created_at=now,
+                             query=f"q{i}", vector=np.full(4, i + 1, dtype=np.float32)))
+    version, keys, matrix, cursor = store.refresh("ns", "g", 0, now)
+    assert version == store.version("ns") == 4 and keys == ["k0", "k1", "k3"] and cursor == 4
+    assert matrix[:, 0].tolist() == [1.0, 2.0, 4.0]
+    assert store.refresh("ns", "g", 2, now)[1:3][0] == ["k3"]
+    assert store.changes("ns", "g", 2, now)[0] == ["k3"]
+
+
+def test_stores_of_one_file_queue_on_one_write_lock(tmp_path: Path) -> None:
+    a, b = SQLiteStore(tmp_path / "c.sqlite"), SQLiteStore(tmp_path / "." / "c.sqlite")
+    assert a._file is b._file and SQLiteStore(tmp_path / "d.sqlite")._file is not a._file
+
+
+def test_checkpoints_run_every_so_many_writes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """SQLite's own checkpoint is off (it would run inside the committing write); the store checkpoints
+    every CHECKPOINT_EVERY writes of the process: only then do rows reach the database file itself."""
+    monkeypatch.setattr(sqlite_module, "CHECKPOINT_EVERY", 5)
+    path = tmp_path / "c.sqlite"
+    store = SQLiteStore(path)
+    assert store._db.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 0
+    blob = "x" * 20_000
+
+    def put(i: int) -> None:
+        store.put(CacheEntry(key=f"k{i}", namespace="ns", group="", response={"text": blob}, created_at=1.0))
+
+    for i in range(4):
+        put(i)
+    size = path.stat().st_size
+    put(4)
+    assert path.stat().st_size > size + 4 * 20_000, "the fifth write checkpointed the log into the file"
+
+
+def test_an_index_reset_while_its_rows_were_read_is_read_again(tmp_path: Path) -> None:
+    """The refresh reads outside the index lock; a group index replaced meanwhile (another thread reset or
+    evicted it) is brought up to date from its own cursor, not left with only the rows of that read."""
+    store = SQLiteStore(tmp_path / "c.sqlite")
+    cached = semantic(store)
+    for i in range(5):
+        cached.complete(f"question {i} about the quarterly invoice batch")
+    read = store.refresh
+
+    def reset_meanwhile(namespace: str, group: str, since: int, now: float) -> object:
+        found = read(namespace, group, since, now)
+        if since > 0:
+            with cached._index_lock:
+                cached.index.reset(group)
+        return found
+
+    store.refresh = reset_meanwhile  # type: ignore[method-assign]
+    cached.complete("question 5 about the quarterly invoice batch")
+    hit = cached.lookup("question 2 about the quarterly invoice batch please")
+    assert hit is not None and cached.index.entries == 6
