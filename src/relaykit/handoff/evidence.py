@@ -98,10 +98,20 @@ class _Reader:
     line_subject: str | None = None  # the option the line's last attributed sentence was about
     section: str | None = None  # the option whose markdown heading the lines sit under
     index: int = 0
+    option_words: dict[str, bool] = field(default_factory=dict)  # word -> is an option id (see _is_option)
+    last_text: str | None = None  # the text ids() read last, and its ids
+    last_ids: tuple[str, ...] = ()
 
     def ids(self, text: str) -> list[str]:
+        """The option ids ``text`` names, each once, in order (the answer for the last text is kept: a line,
+        its sentence and its clause are often the same text)."""
+        if text == self.last_text:
+            return list(self.last_ids)
         found = _id_matches(self.id_re, text)
-        return list(dict.fromkeys(i for i in found if self.options is None or i in self.options))
+        options = self.options
+        kept = tuple(dict.fromkeys(found if options is None else [i for i in found if i in options]))
+        self.last_text, self.last_ids = text, kept
+        return list(kept)
 
     def line(self, line: str) -> None:
         stripped = line.strip()
@@ -178,7 +188,13 @@ class _Reader:
         return False
 
     def _is_option(self, word: str) -> bool:
-        return self.id_re.fullmatch(word) is not None and (self.options is None or word in self.options)
+        known = self.option_words.get(word)
+        if known is None:  # a bounded memory of the words seen (most words recur, the regex costs more)
+            known = self.id_re.fullmatch(word) is not None and (self.options is None or word in self.options)
+            if len(self.option_words) >= 8192:
+                self.option_words.clear()
+            self.option_words[word] = known
+        return known
 
     def _row(self, option_id: str) -> Row:
         row = self.rows.get(option_id)
@@ -309,25 +325,33 @@ class _Reader:
         if not row.sentences or row.sentences[-1] != self.index:
             row.sentences.append(self.index)
         row.add_break()
-        why = (reason_of(text) or parenthesised_reason(text)) if verdict == "fail" else None
-        if why is not None:
-            row.add_reason(why[0])
+        blocked: list[tuple[int, int]] = []  # where words are verdict or reason, not evidence
+        spans: list[tuple[int, int]] = []
+        if verdict == "fail":
+            why = reason_of(text) or parenthesised_reason(text)
+            if why is not None:
+                row.add_reason(why[0])
+            spans = fail_spans(text)
+            if spans:  # a reason travels as the reason
+                blocked = [*spans, (why[1], why[2])] if why is not None else spans
+        elif verdict == "pass":
+            blocked = pass_spans(text)  # "looks good", "a fit": the verdict cell says it
+        self._evidence(row, text, blocked, spans)
+
+    def _evidence(self, row: Row, text: str, blocked: list[tuple[int, int]], spans: list[tuple[int, int]]) -> None:
+        """Add the clause's words and typed values to ``row``, except those in ``blocked``, and a goal's wanted
+        value a fail phrase compares with ("does not match business")."""
         tokens = _matches(text)
-        spans = fail_spans(text) if verdict == "fail" else []
-        passed = pass_spans(text) if verdict == "pass" else []
+        drop, kinds, wanted = DROP_WORDS, self.kinds, self.wanted
         for k, m in enumerate(tokens):
             kind = m.lastgroup
-            if kind == "w" and passed and any(a <= m.start() < b for a, b in passed):
-                continue  # "looks good", "a fit": the verdict cell says it
-            if kind == "w" and spans and ((why is not None and why[1] <= m.start() < why[2])
-                                          or any(a <= m.start() < b for a, b in spans)
-                                          or (m.group(0).lower() in self.wanted
-                                              and _compared_to(text, spans, m.start()))):
-                continue  # a reason travels as the reason; "does not match business" names the goal's value
             if kind == "w":
                 value = m.group(0)
                 word = value.lower()
-                if word not in DROP_WORDS and word not in self.kinds and not self._is_option(value) \
+                if blocked and (any(a <= m.start() < b for a, b in blocked)
+                                or (spans and word in wanted and _compared_to(text, spans, m.start()))):
+                    continue
+                if word not in drop and word not in kinds and not self._is_option(value) \
                         and not (word.endswith("'s") and self._is_option(value[:-2])):  # "KE3's price"
                     row.add(value)
             elif kind == "qty":
@@ -371,6 +395,8 @@ def _clauses_of(sentence: str) -> tuple[str, ...]:
 
 @remembered
 def _id_matches(id_re: re.Pattern[str], text: str) -> tuple[str, ...]:
+    if not id_re.groups:
+        return tuple(id_re.findall(text))
     return tuple(m.group(0) for m in id_re.finditer(text))
 
 
@@ -427,15 +453,21 @@ def _compared_to(text: str, spans: list[tuple[int, int]], at: int) -> bool:
 @remembered
 def _is_heading(line: str, option_id: str) -> bool:
     """A line that only introduces an option ("- H01", "id: H01", "### H01 (Thames View)")."""
-    rest = line.replace(option_id, " ", 1)
-    rest = re.sub(r"\([^)]*\)", " ", rest)
+    rest = _PARENTHESISED.sub(" ", line.replace(option_id, " ", 1))
+    if not line.startswith("#"):  # the word count first: it rules out most lines cheaply
+        return len(_heading_words(rest)) <= 1 and verdict_of(rest) is None and not typed(rest)
     if verdict_of(rest) is not None:
-        if not line.startswith("#"):
-            return False
         spans = sorted(fail_spans(rest) + pass_spans(rest))  # "### PR1 - rejected": a heading with its verdict
         rest = "".join(" " if any(a <= k < b for a, b in spans) else c for k, c in enumerate(rest))
-    words = [w for w in re.findall(r"[A-Za-z]+", rest) if w.lower() not in ("id", "option", "name")]
-    return len(words) <= 1 and not typed(rest)
+    return len(_heading_words(rest)) <= 1 and not typed(rest)
+
+
+_PARENTHESISED = re.compile(r"\([^)]*\)")
+_LETTERS = re.compile(r"[A-Za-z]+")
+
+
+def _heading_words(rest: str) -> list[str]:
+    return [w for w in _LETTERS.findall(rest) if w.lower() not in ("id", "option", "name")]
 
 
 def option_ids(trace: str, id_re: re.Pattern[str], exclude: frozenset[str]) -> frozenset[str] | None:

@@ -91,12 +91,21 @@ _EXTRA_TRIGGERS = frozenset({"too", "limit", "budget", "cap", "ceiling", "maximu
 """Words one of the ``_FAIL_EXTRA`` patterns needs: without them that (slower) regex is not run."""
 
 
-def _fail_matches(text: str, words: set[str] | None = None) -> list[re.Match[str]]:
-    """The fail phrases and patterns of ``text`` in order of position."""
-    found = list(_FAIL_PHRASE_RE.finditer(text))
+_last_fail: tuple[str, tuple[re.Match[str], ...]] = ("", ())
+
+
+def _fail_matches(text: str, words: set[str] | None = None) -> tuple[re.Match[str], ...]:
+    """The fail phrases and patterns of ``text`` in order of position. The answer for the last text is kept:
+    the reader asks for the verdict, the reason and the spans of one clause in turn."""
+    global _last_fail
+    last = _last_fail
+    if last[0] == text:
+        return last[1]
+    found = tuple(_FAIL_PHRASE_RE.finditer(text))
     said = words if words is not None else set(_TOKENS.findall(text.lower()))
     if not _EXTRA_TRIGGERS.isdisjoint(said):
-        found = sorted([*found, *_FAIL_EXTRA_RE.finditer(text)], key=lambda m: m.start())
+        found = tuple(sorted([*found, *_FAIL_EXTRA_RE.finditer(text)], key=lambda m: m.start()))
+    _last_fail = (text, found)
     return found
 # "keep.", "works for us", "so it stays."
 _PASS_EXTRA = r"(?:keep|keeping|works|stays)(?=\s*(?:[.!,;)]|$|for (?:us|me|the)|fine|well|great))"
