@@ -72,8 +72,11 @@ _CSV_SPLIT = re.compile(r",(?![^()]*\))")  # commas outside parentheses ("reject
 _OPENER = re.compile(r"^(?:(?:starting|beginning|moving on|turning|continuing|going on|on) (?:with|to) |as for |"
                      r"as to |next up,? |first up,? |first off,? |then,? )", re.IGNORECASE)
 """Narration that opens a clause ("Starting with MR3: ...", "As for MR8, ..."): not evidence."""
-_LABEL = re.compile(r"(?:^|[;,|(])\s*(?:[-*•]\s*)?(?P<label>[A-Za-z][A-Za-z /_-]{0,40}?)\s*:(?!//)\s*(?=\S)"
-                    r"|(?P<label2>\b[A-Za-z_][\w-]*)=")
+_COLON_LABEL = r"(?:^|[;,|(])\s*(?:[-*•]\s*)?(?P<label>[A-Za-z][A-Za-z /_-]{0,40}?)\s*:(?!//)\s*(?=\S)"
+_EQUALS_LABEL = r"(?P<label2>\b[A-Za-z_][\w-]*)="
+_LABEL = re.compile(f"{_COLON_LABEL}|{_EQUALS_LABEL}")
+_LABEL_COLON = re.compile(f"{_COLON_LABEL}|(?P<label2>(?!))")  # the same groups, for a text without "="
+_LABEL_EQUALS = re.compile(f"(?P<label>(?!))|{_EQUALS_LABEL}")  # and for one without ":"
 
 
 @dataclass
@@ -365,7 +368,8 @@ class _Reader:
 
     def _labels(self, text: str) -> None:
         """Remember the words written as labels ("hourly rate: $2.70", "rate=2.70"); a bounded vocabulary."""
-        for m in _LABEL.finditer(text):
+        pattern = _LABEL if "=" in text and ":" in text else _LABEL_COLON if ":" in text else _LABEL_EQUALS
+        for m in pattern.finditer(text):
             if len(self.labels) < 4096:
                 said = m.group("label") or m.group("label2")
                 self.labels.update(w.lower() for w in TOKEN_WORDS.findall(said))
@@ -473,7 +477,7 @@ def _heading_words(rest: str) -> list[str]:
 def option_ids(trace: str, id_re: re.Pattern[str], exclude: frozenset[str]) -> frozenset[str] | None:
     """The ids that name options: those of a letter prefix shared by two or more distinct ids (so a stray
     "ISO-9001" is not an option), or every id when no prefix repeats. None when every match counts."""
-    every = {m.group(0) for m in id_re.finditer(trace)}
+    every = set(id_re.findall(trace)) if not id_re.groups else {m.group(0) for m in id_re.finditer(trace)}
     others = Counter(_family(i) for i in every if i not in exclude)
     # an id the goal names is still an option when other ids of its family name options too (a persona that
     # mentions "H9" must not hide hotel H9); the goal's own id, a family of its own, is not one
