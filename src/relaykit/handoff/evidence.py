@@ -79,6 +79,12 @@ _LABEL_COLON = re.compile(f"{_COLON_LABEL}|(?P<label2>(?!))")  # the same groups
 _LABEL_EQUALS = re.compile(f"(?P<label>(?!))|{_EQUALS_LABEL}")  # and for one without ":"
 
 
+_Clause = tuple[str | None, str | None, tuple[tuple[str, ...], ...], tuple[str, ...]]
+"""What ``_Reader._read`` makes of a clause: verdict, reason, label words, evidence tokens."""
+CLAUSE_MEMORY = 4096
+"""Clauses a reader remembers (boilerplate recurs: "The inventory is closed, so ..."); a bound on memory."""
+
+
 @dataclass
 class _Reader:
     id_re: re.Pattern[str]
@@ -104,6 +110,7 @@ class _Reader:
     option_words: dict[str, bool] = field(default_factory=dict)  # word -> is an option id (see _is_option)
     last_text: str | None = None  # the text ids() read last, and its ids
     last_ids: tuple[str, ...] = ()
+    clauses: dict[tuple[str, str | None, int], _Clause] = field(default_factory=dict)  # see _apply
 
     def ids(self, text: str) -> list[str]:
         """The option ids ``text`` names, each once, in order (the answer for the last text is kept: a line,
@@ -319,33 +326,52 @@ class _Reader:
         self.subject = ids[-1]
 
     def _apply(self, option_id: str, text: str, shared: str | None = None) -> None:
+        key = (text, shared, len(self.kinds))  # kinds only grow: their count says which were known
+        read = self.clauses.get(key)
+        if read is None:
+            read = self._read(text, shared)
+            if len(self.clauses) >= CLAUSE_MEMORY:
+                self.clauses.clear()
+            self.clauses[key] = read
+        verdict, reason, labels, tokens = read
+        for said in labels:
+            if len(self.labels) < 4096:
+                self.labels.update(said)
         row = self._row(option_id)
-        if ":" in text or "=" in text:
-            self._labels(text)
-        verdict = verdict_of(text) or shared or _keyed_decision(text)
         if verdict and len(row.verdicts) < 64:
             row.verdicts += verdict[0]
         if not row.sentences or row.sentences[-1] != self.index:
             row.sentences.append(self.index)
         row.add_break()
+        if reason is not None:
+            row.add_reason(reason)
+        for token in tokens:
+            row.add(token)
+
+    def _read(self, text: str, shared: str | None) -> _Clause:
+        """What an attributed clause says: its verdict, the reason of a fail, its label words, and the words and
+        typed values (encoded) that are evidence, in order."""
+        labels = self._labels(text) if ":" in text or "=" in text else ()
+        verdict = verdict_of(text) or shared or _keyed_decision(text)
         blocked: list[tuple[int, int]] = []  # where words are verdict or reason, not evidence
         spans: list[tuple[int, int]] = []
+        reason = None
         if verdict == "fail":
             why = reason_of(text) or parenthesised_reason(text)
-            if why is not None:
-                row.add_reason(why[0])
+            reason = why[0] if why is not None else None
             spans = fail_spans(text)
             if spans:  # a reason travels as the reason
                 blocked = [*spans, (why[1], why[2])] if why is not None else spans
         elif verdict == "pass":
             blocked = pass_spans(text)  # "looks good", "a fit": the verdict cell says it
-        self._evidence(row, text, blocked, spans)
+        return verdict, reason, labels, self._evidence(text, blocked, spans)
 
-    def _evidence(self, row: Row, text: str, blocked: list[tuple[int, int]], spans: list[tuple[int, int]]) -> None:
-        """Add the clause's words and typed values to ``row``, except those in ``blocked``, and a goal's wanted
+    def _evidence(self, text: str, blocked: list[tuple[int, int]], spans: list[tuple[int, int]]) -> tuple[str, ...]:
+        """The clause's words and typed values (encoded), except those in ``blocked``, and a goal's wanted
         value a fail phrase compares with ("does not match business")."""
         tokens = _matches(text)
         drop, kinds, wanted = DROP_WORDS, self.kinds, self.wanted
+        out: list[str] = []
         for k, m in enumerate(tokens):
             kind = m.lastgroup
             if kind == "w":
@@ -356,23 +382,22 @@ class _Reader:
                     continue
                 if word not in drop and word not in kinds and not self._is_option(value) \
                         and not (word.endswith("'s") and self._is_option(value[:-2])):  # "KE3's price"
-                    row.add(value)
+                    out.append(value)
             elif kind == "qty":
                 q = quantity_of(m)
                 if not (self.thresholds and self._is_threshold(q, tokens[max(0, k - 3):k])):
-                    row.add(encode(format_number(q.value), q.unit or "#"))
+                    out.append(encode(format_number(q.value), q.unit or "#"))
             elif kind == "time":
-                row.add(encode(normal_time(m.group(0)), "time"))
+                out.append(encode(normal_time(m.group(0)), "time"))
             elif kind == "date":
-                row.add(encode(m.group(0), "date"))
+                out.append(encode(m.group(0), "date"))
+        return tuple(out)
 
-    def _labels(self, text: str) -> None:
-        """Remember the words written as labels ("hourly rate: $2.70", "rate=2.70"); a bounded vocabulary."""
+    def _labels(self, text: str) -> tuple[tuple[str, ...], ...]:
+        """The words written as labels ("hourly rate: $2.70", "rate=2.70"), one tuple per label."""
         pattern = _LABEL if "=" in text and ":" in text else _LABEL_COLON if ":" in text else _LABEL_EQUALS
-        for m in pattern.finditer(text):
-            if len(self.labels) < 4096:
-                said = m.group("label") or m.group("label2")
-                self.labels.update(w.lower() for w in TOKEN_WORDS.findall(said))
+        return tuple(tuple(w.lower() for w in TOKEN_WORDS.findall(m.group("label") or m.group("label2")))
+                     for m in pattern.finditer(text))
 
     def _is_threshold(self, q: Quantity, before: Sequence[re.Match[str]]) -> bool:
         """A goal threshold restated in a check ("5.1 km exceeds the 3.0 km limit"), not the option's value."""
