@@ -16,8 +16,9 @@ from relaykit.text import STOPWORDS
 TIME_PATTERN = r"\b(?:[01]?\d|2[0-3]):[0-5]\d(?:\s?[ap]\.?m\.?)?\b|\b(?:1[0-2]|0?[1-9])\s?[ap]\.?m\.?(?![a-z])"
 DATE_PATTERN = r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b"
 TOKEN = re.compile(
+    r"(?=[\w$£€¥✓✔✗✘❌✅✖👍👎])(?:"  # every token starts so: other positions are passed over at once
     rf"(?P<time>{TIME_PATTERN})|(?P<date>{DATE_PATTERN})|(?P<qty>{QUANTITY_PATTERN})"
-    r"|(?P<w>[A-Za-z][A-Za-z0-9]*(?:[-_./'+][A-Za-z0-9]+)*)|(?P<mark>[✓✔✗✘❌✅✖👍👎]\uFE0F?)",
+    r"|(?P<w>[A-Za-z][A-Za-z0-9]*(?:[-_./'+][A-Za-z0-9]+)*)|(?P<mark>[✓✔✗✘❌✅✖👍👎]\uFE0F?))",
     re.IGNORECASE,
 )
 """One token of a clause: a typed value (time, date, quantity) or a word or a verdict symbol."""
