@@ -34,6 +34,7 @@ from relaykit.handoff.lexicon import (
     quantified,
     reason_of,
     verdict_of,
+    without_interjection,
 )
 from relaykit.handoff.table import TOKEN_WORDS, EvidenceTable, Row, typed
 from relaykit.handoff.text import (
@@ -52,10 +53,13 @@ _CLAUSE_SPLIT = re.compile(r";\s*|,?\s+(?:while|whereas)\s+|,\s+but\s+"
 _BLOCK_LINE = re.compile(r"^(?:\s+|[-*•]\s|[\w ()/-]{1,40}:)")
 _KIND = re.compile(r"\b([A-Z][a-z]+) $")
 _TABLE_RULE = re.compile(r"^:?-{2,}:?$")
-_SPEAKER = re.compile(r"^(?P<who>[A-Z][A-Za-z]{0,15})\s*:\s+(?=\S)")
+_SPEAKER = re.compile(r"^(?P<who>[A-Za-z][A-Za-z]{0,15})\s*:\s+(?=\S)")
 SPEAKERS = frozenset({"me", "i", "you", "we", "agent", "user", "assistant", "customer", "client", "bot", "human",
                       "ai", "q", "a", "system", "auditor", "researcher", "booker", "planner", "manager", "analyst",
-                      "reviewer", "lead", "host", "guest", "buyer", "seller", "caller", "operator", "support"})
+                      "reviewer", "lead", "host", "guest", "buyer", "seller", "caller", "operator", "support",
+                      "owner", "engineer", "designer", "pm", "boss", "director", "ceo", "cto", "cfo",
+                      "coordinator", "advisor", "adviser", "consultant", "recruiter", "tenant", "landlord", "broker",
+                      "scout", "editor", "tester", "developer", "dev", "purchaser", "colleague", "partner", "chair"})
 """Dialogue speaker labels ("Agent: ...") at a line start: who speaks, never an attribute's label."""
 DECISION_HEADERS = frozenset({"decision", "verdict", "status", "result", "outcome", "pass", "passes", "feasible",
                               "eligible", "shortlisted", "shortlist", "selected", "accepted", "keep", "ok"})
@@ -163,15 +167,20 @@ class _Reader:
 
     def _unspoken(self, line: str) -> str:
         """The line without a dialogue speaker label ("Agent: AP7 is ..." -> "AP7 is ..."): a known speaker
-        word, a label seen before a question ("Me: And AP9?"), or one that answers a speaker's line."""
+        word, a label seen before a question ("Me: And AP9?"), one that answers a speaker's line, or one whose
+        line only judges ("ops: nah, that's out."; the verdict then goes to the option spoken of before)."""
         found = _SPEAKER.match(line)
         answered, self.spoken = self.spoken, False
         if found is None or self.ids(found.group("who")):
             return line
-        who = found.group("who").lower()
+        said = found.group("who")
+        who = said.lower()
         rest = line[found.end():]
         known = who in SPEAKERS or who in self.speakers
-        if known or (rest.endswith("?") and not typed(rest)) or (answered and self.block is None):
+        # "owner: fine, out.": a remark that only judges is spoken (a "decision: out" label is no speaker)
+        remark = self.block is None and who not in DECISION_HEADERS and opens_with_verdict(rest) and not typed(rest)
+        unnamed = said[0].isupper() and ((rest.endswith("?") and not typed(rest)) or (answered and self.block is None))
+        if known or remark or unnamed:
             if len(self.speakers) < 64:
                 self.speakers.add(who)
             self.spoken = True
@@ -272,6 +281,7 @@ class _Reader:
         else:
             target = ids[0] if ids else self._resolve(clause) or previous
         if target is None and previous is None and self.block is None and opens_with_verdict(clause):
+            clause = without_interjection(clause)
             target = self.subject  # "B9: ..., no pets. Crossed off because of the pets." is B9's verdict
         if target is None and previous is None and self.line_subject is not None and self.block is None \
                 and not quantified(clause) and (typed(clause) or verdict_of(clause)):

@@ -33,7 +33,9 @@ PASS_PHRASES = ("stays on the shortlist", "on the shortlist", "shortlisted", "sh
                 "go with", "going with", "went with", "we'll take", "we take", "we keep", "we'll keep",
                 "we will keep", "we are keeping", "we're keeping",
                 "clears everything", "clears all", "meets all", "ticks every box", "ticks all the boxes",
-                "still standing")
+                "still standing", "viable", "keep on the list", "keep it on the list", "kept on the list",
+                "stays on the list", "still on the list", "remains on the list", "in the running",
+                "still in the running", "keep on the shortlist", "in contention", "still in contention")
 FAIL_PHRASES = ("drops out", "dropped out", "crossed off", "ruled out", "rules out", "no-go", "no go", "✗", "✘", "❌",
                 "eliminated", "eliminate", "rejected", "excluded", "disqualified", "discarded", "dropped", "fails",
                 "failed", "fail", "is out", "out on", "struck", "infeasible", "ineligible", "does not meet",
@@ -47,7 +49,12 @@ FAIL_PHRASES = ("drops out", "dropped out", "crossed off", "ruled out", "rules o
                 "turned down", "turn it down", "dismissed", "scrapped", "vetoed", "unacceptable", "thumbs down", "✖",
                 "👎", "are out", "were out", "was out", "both out", "all out", "lacks", "lacking",
                 "we drop", "we'll drop", "we are dropping", "we're dropping", "can't afford", "cannot afford",
-                "can not afford", "unaffordable")
+                "can not afford", "unaffordable", "not an option", "not viable", "unviable", "non-viable",
+                "set it aside", "set them aside", "setting it aside", "sets it aside", "put it aside", "put aside",
+                "park it", "parked it", "we park", "shelve it", "shelved", "shelving it", "shelve",
+                "passing on it", "pass on this one", "he's out", "she's out", "it's out", "they're out",
+                "that's out", "he’s out", "she’s out", "it’s out", "they’re out", "that’s out", "out of the running",
+                "out of contention")
 _FAIL_EXTRA = (r"too (?:pricey|expensive|costly|dear|far|distant|small|big|large|slow|junior|old|late|early|few|"
                r"little|short|long|noisy|cramped|high|low|remote)"
                r"|too (?!many\b|much\b)[a-z]+(?=\s*(?:[,.;:!)]|$|[-–—]|(?:for|to|and|so|but|anyway)\b))"
@@ -59,7 +66,10 @@ _FAIL_EXTRA = (r"too (?:pricey|expensive|costly|dear|far|distant|small|big|large
                r"(?:out|off)\b(?! of)"  # "which puts IP42 out", "rules CR7 out", "crossed VX2 off"
                r"|(?:so|so,|that's|that is|it's|it is|thus|hence)(?: a| an)? (?:clear |firm |definite )?no"
                r"(?![\w-]|\s*[A-Za-z0-9])"  # "wrong network, so no.", "so that's a no"
-               r"|(?:^|(?<=[,;:]\s)|(?<=[-–—]\s)|(?<=[,;:]))out(?=\s*[.!]?\s*$)")  # "..., too pricey, out."
+               r"|(?:^|(?<=[,;:]\s)|(?<=[-–—]\s)|(?<=[,;:]))out(?=\s*[.!]?\s*$)"  # "..., too pricey, out."
+               r"|(?:set|sets|setting|put|puts|putting|lay|lays|laying|laid) (?:[\w-]+ ){1,2}aside"  # "set KX8 aside"
+               r"|(?:not|no longer|hardly) (?:really |quite |exactly |truly |much of )?(?:an? )?"
+               r"(?:option|viable|contender)")  # "not really an option"  # "..., too pricey, out."
 
 
 
@@ -88,7 +98,7 @@ def _branch(node: dict[str, Any]) -> str:
 _FAIL_PHRASE_RE = re.compile(r"(?<![\w-])(?:" + _trie(FAIL_PHRASES) + r")(?![\w-])", re.IGNORECASE)
 _FAIL_EXTRA_RE = re.compile(r"(?<![\w-])(?:" + _FAIL_EXTRA + r")(?![\w-])", re.IGNORECASE)
 _EXTRA_TRIGGERS = frozenset({"too", "limit", "budget", "cap", "ceiling", "maximum", "max", "no", "nope", "out", "off",
-                             "not"})
+                             "not", "aside", "longer", "hardly"})
 """Words one of the ``_FAIL_EXTRA`` patterns needs: without them that (slower) regex is not run."""
 
 
@@ -108,8 +118,10 @@ def _fail_matches(text: str, words: set[str] | None = None) -> tuple[re.Match[st
         found = tuple(sorted([*found, *_FAIL_EXTRA_RE.finditer(text)], key=lambda m: m.start()))
     _last_fail = (text, found)
     return found
-# "keep.", "works for us", "so it stays."
-_PASS_EXTRA = r"(?:keep|keeping|works|stays)(?=\s*(?:[.!,;)]|$|for (?:us|me|the)|fine|well|great))"
+# "keep.", "works for us", "so it stays."; "she's in.", "still in" (at a clause's end only: "is in the centre")
+_PASS_EXTRA = (r"(?:keep|keeping|works|stays)(?=\s*(?:[.!,;)]|$|for (?:us|me|the)|fine|well|great))"
+               r"|(?:(?:she|he|it|they|that|this one)(?:['’]s|['’]re| is| are)|stays|remains|still|is) (?:still )?in"
+               r"(?=\s*(?:[.!,;)]|$))")
 _PASS_RE = re.compile(r"(?<![\w-])(?:" + _trie(PASS_PHRASES) + "|" + _PASS_EXTRA
                       + r")(?![\w-])",
                       re.IGNORECASE)
@@ -121,7 +133,8 @@ VERDICT_WORDS = frozenset(w for p in PASS_PHRASES + FAIL_PHRASES for w in p.lowe
     "the", "is", "on", "no", "every", "not", "budget", "limit", "good", "work", "fine", "deal", "will", "does",
     "a", "it", "to", "fit", "cross", "look", "looks", "green", "light", "top", "down", "up", "set", "over", "few",
     "enough", "aside", "turn", "turned", "passed", "go", "going", "went", "take", "we", "we'll", "all", "both", "were",
-    "was", "are", "pick", "thumbs", "still", "box", "boxes", "everything", "standing", "ticks"} | {
+    "was", "are", "pick", "thumbs", "still", "box", "boxes", "everything", "standing", "ticks", "list", "running",
+    "park", "parked", "put", "one", "this", "setting", "sets", "passing", "in", "option"} | {
     "keep", "keeping", "works"}
 FILLER = frozenset([
     "present", "next", "looked", "look", "looking", "consider", "considered", "considering", "then", "come", "comes",
@@ -157,9 +170,10 @@ def _key_word(phrase: str) -> str:
 
 _MARKS = frozenset(p for p in PASS_PHRASES + FAIL_PHRASES if not _TOKENS.search(p))
 _FAIL_TRIGGERS = frozenset(_key_word(p) for p in FAIL_PHRASES if p not in _MARKS) | {
-    "too", "limit", "budget", "cap", "ceiling", "maximum", "max", "no", "nope", "out", "off", "does", "do", "did"}
+    "too", "limit", "budget", "cap", "ceiling", "maximum", "max", "no", "nope", "out", "off", "does", "do", "did",
+    "not", "aside", "longer", "hardly"}
 _PASS_TRIGGERS = frozenset(_key_word(p) for p in PASS_PHRASES if p not in _MARKS) | {
-    "keep", "keeping", "works", "stays"}
+    "keep", "keeping", "works", "stays", "in"}
 _TRIGGERS = _FAIL_TRIGGERS | _PASS_TRIGGERS
 """One word of every verdict phrase and pattern: a clause with none of them (and no mark) has no verdict."""
 _MARK_RE = re.compile("[" + "".join(sorted(_MARKS)) + "]")
@@ -224,6 +238,11 @@ def _reason_items(text: str) -> list[str]:
 _QUANTIFIED = re.compile(r"\b(?:none|all|others?|every\w*|rest|remaining|both|each|any\w*|no option\w*)\b",
                          re.IGNORECASE)
 _LEADING = re.compile(r"^(?:(?:so|then|and|but|thus|hence|therefore)[\s,]+)?", re.IGNORECASE)
+_INTERJECTION = re.compile(r"^(?:fine|ok|okay|yes|yep|yeah|no|nope|nah|right|well|sure|alright|good|great|agreed|"
+                           r"sadly|unfortunately|honestly|frankly|actually|alas|hmm|ah|oh)\s*[,!.–—-]+\s*",
+                           re.IGNORECASE)
+_NEGATED_START = re.compile(r"(?:not|no longer|never)\s+(?:really\s+|quite\s+)?(?:an?\s+)?", re.IGNORECASE)
+"""A word a verdict remark may open with ("Fine, keep it.", "No - drop it.", "Sadly, ruled out.")."""
 
 
 def quantified(text: str) -> bool:
@@ -236,10 +255,21 @@ def opens_with_verdict(text: str) -> bool:
     a verdict about whatever the previous sentences described."""
     if _QUANTIFIED.search(text):  # "Rejected: none.", "Eliminated: all the others." speak of several options
         return False
+    said = _INTERJECTION.match(text)
+    text = text[said.end():] if said else text
     start = _LEADING.match(text)
     at = start.end() if start else 0
     rest = text[at:].lstrip(" :-")
+    negated = _NEGATED_START.match(rest)  # "Not in the running any more."
+    if negated:
+        rest = rest[negated.end():]
     return bool(_FAIL_PHRASE_RE.match(rest) or _FAIL_EXTRA_RE.match(rest) or _PASS_RE.match(rest))
+
+
+def without_interjection(text: str) -> str:
+    """A verdict remark without the word it opens with ("Fine, keep it." -> "keep it."); other text as it is."""
+    said = _INTERJECTION.match(text)
+    return text[said.end():] if said and opens_with_verdict(text) else text
 
 
 def pass_spans(text: str) -> list[tuple[int, int]]:
@@ -281,4 +311,4 @@ def parenthesised_reason(text: str) -> tuple[str, int, int] | None:
 
 
 __all__ = ["COMPARATORS", "DROP_WORDS", "PRONOUN_START", "TOKEN", "fail_spans", "opens_with_verdict",
-           "parenthesised_reason", "pass_spans", "quantified", "reason_of", "verdict_of"]
+           "parenthesised_reason", "pass_spans", "quantified", "reason_of", "verdict_of", "without_interjection"]

@@ -1,0 +1,83 @@
+"""Short verdict remarks without an id, speakers who judge what another speaker described, and elimination
+verbs (shelve, park, set aside, pass on): the mechanisms, in sentences written for these tests."""
+
+from __future__ import annotations
+
+import pytest
+
+from relaykit.handoff.evidence import read_evidence
+from relaykit.handoff.lexicon import opens_with_verdict, verdict_of, without_interjection
+
+
+@pytest.mark.parametrize(("clause", "expected"), [
+    ("We shelved that one.", "fail"), ("Shelve it for now", "fail"), ("parked it until spring", "fail"),
+    ("we park the second bid", "fail"), ("Setting it aside.", "fail"), ("they set the quote aside", "fail"),
+    ("putting QD2 aside for later", "fail"), ("passing on it", "fail"), ("That's out.", "fail"),
+    ("they’re out", "fail"), ("out of the running now", "fail"), ("not really an option", "fail"),
+    ("no longer viable", "fail"), ("hardly a contender", "fail"), ("Not a viable pick.", "fail"),
+    ("She's in.", "pass"), ("it's still in, then", "pass"), ("still in the running", "pass"), ("viable", "pass"),
+    ("Kept on the list.", "pass"), ("stays on the list for now", "pass"), ("still in contention", "pass"),
+    # negation flips a pass, and a fail phrase wins over a pass in the same clause
+    ("not in the running any more", "fail"), ("keep it on the list - no, set it aside", "fail"),
+    # not verdicts: "in" that is a place, a list that is only a list, a park that is a place
+    ("the depot is in Leeds", None), ("it is in the old town", None), ("third on the list by price", None),
+    ("parking for 12 vans", None), ("near the park", None), ("an option for weekend delivery", None),
+])
+def test_elimination_and_keep_phrases(clause: str, expected: str | None) -> None:
+    assert verdict_of(clause) == expected
+
+
+@pytest.mark.parametrize("remark", ["Fine, keep it on the list.", "Nah - pass on it.", "Sadly, shelved.",
+                                    "Okay! Still in.", "No, set it aside."])
+def test_a_remark_may_open_with_an_interjection(remark: str) -> None:
+    assert opens_with_verdict(remark)
+    assert without_interjection(remark) != remark and verdict_of(without_interjection(remark)) == verdict_of(remark)
+
+
+def test_without_interjection_leaves_other_text_alone() -> None:
+    assert without_interjection("No pets are allowed.") == "No pets are allowed."
+    assert without_interjection("Yes, it has a lift.") == "Yes, it has a lift."
+
+
+def test_a_short_remark_judges_the_option_of_the_sentence_before() -> None:
+    trace = ("MZ14 quotes 2,300 GBP for 6 weeks of work. Not viable.\n"
+             "MZ15 quotes 1,650 GBP for 5 weeks.\n"
+             "Stays on the list.\n"
+             "MZ16 quotes 1,480 GBP for 9 weeks. Sadly, set it aside.\n"
+             "MZ17 quotes 1,720 GBP for 4 weeks. Fine, kept on the list.")
+    table = read_evidence(trace, "Hire a contractor for under 2,000 GBP who finishes within 8 weeks.")
+    verdicts = {k: r.verdict for k, r in table.rows.items()}
+    assert verdicts == {"MZ14": "eliminated", "MZ15": "pass", "MZ16": "eliminated", "MZ17": "pass"}
+    assert "2300 GBP" in table.rows["MZ14"].evidence and "9 weeks" in table.rows["MZ16"].evidence
+    # the remark's own words are no evidence: the interjection and the verdict phrase stay out of the row
+    assert "Fine" not in table.rows["MZ17"].evidence and "Sadly" not in table.rows["MZ16"].evidence
+
+
+def test_a_negated_remark_flips_and_a_fail_wins() -> None:
+    trace = "RB2 charges 38 EUR a night for a double room.\nNo longer in the running.\n" \
+            "RB3 charges 31 EUR a night. Keep on the list. Actually, hardly a contender after the noise report."
+    table = read_evidence(trace, "A room under 40 EUR a night.")
+    assert table.rows["RB2"].verdict == "eliminated"
+    assert table.rows["RB3"].verdict == "eliminated"
+
+
+def test_a_second_speaker_judges_what_the_first_described() -> None:
+    trace = ("Quartermaster: KX3 ships 500 crates at 7.20 USD each within 10 days.\n"
+             "Dana: fine, he's in.\n"
+             "Quartermaster: KX4 ships 300 crates at 6.10 USD each within 21 days.\n"
+             "Dana: nah - pass on it.\n"
+             "logistics: KX5 ships 800 crates at 8.90 USD each within 6 days.\n"
+             "ops: that's out.")
+    table = read_evidence(trace, "A shipper for at least 400 crates at under 8 USD each.")
+    verdicts = {k: r.verdict for k, r in table.rows.items()}
+    assert verdicts == {"KX3": "pass", "KX4": "eliminated", "KX5": "eliminated"}
+    assert "6.1 USD" in table.rows["KX4"].evidence and "21 days" in table.rows["KX4"].evidence
+    assert "8.9 USD" in table.rows["KX5"].evidence
+    assert not any(w in table.rows["KX3"].evidence.lower() for w in ("dana", "fine"))
+
+
+def test_a_key_value_line_is_not_taken_for_a_speaker() -> None:
+    trace = "PL7\n- status: rejected\n- rate: 45 USD\nPL8\n- status: kept\n- rate: 39 USD"
+    table = read_evidence(trace, "A plan under 40 USD.")
+    assert table.rows["PL7"].verdict == "eliminated" and table.rows["PL8"].verdict == "pass"
+    assert "45 USD" in table.rows["PL7"].evidence and "39 USD" in table.rows["PL8"].evidence
