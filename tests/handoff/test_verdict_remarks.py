@@ -15,20 +15,24 @@ from relaykit.handoff.lexicon import opens_with_verdict, verdict_of, without_int
     ("putting QD2 aside for later", "fail"), ("passing on it", "fail"), ("That's out.", "fail"),
     ("they’re out", "fail"), ("out of the running now", "fail"), ("not really an option", "fail"),
     ("no longer viable", "fail"), ("hardly a contender", "fail"), ("Not a viable pick.", "fail"),
+    ("Not for us.", "fail"), ("Didn't make the cut.", "fail"), ("Nixed.", "fail"), ("Bin it.", "fail"),
+    ("Veto.", "fail"), ("We'll pass.", "fail"), ("Doesn't cut it.", "fail"), ("Taken off the shortlist.", "fail"),
+    ("Good enough.", "pass"), ("Made the cut.", "pass"), ("Back in.", "pass"), ("Keep it as a backup.", "pass"),
     ("She's in.", "pass"), ("it's still in, then", "pass"), ("still in the running", "pass"), ("viable", "pass"),
     ("Kept on the list.", "pass"), ("stays on the list for now", "pass"), ("still in contention", "pass"),
     # negation flips a pass, and a fail phrase wins over a pass in the same clause
     ("not in the running any more", "fail"), ("keep it on the list - no, set it aside", "fail"),
     # not verdicts: "in" that is a place, a list that is only a list, a park that is a place
     ("the depot is in Leeds", None), ("it is in the old town", None), ("third on the list by price", None),
-    ("parking for 12 vans", None), ("near the park", None), ("an option for weekend delivery", None),
+    ("parking for 12 vans", None), ("no way to reach it by rail", None), ("cut flowers in the lobby", None),
+    ("near the park", None), ("an option for weekend delivery", None),
 ])
 def test_elimination_and_keep_phrases(clause: str, expected: str | None) -> None:
     assert verdict_of(clause) == expected
 
 
 @pytest.mark.parametrize("remark", ["Fine, keep it on the list.", "Nah - pass on it.", "Sadly, shelved.",
-                                    "Okay! Still in.", "No, set it aside."])
+                                    "Right - still in.", "No, set it aside."])
 def test_a_remark_may_open_with_an_interjection(remark: str) -> None:
     assert opens_with_verdict(remark)
     assert without_interjection(remark) != remark and verdict_of(without_interjection(remark)) == verdict_of(remark)
@@ -36,6 +40,7 @@ def test_a_remark_may_open_with_an_interjection(remark: str) -> None:
 
 def test_without_interjection_leaves_other_text_alone() -> None:
     assert without_interjection("No pets are allowed.") == "No pets are allowed."
+    assert without_interjection("No-go.") == "No-go."  # the first word is the verdict itself
     assert without_interjection("Yes, it has a lift.") == "Yes, it has a lift."
 
 
@@ -81,3 +86,12 @@ def test_a_key_value_line_is_not_taken_for_a_speaker() -> None:
     table = read_evidence(trace, "A plan under 40 USD.")
     assert table.rows["PL7"].verdict == "eliminated" and table.rows["PL8"].verdict == "pass"
     assert "45 USD" in table.rows["PL7"].evidence and "39 USD" in table.rows["PL8"].evidence
+
+
+def test_one_word_remarks_on_their_own_lines() -> None:
+    trace = ("TW1 - 14 kg, 3 year warranty, 210 USD.\nDrop.\nTW2 - 11 kg, 5 year warranty, 260 USD.\nGood enough.\n"
+             "TW3 - 9 kg, 2 year warranty, 240 USD.\nNope.")
+    table = read_evidence(trace, "A tent under 12 kg with at least a 3 year warranty.")
+    verdicts = {k: r.verdict for k, r in table.rows.items()}
+    assert verdicts == {"TW1": "eliminated", "TW2": "pass", "TW3": "eliminated"}
+    assert "14 kg" in table.rows["TW1"].evidence and "9 kg" in table.rows["TW3"].evidence

@@ -35,7 +35,10 @@ PASS_PHRASES = ("stays on the shortlist", "on the shortlist", "shortlisted", "sh
                 "clears everything", "clears all", "meets all", "ticks every box", "ticks all the boxes",
                 "still standing", "viable", "keep on the list", "keep it on the list", "kept on the list",
                 "stays on the list", "still on the list", "remains on the list", "in the running",
-                "still in the running", "keep on the shortlist", "in contention", "still in contention")
+                "still in the running", "keep on the shortlist", "in contention", "still in contention", "good enough",
+                "sounds good", "makes the cut", "made the cut", "make the cut", "moves forward", "moving forward",
+                "goes forward", "a keeper", "back on the list", "fine by me", "still good", "can live with it",
+                "keep as backup", "keep it as backup", "keep it as a backup", "count it in")
 FAIL_PHRASES = ("drops out", "dropped out", "crossed off", "ruled out", "rules out", "no-go", "no go", "✗", "✘", "❌",
                 "eliminated", "eliminate", "rejected", "excluded", "disqualified", "discarded", "dropped", "fails",
                 "failed", "fail", "is out", "out on", "struck", "infeasible", "ineligible", "does not meet",
@@ -54,7 +57,12 @@ FAIL_PHRASES = ("drops out", "dropped out", "crossed off", "ruled out", "rules o
                 "park it", "parked it", "we park", "shelve it", "shelved", "shelving it", "shelve",
                 "passing on it", "pass on this one", "he's out", "she's out", "it's out", "they're out",
                 "that's out", "he’s out", "she’s out", "it’s out", "they’re out", "that’s out", "out of the running",
-                "out of contention")
+                "out of contention", "not for us", "not for me", "doesn't cut it", "does not cut it",
+                "won't do", "will not do", "off the list", "off the shortlist", "removed from the list",
+                "remove it", "take it off", "taken off", "ditch it", "ditched", "scrap it", "nixed", "nix it",
+                "no thanks", "hard no", "forget it", "bin it", "binned", "not happening", "absolutely not",
+                "definitely not", "certainly not", "we'll pass", "i'll pass", "we will pass", "i will pass",
+                "we pass", "we’ll pass", "i’ll pass")
 _FAIL_EXTRA = (r"too (?:pricey|expensive|costly|dear|far|distant|small|big|large|slow|junior|old|late|early|few|"
                r"little|short|long|noisy|cramped|high|low|remote)"
                r"|too (?!many\b|much\b)[a-z]+(?=\s*(?:[,.;:!)]|$|[-–—]|(?:for|to|and|so|but|anyway)\b))"
@@ -69,7 +77,8 @@ _FAIL_EXTRA = (r"too (?:pricey|expensive|costly|dear|far|distant|small|big|large
                r"|(?:^|(?<=[,;:]\s)|(?<=[-–—]\s)|(?<=[,;:]))out(?=\s*[.!]?\s*$)"  # "..., too pricey, out."
                r"|(?:set|sets|setting|put|puts|putting|lay|lays|laying|laid) (?:[\w-]+ ){1,2}aside"  # "set KX8 aside"
                r"|(?:not|no longer|hardly) (?:really |quite |exactly |truly |much of )?(?:an? )?"
-               r"(?:option|viable|contender)")  # "not really an option"  # "..., too pricey, out."
+               r"(?:option|viable|contender)"  # "not really an option"
+               r"|^(?:drop|cut|veto|reject|nix|scrap|ditch|skip|bin|nope|no way)(?=\s*[.!]*\s*$)")  # "Drop." alone
 
 
 
@@ -98,7 +107,8 @@ def _branch(node: dict[str, Any]) -> str:
 _FAIL_PHRASE_RE = re.compile(r"(?<![\w-])(?:" + _trie(FAIL_PHRASES) + r")(?![\w-])", re.IGNORECASE)
 _FAIL_EXTRA_RE = re.compile(r"(?<![\w-])(?:" + _FAIL_EXTRA + r")(?![\w-])", re.IGNORECASE)
 _EXTRA_TRIGGERS = frozenset({"too", "limit", "budget", "cap", "ceiling", "maximum", "max", "no", "nope", "out", "off",
-                             "not", "aside", "longer", "hardly"})
+                             "not", "aside", "longer", "hardly", "drop", "cut", "veto", "reject", "nix", "scrap",
+                             "ditch", "skip", "bin"})
 """Words one of the ``_FAIL_EXTRA`` patterns needs: without them that (slower) regex is not run."""
 
 
@@ -120,13 +130,15 @@ def _fail_matches(text: str, words: set[str] | None = None) -> tuple[re.Match[st
     return found
 # "keep.", "works for us", "so it stays."; "she's in.", "still in" (at a clause's end only: "is in the centre")
 _PASS_EXTRA = (r"(?:keep|keeping|works|stays)(?=\s*(?:[.!,;)]|$|for (?:us|me|the)|fine|well|great))"
-               r"|(?:(?:she|he|it|they|that|this one)(?:['’]s|['’]re| is| are)|stays|remains|still|is) (?:still )?in"
+               r"|(?:(?:she|he|it|they|that|this one)(?:['’]s|['’]re| is| are)|stays|remains|still|is|back)"
+               r" (?:still )?in"
                r"(?=\s*(?:[.!,;)]|$))")
 _PASS_RE = re.compile(r"(?<![\w-])(?:" + _trie(PASS_PHRASES) + "|" + _PASS_EXTRA
                       + r")(?![\w-])",
                       re.IGNORECASE)
 _WOULD_BEFORE = re.compile(r"\b(?:would|could|might|may)\s+(?:only\s+|still\s+|have\s+)?$", re.IGNORECASE)
-_NOT_BEFORE = re.compile(r"\b(?:not|never|no longer|isn't|isn’t|aren't|wasn't|doesn't|don't|hardly)\s+(?:an?\s+)?$",
+_NOT_BEFORE = re.compile(r"\b(?:not|never|no longer|isn't|isn’t|aren't|wasn't|doesn't|don't|didn't|won't|can't|"
+                         r"cannot|hardly)\s+(?:an?\s+)?$",
                          re.IGNORECASE)
 
 VERDICT_WORDS = frozenset(w for p in PASS_PHRASES + FAIL_PHRASES for w in p.lower().split()) - {
@@ -171,7 +183,7 @@ def _key_word(phrase: str) -> str:
 _MARKS = frozenset(p for p in PASS_PHRASES + FAIL_PHRASES if not _TOKENS.search(p))
 _FAIL_TRIGGERS = frozenset(_key_word(p) for p in FAIL_PHRASES if p not in _MARKS) | {
     "too", "limit", "budget", "cap", "ceiling", "maximum", "max", "no", "nope", "out", "off", "does", "do", "did",
-    "not", "aside", "longer", "hardly"}
+    "not", "aside", "longer", "hardly", "drop", "cut", "veto", "reject", "nix", "scrap", "ditch", "skip", "bin"}
 _PASS_TRIGGERS = frozenset(_key_word(p) for p in PASS_PHRASES if p not in _MARKS) | {
     "keep", "keeping", "works", "stays", "in"}
 _TRIGGERS = _FAIL_TRIGGERS | _PASS_TRIGGERS
@@ -241,8 +253,10 @@ _LEADING = re.compile(r"^(?:(?:so|then|and|but|thus|hence|therefore)[\s,]+)?", r
 _INTERJECTION = re.compile(r"^(?:fine|ok|okay|yes|yep|yeah|no|nope|nah|right|well|sure|alright|good|great|agreed|"
                            r"sadly|unfortunately|honestly|frankly|actually|alas|hmm|ah|oh)\s*[,!.–—-]+\s*",
                            re.IGNORECASE)
-_NEGATED_START = re.compile(r"(?:not|no longer|never)\s+(?:really\s+|quite\s+)?(?:an?\s+)?", re.IGNORECASE)
 """A word a verdict remark may open with ("Fine, keep it.", "No - drop it.", "Sadly, ruled out.")."""
+_NEGATED_START = re.compile(r"(?:not|no longer|never|didn't|doesn't|won't|isn't|did not|does not|will not|is not)"
+                            r"\s+(?:really\s+|quite\s+)?(?:an?\s+)?", re.IGNORECASE)
+"""A negation a remark may open with ("Not in the running.", "Didn't make the cut.")."""
 
 
 def quantified(text: str) -> bool:
@@ -251,25 +265,35 @@ def quantified(text: str) -> bool:
 
 
 def opens_with_verdict(text: str) -> bool:
-    """Whether a sentence starts with a verdict phrase ("Crossed off because of the pets.", "So: ruled out."):
-    a verdict about whatever the previous sentences described."""
+    """Whether a sentence starts with a verdict phrase ("Crossed off because of the pets.", "So: ruled out.",
+    "Fine, keep it.", "Not in the running."): a verdict about whatever the previous sentences described."""
     if _QUANTIFIED.search(text):  # "Rejected: none.", "Eliminated: all the others." speak of several options
         return False
+    if _opens(text):
+        return True
     said = _INTERJECTION.match(text)
-    text = text[said.end():] if said else text
+    return said is not None and _opens(text[said.end():])
+
+
+def _opens(text: str) -> bool:
     start = _LEADING.match(text)
     at = start.end() if start else 0
     rest = text[at:].lstrip(" :-")
-    negated = _NEGATED_START.match(rest)  # "Not in the running any more."
-    if negated:
-        rest = rest[negated.end():]
+    negated = _NEGATED_START.match(rest)  # "Not in the running any more." (but "Not for us." is one phrase)
+    return _judges(rest) or (negated is not None and _judges(rest[negated.end():]))
+
+
+def _judges(rest: str) -> bool:
     return bool(_FAIL_PHRASE_RE.match(rest) or _FAIL_EXTRA_RE.match(rest) or _PASS_RE.match(rest))
 
 
 def without_interjection(text: str) -> str:
-    """A verdict remark without the word it opens with ("Fine, keep it." -> "keep it."); other text as it is."""
+    """A verdict remark without the word it opens with ("Fine, keep it." -> "keep it."); other text, and a
+    remark whose first word is its verdict ("No-go."), as it is."""
     said = _INTERJECTION.match(text)
-    return text[said.end():] if said and opens_with_verdict(text) else text
+    if said is None or _QUANTIFIED.search(text) or _opens(text) or not _opens(text[said.end():]):
+        return text
+    return text[said.end():]
 
 
 def pass_spans(text: str) -> list[tuple[int, int]]:
