@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from relaykit.handoff.evidence import read_evidence
-from relaykit.handoff.lexicon import opens_with_verdict, verdict_of, without_interjection
+from relaykit.handoff.lexicon import is_remark, opens_with_verdict, verdict_of, without_interjection
 
 
 @pytest.mark.parametrize(("clause", "expected"), [
@@ -95,3 +95,19 @@ def test_one_word_remarks_on_their_own_lines() -> None:
     verdicts = {k: r.verdict for k, r in table.rows.items()}
     assert verdicts == {"TW1": "eliminated", "TW2": "pass", "TW3": "eliminated"}
     assert "14 kg" in table.rows["TW1"].evidence and "9 kg" in table.rows["TW3"].evidence
+
+
+@pytest.mark.parametrize(("remark", "expected"), [
+    ("this one is out.", True), ("let's drop it.", True), ("right, that works.", True), ("she's a yes.", True),
+    ("he's a no.", True), ("Only one passes.", False), ("The rest are out.", False), ("It has a gym.", False),
+    ("Both fail.", False), ("it fails at 40 kg", False),
+])
+def test_a_short_verdict_sentence_is_a_remark(remark: str, expected: bool) -> None:
+    assert is_remark(remark) is expected
+
+
+def test_a_short_remark_after_a_line_break_goes_to_the_option_before() -> None:
+    trace = "GZ4 offers 64 GB at 1.10 EUR an hour in eu-north.\nthis one is out.\n" \
+            "GZ5 offers 80 GB at 1.60 EUR an hour in eu-west.\nlet's go with it."
+    table = read_evidence(trace, "A GPU with at least 80 GB under 2 EUR an hour.")
+    assert table.rows["GZ4"].verdict == "eliminated" and table.rows["GZ5"].verdict == "pass"

@@ -28,6 +28,7 @@ from relaykit.handoff.lexicon import (
     PRONOUN_START,
     TOKEN,
     fail_spans,
+    is_remark,
     opens_with_verdict,
     parenthesised_reason,
     pass_spans,
@@ -280,7 +281,7 @@ class _Reader:
             target: str | None = self.pair[0 if ordinal.group(1).lower() == "first" else 1]
         else:
             target = ids[0] if ids else self._resolve(clause) or previous
-        if target is None and previous is None and self.block is None and opens_with_verdict(clause):
+        if target is None and previous is None and self.block is None and is_remark(clause):
             clause = without_interjection(clause)
             target = self.subject  # "B9: ..., no pets. Crossed off because of the pets." is B9's verdict
         if target is None and previous is None and self.line_subject is not None and self.block is None \

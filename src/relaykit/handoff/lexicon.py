@@ -33,12 +33,16 @@ PASS_PHRASES = ("stays on the shortlist", "on the shortlist", "shortlisted", "sh
                 "go with", "going with", "went with", "we'll take", "we take", "we keep", "we'll keep",
                 "we will keep", "we are keeping", "we're keeping",
                 "clears everything", "clears all", "meets all", "ticks every box", "ticks all the boxes",
-                "still standing", "viable", "keep on the list", "keep it on the list", "kept on the list",
+                "still standing")
+REMARK_PASS_PHRASES = ("viable", "keep on the list", "keep it on the list", "kept on the list",
                 "stays on the list", "still on the list", "remains on the list", "in the running",
                 "still in the running", "keep on the shortlist", "in contention", "still in contention", "good enough",
                 "sounds good", "makes the cut", "made the cut", "make the cut", "moves forward", "moving forward",
                 "goes forward", "a keeper", "back on the list", "fine by me", "still good", "can live with it",
-                "keep as backup", "keep it as backup", "keep it as a backup", "count it in")
+                "keep as backup", "keep it as backup", "keep it as a backup", "count it in", "book it", "go for it",
+                "take it", "sounds like a plan", "a yes", "a clear yes", "a firm yes", "happy with it",
+                "happy with that one")
+"""Pass phrases of remarks ("Made the cut.", "Back in."): verdicts, but their words are evidence elsewhere."""
 FAIL_PHRASES = ("drops out", "dropped out", "crossed off", "ruled out", "rules out", "no-go", "no go", "✗", "✘", "❌",
                 "eliminated", "eliminate", "rejected", "excluded", "disqualified", "discarded", "dropped", "fails",
                 "failed", "fail", "is out", "out on", "struck", "infeasible", "ineligible", "does not meet",
@@ -52,7 +56,8 @@ FAIL_PHRASES = ("drops out", "dropped out", "crossed off", "ruled out", "rules o
                 "turned down", "turn it down", "dismissed", "scrapped", "vetoed", "unacceptable", "thumbs down", "✖",
                 "👎", "are out", "were out", "was out", "both out", "all out", "lacks", "lacking",
                 "we drop", "we'll drop", "we are dropping", "we're dropping", "can't afford", "cannot afford",
-                "can not afford", "unaffordable", "not an option", "not viable", "unviable", "non-viable",
+                "can not afford", "unaffordable")
+REMARK_FAIL_PHRASES = ("not an option", "not viable", "unviable", "non-viable",
                 "set it aside", "set them aside", "setting it aside", "sets it aside", "put it aside", "put aside",
                 "park it", "parked it", "we park", "shelve it", "shelved", "shelving it", "shelve",
                 "passing on it", "pass on this one", "he's out", "she's out", "it's out", "they're out",
@@ -62,7 +67,8 @@ FAIL_PHRASES = ("drops out", "dropped out", "crossed off", "ruled out", "rules o
                 "remove it", "take it off", "taken off", "ditch it", "ditched", "scrap it", "nixed", "nix it",
                 "no thanks", "hard no", "forget it", "bin it", "binned", "not happening", "absolutely not",
                 "definitely not", "certainly not", "we'll pass", "i'll pass", "we will pass", "i will pass",
-                "we pass", "we’ll pass", "i’ll pass")
+                "we pass", "we’ll pass", "i’ll pass", "no dice", "strike that one", "a firm no", "a clear no")
+"""Fail phrases of remarks ("Shelved.", "Not for us."): verdicts, but their words are evidence elsewhere."""
 _FAIL_EXTRA = (r"too (?:pricey|expensive|costly|dear|far|distant|small|big|large|slow|junior|old|late|early|few|"
                r"little|short|long|noisy|cramped|high|low|remote)"
                r"|too (?!many\b|much\b)[a-z]+(?=\s*(?:[,.;:!)]|$|[-–—]|(?:for|to|and|so|but|anyway)\b))"
@@ -72,7 +78,8 @@ _FAIL_EXTRA = (r"too (?:pricey|expensive|costly|dear|far|distant|small|big|large
                r"|(?:it|they|that) (?:does|do|did) not(?=\s*[.!]?\s*$)"  # "... would pass if ...; it does not."
                r"|(?:put|rule|knock|count|leave|cross|strike|struck)(?:s|ting|ing|ed)? (?:[\w-]+ ){1,2}"
                r"(?:out|off)\b(?! of)"  # "which puts IP42 out", "rules CR7 out", "crossed VX2 off"
-               r"|(?:so|so,|that's|that is|it's|it is|thus|hence)(?: a| an)? (?:clear |firm |definite )?no"
+               r"|(?:so|so,|that's|that is|it's|it is|thus|hence|he's|she's|they're|he is|she is|they are)"
+               r"(?: a| an)? (?:clear |firm |definite |hard )?no"
                r"(?![\w-]|\s*[A-Za-z0-9])"  # "wrong network, so no.", "so that's a no"
                r"|(?:^|(?<=[,;:]\s)|(?<=[-–—]\s)|(?<=[,;:]))out(?=\s*[.!]?\s*$)"  # "..., too pricey, out."
                r"|(?:set|sets|setting|put|puts|putting|lay|lays|laying|laid) (?:[\w-]+ ){1,2}aside"  # "set KX8 aside"
@@ -104,7 +111,8 @@ def _branch(node: dict[str, Any]) -> str:
     return body + "?" if ends else body
 
 
-_FAIL_PHRASE_RE = re.compile(r"(?<![\w-])(?:" + _trie(FAIL_PHRASES) + r")(?![\w-])", re.IGNORECASE)
+_FAIL_PHRASE_RE = re.compile(r"(?<![\w-])(?:" + _trie(FAIL_PHRASES + REMARK_FAIL_PHRASES) + r")(?![\w-])",
+                             re.IGNORECASE)
 _FAIL_EXTRA_RE = re.compile(r"(?<![\w-])(?:" + _FAIL_EXTRA + r")(?![\w-])", re.IGNORECASE)
 _EXTRA_TRIGGERS = frozenset({"too", "limit", "budget", "cap", "ceiling", "maximum", "max", "no", "nope", "out", "off",
                              "not", "aside", "longer", "hardly", "drop", "cut", "veto", "reject", "nix", "scrap",
@@ -133,7 +141,7 @@ _PASS_EXTRA = (r"(?:keep|keeping|works|stays)(?=\s*(?:[.!,;)]|$|for (?:us|me|the
                r"|(?:(?:she|he|it|they|that|this one)(?:['’]s|['’]re| is| are)|stays|remains|still|is|back)"
                r" (?:still )?in"
                r"(?=\s*(?:[.!,;)]|$))")
-_PASS_RE = re.compile(r"(?<![\w-])(?:" + _trie(PASS_PHRASES) + "|" + _PASS_EXTRA
+_PASS_RE = re.compile(r"(?<![\w-])(?:" + _trie(PASS_PHRASES + REMARK_PASS_PHRASES) + "|" + _PASS_EXTRA
                       + r")(?![\w-])",
                       re.IGNORECASE)
 _WOULD_BEFORE = re.compile(r"\b(?:would|could|might|may)\s+(?:only\s+|still\s+|have\s+)?$", re.IGNORECASE)
@@ -145,8 +153,7 @@ VERDICT_WORDS = frozenset(w for p in PASS_PHRASES + FAIL_PHRASES for w in p.lowe
     "the", "is", "on", "no", "every", "not", "budget", "limit", "good", "work", "fine", "deal", "will", "does",
     "a", "it", "to", "fit", "cross", "look", "looks", "green", "light", "top", "down", "up", "set", "over", "few",
     "enough", "aside", "turn", "turned", "passed", "go", "going", "went", "take", "we", "we'll", "all", "both", "were",
-    "was", "are", "pick", "thumbs", "still", "box", "boxes", "everything", "standing", "ticks", "list", "running",
-    "park", "parked", "put", "one", "this", "setting", "sets", "passing", "in", "option"} | {
+    "was", "are", "pick", "thumbs", "still", "box", "boxes", "everything", "standing", "ticks"} | {
     "keep", "keeping", "works"}
 FILLER = frozenset([
     "present", "next", "looked", "look", "looking", "consider", "considered", "considering", "then", "come", "comes",
@@ -181,10 +188,10 @@ def _key_word(phrase: str) -> str:
 
 
 _MARKS = frozenset(p for p in PASS_PHRASES + FAIL_PHRASES if not _TOKENS.search(p))
-_FAIL_TRIGGERS = frozenset(_key_word(p) for p in FAIL_PHRASES if p not in _MARKS) | {
+_FAIL_TRIGGERS = frozenset(_key_word(p) for p in FAIL_PHRASES + REMARK_FAIL_PHRASES if p not in _MARKS) | {
     "too", "limit", "budget", "cap", "ceiling", "maximum", "max", "no", "nope", "out", "off", "does", "do", "did",
     "not", "aside", "longer", "hardly", "drop", "cut", "veto", "reject", "nix", "scrap", "ditch", "skip", "bin"}
-_PASS_TRIGGERS = frozenset(_key_word(p) for p in PASS_PHRASES if p not in _MARKS) | {
+_PASS_TRIGGERS = frozenset(_key_word(p) for p in PASS_PHRASES + REMARK_PASS_PHRASES if p not in _MARKS) | {
     "keep", "keeping", "works", "stays", "in"}
 _TRIGGERS = _FAIL_TRIGGERS | _PASS_TRIGGERS
 """One word of every verdict phrase and pattern: a clause with none of them (and no mark) has no verdict."""
@@ -287,6 +294,23 @@ def _judges(rest: str) -> bool:
     return bool(_FAIL_PHRASE_RE.match(rest) or _FAIL_EXTRA_RE.match(rest) or _PASS_RE.match(rest))
 
 
+_REMARK_WORDS = re.compile(r"[A-Za-z']+")
+_THIS_ONE = re.compile(r"\b(?:this|that) one\b", re.IGNORECASE)
+_NOT_A_REMARK = frozenset({"only", "one", "two", "three", "which", "who", "whichever", "if", "unless", "when"})
+
+
+def is_remark(text: str) -> bool:
+    """Whether an id-less sentence is a verdict about the option spoken of just before: it opens with a verdict
+    (``opens_with_verdict``), or it is short (six words at most), states a verdict and no value, and speaks of
+    no other option ("this one is out.", "let's drop it.", "right, that works.")."""
+    if opens_with_verdict(text):
+        return True
+    words = _REMARK_WORDS.findall(_THIS_ONE.sub("it", text))  # "this one" is the option spoken of
+    if not 0 < len(words) <= 6 or _QUANTIFIED.search(text) or any(w.lower() in _NOT_A_REMARK for w in words):
+        return False
+    return not any(c.isdigit() for c in text) and verdict_of(text) is not None
+
+
 def without_interjection(text: str) -> str:
     """A verdict remark without the word it opens with ("Fine, keep it." -> "keep it."); other text, and a
     remark whose first word is its verdict ("No-go."), as it is."""
@@ -334,5 +358,18 @@ def parenthesised_reason(text: str) -> tuple[str, int, int] | None:
     return (",".join(items), found.start(1), found.end(1)) if found and items else None
 
 
-__all__ = ["COMPARATORS", "DROP_WORDS", "PRONOUN_START", "TOKEN", "fail_spans", "opens_with_verdict",
-           "parenthesised_reason", "pass_spans", "quantified", "reason_of", "verdict_of", "without_interjection"]
+__all__ = [
+    "COMPARATORS",
+    "DROP_WORDS",
+    "PRONOUN_START",
+    "TOKEN",
+    "fail_spans",
+    "is_remark",
+    "opens_with_verdict",
+    "parenthesised_reason",
+    "pass_spans",
+    "quantified",
+    "reason_of",
+    "verdict_of",
+    "without_interjection",
+]
