@@ -14,12 +14,11 @@ are derived sums and are left out.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 
-from relaykit.handoff.compact import encode, encode_text, family
+from relaykit.handoff.compact import encode, encode_text
 from relaykit.handoff.compact_read import ParsedRow, parse_compact
 from relaykit.handoff.constraints import parse_constraints
 from relaykit.handoff.lexicon import (
@@ -36,6 +35,19 @@ from relaykit.handoff.lexicon import (
     reason_of,
     verdict_of,
     without_interjection,
+)
+from relaykit.handoff.reading import (
+    BOTH_START,
+    CONNECTORS,
+    DECISION_HEADERS,
+    ORDINAL,
+    TOGETHER,
+    compared_to,
+    decision,
+    is_heading,
+    keyed_decision,
+    option_ids,
+    respective,
 )
 from relaykit.handoff.table import TOKEN_WORDS, EvidenceTable, Row, typed
 from relaykit.handoff.text import (
@@ -62,17 +74,8 @@ SPEAKERS = frozenset({"me", "i", "you", "we", "agent", "user", "assistant", "cus
                       "coordinator", "advisor", "adviser", "consultant", "recruiter", "tenant", "landlord", "broker",
                       "scout", "editor", "tester", "developer", "dev", "purchaser", "colleague", "partner", "chair"})
 """Dialogue speaker labels ("Agent: ...") at a line start: who speaks, never an attribute's label."""
-DECISION_HEADERS = frozenset({"decision", "verdict", "status", "result", "outcome", "pass", "passes", "feasible",
-                              "eligible", "shortlisted", "shortlist", "selected", "accepted", "keep", "ok"})
-"""Table or CSV column headers whose yes / no cells are the row's verdict."""
-_YES = frozenset({"yes", "y", "true", "ok", "pass", "✓", "✔", "✅", "go", "select", "selected", "pick", "take", "keep"})
-_NO = frozenset({"no", "n", "false", "fail", "✗", "✘", "❌", "drop", "cut", "skip", "out", "x", "nope"})
-"""A decision cell's first word (``drop (price)``, ``yes``) under a decision header."""
-_BARE_DECISIONS = {"keep": "pass", "drop": "fail", "skip": "fail", "cut": "fail", "select": "pass"}
-"""Cells that are a verdict by themselves, under any header or none."""
 _NOT_CSV = re.compile(r"[.?!:;=]$|^[-*•]|:\s")  # sentence ends, bullets, labels: prose or notes, not a CSV header
 _NUMBERING = re.compile(r"^\(?\d{1,3}[.)]\s+(?=\D)")  # "1. PN1 - ...", "(2) ...": a list number, not a value
-_KEYED = re.compile(r"^[-*•\s]*(?P<label>[A-Za-z][\w ]{0,30}?)\s*[:=]\s*(?P<value>[^:=]+)$")
 _CSV_SPLIT = re.compile(r",(?![^()]*\))")  # commas outside parentheses ("reject (lead time, cert)" is one cell)
 _OPENER = re.compile(r"^(?:(?:starting|beginning|moving on|turning|continuing|going on|on) (?:with|to) |as for |"
                      r"as to |next up,? |first up,? |first off,? |then,? )", re.IGNORECASE)
@@ -149,7 +152,7 @@ class _Reader:
         ids = self.ids(stripped)
         if stripped.startswith("#"):  # a markdown heading opens a section (of one option, or of none)
             self.section = ids[0] if len(ids) == 1 else None
-        if len(ids) == 1 and _is_heading(stripped, ids[0]):
+        if len(ids) == 1 and is_heading(stripped, ids[0]):
             self.block = self.subject = ids[0]
             if verdict_of(stripped):  # "### PR1 - rejected"
                 self._apply(ids[0], stripped)
@@ -243,7 +246,7 @@ class _Reader:
         for k, cell in enumerate(cells):
             if k != at and cell:
                 label = header[k] if header and k < len(header) else ""
-                decided = _decision(label, cell)
+                decided = decision(label, cell)
                 if decided or (verdict_of(cell) and DECISION_HEADERS & set(TOKEN_WORDS.findall(label))):
                     label = ""  # "decision: reject (price)" needs no label word: the verdict cell says it
                 text = f"{label} {cell}".strip()
@@ -272,11 +275,11 @@ class _Reader:
         if len(ids) > 1:
             self._several(clause, ids)
             return ids[-1]
-        if not ids and self.group and _BOTH_START.match(clause):  # "Both are out.", "so neither passes"
+        if not ids and self.group and BOTH_START.match(clause):  # "Both are out.", "so neither passes"
             for option_id in self.group:
                 self._apply(option_id, clause)
             return None
-        if not ids and (ordinal := _ORDINAL.match(clause)) and self.pair:
+        if not ids and (ordinal := ORDINAL.match(clause)) and self.pair:
             clause = clause[ordinal.end():]  # "the second has 2 years": the ordinal is no evidence
             target: str | None = self.pair[0 if ordinal.group(1).lower() == "first" else 1]
         else:
@@ -316,7 +319,7 @@ class _Reader:
         pieces = [clause[start:end] for start, end in pairwise(bounds)]
         last = self.id_re.match(pieces[-1])
         tail = pieces[-1][last.end():] if last else ""
-        values = _respective(tail, len(pieces))
+        values = respective(tail, len(pieces))
         if values is not None:  # "HX1 and HX2 are 4 km and 6 km away respectively", "(4 km and 6 km)"
             for piece, (value, _, _) in zip(pieces, values, strict=True):
                 named = self.id_re.match(piece)
@@ -324,8 +327,8 @@ class _Reader:
                     self._apply(named.group(0), value)
             for _, a, b in reversed(values):
                 tail = tail[:a] + " " + tail[b:]
-        together = _TOGETHER.search(tail) is not None  # "..., so both are out", "both cover the network"
-        bare = together and all(not _CONNECTORS.sub("", self.id_re.sub("", p, count=1)) for p in pieces[:-1])
+        together = TOGETHER.search(tail) is not None  # "..., so both are out", "both cover the network"
+        bare = together and all(not CONNECTORS.sub("", self.id_re.sub("", p, count=1)) for p in pieces[:-1])
         shared = shared or (verdict_of(tail) if together else None)
         for piece in pieces:
             option_id = self.id_re.match(piece)
@@ -363,7 +366,7 @@ class _Reader:
         """What an attributed clause says: its verdict, the reason of a fail, its label words, and the words and
         typed values (encoded) that are evidence, in order."""
         labels = self._labels(text) if ":" in text or "=" in text else ()
-        verdict = verdict_of(text) or shared or _keyed_decision(text)
+        verdict = verdict_of(text) or shared or keyed_decision(text)
         blocked: list[tuple[int, int]] = []  # where words are verdict or reason, not evidence
         spans: list[tuple[int, int]] = []
         reason = None
@@ -389,7 +392,7 @@ class _Reader:
                 value = m.group(0)
                 word = value.lower()
                 if blocked and (any(a <= m.start() < b for a, b in blocked)
-                                or (spans and word in wanted and _compared_to(text, spans, m.start()))):
+                                or (spans and word in wanted and compared_to(text, spans, m.start()))):
                     continue
                 if word not in drop and word not in kinds and not self._is_option(value) \
                         and not (word.endswith("'s") and self._is_option(value[:-2])):  # "KE3's price"
@@ -438,92 +441,6 @@ def _id_matches(id_re: re.Pattern[str], text: str) -> tuple[str, ...]:
     if not id_re.groups:
         return tuple(id_re.findall(text))
     return tuple(m.group(0) for m in id_re.finditer(text))
-
-
-_BOTH_START = re.compile(r"^(?:(?:so|and|thus|hence|therefore|then),?\s+)?(?:both|neither|all of them|they both|"
-                         r"the two|both of them|each of them)\b", re.IGNORECASE)
-_ORDINAL = re.compile(r"^the (first|second)(?: one| option)?\s*(?=is|has|had|was|costs?|charges?|offers?|comes?|"
-                      r"takes?|asks?|sits?|runs?|needs?|includes?|provides?|gets?|at|with|for|[,:(])", re.IGNORECASE)
-_TOGETHER = re.compile(r"\b(?:both|neither|all of them|each of them|all (?:two|three|four|five|six))\b", re.IGNORECASE)
-_CONNECTORS = re.compile(r"[\s,;&()/]+|\band\b|\bor\b", re.IGNORECASE)
-_GROUPED = re.compile(r"\(([^()]*)\)")
-
-
-def _respective(tail: str, count: int) -> list[tuple[str, int, int]] | None:
-    """The values a clause about ``count`` ids gives one per id, in order: a parenthesised list of exactly
-    that many values ("(4.2 km and 5.5 km)") or a clause that says "respectively". None otherwise."""
-    spans: list[tuple[int, int]] = []
-    for group in _GROUPED.finditer(tail):
-        found = [m.span() for m in TOKEN.finditer(group.group(1)) if m.lastgroup in ("qty", "time", "date")]
-        rest = _CONNECTORS.sub("", "".join(group.group(1)[e:s] for (_, e), (s, _) in pairwise([(0, 0), *found,
-                                                                                          (len(group.group(1)),) * 2])))
-        if len(found) == count and not rest:
-            spans = [(group.start(1) + a, group.start(1) + b) for a, b in found]
-            break
-    if not spans and re.search(r"\brespectively\b", tail, re.IGNORECASE):
-        spans = [m.span() for m in TOKEN.finditer(tail) if m.lastgroup in ("qty", "time", "date")]
-    if len(spans) != count:
-        return None
-    return [(tail[a:b], a, b) for a, b in spans]
-
-
-def _keyed_decision(text: str) -> str | None:
-    """The verdict of a ``decision: yes`` / ``status=drop`` line, as a decision column's cell would be."""
-    keyed = _KEYED.match(text) if ":" in text or "=" in text else None
-    return _decision(keyed.group("label").lower(), keyed.group("value")) if keyed else None
-
-
-def _decision(label: str, cell: str) -> str | None:
-    """``"pass"`` / ``"fail"`` for a yes / no cell under a decision header (a cell that is only "keep" or
-    "drop" needs no header), else None."""
-    said = cell.strip(" .!").lower().split(" (")[0].split(":")[0].strip()
-    if said in _BARE_DECISIONS:
-        return _BARE_DECISIONS[said]
-    if not label or not DECISION_HEADERS & set(TOKEN_WORDS.findall(label)):
-        return None
-    return "pass" if said in _YES else "fail" if said in _NO else None
-
-
-def _compared_to(text: str, spans: list[tuple[int, int]], at: int) -> bool:
-    """Whether the word at ``at`` is what a fail phrase compares with ("does not match night"): it follows
-    the phrase within two words, with no punctuation between."""
-    return any(end <= at and re.fullmatch(r"\s*(?:[A-Za-z-]+\s+){0,2}", text[end:at]) for _, end in spans)
-
-
-@remembered
-def _is_heading(line: str, option_id: str) -> bool:
-    """A line that only introduces an option ("- H01", "id: H01", "### H01 (Thames View)")."""
-    rest = _PARENTHESISED.sub(" ", line.replace(option_id, " ", 1))
-    if not line.startswith("#"):  # the word count first: it rules out most lines cheaply
-        return len(_heading_words(rest)) <= 1 and verdict_of(rest) is None and not typed(rest)
-    if verdict_of(rest) is not None:
-        spans = sorted(fail_spans(rest) + pass_spans(rest))  # "### PR1 - rejected": a heading with its verdict
-        rest = "".join(" " if any(a <= k < b for a, b in spans) else c for k, c in enumerate(rest))
-    return len(_heading_words(rest)) <= 1 and not typed(rest)
-
-
-_PARENTHESISED = re.compile(r"\([^)]*\)")
-_LETTERS = re.compile(r"[A-Za-z]+")
-
-
-def _heading_words(rest: str) -> list[str]:
-    return [w for w in _LETTERS.findall(rest) if w.lower() not in ("id", "option", "name")]
-
-
-def option_ids(trace: str, id_re: re.Pattern[str], exclude: frozenset[str]) -> frozenset[str] | None:
-    """The ids that name options: those of a letter prefix shared by two or more distinct ids (so a stray
-    "ISO-9001" is not an option), or every id when no prefix repeats. None when every match counts."""
-    every = set(id_re.findall(trace)) if not id_re.groups else {m.group(0) for m in id_re.finditer(trace)}
-    others = Counter(_family(i) for i in every if i not in exclude)
-    # an id the goal names is still an option when other ids of its family name options too (a persona that
-    # mentions "H9" must not hide hotel H9); the goal's own id, a family of its own, is not one
-    distinct = {i for i in every if i not in exclude or others[_family(i)] >= 1}
-    prefixes = Counter(_family(i) for i in distinct)
-    families = {p for p, n in prefixes.items() if n >= 2}
-    return frozenset(i for i in distinct if _family(i) in families or not families)
-
-
-_family = family
 
 
 def read_evidence(trace: str, goal: str, *, id_pattern: str | None = None) -> EvidenceTable:
