@@ -111,3 +111,26 @@ def test_a_short_remark_after_a_line_break_goes_to_the_option_before() -> None:
             "GZ5 offers 80 GB at 1.60 EUR an hour in eu-west.\nlet's go with it."
     table = read_evidence(trace, "A GPU with at least 80 GB under 2 EUR an hour.")
     assert table.rows["GZ4"].verdict == "eliminated" and table.rows["GZ5"].verdict == "pass"
+
+
+@pytest.mark.parametrize(("clause", "expected"), [
+    ("fits 45 people", None), ("it fits up to 30 guests", None), ("fits the budget", "pass"),
+    ("sadly that's out of the running", "fail"), ("it's out of stock in May", None), ("they're out", "fail"),
+])
+def test_capacity_and_place_are_no_verdicts(clause: str, expected: str | None) -> None:
+    assert verdict_of(clause) == expected
+
+
+def test_a_time_stamped_chat_with_lower_case_names() -> None:
+    trace = ("[08:41] rui: BK2 sleeps 6, asks 310 CHF a night\n"
+             "[08:42] ines: cool, a keeper\n"
+             "[08:44] rui: BK3 sleeps 4 for 260 CHF a night\n"
+             "[08:44] ines: too cramped - nope\n"
+             "[08:46] rui: BK5 sleeps 8, 455 CHF a night\n"
+             "[08:47] ines: beyond what we can spend, park it")
+    table = read_evidence(trace, "A chalet for at least 5 people under 400 CHF a night.")
+    verdicts = {k: r.verdict for k, r in table.rows.items()}
+    assert verdicts == {"BK2": "pass", "BK3": "eliminated", "BK5": "eliminated"}
+    assert "260 CHF" in table.rows["BK3"].evidence and "455 CHF" in table.rows["BK5"].evidence
+    assert not table.notes
+    assert "cool" not in table.rows["BK2"].evidence.lower()

@@ -28,7 +28,6 @@ from relaykit.handoff.lexicon import (
     TOKEN,
     fail_spans,
     is_remark,
-    opens_with_verdict,
     parenthesised_reason,
     pass_spans,
     quantified,
@@ -66,7 +65,8 @@ _CLAUSE_SPLIT = re.compile(r";\s*|,?\s+(?:while|whereas)\s+|,\s+but\s+"
 _BLOCK_LINE = re.compile(r"^(?:\s+|[-*•]\s|[\w ()/-]{1,40}:)")
 _KIND = re.compile(r"\b([A-Z][a-z]+) $")
 _TABLE_RULE = re.compile(r"^:?-{2,}:?$")
-_SPEAKER = re.compile(r"^(?P<who>[A-Za-z][A-Za-z]{0,15})\s*:\s+(?=\S)")
+_SPEAKER = re.compile(r"^(?:\[[^\]]{1,25}\]\s*)?(?P<who>[A-Za-z][A-Za-z]{0,15})\s*:\s+(?=\S)")
+"""A speaker label at a line start, after a bracketed time stamp ("[10:02] sam: ...") or none."""
 SPEAKERS = frozenset({"me", "i", "you", "we", "agent", "user", "assistant", "customer", "client", "bot", "human",
                       "ai", "q", "a", "system", "auditor", "researcher", "booker", "planner", "manager", "analyst",
                       "reviewer", "lead", "host", "guest", "buyer", "seller", "caller", "operator", "support",
@@ -182,9 +182,11 @@ class _Reader:
         rest = line[found.end():]
         known = who in SPEAKERS or who in self.speakers
         # "owner: fine, out.": a remark that only judges is spoken (a "decision: out" label is no speaker)
-        remark = self.block is None and who not in DECISION_HEADERS and opens_with_verdict(rest) and not typed(rest)
-        unnamed = said[0].isupper() and ((rest.endswith("?") and not typed(rest)) or (answered and self.block is None))
-        if known or remark or unnamed:
+        remark = self.block is None and who not in DECISION_HEADERS and is_remark(rest) and not typed(rest)
+        asked = said[0].isupper() and rest.endswith("?") and not typed(rest)
+        # an answer to a speaker's line: a capitalised label, or any label before an option id ("sam: VN6 fits 40")
+        answers = answered and self.block is None and (said[0].isupper() or bool(self.ids(rest)))
+        if known or remark or asked or answers:
             if len(self.speakers) < 64:
                 self.speakers.add(who)
             self.spoken = True
@@ -284,7 +286,8 @@ class _Reader:
             target: str | None = self.pair[0 if ordinal.group(1).lower() == "first" else 1]
         else:
             target = ids[0] if ids else self._resolve(clause) or previous
-        if target is None and previous is None and self.block is None and is_remark(clause):
+        if target is None and previous is None and self.block is None \
+                and (is_remark(clause) or self._spoken_verdict(clause)):
             clause = without_interjection(clause)
             target = self.subject  # "B9: ..., no pets. Crossed off because of the pets." is B9's verdict
         if target is None and previous is None and self.line_subject is not None and self.block is None \
@@ -299,6 +302,11 @@ class _Reader:
         self.subject = target
         self._apply(target, clause)
         return target
+
+    def _spoken_verdict(self, clause: str) -> bool:
+        """A speaker's id-less clause with a verdict and no value ("ines: beyond what we can spend, park it"):
+        in a chat, the verdict on the option the other speaker just described."""
+        return self.spoken and not typed(clause) and not quantified(clause) and verdict_of(clause) is not None
 
     def _resolve(self, clause: str) -> str | None:
         match = PRONOUN_START.match(clause)

@@ -60,8 +60,7 @@ FAIL_PHRASES = ("drops out", "dropped out", "crossed off", "ruled out", "rules o
 REMARK_FAIL_PHRASES = ("not an option", "not viable", "unviable", "non-viable",
                 "set it aside", "set them aside", "setting it aside", "sets it aside", "put it aside", "put aside",
                 "park it", "parked it", "we park", "shelve it", "shelved", "shelving it", "shelve",
-                "passing on it", "pass on this one", "he's out", "she's out", "it's out", "they're out",
-                "that's out", "he’s out", "she’s out", "it’s out", "they’re out", "that’s out", "out of the running",
+                "passing on it", "pass on this one", "out of the running",
                 "out of contention", "not for us", "not for me", "doesn't cut it", "does not cut it",
                 "won't do", "will not do", "off the list", "off the shortlist", "removed from the list",
                 "remove it", "take it off", "taken off", "ditch it", "ditched", "scrap it", "nixed", "nix it",
@@ -85,7 +84,8 @@ _FAIL_EXTRA = (r"too (?:pricey|expensive|costly|dear|far|distant|small|big|large
                r"|(?:set|sets|setting|put|puts|putting|lay|lays|laying|laid) (?:[\w-]+ ){1,2}aside"  # "set KX8 aside"
                r"|(?:not|no longer|hardly) (?:really |quite |exactly |truly |much of )?(?:an? )?"
                r"(?:option|viable|contender)"  # "not really an option"
-               r"|^(?:drop|cut|veto|reject|nix|scrap|ditch|skip|bin|nope|no way)(?=\s*[.!]*\s*$)")  # "Drop." alone
+               r"|^(?:drop|cut|veto|reject|nix|scrap|ditch|skip|bin|nope|no way)(?=\s*[.!]*\s*$)"  # "Drop." alone
+               r"|(?:he|she|it|they|that)(?:['’]s|['’]re) out(?! of)")  # "she's out" ("that's out of the running")
 
 
 
@@ -218,9 +218,13 @@ def verdict_of(text: str) -> str | None:
     for match in _PASS_RE.finditer(text) if marked or not _PASS_TRIGGERS.isdisjoint(words) else ():
         if _WOULD_BEFORE.search(text[:match.start()]):
             continue  # "would only pass if the budget were higher": a condition, not a verdict
+        if match.group(0).lower() in ("fits", "fit") and _COUNTED.match(text, match.end()):
+            continue  # "fits 60 people": a capacity, not a verdict
         return "fail" if _NOT_BEFORE.search(text[:match.start()]) else "pass"
     return None
 
+
+_COUNTED = re.compile(r"\s*(?:up to\s+|about\s+|around\s+)?\d")
 
 _PHRASAL_OUT = frozenset({
     "pay", "pays", "paid", "paying", "carry", "carries", "carried", "work", "works", "worked", "check", "checks",
@@ -258,7 +262,7 @@ _QUANTIFIED = re.compile(r"\b(?:none|all|others?|every\w*|rest|remaining|both|ea
                          re.IGNORECASE)
 _LEADING = re.compile(r"^(?:(?:so|then|and|but|thus|hence|therefore)[\s,]+)?", re.IGNORECASE)
 _INTERJECTION = re.compile(r"^(?:fine|ok|okay|yes|yep|yeah|no|nope|nah|right|well|sure|alright|good|great|agreed|"
-                           r"sadly|unfortunately|honestly|frankly|actually|alas|hmm|ah|oh)\s*[,!.–—-]+\s*",
+                           r"sadly|unfortunately|honestly|frankly|actually|alas|hmm|ah|oh|nice|cool|perfect|meh|ugh)\s*[,!.–—-]+\s*",
                            re.IGNORECASE)
 """A word a verdict remark may open with ("Fine, keep it.", "No - drop it.", "Sadly, ruled out.")."""
 _NEGATED_START = re.compile(r"(?:not|no longer|never|didn't|doesn't|won't|isn't|did not|does not|will not|is not)"
@@ -315,7 +319,7 @@ def without_interjection(text: str) -> str:
     """A verdict remark without the word it opens with ("Fine, keep it." -> "keep it."); other text, and a
     remark whose first word is its verdict ("No-go."), as it is."""
     said = _INTERJECTION.match(text)
-    if said is None or _QUANTIFIED.search(text) or _opens(text) or not _opens(text[said.end():]):
+    if said is None or _QUANTIFIED.search(text) or _opens(text) or not is_remark(text[said.end():]):
         return text
     return text[said.end():]
 
