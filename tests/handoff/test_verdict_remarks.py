@@ -100,7 +100,8 @@ def test_one_word_remarks_on_their_own_lines() -> None:
 @pytest.mark.parametrize(("remark", "expected"), [
     ("this one is out.", True), ("let's drop it.", True), ("right, that works.", True), ("she's a yes.", True),
     ("he's a no.", True), ("Only one passes.", False), ("The rest are out.", False), ("It has a gym.", False),
-    ("Both fail.", False), ("it fails at 40 kg", False),
+    ("Both fail.", False), ("it fails at 40 kg", False), ("Recommendation: go with the cheapest.", False),
+    ("Overall, keep it simple.", False),
 ])
 def test_a_short_verdict_sentence_is_a_remark(remark: str, expected: bool) -> None:
     assert is_remark(remark) is expected

@@ -300,7 +300,12 @@ def _judges(rest: str) -> bool:
 
 _REMARK_WORDS = re.compile(r"[A-Za-z']+")
 _THIS_ONE = re.compile(r"\b(?:this|that) one\b", re.IGNORECASE)
-_NOT_A_REMARK = frozenset({"only", "one", "two", "three", "which", "who", "whichever", "if", "unless", "when"})
+_NOT_A_REMARK = frozenset({"only", "one", "two", "three", "which", "who", "whichever", "if", "unless", "when",
+                          "summary", "overall", "recommendation", "recommend", "conclusion", "finally", "best",
+                          "cheapest", "closest", "nearest", "fastest", "largest", "biggest", "smallest", "lowest",
+                          "highest", "shortest", "longest", "earliest", "latest", "newest"})
+"""Words of a sentence about the whole search, not the option just described ("Recommendation: go with the
+cheapest.", "Only one passes.")."""
 
 
 def is_remark(text: str) -> bool:
