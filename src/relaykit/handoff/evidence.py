@@ -14,12 +14,11 @@ are derived sums and are left out.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 
-from relaykit.handoff.compact import encode, encode_text, family
+from relaykit.handoff.compact import encode, encode_text
 from relaykit.handoff.compact_read import ParsedRow, parse_compact
 from relaykit.handoff.constraints import parse_constraints
 from relaykit.handoff.lexicon import (
@@ -28,12 +27,26 @@ from relaykit.handoff.lexicon import (
     PRONOUN_START,
     TOKEN,
     fail_spans,
-    opens_with_verdict,
+    is_remark,
     parenthesised_reason,
     pass_spans,
     quantified,
     reason_of,
     verdict_of,
+    without_interjection,
+)
+from relaykit.handoff.reading import (
+    BOTH_START,
+    CONNECTORS,
+    DECISION_HEADERS,
+    ORDINAL,
+    TOGETHER,
+    compared_to,
+    decision,
+    is_heading,
+    keyed_decision,
+    option_ids,
+    respective,
 )
 from relaykit.handoff.table import TOKEN_WORDS, EvidenceTable, Row, typed
 from relaykit.handoff.text import (
@@ -52,28 +65,32 @@ _CLAUSE_SPLIT = re.compile(r";\s*|,?\s+(?:while|whereas)\s+|,\s+but\s+"
 _BLOCK_LINE = re.compile(r"^(?:\s+|[-*•]\s|[\w ()/-]{1,40}:)")
 _KIND = re.compile(r"\b([A-Z][a-z]+) $")
 _TABLE_RULE = re.compile(r"^:?-{2,}:?$")
-_SPEAKER = re.compile(r"^(?P<who>[A-Z][A-Za-z]{0,15})\s*:\s+(?=\S)")
+_SPEAKER = re.compile(r"^(?:\[[^\]]{1,25}\]\s*)?(?P<who>[A-Za-z][A-Za-z]{0,15})\s*:\s+(?=\S)")
+"""A speaker label at a line start, after a bracketed time stamp ("[10:02] sam: ...") or none."""
 SPEAKERS = frozenset({"me", "i", "you", "we", "agent", "user", "assistant", "customer", "client", "bot", "human",
                       "ai", "q", "a", "system", "auditor", "researcher", "booker", "planner", "manager", "analyst",
-                      "reviewer", "lead", "host", "guest", "buyer", "seller", "caller", "operator", "support"})
+                      "reviewer", "lead", "host", "guest", "buyer", "seller", "caller", "operator", "support",
+                      "owner", "engineer", "designer", "pm", "boss", "director", "ceo", "cto", "cfo",
+                      "coordinator", "advisor", "adviser", "consultant", "recruiter", "tenant", "landlord", "broker",
+                      "scout", "editor", "tester", "developer", "dev", "purchaser", "colleague", "partner", "chair"})
 """Dialogue speaker labels ("Agent: ...") at a line start: who speaks, never an attribute's label."""
-DECISION_HEADERS = frozenset({"decision", "verdict", "status", "result", "outcome", "pass", "passes", "feasible",
-                              "eligible", "shortlisted", "shortlist", "selected", "accepted", "keep", "ok"})
-"""Table or CSV column headers whose yes / no cells are the row's verdict."""
-_YES = frozenset({"yes", "y", "true", "ok", "pass", "✓", "✔", "✅", "go", "select", "selected", "pick", "take", "keep"})
-_NO = frozenset({"no", "n", "false", "fail", "✗", "✘", "❌", "drop", "cut", "skip", "out", "x", "nope"})
-"""A decision cell's first word (``drop (price)``, ``yes``) under a decision header."""
-_BARE_DECISIONS = {"keep": "pass", "drop": "fail", "skip": "fail", "cut": "fail", "select": "pass"}
-"""Cells that are a verdict by themselves, under any header or none."""
 _NOT_CSV = re.compile(r"[.?!:;=]$|^[-*•]|:\s")  # sentence ends, bullets, labels: prose or notes, not a CSV header
 _NUMBERING = re.compile(r"^\(?\d{1,3}[.)]\s+(?=\D)")  # "1. PN1 - ...", "(2) ...": a list number, not a value
-_KEYED = re.compile(r"^[-*•\s]*(?P<label>[A-Za-z][\w ]{0,30}?)\s*[:=]\s*(?P<value>[^:=]+)$")
 _CSV_SPLIT = re.compile(r",(?![^()]*\))")  # commas outside parentheses ("reject (lead time, cert)" is one cell)
 _OPENER = re.compile(r"^(?:(?:starting|beginning|moving on|turning|continuing|going on|on) (?:with|to) |as for |"
                      r"as to |next up,? |first up,? |first off,? |then,? )", re.IGNORECASE)
 """Narration that opens a clause ("Starting with MR3: ...", "As for MR8, ..."): not evidence."""
-_LABEL = re.compile(r"(?:^|[;,|(])\s*(?:[-*•]\s*)?(?P<label>[A-Za-z][A-Za-z /_-]{0,40}?)\s*:(?!//)\s*(?=\S)"
-                    r"|(?P<label2>\b[A-Za-z_][\w-]*)=")
+_COLON_LABEL = r"(?:^|[;,|(])\s*(?:[-*•]\s*)?(?P<label>[A-Za-z][A-Za-z /_-]{0,40}?)\s*:(?!//)\s*(?=\S)"
+_EQUALS_LABEL = r"(?P<label2>\b[A-Za-z_][\w-]*)="
+_LABEL = re.compile(f"{_COLON_LABEL}|{_EQUALS_LABEL}")
+_LABEL_COLON = re.compile(f"{_COLON_LABEL}|(?P<label2>(?!))")  # the same groups, for a text without "="
+_LABEL_EQUALS = re.compile(f"(?P<label>(?!))|{_EQUALS_LABEL}")  # and for one without ":"
+
+
+_Clause = tuple[str | None, str | None, tuple[tuple[str, ...], ...], tuple[str, ...]]
+"""What ``_Reader._read`` makes of a clause: verdict, reason, label words, evidence tokens."""
+CLAUSE_MEMORY = 4096
+"""Clauses a reader remembers (boilerplate recurs: "The inventory is closed, so ..."); a bound on memory."""
 
 
 @dataclass
@@ -98,10 +115,21 @@ class _Reader:
     line_subject: str | None = None  # the option the line's last attributed sentence was about
     section: str | None = None  # the option whose markdown heading the lines sit under
     index: int = 0
+    option_words: dict[str, bool] = field(default_factory=dict)  # word -> is an option id (see _is_option)
+    last_text: str | None = None  # the text ids() read last, and its ids
+    last_ids: tuple[str, ...] = ()
+    clauses: dict[tuple[str, str | None, int], _Clause] = field(default_factory=dict)  # see _apply
 
     def ids(self, text: str) -> list[str]:
+        """The option ids ``text`` names, each once, in order (the answer for the last text is kept: a line,
+        its sentence and its clause are often the same text)."""
+        if text == self.last_text:
+            return list(self.last_ids)
         found = _id_matches(self.id_re, text)
-        return list(dict.fromkeys(i for i in found if self.options is None or i in self.options))
+        options = self.options
+        kept = tuple(dict.fromkeys(found if options is None else [i for i in found if i in options]))
+        self.last_text, self.last_ids = text, kept
+        return list(kept)
 
     def line(self, line: str) -> None:
         stripped = line.strip()
@@ -124,7 +152,7 @@ class _Reader:
         ids = self.ids(stripped)
         if stripped.startswith("#"):  # a markdown heading opens a section (of one option, or of none)
             self.section = ids[0] if len(ids) == 1 else None
-        if len(ids) == 1 and _is_heading(stripped, ids[0]):
+        if len(ids) == 1 and is_heading(stripped, ids[0]):
             self.block = self.subject = ids[0]
             if verdict_of(stripped):  # "### PR1 - rejected"
                 self._apply(ids[0], stripped)
@@ -143,15 +171,22 @@ class _Reader:
 
     def _unspoken(self, line: str) -> str:
         """The line without a dialogue speaker label ("Agent: AP7 is ..." -> "AP7 is ..."): a known speaker
-        word, a label seen before a question ("Me: And AP9?"), or one that answers a speaker's line."""
+        word, a label seen before a question ("Me: And AP9?"), one that answers a speaker's line, or one whose
+        line only judges ("ops: nah, that's out."; the verdict then goes to the option spoken of before)."""
         found = _SPEAKER.match(line)
         answered, self.spoken = self.spoken, False
         if found is None or self.ids(found.group("who")):
             return line
-        who = found.group("who").lower()
+        said = found.group("who")
+        who = said.lower()
         rest = line[found.end():]
         known = who in SPEAKERS or who in self.speakers
-        if known or (rest.endswith("?") and not typed(rest)) or (answered and self.block is None):
+        # "owner: fine, out.": a remark that only judges is spoken (a "decision: out" label is no speaker)
+        remark = self.block is None and who not in DECISION_HEADERS and is_remark(rest) and not typed(rest)
+        asked = said[0].isupper() and rest.endswith("?") and not typed(rest)
+        # an answer to a speaker's line: a capitalised label, or any label before an option id ("sam: VN6 fits 40")
+        answers = answered and self.block is None and (said[0].isupper() or bool(self.ids(rest)))
+        if known or remark or asked or answers:
             if len(self.speakers) < 64:
                 self.speakers.add(who)
             self.spoken = True
@@ -178,7 +213,13 @@ class _Reader:
         return False
 
     def _is_option(self, word: str) -> bool:
-        return self.id_re.fullmatch(word) is not None and (self.options is None or word in self.options)
+        known = self.option_words.get(word)
+        if known is None:  # a bounded memory of the words seen (most words recur, the regex costs more)
+            known = self.id_re.fullmatch(word) is not None and (self.options is None or word in self.options)
+            if len(self.option_words) >= 8192:
+                self.option_words.clear()
+            self.option_words[word] = known
+        return known
 
     def _row(self, option_id: str) -> Row:
         row = self.rows.get(option_id)
@@ -207,7 +248,7 @@ class _Reader:
         for k, cell in enumerate(cells):
             if k != at and cell:
                 label = header[k] if header and k < len(header) else ""
-                decided = _decision(label, cell)
+                decided = decision(label, cell)
                 if decided or (verdict_of(cell) and DECISION_HEADERS & set(TOKEN_WORDS.findall(label))):
                     label = ""  # "decision: reject (price)" needs no label word: the verdict cell says it
                 text = f"{label} {cell}".strip()
@@ -236,16 +277,18 @@ class _Reader:
         if len(ids) > 1:
             self._several(clause, ids)
             return ids[-1]
-        if not ids and self.group and _BOTH_START.match(clause):  # "Both are out.", "so neither passes"
+        if not ids and self.group and BOTH_START.match(clause):  # "Both are out.", "so neither passes"
             for option_id in self.group:
                 self._apply(option_id, clause)
             return None
-        if not ids and (ordinal := _ORDINAL.match(clause)) and self.pair:
+        if not ids and (ordinal := ORDINAL.match(clause)) and self.pair:
             clause = clause[ordinal.end():]  # "the second has 2 years": the ordinal is no evidence
             target: str | None = self.pair[0 if ordinal.group(1).lower() == "first" else 1]
         else:
             target = ids[0] if ids else self._resolve(clause) or previous
-        if target is None and previous is None and self.block is None and opens_with_verdict(clause):
+        if target is None and previous is None and self.block is None \
+                and (is_remark(clause) or self._spoken_verdict(clause)):
+            clause = without_interjection(clause)
             target = self.subject  # "B9: ..., no pets. Crossed off because of the pets." is B9's verdict
         if target is None and previous is None and self.line_subject is not None and self.block is None \
                 and not quantified(clause) and (typed(clause) or verdict_of(clause)):
@@ -259,6 +302,11 @@ class _Reader:
         self.subject = target
         self._apply(target, clause)
         return target
+
+    def _spoken_verdict(self, clause: str) -> bool:
+        """A speaker's id-less clause with a verdict and no value ("ines: beyond what we can spend, park it"):
+        in a chat, the verdict on the option the other speaker just described."""
+        return self.spoken and not typed(clause) and not quantified(clause) and verdict_of(clause) is not None
 
     def _resolve(self, clause: str) -> str | None:
         match = PRONOUN_START.match(clause)
@@ -279,7 +327,7 @@ class _Reader:
         pieces = [clause[start:end] for start, end in pairwise(bounds)]
         last = self.id_re.match(pieces[-1])
         tail = pieces[-1][last.end():] if last else ""
-        values = _respective(tail, len(pieces))
+        values = respective(tail, len(pieces))
         if values is not None:  # "HX1 and HX2 are 4 km and 6 km away respectively", "(4 km and 6 km)"
             for piece, (value, _, _) in zip(pieces, values, strict=True):
                 named = self.id_re.match(piece)
@@ -287,8 +335,8 @@ class _Reader:
                     self._apply(named.group(0), value)
             for _, a, b in reversed(values):
                 tail = tail[:a] + " " + tail[b:]
-        together = _TOGETHER.search(tail) is not None  # "..., so both are out", "both cover the network"
-        bare = together and all(not _CONNECTORS.sub("", self.id_re.sub("", p, count=1)) for p in pieces[:-1])
+        together = TOGETHER.search(tail) is not None  # "..., so both are out", "both cover the network"
+        bare = together and all(not CONNECTORS.sub("", self.id_re.sub("", p, count=1)) for p in pieces[:-1])
         shared = shared or (verdict_of(tail) if together else None)
         for piece in pieces:
             option_id = self.id_re.match(piece)
@@ -300,51 +348,78 @@ class _Reader:
         self.subject = ids[-1]
 
     def _apply(self, option_id: str, text: str, shared: str | None = None) -> None:
+        key = (text, shared, len(self.kinds))  # kinds only grow: their count says which were known
+        read = self.clauses.get(key)
+        if read is None:
+            read = self._read(text, shared)
+            if len(self.clauses) >= CLAUSE_MEMORY:
+                self.clauses.clear()
+            self.clauses[key] = read
+        verdict, reason, labels, tokens = read
+        for said in labels:
+            if len(self.labels) < 4096:
+                self.labels.update(said)
         row = self._row(option_id)
-        if ":" in text or "=" in text:
-            self._labels(text)
-        verdict = verdict_of(text) or shared or _keyed_decision(text)
         if verdict and len(row.verdicts) < 64:
             row.verdicts += verdict[0]
         if not row.sentences or row.sentences[-1] != self.index:
             row.sentences.append(self.index)
         row.add_break()
-        why = (reason_of(text) or parenthesised_reason(text)) if verdict == "fail" else None
-        if why is not None:
-            row.add_reason(why[0])
+        if reason is not None:
+            row.add_reason(reason)
+        for token in tokens:
+            row.add(token)
+
+    def _read(self, text: str, shared: str | None) -> _Clause:
+        """What an attributed clause says: its verdict, the reason of a fail, its label words, and the words and
+        typed values (encoded) that are evidence, in order."""
+        labels = self._labels(text) if ":" in text or "=" in text else ()
+        verdict = verdict_of(text) or shared or keyed_decision(text)
+        blocked: list[tuple[int, int]] = []  # where words are verdict or reason, not evidence
+        spans: list[tuple[int, int]] = []
+        reason = None
+        if verdict == "fail":
+            why = reason_of(text) or parenthesised_reason(text)
+            reason = why[0] if why is not None else None
+            spans = fail_spans(text)
+            if spans:  # a reason travels as the reason
+                blocked = [*spans, (why[1], why[2])] if why is not None else spans
+        elif verdict == "pass":
+            blocked = pass_spans(text)  # "looks good", "a fit": the verdict cell says it
+        return verdict, reason, labels, self._evidence(text, blocked, spans)
+
+    def _evidence(self, text: str, blocked: list[tuple[int, int]], spans: list[tuple[int, int]]) -> tuple[str, ...]:
+        """The clause's words and typed values (encoded), except those in ``blocked``, and a goal's wanted
+        value a fail phrase compares with ("does not match business")."""
         tokens = _matches(text)
-        spans = fail_spans(text) if verdict == "fail" else []
-        passed = pass_spans(text) if verdict == "pass" else []
+        drop, kinds, wanted = DROP_WORDS, self.kinds, self.wanted
+        out: list[str] = []
         for k, m in enumerate(tokens):
             kind = m.lastgroup
-            if kind == "w" and passed and any(a <= m.start() < b for a, b in passed):
-                continue  # "looks good", "a fit": the verdict cell says it
-            if kind == "w" and spans and ((why is not None and why[1] <= m.start() < why[2])
-                                          or any(a <= m.start() < b for a, b in spans)
-                                          or (m.group(0).lower() in self.wanted
-                                              and _compared_to(text, spans, m.start()))):
-                continue  # a reason travels as the reason; "does not match business" names the goal's value
             if kind == "w":
                 value = m.group(0)
                 word = value.lower()
-                if word not in DROP_WORDS and word not in self.kinds and not self._is_option(value) \
+                if blocked and (any(a <= m.start() < b for a, b in blocked)
+                                or (spans and word in wanted and compared_to(text, spans, m.start()))):
+                    continue
+                if word not in drop and word not in kinds and not self._is_option(value) \
                         and not (word.endswith("'s") and self._is_option(value[:-2])):  # "KE3's price"
-                    row.add(value)
+                    out.append(value)
             elif kind == "qty":
                 q = quantity_of(m)
                 if not (self.thresholds and self._is_threshold(q, tokens[max(0, k - 3):k])):
-                    row.add(encode(format_number(q.value), q.unit or "#"))
+                    out.append(encode(format_number(q.value), q.unit or "#"))
             elif kind == "time":
-                row.add(encode(normal_time(m.group(0)), "time"))
+                out.append(encode(normal_time(m.group(0)), "time"))
             elif kind == "date":
-                row.add(encode(m.group(0), "date"))
+                out.append(encode(m.group(0), "date"))
+        return tuple(out)
 
-    def _labels(self, text: str) -> None:
-        """Remember the words written as labels ("hourly rate: $2.70", "rate=2.70"); a bounded vocabulary."""
-        for m in _LABEL.finditer(text):
-            if len(self.labels) < 4096:
-                said = m.group("label") or m.group("label2")
-                self.labels.update(w.lower() for w in TOKEN_WORDS.findall(said))
+    def _labels(self, text: str) -> tuple[tuple[str, ...], ...]:
+        """The words written as labels ("hourly rate: $2.70", "rate=2.70"), one tuple per label."""
+        pattern = _LABEL if "=" in text and ":" in text else _LABEL_COLON if ":" in text else _LABEL_EQUALS
+        return tuple(tuple(w.lower() for w in TOKEN_WORDS.findall(m.group("label") or m.group("label2")))
+                     for m in pattern.finditer(text))
 
     def _is_threshold(self, q: Quantity, before: Sequence[re.Match[str]]) -> bool:
         """A goal threshold restated in a check ("5.1 km exceeds the 3.0 km limit"), not the option's value."""
@@ -371,87 +446,9 @@ def _clauses_of(sentence: str) -> tuple[str, ...]:
 
 @remembered
 def _id_matches(id_re: re.Pattern[str], text: str) -> tuple[str, ...]:
+    if not id_re.groups:
+        return tuple(id_re.findall(text))
     return tuple(m.group(0) for m in id_re.finditer(text))
-
-
-_BOTH_START = re.compile(r"^(?:(?:so|and|thus|hence|therefore|then),?\s+)?(?:both|neither|all of them|they both|"
-                         r"the two|both of them|each of them)\b", re.IGNORECASE)
-_ORDINAL = re.compile(r"^the (first|second)(?: one| option)?\s*(?=is|has|had|was|costs?|charges?|offers?|comes?|"
-                      r"takes?|asks?|sits?|runs?|needs?|includes?|provides?|gets?|at|with|for|[,:(])", re.IGNORECASE)
-_TOGETHER = re.compile(r"\b(?:both|neither|all of them|each of them|all (?:two|three|four|five|six))\b", re.IGNORECASE)
-_CONNECTORS = re.compile(r"[\s,;&()/]+|\band\b|\bor\b", re.IGNORECASE)
-_GROUPED = re.compile(r"\(([^()]*)\)")
-
-
-def _respective(tail: str, count: int) -> list[tuple[str, int, int]] | None:
-    """The values a clause about ``count`` ids gives one per id, in order: a parenthesised list of exactly
-    that many values ("(4.2 km and 5.5 km)") or a clause that says "respectively". None otherwise."""
-    spans: list[tuple[int, int]] = []
-    for group in _GROUPED.finditer(tail):
-        found = [m.span() for m in TOKEN.finditer(group.group(1)) if m.lastgroup in ("qty", "time", "date")]
-        rest = _CONNECTORS.sub("", "".join(group.group(1)[e:s] for (_, e), (s, _) in pairwise([(0, 0), *found,
-                                                                                          (len(group.group(1)),) * 2])))
-        if len(found) == count and not rest:
-            spans = [(group.start(1) + a, group.start(1) + b) for a, b in found]
-            break
-    if not spans and re.search(r"\brespectively\b", tail, re.IGNORECASE):
-        spans = [m.span() for m in TOKEN.finditer(tail) if m.lastgroup in ("qty", "time", "date")]
-    if len(spans) != count:
-        return None
-    return [(tail[a:b], a, b) for a, b in spans]
-
-
-def _keyed_decision(text: str) -> str | None:
-    """The verdict of a ``decision: yes`` / ``status=drop`` line, as a decision column's cell would be."""
-    keyed = _KEYED.match(text) if ":" in text or "=" in text else None
-    return _decision(keyed.group("label").lower(), keyed.group("value")) if keyed else None
-
-
-def _decision(label: str, cell: str) -> str | None:
-    """``"pass"`` / ``"fail"`` for a yes / no cell under a decision header (a cell that is only "keep" or
-    "drop" needs no header), else None."""
-    said = cell.strip(" .!").lower().split(" (")[0].split(":")[0].strip()
-    if said in _BARE_DECISIONS:
-        return _BARE_DECISIONS[said]
-    if not label or not DECISION_HEADERS & set(TOKEN_WORDS.findall(label)):
-        return None
-    return "pass" if said in _YES else "fail" if said in _NO else None
-
-
-def _compared_to(text: str, spans: list[tuple[int, int]], at: int) -> bool:
-    """Whether the word at ``at`` is what a fail phrase compares with ("does not match night"): it follows
-    the phrase within two words, with no punctuation between."""
-    return any(end <= at and re.fullmatch(r"\s*(?:[A-Za-z-]+\s+){0,2}", text[end:at]) for _, end in spans)
-
-
-@remembered
-def _is_heading(line: str, option_id: str) -> bool:
-    """A line that only introduces an option ("- H01", "id: H01", "### H01 (Thames View)")."""
-    rest = line.replace(option_id, " ", 1)
-    rest = re.sub(r"\([^)]*\)", " ", rest)
-    if verdict_of(rest) is not None:
-        if not line.startswith("#"):
-            return False
-        spans = sorted(fail_spans(rest) + pass_spans(rest))  # "### PR1 - rejected": a heading with its verdict
-        rest = "".join(" " if any(a <= k < b for a, b in spans) else c for k, c in enumerate(rest))
-    words = [w for w in re.findall(r"[A-Za-z]+", rest) if w.lower() not in ("id", "option", "name")]
-    return len(words) <= 1 and not typed(rest)
-
-
-def option_ids(trace: str, id_re: re.Pattern[str], exclude: frozenset[str]) -> frozenset[str] | None:
-    """The ids that name options: those of a letter prefix shared by two or more distinct ids (so a stray
-    "ISO-9001" is not an option), or every id when no prefix repeats. None when every match counts."""
-    every = {m.group(0) for m in id_re.finditer(trace)}
-    others = Counter(_family(i) for i in every if i not in exclude)
-    # an id the goal names is still an option when other ids of its family name options too (a persona that
-    # mentions "H9" must not hide hotel H9); the goal's own id, a family of its own, is not one
-    distinct = {i for i in every if i not in exclude or others[_family(i)] >= 1}
-    prefixes = Counter(_family(i) for i in distinct)
-    families = {p for p, n in prefixes.items() if n >= 2}
-    return frozenset(i for i in distinct if _family(i) in families or not families)
-
-
-_family = family
 
 
 def read_evidence(trace: str, goal: str, *, id_pattern: str | None = None) -> EvidenceTable:

@@ -16,8 +16,9 @@ from relaykit.text import STOPWORDS
 TIME_PATTERN = r"\b(?:[01]?\d|2[0-3]):[0-5]\d(?:\s?[ap]\.?m\.?)?\b|\b(?:1[0-2]|0?[1-9])\s?[ap]\.?m\.?(?![a-z])"
 DATE_PATTERN = r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b"
 TOKEN = re.compile(
+    r"(?=[\w$£€¥✓✔✗✘❌✅✖👍👎])(?:"  # every token starts so: other positions are passed over at once
     rf"(?P<time>{TIME_PATTERN})|(?P<date>{DATE_PATTERN})|(?P<qty>{QUANTITY_PATTERN})"
-    r"|(?P<w>[A-Za-z][A-Za-z0-9]*(?:[-_./'+][A-Za-z0-9]+)*)|(?P<mark>[✓✔✗✘❌✅✖👍👎]\uFE0F?)",
+    r"|(?P<w>[A-Za-z][A-Za-z0-9]*(?:[-_./'+][A-Za-z0-9]+)*)|(?P<mark>[✓✔✗✘❌✅✖👍👎]\uFE0F?))",
     re.IGNORECASE,
 )
 """One token of a clause: a typed value (time, date, quantity) or a word or a verdict symbol."""
@@ -33,6 +34,15 @@ PASS_PHRASES = ("stays on the shortlist", "on the shortlist", "shortlisted", "sh
                 "we will keep", "we are keeping", "we're keeping",
                 "clears everything", "clears all", "meets all", "ticks every box", "ticks all the boxes",
                 "still standing")
+REMARK_PASS_PHRASES = ("viable", "keep on the list", "keep it on the list", "kept on the list",
+                "stays on the list", "still on the list", "remains on the list", "in the running",
+                "still in the running", "keep on the shortlist", "in contention", "still in contention", "good enough",
+                "sounds good", "makes the cut", "made the cut", "make the cut", "moves forward", "moving forward",
+                "goes forward", "a keeper", "back on the list", "fine by me", "still good", "can live with it",
+                "keep as backup", "keep it as backup", "keep it as a backup", "count it in", "book it", "go for it",
+                "take it", "sounds like a plan", "a yes", "a clear yes", "a firm yes", "happy with it",
+                "happy with that one")
+"""Pass phrases of remarks ("Made the cut.", "Back in."): verdicts, but their words are evidence elsewhere."""
 FAIL_PHRASES = ("drops out", "dropped out", "crossed off", "ruled out", "rules out", "no-go", "no go", "✗", "✘", "❌",
                 "eliminated", "eliminate", "rejected", "excluded", "disqualified", "discarded", "dropped", "fails",
                 "failed", "fail", "is out", "out on", "struck", "infeasible", "ineligible", "does not meet",
@@ -47,6 +57,17 @@ FAIL_PHRASES = ("drops out", "dropped out", "crossed off", "ruled out", "rules o
                 "👎", "are out", "were out", "was out", "both out", "all out", "lacks", "lacking",
                 "we drop", "we'll drop", "we are dropping", "we're dropping", "can't afford", "cannot afford",
                 "can not afford", "unaffordable")
+REMARK_FAIL_PHRASES = ("not an option", "not viable", "unviable", "non-viable",
+                "set it aside", "set them aside", "setting it aside", "sets it aside", "put it aside", "put aside",
+                "park it", "parked it", "we park", "shelve it", "shelved", "shelving it", "shelve",
+                "passing on it", "pass on this one", "out of the running",
+                "out of contention", "not for us", "not for me", "doesn't cut it", "does not cut it",
+                "won't do", "will not do", "off the list", "off the shortlist", "removed from the list",
+                "remove it", "take it off", "taken off", "ditch it", "ditched", "scrap it", "nixed", "nix it",
+                "no thanks", "hard no", "forget it", "bin it", "binned", "not happening", "absolutely not",
+                "definitely not", "certainly not", "we'll pass", "i'll pass", "we will pass", "i will pass",
+                "we pass", "we’ll pass", "i’ll pass", "no dice", "strike that one", "a firm no", "a clear no")
+"""Fail phrases of remarks ("Shelved.", "Not for us."): verdicts, but their words are evidence elsewhere."""
 _FAIL_EXTRA = (r"too (?:pricey|expensive|costly|dear|far|distant|small|big|large|slow|junior|old|late|early|few|"
                r"little|short|long|noisy|cramped|high|low|remote)"
                r"|too (?!many\b|much\b)[a-z]+(?=\s*(?:[,.;:!)]|$|[-–—]|(?:for|to|and|so|but|anyway)\b))"
@@ -56,9 +77,15 @@ _FAIL_EXTRA = (r"too (?:pricey|expensive|costly|dear|far|distant|small|big|large
                r"|(?:it|they|that) (?:does|do|did) not(?=\s*[.!]?\s*$)"  # "... would pass if ...; it does not."
                r"|(?:put|rule|knock|count|leave|cross|strike|struck)(?:s|ting|ing|ed)? (?:[\w-]+ ){1,2}"
                r"(?:out|off)\b(?! of)"  # "which puts IP42 out", "rules CR7 out", "crossed VX2 off"
-               r"|(?:so|so,|that's|that is|it's|it is|thus|hence)(?: a| an)? (?:clear |firm |definite )?no"
+               r"|(?:so|so,|that's|that is|it's|it is|thus|hence|he's|she's|they're|he is|she is|they are)"
+               r"(?: a| an)? (?:clear |firm |definite |hard )?no"
                r"(?![\w-]|\s*[A-Za-z0-9])"  # "wrong network, so no.", "so that's a no"
-               r"|(?:^|(?<=[,;:]\s)|(?<=[-–—]\s)|(?<=[,;:]))out(?=\s*[.!]?\s*$)")  # "..., too pricey, out."
+               r"|(?:^|(?<=[,;:]\s)|(?<=[-–—]\s)|(?<=[,;:]))out(?=\s*[.!]?\s*$)"  # "..., too pricey, out."
+               r"|(?:set|sets|setting|put|puts|putting|lay|lays|laying|laid) (?:[\w-]+ ){1,2}aside"  # "set KX8 aside"
+               r"|(?:not|no longer|hardly) (?:really |quite |exactly |truly |much of )?(?:an? )?"
+               r"(?:option|viable|contender)"  # "not really an option"
+               r"|^(?:drop|cut|veto|reject|nix|scrap|ditch|skip|bin|nope|no way)(?=\s*[.!]*\s*$)"  # "Drop." alone
+               r"|(?:he|she|it|they|that)(?:['’]s|['’]re) out(?! of)")  # "she's out" ("that's out of the running")
 
 
 
@@ -84,27 +111,42 @@ def _branch(node: dict[str, Any]) -> str:
     return body + "?" if ends else body
 
 
-_FAIL_PHRASE_RE = re.compile(r"(?<![\w-])(?:" + _trie(FAIL_PHRASES) + r")(?![\w-])", re.IGNORECASE)
+_FAIL_PHRASE_RE = re.compile(r"(?<![\w-])(?:" + _trie(FAIL_PHRASES + REMARK_FAIL_PHRASES) + r")(?![\w-])",
+                             re.IGNORECASE)
 _FAIL_EXTRA_RE = re.compile(r"(?<![\w-])(?:" + _FAIL_EXTRA + r")(?![\w-])", re.IGNORECASE)
 _EXTRA_TRIGGERS = frozenset({"too", "limit", "budget", "cap", "ceiling", "maximum", "max", "no", "nope", "out", "off",
-                             "not"})
+                             "not", "aside", "longer", "hardly", "drop", "cut", "veto", "reject", "nix", "scrap",
+                             "ditch", "skip", "bin"})
 """Words one of the ``_FAIL_EXTRA`` patterns needs: without them that (slower) regex is not run."""
 
 
-def _fail_matches(text: str, words: set[str] | None = None) -> list[re.Match[str]]:
-    """The fail phrases and patterns of ``text`` in order of position."""
-    found = list(_FAIL_PHRASE_RE.finditer(text))
+_last_fail: tuple[str, tuple[re.Match[str], ...]] = ("", ())
+
+
+def _fail_matches(text: str, words: set[str] | None = None) -> tuple[re.Match[str], ...]:
+    """The fail phrases and patterns of ``text`` in order of position. The answer for the last text is kept:
+    the reader asks for the verdict, the reason and the spans of one clause in turn."""
+    global _last_fail
+    last = _last_fail
+    if last[0] == text:
+        return last[1]
+    found = tuple(_FAIL_PHRASE_RE.finditer(text))
     said = words if words is not None else set(_TOKENS.findall(text.lower()))
     if not _EXTRA_TRIGGERS.isdisjoint(said):
-        found = sorted([*found, *_FAIL_EXTRA_RE.finditer(text)], key=lambda m: m.start())
+        found = tuple(sorted([*found, *_FAIL_EXTRA_RE.finditer(text)], key=lambda m: m.start()))
+    _last_fail = (text, found)
     return found
-# "keep.", "works for us", "so it stays."
-_PASS_EXTRA = r"(?:keep|keeping|works|stays)(?=\s*(?:[.!,;)]|$|for (?:us|me|the)|fine|well|great))"
-_PASS_RE = re.compile(r"(?<![\w-])(?:" + _trie(PASS_PHRASES) + "|" + _PASS_EXTRA
+# "keep.", "works for us", "so it stays."; "she's in.", "still in" (at a clause's end only: "is in the centre")
+_PASS_EXTRA = (r"(?:keep|keeping|works|stays)(?=\s*(?:[.!,;)]|$|for (?:us|me|the)|fine|well|great))"
+               r"|(?:(?:she|he|it|they|that|this one)(?:['’]s|['’]re| is| are)|stays|remains|still|is|back)"
+               r" (?:still )?in"
+               r"(?=\s*(?:[.!,;)]|$))")
+_PASS_RE = re.compile(r"(?<![\w-])(?:" + _trie(PASS_PHRASES + REMARK_PASS_PHRASES) + "|" + _PASS_EXTRA
                       + r")(?![\w-])",
                       re.IGNORECASE)
 _WOULD_BEFORE = re.compile(r"\b(?:would|could|might|may)\s+(?:only\s+|still\s+|have\s+)?$", re.IGNORECASE)
-_NOT_BEFORE = re.compile(r"\b(?:not|never|no longer|isn't|isn’t|aren't|wasn't|doesn't|don't|hardly)\s+(?:an?\s+)?$",
+_NOT_BEFORE = re.compile(r"\b(?:not|never|no longer|isn't|isn’t|aren't|wasn't|doesn't|don't|didn't|won't|can't|"
+                         r"cannot|hardly)\s+(?:an?\s+)?$",
                          re.IGNORECASE)
 
 VERDICT_WORDS = frozenset(w for p in PASS_PHRASES + FAIL_PHRASES for w in p.lower().split()) - {
@@ -146,10 +188,11 @@ def _key_word(phrase: str) -> str:
 
 
 _MARKS = frozenset(p for p in PASS_PHRASES + FAIL_PHRASES if not _TOKENS.search(p))
-_FAIL_TRIGGERS = frozenset(_key_word(p) for p in FAIL_PHRASES if p not in _MARKS) | {
-    "too", "limit", "budget", "cap", "ceiling", "maximum", "max", "no", "nope", "out", "off", "does", "do", "did"}
-_PASS_TRIGGERS = frozenset(_key_word(p) for p in PASS_PHRASES if p not in _MARKS) | {
-    "keep", "keeping", "works", "stays"}
+_FAIL_TRIGGERS = frozenset(_key_word(p) for p in FAIL_PHRASES + REMARK_FAIL_PHRASES if p not in _MARKS) | {
+    "too", "limit", "budget", "cap", "ceiling", "maximum", "max", "no", "nope", "out", "off", "does", "do", "did",
+    "not", "aside", "longer", "hardly", "drop", "cut", "veto", "reject", "nix", "scrap", "ditch", "skip", "bin"}
+_PASS_TRIGGERS = frozenset(_key_word(p) for p in PASS_PHRASES + REMARK_PASS_PHRASES if p not in _MARKS) | {
+    "keep", "keeping", "works", "stays", "in"}
 _TRIGGERS = _FAIL_TRIGGERS | _PASS_TRIGGERS
 """One word of every verdict phrase and pattern: a clause with none of them (and no mark) has no verdict."""
 _MARK_RE = re.compile("[" + "".join(sorted(_MARKS)) + "]")
@@ -175,9 +218,13 @@ def verdict_of(text: str) -> str | None:
     for match in _PASS_RE.finditer(text) if marked or not _PASS_TRIGGERS.isdisjoint(words) else ():
         if _WOULD_BEFORE.search(text[:match.start()]):
             continue  # "would only pass if the budget were higher": a condition, not a verdict
+        if match.group(0).lower() in ("fits", "fit") and _COUNTED.match(text, match.end()):
+            continue  # "fits 60 people": a capacity, not a verdict
         return "fail" if _NOT_BEFORE.search(text[:match.start()]) else "pass"
     return None
 
+
+_COUNTED = re.compile(r"\s*(?:up to\s+|about\s+|around\s+)?\d")
 
 _PHRASAL_OUT = frozenset({
     "pay", "pays", "paid", "paying", "carry", "carries", "carried", "work", "works", "worked", "check", "checks",
@@ -214,6 +261,13 @@ def _reason_items(text: str) -> list[str]:
 _QUANTIFIED = re.compile(r"\b(?:none|all|others?|every\w*|rest|remaining|both|each|any\w*|no option\w*)\b",
                          re.IGNORECASE)
 _LEADING = re.compile(r"^(?:(?:so|then|and|but|thus|hence|therefore)[\s,]+)?", re.IGNORECASE)
+_INTERJECTION = re.compile(r"^(?:fine|ok|okay|yes|yep|yeah|no|nope|nah|right|well|sure|alright|good|great|agreed|"
+                           r"sadly|unfortunately|honestly|frankly|actually|alas|hmm|ah|oh|nice|cool|perfect|meh|ugh)\s*[,!.–—-]+\s*",
+                           re.IGNORECASE)
+"""A word a verdict remark may open with ("Fine, keep it.", "No - drop it.", "Sadly, ruled out.")."""
+_NEGATED_START = re.compile(r"(?:not|no longer|never|didn't|doesn't|won't|isn't|did not|does not|will not|is not)"
+                            r"\s+(?:really\s+|quite\s+)?(?:an?\s+)?", re.IGNORECASE)
+"""A negation a remark may open with ("Not in the running.", "Didn't make the cut.")."""
 
 
 def quantified(text: str) -> bool:
@@ -222,14 +276,57 @@ def quantified(text: str) -> bool:
 
 
 def opens_with_verdict(text: str) -> bool:
-    """Whether a sentence starts with a verdict phrase ("Crossed off because of the pets.", "So: ruled out."):
-    a verdict about whatever the previous sentences described."""
+    """Whether a sentence starts with a verdict phrase ("Crossed off because of the pets.", "So: ruled out.",
+    "Fine, keep it.", "Not in the running."): a verdict about whatever the previous sentences described."""
     if _QUANTIFIED.search(text):  # "Rejected: none.", "Eliminated: all the others." speak of several options
         return False
+    if _opens(text):
+        return True
+    said = _INTERJECTION.match(text)
+    return said is not None and _opens(text[said.end():])
+
+
+def _opens(text: str) -> bool:
     start = _LEADING.match(text)
     at = start.end() if start else 0
     rest = text[at:].lstrip(" :-")
+    negated = _NEGATED_START.match(rest)  # "Not in the running any more." (but "Not for us." is one phrase)
+    return _judges(rest) or (negated is not None and _judges(rest[negated.end():]))
+
+
+def _judges(rest: str) -> bool:
     return bool(_FAIL_PHRASE_RE.match(rest) or _FAIL_EXTRA_RE.match(rest) or _PASS_RE.match(rest))
+
+
+_REMARK_WORDS = re.compile(r"[A-Za-z']+")
+_THIS_ONE = re.compile(r"\b(?:this|that) one\b", re.IGNORECASE)
+_NOT_A_REMARK = frozenset({"only", "one", "two", "three", "which", "who", "whichever", "if", "unless", "when",
+                          "summary", "overall", "recommendation", "recommend", "conclusion", "finally", "best",
+                          "cheapest", "closest", "nearest", "fastest", "largest", "biggest", "smallest", "lowest",
+                          "highest", "shortest", "longest", "earliest", "latest", "newest"})
+"""Words of a sentence about the whole search, not the option just described ("Recommendation: go with the
+cheapest.", "Only one passes.")."""
+
+
+def is_remark(text: str) -> bool:
+    """Whether an id-less sentence is a verdict about the option spoken of just before: it opens with a verdict
+    (``opens_with_verdict``), or it is short (six words at most), states a verdict and no value, and speaks of
+    no other option ("this one is out.", "let's drop it.", "right, that works.")."""
+    if opens_with_verdict(text):
+        return True
+    words = _REMARK_WORDS.findall(_THIS_ONE.sub("it", text))  # "this one" is the option spoken of
+    if not 0 < len(words) <= 6 or _QUANTIFIED.search(text) or any(w.lower() in _NOT_A_REMARK for w in words):
+        return False
+    return not any(c.isdigit() for c in text) and verdict_of(text) is not None
+
+
+def without_interjection(text: str) -> str:
+    """A verdict remark without the word it opens with ("Fine, keep it." -> "keep it."); other text, and a
+    remark whose first word is its verdict ("No-go."), as it is."""
+    said = _INTERJECTION.match(text)
+    if said is None or _QUANTIFIED.search(text) or _opens(text) or not is_remark(text[said.end():]):
+        return text
+    return text[said.end():]
 
 
 def pass_spans(text: str) -> list[tuple[int, int]]:
@@ -270,5 +367,18 @@ def parenthesised_reason(text: str) -> tuple[str, int, int] | None:
     return (",".join(items), found.start(1), found.end(1)) if found and items else None
 
 
-__all__ = ["COMPARATORS", "DROP_WORDS", "PRONOUN_START", "TOKEN", "fail_spans", "opens_with_verdict",
-           "parenthesised_reason", "pass_spans", "quantified", "reason_of", "verdict_of"]
+__all__ = [
+    "COMPARATORS",
+    "DROP_WORDS",
+    "PRONOUN_START",
+    "TOKEN",
+    "fail_spans",
+    "is_remark",
+    "opens_with_verdict",
+    "parenthesised_reason",
+    "pass_spans",
+    "quantified",
+    "reason_of",
+    "verdict_of",
+    "without_interjection",
+]

@@ -188,9 +188,14 @@ def _unit_label(q: Quantity | None) -> str:
     return "price" if q.is_money else {"km": "distance", "miles": "distance", "m": "distance"}.get(q.unit, q.unit)
 
 
+_DIGIT = re.compile(r"\d")
+
+
 @remembered
 def typed(text: str) -> bool:
     """Whether ``text`` holds a typed value (money, number + unit, time, date)."""
+    if not _DIGIT.search(text):  # every typed value has a digit
+        return False
     return any(m.lastgroup in ("qty", "time", "date") for m in TOKEN.finditer(text))
 
 

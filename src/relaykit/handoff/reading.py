@@ -1,0 +1,112 @@
+"""Pure helpers of the evidence reader (``relaykit.handoff.evidence``): decision cells, headings, values given
+"respectively", and which ids name options."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from itertools import pairwise
+
+from relaykit.handoff.compact import family
+from relaykit.handoff.lexicon import TOKEN, fail_spans, pass_spans, verdict_of
+from relaykit.handoff.table import TOKEN_WORDS, typed
+from relaykit.memo import remembered
+
+DECISION_HEADERS = frozenset({"decision", "verdict", "status", "result", "outcome", "pass", "passes", "feasible",
+                              "eligible", "shortlisted", "shortlist", "selected", "accepted", "keep", "ok"})
+"""Table or CSV column headers whose yes / no cells are the row's verdict."""
+_YES = frozenset({"yes", "y", "true", "ok", "pass", "✓", "✔", "✅", "go", "select", "selected", "pick", "take", "keep"})
+_NO = frozenset({"no", "n", "false", "fail", "✗", "✘", "❌", "drop", "cut", "skip", "out", "x", "nope"})
+"""A decision cell's first word (``drop (price)``, ``yes``) under a decision header."""
+_BARE_DECISIONS = {"keep": "pass", "drop": "fail", "skip": "fail", "cut": "fail", "select": "pass"}
+"""Cells that are a verdict by themselves, under any header or none."""
+_KEYED = re.compile(r"^[-*•\s]*(?P<label>[A-Za-z][\w ]{0,30}?)\s*[:=]\s*(?P<value>[^:=]+)$")
+
+
+BOTH_START = re.compile(r"^(?:(?:so|and|thus|hence|therefore|then),?\s+)?(?:both|neither|all of them|they both|"
+                         r"the two|both of them|each of them)\b", re.IGNORECASE)
+ORDINAL = re.compile(r"^the (first|second)(?: one| option)?\s*(?=is|has|had|was|costs?|charges?|offers?|comes?|"
+                      r"takes?|asks?|sits?|runs?|needs?|includes?|provides?|gets?|at|with|for|[,:(])", re.IGNORECASE)
+TOGETHER = re.compile(r"\b(?:both|neither|all of them|each of them|all (?:two|three|four|five|six))\b", re.IGNORECASE)
+CONNECTORS = re.compile(r"[\s,;&()/]+|\band\b|\bor\b", re.IGNORECASE)
+_GROUPED = re.compile(r"\(([^()]*)\)")
+
+
+def respective(tail: str, count: int) -> list[tuple[str, int, int]] | None:
+    """The values a clause about ``count`` ids gives one per id, in order: a parenthesised list of exactly
+    that many values ("(4.2 km and 5.5 km)") or a clause that says "respectively". None otherwise."""
+    spans: list[tuple[int, int]] = []
+    for group in _GROUPED.finditer(tail):
+        found = [m.span() for m in TOKEN.finditer(group.group(1)) if m.lastgroup in ("qty", "time", "date")]
+        rest = CONNECTORS.sub("", "".join(group.group(1)[e:s] for (_, e), (s, _) in pairwise([(0, 0), *found,
+                                                                                          (len(group.group(1)),) * 2])))
+        if len(found) == count and not rest:
+            spans = [(group.start(1) + a, group.start(1) + b) for a, b in found]
+            break
+    if not spans and re.search(r"\brespectively\b", tail, re.IGNORECASE):
+        spans = [m.span() for m in TOKEN.finditer(tail) if m.lastgroup in ("qty", "time", "date")]
+    if len(spans) != count:
+        return None
+    return [(tail[a:b], a, b) for a, b in spans]
+
+
+def keyed_decision(text: str) -> str | None:
+    """The verdict of a ``decision: yes`` / ``status=drop`` line, as a decision column's cell would be."""
+    keyed = _KEYED.match(text) if ":" in text or "=" in text else None
+    return decision(keyed.group("label").lower(), keyed.group("value")) if keyed else None
+
+
+def decision(label: str, cell: str) -> str | None:
+    """``"pass"`` / ``"fail"`` for a yes / no cell under a decision header (a cell that is only "keep" or
+    "drop" needs no header), else None."""
+    said = cell.strip(" .!").lower().split(" (")[0].split(":")[0].strip()
+    if said in _BARE_DECISIONS:
+        return _BARE_DECISIONS[said]
+    if not label or not DECISION_HEADERS & set(TOKEN_WORDS.findall(label)):
+        return None
+    return "pass" if said in _YES else "fail" if said in _NO else None
+
+
+def compared_to(text: str, spans: list[tuple[int, int]], at: int) -> bool:
+    """Whether the word at ``at`` is what a fail phrase compares with ("does not match night"): it follows
+    the phrase within two words, with no punctuation between."""
+    return any(end <= at and re.fullmatch(r"\s*(?:[A-Za-z-]+\s+){0,2}", text[end:at]) for _, end in spans)
+
+
+@remembered
+def is_heading(line: str, option_id: str) -> bool:
+    """A line that only introduces an option ("- H01", "id: H01", "### H01 (Thames View)")."""
+    rest = _PARENTHESISED.sub(" ", line.replace(option_id, " ", 1))
+    if not line.startswith("#"):  # the word count first: it rules out most lines cheaply
+        return len(_heading_words(rest)) <= 1 and verdict_of(rest) is None and not typed(rest)
+    if verdict_of(rest) is not None:
+        spans = sorted(fail_spans(rest) + pass_spans(rest))  # "### PR1 - rejected": a heading with its verdict
+        rest = "".join(" " if any(a <= k < b for a, b in spans) else c for k, c in enumerate(rest))
+    return len(_heading_words(rest)) <= 1 and not typed(rest)
+
+
+_PARENTHESISED = re.compile(r"\([^)]*\)")
+_LETTERS = re.compile(r"[A-Za-z]+")
+
+
+def _heading_words(rest: str) -> list[str]:
+    return [w for w in _LETTERS.findall(rest) if w.lower() not in ("id", "option", "name")]
+
+
+def option_ids(trace: str, id_re: re.Pattern[str], exclude: frozenset[str]) -> frozenset[str] | None:
+    """The ids that name options: those of a letter prefix shared by two or more distinct ids (so a stray
+    "ISO-9001" is not an option), or every id when no prefix repeats. None when every match counts."""
+    every = set(id_re.findall(trace)) if not id_re.groups else {m.group(0) for m in id_re.finditer(trace)}
+    others = Counter(family(i) for i in every if i not in exclude)
+    # an id the goal names is still an option when other ids of its family name options too (a persona that
+    # mentions "H9" must not hide hotel H9); the goal's own id, a family of its own, is not one
+    distinct = {i for i in every if i not in exclude or others[family(i)] >= 1}
+    prefixes = Counter(family(i) for i in distinct)
+    families = {p for p, n in prefixes.items() if n >= 2}
+    return frozenset(i for i in distinct if family(i) in families or not families)
+
+
+
+
+__all__ = ["BOTH_START", "CONNECTORS", "DECISION_HEADERS", "ORDINAL", "TOGETHER", "compared_to", "decision",
+           "is_heading", "keyed_decision", "option_ids", "respective"]
