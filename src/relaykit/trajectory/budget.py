@@ -124,7 +124,9 @@ def _stage1(plan: Plan, present: dict[int, Step], floor: list[int], room: int, b
     if masking and s.facts_share > 0:
         chosen = _facts(t, chosen, budget, cost, masker)
     if masking and len(present) <= BREADTH_MAX_STEPS:  # or masks first
-        broad = _facts(t, _pack_masked_first(plan, present, floor, steps_room, cost, masker), budget, cost, masker)
+        broad = _pack_masked_first(plan, present, floor, steps_room, cost, masker)
+        if s.facts_share > 0:
+            broad = _facts(t, broad, budget, cost, masker)
         facts = FactWords(masker.actionable())
         if facts.score(_with_past(t, broad)) > facts.score(_with_past(t, chosen)):
             chosen = broad
