@@ -71,7 +71,8 @@ def test_clauses_of_bare_label_words_go_and_values_stay() -> None:
                       f"R0{i} capacity check: {6 + 2 * i} seats, pass.\nR0{i} hourly rate check: {50 + 10 * i} EUR, "
                       f"pass.\nR0{i} verdict: pass." for i in range(1, 5))
     payload = read_evidence(trace, "A room with a capacity of at least 6 seats, at most 200 EUR an hour.").text()
-    assert "capacity" not in payload.split("\n", 1)[1] and "hourly" not in payload
+    assert "capacity" not in payload.split("\n", 1)[1]
+    assert "hourly" in _rows(payload)["R01"]  # a word that says what a price is per may be a value: it stays
     kept = read_evidence(trace, "A room for at least 6 seats at most 200 EUR an hour.").text()
     assert "capacity" in _rows(kept)["R01"]  # a word that labels nothing the goal or the table knows stays
     facts = [Fact(f"R0{i}", "rate", f"{50 + 10 * i} EUR") for i in range(1, 5)]
@@ -177,3 +178,26 @@ def test_a_model_that_reads_a_compact_payload_is_told_how_and_others_are_not() -
     compact, plain = booker_messages(goal, payload), booker_messages(goal, ROOMS)
     assert compact[0]["content"] == f"{BOOKER_SYSTEM}\n\n{READING_GUIDE}" and plain[0]["content"] == BOOKER_SYSTEM
     assert payload in compact[1]["content"]
+
+
+def test_a_word_that_can_label_a_price_is_kept_where_it_is_a_value() -> None:
+    # "night" says what a price is per ("$180 a night"), but here it is a departure window: a lost fact once
+    flights = "\n".join([
+        "Flight Q1: carrier Skyway; departure window night; cabin economy; price 92 USD. Q1 verdict: eliminated.",
+        "Flight Q2: carrier Jetline; departure window morning; cabin premium; price 410 USD. Q2 verdict: pass.",
+        "Flight Q3: carrier Skyway; departure window night; cabin premium; price 388 USD. Q3 verdict: eliminated.",
+        "Flight Q4: carrier Aerio; departure window evening; cabin economy; price 120 USD. Q4 verdict: eliminated.",
+    ])
+    piped = "\n".join(["Q1 | Skyway | night | economy | USD 92 | NO-GO window", "Q2 | Jetline | morning | premium | "
+                       "USD 410 | OK", "Q3 | Skyway | night | premium | USD 388 | NO-GO window",
+                       "Q4 | Aerio | evening | economy | USD 120 | NO-GO window"])
+    goal = "A flight with departure window morning, cabin premium, at most 450 USD."
+    facts = [Fact(q, "departure window", w) for q, w in (("Q1", "night"), ("Q2", "morning"), ("Q3", "night"))]
+    for trace in (flights, piped):
+        handoff = compress_handoff(trace, goal, method="extract-rules")
+        assert "night" in _rows_of(handoff.payload_text, "Q1") and "night" in _rows_of(handoff.payload_text, "Q3")
+        assert audit(handoff, facts, trace=trace).recall == 1.0
+
+
+def _rows_of(payload: str, identifier: str) -> str:
+    return next(line for line in payload.split("\n") if line.startswith(identifier + " "))

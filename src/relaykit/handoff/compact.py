@@ -427,7 +427,8 @@ class _Group:
         """The words of clauses that hold no value and only label words (``capacity ;`` left over from
         "MR02 capacity check: 6 seats", whose value the row already holds): they say nothing."""
         if self.label_words is None:  # not the reasons' words: "drops out because of us-west" names a value
-            found = set(RATE_WORDS) | self.written_labels | self.goal_names
+            # not RATE_WORDS on their own: "departure window night", "| night |", "billed monthly" are values
+            found = self.written_labels | self.goal_names
             self.label_words = frozenset(found.union(*self.labels.values()) - self.protected)
         out: set[int] = set()
         start, bare = 0, True  # where the clause began, and whether all of it so far is label words
