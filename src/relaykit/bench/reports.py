@@ -32,6 +32,17 @@ REPORTS: Registry[ReportKind] = Registry("report kind")
 """How ``relaykit report`` shows each run kind, registered by the labs."""
 
 
+def results_console(width: int = 180) -> Any:
+    """A rich console for result tables on stdout: when stdout is not a terminal (a log, a pipe), ``width``
+    columns rather than rich's 80, which would cut every cell of a wide table to "ag…"."""
+    from rich.console import Console
+
+    console = Console()
+    if not console.is_terminal and console.width < width:
+        console = Console(width=width, no_color=console.no_color)
+    return console
+
+
 def register_report(kind: str, terminal: TerminalRenderer, html: HtmlRenderer,
                     summary: JsonSummary | None = None) -> None:
     """Make ``relaykit report`` able to show runs of ``kind`` (``summary``: the data behind ``--json``)."""

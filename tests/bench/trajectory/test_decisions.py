@@ -5,6 +5,7 @@ import sys
 import pytest
 from lab_fakes import FakeEnv
 
+from relaykit.bench.htmlpage import stylesheet
 from relaykit.bench.reports import report_for
 from relaykit.bench.store import RunStore
 from relaykit.bench.trajectory import register_env
@@ -53,7 +54,13 @@ def test_run_summary_and_report(tmp_path) -> None:  # type: ignore[no-untyped-de
         if row["infeasible"]:
             assert row["clear_error"] == 1.0
     assert report_for(store.get_run(run_id)).kind == "trajectory-decisions"
-    assert "entity recall" in html_report(store, store.get_run(run_id))
+    page = html_report(store, store.get_run(run_id))
+    assert "entity recall" in page and stylesheet() in page and "<table" in page and "How to read" in page
+    assert "{'" not in page  # settings as a readable list, not a Python dict
+    data = report_for(store.get_run(run_id)).to_json(store, store.get_run(run_id))
+    got = data["summary"]["rows"]  # what `relaykit report RUN --json` prints
+    assert [(r["budget"], r["method"], r["feasible"], r["infeasible"]) for r in got] == \
+        [(r["budget"], r["method"], r["feasible"], r["infeasible"]) for r in rows]
     before = store.results(run_id)
     assert run_decisions(cfg, store, run_id=run_id) == run_id and store.results(run_id) == before  # resume: no-op
     runs = len(store.list_runs())
@@ -73,3 +80,18 @@ def test_cli_decision_points_json(tmp_path, capsys) -> None:  # type: ignore[no-
     proc = subprocess.run([sys.executable, "-m", "relaykit.cli.app", "report", data["run_id"], "--store", db],
                           capture_output=True, text=True, check=False)
     assert proc.returncode == 0 and "decision points" in proc.stdout
+
+
+def test_result_tables_keep_their_width_in_a_log(capsys: pytest.CaptureFixture[str]) -> None:
+    from rich.table import Table
+
+    from relaykit.bench.reports import results_console
+
+    table = Table()
+    for name in ("split", "budget", "method", "feasible", "entity recall", "all-words recall", "size / input",
+                 "infeasible", "clear BudgetTooSmall"):
+        table.add_column(name)
+    table.add_row("held-out", "30%", "agora-block-only", "64", "0.794", "0.853", "0.29", "45", "1.000")
+    results_console().print(table)  # stdout is captured: not a terminal
+    out = capsys.readouterr().out
+    assert "agora-block-only" in out and "clear BudgetTooSmall" in out and "…" not in out

@@ -15,7 +15,7 @@ from relaykit.bench.composition.contrasts import evaluate_all
 from relaykit.bench.composition.design import CONDITIONS
 from relaykit.bench.composition.runner import KIND
 from relaykit.bench.composition.scoring import relacc_credit
-from relaykit.bench.reports import register_report
+from relaykit.bench.reports import register_report, results_console
 from relaykit.bench.stats import bootstrap_ci
 from relaykit.bench.store import RunInfo, RunStore
 
@@ -159,7 +159,7 @@ def _contrast_rows(summary: Mapping[str, Any]) -> list[list[str]]:
 
 
 def print_report(store: RunStore, run: RunInfo, console: Console | None = None) -> None:
-    console = console or Console()
+    console = console or results_console()
     summary = summarize(store, run)
     if summary["synthetic_corpus"]:
         console.print("[yellow]corpus: SYNTHETIC (generated); figures test the pipeline, not real mail[/yellow]")

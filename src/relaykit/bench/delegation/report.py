@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.table import Table
 
 from relaykit.bench.delegation.summary import TAXONOMY_RULES, summarize
-from relaykit.bench.reports import register_report
+from relaykit.bench.reports import register_report, results_console
 from relaykit.bench.store import RunInfo, RunStore
 
 KIND = "delegation"
@@ -86,7 +86,7 @@ def tables(summary: Mapping[str, Any]) -> list[Table]:
 
 
 def print_summary(summary: Mapping[str, Any], console: Console | None = None) -> None:
-    out = console or Console()
+    out = console or results_console()
     for table in tables(summary):
         if table.row_count:
             out.print(table)

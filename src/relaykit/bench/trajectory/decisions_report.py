@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import html
 from collections import defaultdict
 from typing import Any
 
 from rich.table import Table
 
-from relaykit.bench.reports import register_report
+from relaykit.bench.reports import register_report, results_console
 from relaykit.bench.store import RunInfo, RunStore
 
 KIND = "trajectory-decisions"
@@ -61,8 +60,6 @@ def cells(row: dict[str, Any]) -> list[str]:
 
 
 def terminal(store: RunStore, run: RunInfo) -> None:
-    from rich.console import Console
-
     cfg = run.config
     table = Table(title=f"{run.run_id}: decision points, envs={cfg.get('envs')} (dev: {cfg.get('dev_envs')}), "
                         f"seed={cfg.get('seed')}")
@@ -70,20 +67,40 @@ def terminal(store: RunStore, run: RunInfo) -> None:
         table.add_column(column)
     for row in summarize(store.results(run.run_id)):
         table.add_row(*cells(row))
-    Console().print(table)
+    results_console().print(table)
+
+HOW_TO_READ = (
+    "One row per split (dev: the environments the methods were tuned on; held-out: never tuned on), budget and "
+    "method, over the same decision points. Rates are over feasible cases; entity recall is strict (0 when "
+    "invalid or over budget): higher is better. 'infeasible' cases are those where system + task + the current "
+    "step do not fit the budget; there every method must raise BudgetTooSmall stating that minimum.")
+METRICS = (
+    "feasible: decision points where a valid history fits the budget (N for every rate in the row).",
+    "valid / within budget / floor kept: shares of feasible cases with a valid message list, at most the budget "
+    "in tokens, and system + task + the current action kept. 1.000 is required.",
+    "entity recall: share of the entities the gold action names (tool-call argument values, a text command's "
+    "words after its verb) that the history mentioned and the compressed history still holds.",
+    "all-words recall: the same over every content word of the gold action.",
+    "size / input: tokens out / tokens in over feasible cases (below 1 = smaller).",
+    "clear BudgetTooSmall: share of infeasible cases that raised BudgetTooSmall with the right minimum.",
+)
 
 
 def html_report(store: RunStore, run: RunInfo) -> str:
-    head = "".join(f"<th>{html.escape(c)}</th>" for c in COLUMNS)
-    body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in cells(r)) + "</tr>"
-                   for r in summarize(store.results(run.run_id)))
-    return (f"<!doctype html><html><head><meta charset='utf-8'><title>{run.run_id}</title></head><body>"
-            f"<h1>Trajectory decision points {html.escape(run.run_id)}</h1><p>{html.escape(str(run.config))}</p>"
-            "<p>Rates over feasible cases; recall is strict (0 when invalid or over budget), the mean over "
-            "decision points; infeasible cases must raise BudgetTooSmall with the stated minimum.</p>"
-            f"<table border='1'><tr>{head}</tr>{body}</table></body></html>")
+    from relaykit.bench.htmlpage import Page, TableBlock, TextBlock, render_page
+
+    rows = summarize(store.results(run.run_id))
+    cfg = run.config
+    page = Page(lab="Trajectory lab (paper 003): decision points under a token budget", run=run,
+                subject=f"environments {', '.join(map(str, cfg.get('envs') or ()))}",
+                settings={k: v for k, v in cfg.items() if k != "envs"},
+                blocks=[TableBlock("Decision points per split, budget and method", COLUMNS,
+                                   [cells(r) for r in rows], how_to_read=HOW_TO_READ,
+                                   empty="No decision point finished yet (resume the run to continue)."),
+                        TextBlock("What the columns mean", METRICS)])
+    return render_page(page)
 
 
-register_report(KIND, terminal, html_report)
+register_report(KIND, terminal, html_report, lambda store, run: {"rows": summarize(store.results(run.run_id))})
 
-__all__ = ["COLUMNS", "cells", "html_report", "summarize", "terminal"]
+__all__ = ["COLUMNS", "HOW_TO_READ", "cells", "html_report", "summarize", "terminal"]

@@ -7,7 +7,7 @@ from typing import Any
 
 from rich.table import Table
 
-from relaykit.bench.reports import register_report
+from relaykit.bench.reports import register_report, results_console
 from relaykit.bench.stats import bootstrap_ci
 from relaykit.bench.store import RunInfo, RunStore
 
@@ -68,8 +68,6 @@ def _cells(row: dict[str, Any]) -> list[str]:
 
 
 def terminal(store: RunStore, run: RunInfo) -> None:
-    from rich.console import Console
-
     cfg = run.config
     table = Table(title=f"{run.run_id}: env={cfg.get('env')} policy={cfg.get('policy') or 'none (model-free)'} "
                         f"keep={cfg.get('keep')} dropped={cfg.get('dropped')}")
@@ -79,7 +77,7 @@ def terminal(store: RunStore, run: RunInfo) -> None:
         table.add_column(column)
     for row in rows:
         table.add_row(*_cells(row)[:width])
-    Console().print(table)
+    results_console().print(table)
 
 
 def html_report(store: RunStore, run: RunInfo) -> str:
