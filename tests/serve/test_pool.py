@@ -182,3 +182,44 @@ def test_a_connection_idle_past_the_limit_is_closed_not_reused(monkeypatch: pyte
         assert [conn for conn, _ in seen].count(seen[0][0]) == 2 and seen[2][0] is not seen[0][0]
     answers = [reply(b"one"), reply(b"two"), reply(b"three")]
     run(lambda _: answers.pop(0), body)
+
+
+def test_an_https_upstream_is_reached_through_tls_with_the_host_checked(tmp_path: Any) -> None:
+    import shutil
+    import ssl
+    import subprocess
+
+    openssl = shutil.which("openssl")
+    assert openssl, "the openssl command makes this test's certificate"
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run([openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
+                    "-addext", "subjectAltName=DNS:localhost", "-keyout", str(key), "-out", str(cert)],
+                   check=True, capture_output=True, timeout=60)
+    server_tls = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    server_tls.load_cert_chain(cert, key)
+
+    async def main() -> tuple[bytes, bytes, str]:
+        seen: list[tuple[Any, bytes]] = []
+        answers = [reply(b"secure"), reply(b"again")]
+        server = await asyncio.get_running_loop().create_server(
+            lambda: _Server(lambda _: answers.pop(0), seen), "127.0.0.1", 0, ssl=server_tls)
+        port = server.sockets[0].getsockname()[1]
+        pool = Pool()
+        pool._tls = ssl.create_default_context(cafile=str(cert))  # trust the test's own certificate
+        try:
+            target = Target(f"https://localhost:{port}/v1/chat/completions", {})
+            first = (await pool.post(target, b"{}")).body
+            second = (await pool.post(target, b"{}")).body  # the same TLS connection, kept alive
+            wrong = Target(f"https://127.0.0.1:{port}/v1/chat/completions", {})  # not the certificate's name
+            try:
+                await pool.post(wrong, b"{}")
+                verdict = "accepted"
+            except ssl.SSLCertVerificationError:
+                verdict = "refused"
+            assert len({conn for conn, _ in seen}) == 1
+            return first, second, verdict
+        finally:
+            pool.close()
+            server.close()
+
+    assert asyncio.run(main()) == (b"secure", b"again", "refused")
