@@ -56,6 +56,10 @@ SELECT * FROM (SELECT seq, key, vector FROM entries WHERE namespace = ?1 AND grp
 """
 
 CHECKPOINT_EVERY = 256  # writes (of this process, to one file) between two WAL checkpoints
+WAL_LIMIT = 64 * 2**20
+"""Bytes the write-ahead log keeps after a checkpoint. A process that ends without closing the file (killed,
+``os._exit``) leaves its writes in the log; opening the file checkpoints them, so the log stays bounded by about
+one process's ``CHECKPOINT_EVERY`` writes instead of growing with every such run."""
 
 
 class _File:
@@ -147,6 +151,9 @@ class SQLiteStore:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
             db.execute("PRAGMA wal_autocheckpoint=0")  # checkpoints: see _File
+            db.execute(f"PRAGMA journal_size_limit={WAL_LIMIT}")
+            with suppress(sqlite3.Error):  # fold in what processes that never closed the file left in the log
+                db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
             db.executescript(SCHEMA)
             have = {row[1] for row in db.execute("PRAGMA table_info(entries)")}
             for column, declaration in MIGRATIONS:
