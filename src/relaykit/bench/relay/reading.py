@@ -18,11 +18,13 @@ import sqlite3
 import threading
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from relaykit.bench.relay.evidence import OptionFacts
 from relaykit.bench.relay.world import Goal
 from relaykit.settings import private_file
+
+T = TypeVar("T")
 
 
 def source_digest(modules: Iterable[str], version: str) -> str:
@@ -80,6 +82,15 @@ class Kept:
                 return None
             self.hits += 1
         return json.loads(stored)
+
+    def remembered(self, text: str, kind: type[T], compute: Callable[[], T]) -> T:
+        """The answer kept for ``text`` when it is a ``kind``; else ``compute()``'s, kept for next time."""
+        stored = self.get(text)
+        if isinstance(stored, kind):
+            return stored
+        answer = compute()
+        self.put(text, answer)
+        return answer
 
     def put(self, text: str, answer: Any) -> None:
         encoded = json.dumps(answer, separators=(",", ":"))
@@ -145,13 +156,7 @@ def kept_facts(kept: Kept, goal: Goal, payload_text: str, read: Callable[[], dic
 def kept_prompt_tokens(kept: Kept, goal: Goal, payload_text: str, count: Callable[[], int]) -> int:
     """The tokens of the reader's prompt (``count()``: the goal and the payload in the Booker's messages), counted
     once per goal and payload text (a repeated run would put 250 whole payloads through the tokenizer again)."""
-    key = "prompt-tokens\0" + json.dumps([goal.text, payload_text])
-    stored = kept.get(key)
-    if isinstance(stored, int):
-        return stored
-    tokens = count()
-    kept.put(key, tokens)
-    return tokens
+    return kept.remembered("prompt-tokens\0" + json.dumps([goal.text, payload_text]), int, count)
 
 
 def kept_audit(kept: Kept, handoff: Any, facts: list[tuple[str, str, str]], trace: str,
@@ -164,12 +169,7 @@ def kept_audit(kept: Kept, handoff: Any, facts: list[tuple[str, str, str]], trac
         key = "audit\0" + json.dumps([handoff.payload, handoff.goal, facts, trace])
     except (TypeError, ValueError):
         return audit()
-    stored = kept.get(key)
-    if isinstance(stored, dict):
-        return stored
-    answer = audit()
-    kept.put(key, answer)
-    return answer
+    return kept.remembered(key, dict, audit)
 
 
 __all__ = ["READING_CODE", "Kept", "kept_audit", "kept_facts", "kept_prompt_tokens", "open_reading_cache",
