@@ -396,9 +396,7 @@ def test_sqlite_rows_of_an_older_release_are_misses_not_errors(tmp_path: Path) -
     assert store.get("new", time.time()) is not None
 
 
-def test_writers_on_their_own_connections_get_distinct_sequence_numbers(tmp_path: Path) -> None:
-    import threading
-
+def test_writers_on_their_own_connections_get_distinct_sequence_numbers(tmp_path: Path, in_threads: Any) -> None:
     path = tmp_path / "c.sqlite"
     caches = [Cached(ScriptedModel(echo), SQLiteStore(path), mode="semantic", embedder=HashingEmbedder(),
                      threshold=0.8) for _ in range(4)]
@@ -407,11 +405,7 @@ def test_writers_on_their_own_connections_get_distinct_sequence_numbers(tmp_path
         for i in range(30):
             caches[t].complete(f"writer {t} asks question {i} about shipment {t * 100 + i}")
 
-    threads = [threading.Thread(target=work, args=(t,)) for t in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    in_threads(work)
     db = sqlite3.connect(path)
     seqs = [row[0] for row in db.execute("SELECT seq FROM entries ORDER BY seq")]
     version = db.execute("SELECT version FROM counters WHERE namespace = 'default'").fetchone()[0]
@@ -421,25 +415,15 @@ def test_writers_on_their_own_connections_get_distinct_sequence_numbers(tmp_path
     assert caches[0].index.entries == 120
 
 
-def test_one_semantic_cache_shared_by_threads(tmp_path: Path) -> None:
-    import threading
-
+def test_one_semantic_cache_shared_by_threads(tmp_path: Path, in_threads: Any) -> None:
     cached = Cached(ScriptedModel(echo), SQLiteStore(tmp_path / "c.sqlite"), mode="semantic",
                     embedder=HashingEmbedder(), threshold=0.8)
-    errors: list[BaseException] = []
 
     def work(t: int) -> None:
-        try:
-            for i in range(40):
-                cached.complete(f"thread {t} asks question {i} about the weekly report")
-        except BaseException as exc:  # pragma: no cover - reported below
-            errors.append(exc)
+        for i in range(40):
+            cached.complete(f"thread {t} asks question {i} about the weekly report")
 
-    threads = [threading.Thread(target=work, args=(t,)) for t in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert errors == [] and cached.store.stats()["default"].entries == 160
+    in_threads(work)  # raises what any thread raised
+    assert cached.store.stats()["default"].entries == 160
     cached.lookup("thread 0 asks question 0 about the weekly report please")  # brings the index up to date
     assert cached.index.entries == 160

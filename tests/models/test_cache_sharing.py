@@ -3,9 +3,9 @@ WAL checkpoints outside the write path, and the one-statement refresh of the SQL
 
 from __future__ import annotations
 
-import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -64,7 +64,7 @@ def test_the_shared_index_goes_with_its_last_cache(tmp_path: Path) -> None:
     assert len(_SHARED) == before - 1
 
 
-def test_threads_writing_through_caches_on_one_file_see_every_row(tmp_path: Path) -> None:
+def test_threads_writing_through_caches_on_one_file_see_every_row(tmp_path: Path, in_threads: Any) -> None:
     path = tmp_path / "c.sqlite"
     caches = [semantic(SQLiteStore(path)) for _ in range(4)]
 
@@ -72,11 +72,7 @@ def test_threads_writing_through_caches_on_one_file_see_every_row(tmp_path: Path
         for i in range(25):
             caches[t].complete(f"writer {t} asks about invoice {t * 1000 + i * 37} for region {i}")
 
-    threads = [threading.Thread(target=work, args=(t,)) for t in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    in_threads(work)
     assert caches[0].store.stats()["default"].misses == 100
     hit = caches[3].lookup("writer 0 asks about invoice 37 for region 1 please")  # semantic: reads the rest
     assert hit is not None and hit.metadata["cache_mode"] == "semantic" and caches[0].index.entries == 100
