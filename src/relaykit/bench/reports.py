@@ -32,14 +32,15 @@ REPORTS: Registry[ReportKind] = Registry("report kind")
 """How ``relaykit report`` shows each run kind, registered by the labs."""
 
 
-def results_console(width: int = 180) -> Any:
-    """A rich console for result tables on stdout: when stdout is not a terminal (a log, a pipe), ``width``
-    columns rather than rich's 80, which would cut every cell of a wide table to "ag…"."""
+def results_console(width: int = 180, console: Any = None) -> Any:
+    """A rich console for result tables (``console``, else one on stdout): when it does not write to a terminal
+    (a log, a pipe), ``width`` columns rather than rich's 80, which would cut every cell of a wide table to
+    "ag…"."""
     from rich.console import Console
 
-    console = Console()
+    console = console or Console()
     if not console.is_terminal and console.width < width:
-        console = Console(width=width, no_color=console.no_color)
+        console = Console(file=console.file, width=width, no_color=console.no_color)
     return console
 
 

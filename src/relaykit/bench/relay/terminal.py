@@ -12,6 +12,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from relaykit.bench.relay.summary import Row, Summary
+from relaykit.bench.reports import results_console
 
 READ_TABLE_ONE = ("Share of goals where the Booker's pair is feasible / optimal (higher is better); ratio = payload "
                   "tokens / trace tokens (below 1 = smaller payload; 1 = unchanged); tokens/run = all agents' "
@@ -52,10 +53,7 @@ def _print_read(console: Console, text: str) -> None:
 
 
 def print_summary(summary: Summary, console: Console | None = None, *, all_pairs: bool = False) -> None:
-    console = console or Console()
-    # Piped output (make demo, CI logs) gets a width that fits the tables instead of rich's 80 columns.
-    if not console.is_terminal and console.width < 132:
-        console = Console(file=console.file, width=132, no_color=console.no_color)
+    console = results_console(132, console)  # piped output (make demo, CI logs): a width that fits the tables
     full = [r for r in summary.rows if not r.partial]
     partial = [r for r in summary.rows if r.partial]
     head = ["method", "N", "feasible [95% CI]", "optimal [95% CI]", "ratio", "tokens/run"]
