@@ -244,3 +244,16 @@ def test_memory_is_linear_in_steps() -> None:
         peaks.append(tracemalloc.get_traced_memory()[1])
         tracemalloc.stop()
     assert peaks[1] < 6 * peaks[0] and peaks[1] < 30e6  # 4x the steps: about 4x the memory, not 16x
+
+
+def test_the_facts_block_share_grows_as_the_budget_tightens() -> None:
+    from relaykit.trajectory.budget import block_share
+
+    assert block_share(0.25, 600, 1000) == 0.25  # keeps more than half: the base share
+    assert block_share(0.25, 500, 1000) == 0.25
+    shares = [block_share(0.25, b, 1000) for b in (400, 300, 200, 100)]
+    assert shares == sorted(shares) and shares[0] > 0.25
+    assert abs(block_share(0.25, 300, 1000) - 0.4) < 1e-9
+    assert block_share(0.25, 10, 1000) == 0.5  # at most twice the base
+    assert block_share(0.0, 100, 1000) == 0.0  # off stays off
+    assert block_share(0.9, 100, 1000) == 0.9  # never above the base past BLOCK_SHARE_MAX, never below it
