@@ -45,7 +45,7 @@ class TrajectorySettings:
     theta_hi: float = 0.9
     dropped: Dropped = "remove"
     placeholder: str = PLACEHOLDER
-    digest_tokens: int = 48
+    digest_tokens: int = 32
     facts_share: float = 0.25
     recency_prior: float = 0.3
     truncate_tokens: int = 2048
