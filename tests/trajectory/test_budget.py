@@ -244,3 +244,27 @@ def test_memory_is_linear_in_steps() -> None:
         peaks.append(tracemalloc.get_traced_memory()[1])
         tracemalloc.stop()
     assert peaks[1] < 6 * peaks[0] and peaks[1] < 30e6  # 4x the steps: about 4x the memory, not 16x
+
+
+def test_the_facts_block_share_grows_as_the_budget_tightens() -> None:
+    from relaykit.trajectory.budget import block_share
+
+    assert block_share(0.25, 600, 1000) == 0.25  # keeps more than half: the base share
+    assert block_share(0.25, 500, 1000) == 0.25
+    shares = [block_share(0.25, b, 1000) for b in (400, 300, 200, 100)]
+    assert shares == sorted(shares) and shares[0] > 0.25
+    assert abs(block_share(0.25, 300, 1000) - 0.4) < 1e-9
+    assert block_share(0.25, 10, 1000) == 0.5  # at most twice the base
+    assert block_share(0.0, 100, 1000) == 0.0  # off stays off
+    assert block_share(0.9, 100, 1000) == 0.9  # never above the base past BLOCK_SHARE_MAX, never below it
+
+
+def test_the_recency_prior_moves_newer_steps_up_the_scorer_order() -> None:
+    from relaykit.trajectory.methods import recency_blend
+
+    order = (0, 2, 1, 5, 3, 4)  # the scorer's order, best first
+    assert recency_blend(order, 0.0) == order
+    assert recency_blend(order, 0.3) == (0, 2, 5, 1, 3, 4)  # the newest step passes one a rank ahead of it
+    assert recency_blend(order, 10.0) == (5, 4, 3, 2, 1, 0)  # a strong prior is the recency order
+    with pytest.raises(UsageError, match="recency_prior"):
+        compress_trajectory(text_trajectory(4), budget="50%", recency_prior=-1)

@@ -107,7 +107,7 @@ def compress_trajectory_command(
     dropped: str = typer.Option("remove", "--dropped", help="remove; placeholder (keep the action, mask the "
                                                             "observation with a digest); reference (placeholder + "
                                                             "a recall_step handle, originals stored)."),
-    digest_tokens: int = typer.Option(48, "--digest-tokens", min=0, help="Token bound of a masked step's digest "
+    digest_tokens: int = typer.Option(32, "--digest-tokens", min=0, help="Token bound of a masked step's digest "
                                                                          "(0: plain placeholder)."),
     store: Path | None = typer.Option(None, "--store", help="Reference store for --dropped reference (default: "
                                                             "$RELAYKIT_HOME/references.sqlite)."),

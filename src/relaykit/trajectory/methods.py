@@ -76,15 +76,24 @@ def _newest_first(t: Trajectory) -> tuple[int, ...]:
     return tuple(step.index for step in reversed(t.past))
 
 
+def recency_blend(order: Sequence[int], weight: float) -> tuple[int, ...]:
+    """``order`` (past-step indices, best first) re-ranked by rank + ``weight`` x age (steps back from the newest
+    past step); ties: the newer first."""
+    n = len(order)
+    rank = {i: k for k, i in enumerate(order)}
+    return tuple(sorted(order, key=lambda i: (rank[i] + weight * (n - 1 - i), -i)))
+
+
 def agora(t: Trajectory, s: TrajectorySettings) -> Plan:
-    """The floor, then the highest-scored remaining steps (``keep`` of them, or what fits the budget)."""
+    """The floor, then the highest-scored remaining steps (``keep`` of them, or what fits the budget: there the
+    scorer's rank is blended with recency, :func:`recency_blend`)."""
     if not t.past:
         return Plan(t)
     scores = checked_scores(s.scorer or default_scorer(), t)
     floor = floor_steps(scores, s.k_recent, s.theta_hi)
     order = tuple(sorted(range(len(scores)), key=lambda i: (-scores[i], -i)))
     if s.budget is not None:
-        return Plan(t, floor, tuple(scores), priority=order)
+        return Plan(t, floor, tuple(scores), priority=recency_blend(order, s.recency_prior))
     kept = select(t, order, floor, s, _keep_count(s, len(scores) - len(floor)))
     return Plan(kept, floor, tuple(scores), priority=order)
 
@@ -165,4 +174,4 @@ for _name, _method in (("agora", agora), ("none", no_compression), ("truncate", 
     register_method(_name, _method)
 
 __all__ = ["METHODS", "Dropped", "Method", "Plan", "TrajectorySettings", "get_method", "method_name",
-           "register_method", "select"]
+           "recency_blend", "register_method", "select"]

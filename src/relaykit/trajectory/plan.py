@@ -31,7 +31,12 @@ class TrajectorySettings:
     placeholder keeps (0: plain placeholder). ``facts_share``: under a budget, with masks, the share of the
     room left after the floor kept for one deduplicated block of the facts of elided steps
     (:mod:`relaykit.trajectory.facts`; 0 turns it off). ``dropped="reference"`` masks like ``"placeholder"`` and also
-    writes every elided step to ``store`` under a handle the placeholder names.
+    writes every elided step to ``store`` under a handle the placeholder names. ``recency_prior``: under a budget,
+    agora fills by scorer rank + this many ranks per step back from the newest (0: the scorer alone; tuned on the
+    dev environments, where 0.15-0.5 hold or gain and 1.0 loses: a learned scorer transfers to new environments
+    less well than the fact that the next action mostly names what recent steps showed). ``facts_share`` is the
+    block's share while the budget keeps half of the input or more; tighter budgets raise it
+    (:func:`relaykit.trajectory.budget.block_share`).
     """
 
     keep: float = 0.3
@@ -40,8 +45,9 @@ class TrajectorySettings:
     theta_hi: float = 0.9
     dropped: Dropped = "remove"
     placeholder: str = PLACEHOLDER
-    digest_tokens: int = 48
+    digest_tokens: int = 32
     facts_share: float = 0.25
+    recency_prior: float = 0.3
     truncate_tokens: int = 2048
     mask_window: int = 10
     head_steps: int = 1
@@ -59,6 +65,8 @@ class TrajectorySettings:
             raise UsageError("k_recent and head_steps must be >= 0, and mask_window and truncate_tokens >= 1")
         if self.digest_tokens < 0:
             raise UsageError(f"digest_tokens must be >= 0 (0 turns the digest off), not {self.digest_tokens}")
+        if self.recency_prior < 0:
+            raise UsageError(f"recency_prior must be >= 0 (0: the scorer's order alone), not {self.recency_prior}")
         if not 0.0 <= self.facts_share < 1.0:
             raise UsageError(f"facts_share must be a share from 0 (no facts block) to below 1, not {self.facts_share}")
         if self.dropped not in DROPPED:

@@ -95,3 +95,16 @@ def test_result_tables_keep_their_width_in_a_log(capsys: pytest.CaptureFixture[s
     results_console().print(table)  # stdout is captured: not a terminal
     out = capsys.readouterr().out
     assert "agora-block-only" in out and "clear BudgetTooSmall" in out and "…" not in out
+
+
+def test_the_miss_diagnostic_says_where_a_lost_word_was() -> None:
+    from relaykit.bench.trajectory.decisions_misses import misses
+
+    msgs = [{"role": "system", "content": "Agent."}, {"role": "user", "content": "Find the coin in the hall-box."}]
+    for i in range(6):
+        msgs += [{"role": "assistant", "content": f"go to room{i}"},
+                 {"role": "user", "content": f"You are in room{i}. There is a box{i} here. " * 5}]
+    lost = misses(msgs, frozenset({"box1", "box5"}), "recency", "30%")  # the plain window drops step 1 whole
+    assert lost == [("stage 1", "other step", "dropped")]
+    assert misses(msgs, frozenset({"box1"}), "recency", "1%") == []  # infeasible: nothing to say
+    assert misses(msgs, frozenset({"box5"}), "agora", "50%") == []  # the current observation is kept

@@ -40,14 +40,15 @@ VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
     "agora-block-only": ("agora", {"dropped": "placeholder", "digest_tokens": 0}),  # ablation: the block only
     "agora-plain-mask": ("agora", {"dropped": "placeholder", "digest_tokens": 0, "facts_share": 0.0}),  # no facts
     "agora-remove": ("agora", {"dropped": "remove"}),  # ablation: no masks at all
+    "agora-no-prior": ("agora", {"dropped": "placeholder", "recency_prior": 0.0}),  # ablation: the scorer's order alone
     "recency-digest": ("recency", {"dropped": "placeholder"}),  # ablation: digests without the scorer
     "floor-digest": ("floor", {"dropped": "placeholder"}),  # ablation: the floor with digests, no scorer
     "obs-mask": ("obs-mask", {"dropped": "placeholder"}),
     "recency": ("recency", {"dropped": "remove"}),  # baseline: system + task + newest steps that fit
     "head-tail": ("head-tail", {"dropped": "remove"}),  # baseline: first step + newest steps that fit
 }
-DEFAULT_METHODS = ("agora", "agora-no-block", "agora-block-only", "agora-plain-mask", "agora-remove", "recency-digest",
-                   "floor-digest", "floor", "truncate", "obs-mask", "recency", "head-tail")
+DEFAULT_METHODS = ("agora", "agora-no-block", "agora-block-only", "agora-plain-mask", "agora-remove", "agora-no-prior",
+                   "recency-digest", "floor-digest", "floor", "truncate", "obs-mask", "recency", "head-tail")
 
 
 @dataclass(frozen=True)
