@@ -41,6 +41,8 @@ from relaykit.handoff.compact_rules import (
     column_name,
     column_of,
     header_bound,
+    header_start,
+    id_prefix,
     named_column,
     short_label,
     short_number,
@@ -190,8 +192,10 @@ class _Group:
     label_words: frozenset[str] | None = None  # every word that labels something here (see _bare_labels)
     goal_names: frozenset[str] = frozenset()  # the goal's attribute names, singular (``names`` adds reasons)
     pairs: set[tuple[str, str]] = field(default_factory=set)  # two-word labels (see _pair_labels)
+    prefix: str = ""  # what every id starts with before its digits: the header says it, rows write digits
 
     def __post_init__(self) -> None:
+        self.prefix = id_prefix(r.id for r in self.rows) if len(self.rows) > 1 else ""
         self.labels = self._labels()
         self.goal_names = frozenset(singular(w) for w in self.names - self.protected)
         named = {w for r in self.rows for w in re.findall(r"[a-z][\w-]*", r.reason)} | self.names
@@ -317,7 +321,7 @@ class _Group:
         other = [w for w in self.labelled if not stems(w) & stated]
         if other or not heads:
             heads.append(" ".join([OTHER, *other]))
-        yield HEADER_START + " | ".join(heads)
+        yield header_start(self.prefix) + " | ".join(heads)
         # a reason marks a column only by labels that lead its values (by place, or written as labels) or by
         # the name of its bound ("distance"); never by a word that trails them ("stars 5; amenities wifi") or
         # by a goal name that merely stands before them ("economy cabin, $89")
@@ -371,7 +375,7 @@ class _Group:
         marked, left = said
         values = [MISSING if k not in cells else EQUAL if c in bounds and cells[k] == bound_value(bounds[c])
                   else short_number(cells[k]) + ("!" if k in marked else "") for c, k in enumerate(self.columns)]
-        return " ".join([row.id, *values, *words, verdict_cell(row.verdict, ",".join(left))])
+        return " ".join([row.id[len(self.prefix):], *values, *words, verdict_cell(row.verdict, ",".join(left))])
 
     def _pair_labels(self, seen: dict[str, list[tuple[str, str]]]) -> None:
         """Two-word labels (``departure window``): a goal attribute name that follows a label taken out in

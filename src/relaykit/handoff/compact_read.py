@@ -14,9 +14,10 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from relaykit.handoff.compact import HEADER_END, HEADER_START, MISSING, OTHER
+from relaykit.handoff.compact import HEADER_END, MISSING, OTHER
 from relaykit.handoff.compact_rules import (
     EQUAL,
+    HEADER,
     Wanted,
     alias,
     applying,
@@ -83,10 +84,10 @@ class _Read:
                                                                      *([self.said] if self.said else [])]))
 
 
-def _row(line: str, columns: list[Column], same: str | None = None) -> _Read | None:
+def _row(line: str, columns: list[Column], same: str | None = None, prefix: str = "") -> _Read | None:
     cells = line.split(" ")
     at = next((k for k in range(len(columns) + 1, len(cells)) if _VERDICT_CELL.match(cells[k])), None)
-    if at is None or len(cells) < len(columns) + 2:
+    if at is None or len(cells) < len(columns) + 2 or (prefix and not cells[0].isdigit()):
         return None
     verdict_text = " ".join(cells[at:])
     verdict = "pass" if verdict_text in ("+", "ok") else None if verdict_text == "?" else "eliminated"
@@ -99,13 +100,14 @@ def _row(line: str, columns: list[Column], same: str | None = None) -> _Read | N
            if cell.endswith("!") or (verdict == "eliminated" and cell != MISSING and bound
                                      and violates(cell, bound))]
     words = [same if w == EQUAL and same else w for w in cells[1 + len(columns):at]]  # "=": the wanted word
-    return _Read(cells[0], " ".join([*values, *words]), verdict, words, why, verdict_text.partition(":")[2])
+    return _Read(prefix + cells[0], " ".join([*values, *words]), verdict, words, why, verdict_text.partition(":")[2])
 
 
 READING_GUIDE = (
     "The hand-off is an evidence table. `constraints:` lists the goal's limits no column states. Each "
     "`id | ...` header starts one family of options: its cells name the columns (a unit, a label, a bound "
-    "such as `USD <=400`). Each line below is one option: its id, its values in column order (`-` missing, "
+    "such as `USD <=400`). Each line below is one option: its id (under a header `id GV | ...` the line "
+    "writes the digits alone: `01` is option GV01), its values in column order (`-` missing, "
     "`=` equal to the column's bound, `.8` is 0.8), other words, then the verdict last: `+` passed, `-` "
     "eliminated (a value beyond its column's bound, or a wanted word it lacks, is the reason), `out:REASON` "
     "eliminated for that reason, `?` no verdict. `note:` lines are evidence no option claimed."
@@ -126,7 +128,7 @@ def is_compact(text: str) -> bool:
     first = head.split("\n", 1)[0]
     if first.startswith("constraints:"):
         first = head.split("\n", 2)[1] if head.count("\n") >= 1 else ""
-    return first.startswith(HEADER_START)
+    return HEADER.match(first) is not None
 
 
 def parse_compact(text: str) -> tuple[list[ParsedRow], list[str]] | None:
@@ -139,19 +141,22 @@ def parse_compact(text: str) -> tuple[list[ParsedRow], list[str]] | None:
     columns: list[Column] = []
     wants: list[Wanted] = []
     family: list[_Read] = []
+    prefix = ""
     for line in _lines(text):
-        if line.startswith(HEADER_START):
+        header = HEADER.match(line)
+        if header:
             rows += _family_rows(family, wants)
             family = []
+            prefix = header.group(1) or ""
             cells = line.removesuffix(HEADER_END)  # the earlier form ended each header with "| verdict"
-            names = cells[len(HEADER_START):].split(" | ")
+            names = cells[header.end():].split(" | ")
             columns = [_column(n) for n in names if n and n.split(" ")[0] != OTHER]
         elif line.startswith("note: "):
             notes.append(line[6:])
         elif line.startswith("constraints:"):
             wants = wanted(read_constraint_line(line))
         else:
-            row = _row(line, columns, alias(wants)) if "|" not in line else None
+            row = _row(line, columns, alias(wants), prefix) if "|" not in line else None
             if row is None:
                 return None
             family.append(row)
@@ -170,6 +175,24 @@ def _lines(text: str) -> Iterator[str]:
             yield line.strip()
 
 
+def with_whole_ids(text: str) -> str:
+    """A compact payload with every row's id written whole (``GV01 4.1 ...`` under ``id | ...``, the form before
+    headers stated the id prefix), for a reader that looks ids up in the text; other text as it is."""
+    if not is_compact(text):
+        return text
+    out = []
+    prefix = ""
+    for line in text.split("\n"):
+        header = HEADER.match(line)
+        if header:
+            prefix = header.group(1) or ""
+            line = "id | " + line[header.end():]
+        elif prefix and line[:1].isdigit():
+            line = prefix + line
+        out.append(line)
+    return "\n".join(out)
+
+
 def expand(text: str) -> str | None:
     """A compact payload as labelled lines (``GV02: rate 1.5 USD memory 96 GB ap-south | eliminated
     (region)``), or None when ``text`` is not one: how the audit reads it."""
@@ -185,4 +208,4 @@ def expand(text: str) -> str | None:
 
 
 
-__all__ = ["ParsedRow", "expand", "is_compact", "parse_compact"]
+__all__ = ["ParsedRow", "expand", "is_compact", "parse_compact", "with_whole_ids"]

@@ -168,6 +168,31 @@ def named_column(item: str, heads: list[list[str]], stem: Callable[[str], frozen
     return fits[0] if len(fits) == 1 else None
 
 
+_NUMBERED = re.compile(r"(.*?)(\d+)$")
+
+
+def id_prefix(ids: Iterable[str]) -> str:
+    """What every id of a family starts with before its digits (``GV`` of ``GV01``, ``GV07``; ``VND-`` of
+    ``VND-01``): its header states it once (``id GV | ...``) and each row writes its digits alone (" 01" is one
+    token, "GV01" two). "" when an id has no digits or the ids differ before them."""
+    prefix: str | None = None
+    for identifier in ids:
+        m = _NUMBERED.fullmatch(identifier)
+        if m is None or not m.group(1) or (prefix is not None and m.group(1) != prefix):
+            return ""
+        prefix = m.group(1)
+    return prefix or ""
+
+
+def header_start(prefix: str) -> str:
+    """How a family's header begins: ``id | `` (rows write whole ids) or ``id GV | `` (rows write digits)."""
+    return f"id {prefix} | " if prefix else "id | "
+
+
+HEADER = re.compile(r"id(?: ([^\s|]+))? \| ")
+"""A header's start, with the family's id prefix when the rows write digits alone."""
+
+
 UNITLESS = ("#", "time", "date")
 """Column units the header does not write (counts, clock times, dates)."""
 
@@ -224,6 +249,7 @@ def header_bound(constraint: Constraint) -> str:
     return f"{constraint.operator}{value}"
 
 
-__all__ = ["EQUAL", "LABEL_WORDS", "OUT_CELL", "PASS_CELL", "UNITLESS", "Wanted", "alias", "applying", "bound_value",
-           "column_name", "column_of", "full_number", "header_bound", "named_column", "read_constraint_line",
-           "short_label", "short_number", "singular", "stems", "verdict_cell", "violates", "wanted"]
+__all__ = ["EQUAL", "HEADER", "LABEL_WORDS", "OUT_CELL", "PASS_CELL", "UNITLESS", "Wanted", "alias", "applying",
+           "bound_value", "column_name", "column_of", "full_number", "header_bound", "header_start", "id_prefix",
+           "named_column", "read_constraint_line", "short_label", "short_number", "singular", "stems", "verdict_cell",
+           "violates", "wanted"]

@@ -1,0 +1,57 @@
+"""The compact table states a family's id prefix once in its header (issue 12): rows write their digits alone,
+and every reader gets the whole ids back."""
+
+from relaykit import tokens
+from relaykit.handoff import Fact, audit, compress_handoff, invented_values, read_evidence
+from relaykit.handoff.compact_read import parse_compact, with_whole_ids
+from relaykit.handoff.compact_rules import id_prefix
+
+TRACE = """Vendor GV01: rate 4.10 USD; memory 96 GB; region us-east. GV01 verdict: pass.
+Vendor GV02: rate 6.60 USD; memory 141 GB; region eu-central. GV02 verdict: eliminated (region).
+Vendor GV03: rate 7.50 USD; memory 24 GB; region us-east. GV03 verdict: eliminated (rate, memory).
+Vendor GV10: rate 3.20 USD; memory 48 GB; region us-east. GV10 verdict: pass."""
+GOAL = "A GPU vendor in region us-east with at least 48 GB and a rate below 6.8 USD."
+
+
+def test_id_prefix_is_what_every_id_shares_before_its_digits() -> None:
+    assert id_prefix(["GV01", "GV02", "GV10"]) == "GV" and id_prefix(["VND-1", "VND-22"]) == "VND-"
+    assert id_prefix(["GV01", "GX02"]) == "" and id_prefix(["GV01", "GV"]) == "" and id_prefix(["01", "02"]) == ""
+
+
+def test_rows_write_digits_under_a_header_that_states_the_prefix_and_read_back_whole() -> None:
+    payload = compress_handoff(TRACE, GOAL, "extract-rules").payload_text
+    lines = payload.split("\n")
+    header = next(line for line in lines if line.startswith("id "))
+    assert header.startswith("id GV | ") and "GV01" not in payload
+    assert [line.split(" ")[0] for line in lines[lines.index(header) + 1:]] == ["01", "02", "03", "10"]
+    parsed = parse_compact(payload)
+    assert parsed is not None and [r.id for r in parsed[0]] == ["GV01", "GV02", "GV03", "GV10"]
+    assert [r.verdict for r in parsed[0]] == ["pass", "eliminated", "eliminated", "pass"]
+    whole = with_whole_ids(payload)
+    assert "\nGV10 " in whole and "id | " in whole and parse_compact(whole) == parsed
+    assert tokens.count(payload) < tokens.count(whole)  # the point of it
+    facts = [Fact("GV10", "rate", "3.20 USD"), Fact("GV02", "region", "eu-central"), Fact("GV03", "verdict", "fail")]
+    assert audit(payload, facts, trace=TRACE).recall == 1.0
+    assert invented_values(payload, TRACE, GOAL) == []  # a row's digits are an id, not a value
+    assert set(read_evidence(payload, GOAL).rows) == {"GV01", "GV02", "GV03", "GV10"}
+
+
+def test_families_whose_ids_differ_before_the_digits_keep_whole_ids() -> None:
+    trace = TRACE.replace("GV03", "GV-03")  # one family (GV), two spellings before the digits
+    payload = compress_handoff(trace, GOAL, "extract-rules").payload_text
+    assert "GV-03" in payload and "GV10" in payload and "id | " in payload
+    parsed = parse_compact(payload)
+    assert parsed is not None and [r.id for r in parsed[0]] == ["GV01", "GV02", "GV-03", "GV10"]
+
+
+def test_a_row_that_is_not_digits_under_a_prefix_header_is_not_a_compact_table() -> None:
+    assert parse_compact("id GV | USD\n01 4.1 +\nGV02 6.6 -") is None
+    assert parse_compact("id GV | USD\n01 4.1 +\n02 6.6 -") is not None
+
+
+def test_the_relay_lab_grounds_a_whole_id_in_a_payload_that_writes_digits() -> None:
+    from relaykit.bench.relay.booker import grounded
+
+    payload = compress_handoff(TRACE, GOAL, "extract-rules").payload_text
+    assert grounded("GV10", payload) and grounded("NONE", payload)
+    assert not grounded("GV04", payload) and not grounded("GV1", payload)
