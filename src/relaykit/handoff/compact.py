@@ -306,10 +306,10 @@ class _Group:
     def lines(self, order: list[list[str]], bounds: dict[int, str], named: dict[int, list[str]],
               wants: Sequence[Wanted] = (), stated: frozenset[str] = frozenset(), same: str | None = None
               ) -> Iterator[str]:
-        """The header (column words, unit, bound; then ``other`` and the category labels the rows' words
-        lost that the ``constraints:`` line does not name (``stated``, as ``stems``), when there are any) and
-        the row lines; a row's word ``same`` (the one ``==`` wanted word, when it costs more than one token)
-        is written ``=``."""
+        """The header (column words, unit, bound; ``other`` and the category labels the rows' words lost that
+        the ``constraints:`` line does not name (``stated``, as ``stems``) only where there is no column: the
+        goal names what a reader looks for, and these labels cost tokens in every hand-off) and the row lines;
+        a row's word ``same`` (the one ``==`` wanted word, when it costs more than one token) is written ``=``."""
         said = [short_label(words, self.before[c], named.get(c, [])) for c, words in enumerate(order)]
         # a bounded column with a unit is named by its unit and bound alone (``USD <=6.8``): the bound is
         # the goal's, which says what it bounds; a label would repeat it
@@ -319,7 +319,7 @@ class _Group:
         shown = [[*words, *named.get(c, ()), *self.near_words.get(key, ())]
                  for c, (words, key) in enumerate(zip(said, self.columns, strict=True))]
         other = [w for w in self.labelled if not stems(w) & stated]
-        if other or not heads:
+        if not heads:
             heads.append(" ".join([OTHER, *other]))
         yield header_start(self.prefix) + " | ".join(heads)
         # a reason marks a column only by labels that lead its values (by place, or written as labels) or by

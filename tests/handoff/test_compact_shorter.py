@@ -55,3 +55,18 @@ def test_the_relay_lab_grounds_a_whole_id_in_a_payload_that_writes_digits() -> N
     payload = compress_handoff(TRACE, GOAL, "extract-rules").payload_text
     assert grounded("GV10", payload) and grounded("NONE", payload)
     assert not grounded("GV04", payload) and not grounded("GV1", payload)
+
+
+def test_category_labels_the_rows_lost_are_not_repeated_in_a_header_with_columns() -> None:
+    trace = "\n".join(f"Candidate CA0{i}: salary ask {s} USD; work mode {m}; location {m}. CA0{i} verdict: {v}."
+                      for i, (s, m, v) in enumerate([(120000, "remote", "pass"), (99000, "hybrid", "pass"),
+                                                     (130000, "onsite", "eliminated"), (90000, "remote", "pass")]))
+    payload = compress_handoff(trace, "A candidate asking at most 140000 USD.", "extract-rules").payload_text
+    assert "other" not in payload and "hybrid" in payload and "onsite" in payload
+    facts = [Fact(f"CA0{i}", "mode", m) for i, m in enumerate(["remote", "hybrid", "onsite", "remote"])]
+    assert audit(payload, facts, trace=trace).recall == 1.0
+    bare = compress_handoff("H1 region north; H1 passes. H2 region south; H2 is ruled out.", "A hotel.",
+                            "extract-rules").payload_text
+    assert bare.split("\n")[0].startswith("id H | other")  # no column: the header still says what the rows hold
+    parsed = parse_compact(bare)
+    assert parsed is not None and [(r.id, r.verdict) for r in parsed[0]] == [("H1", "pass"), ("H2", "eliminated")]
