@@ -1,10 +1,12 @@
-"""The compact table states a family's id prefix once in its header (issue 12): rows write their digits alone,
-and every reader gets the whole ids back."""
+"""The compact table's shorter forms (issue 12): a family's id prefix stated once in its header (rows write their
+digits alone, every reader gets the whole ids back), no category-label cell beside columns, and a bound's own
+words left out of the rows."""
 
 from relaykit import tokens
 from relaykit.handoff import Fact, audit, compress_handoff, invented_values, read_evidence
 from relaykit.handoff.compact_read import parse_compact, with_whole_ids
-from relaykit.handoff.compact_rules import id_prefix
+from relaykit.handoff.compact_rules import bound_words, id_prefix
+from relaykit.handoff.schema import Constraint
 
 TRACE = """Vendor GV01: rate 4.10 USD; memory 96 GB; region us-east. GV01 verdict: pass.
 Vendor GV02: rate 6.60 USD; memory 141 GB; region eu-central. GV02 verdict: eliminated (region).
@@ -70,3 +72,22 @@ def test_category_labels_the_rows_lost_are_not_repeated_in_a_header_with_columns
     assert bare.split("\n")[0].startswith("id H | other")  # no column: the header still says what the rows hold
     parsed = parse_compact(bare)
     assert parsed is not None and [(r.id, r.verdict) for r in parsed[0]] == [("H1", "pass"), ("H2", "eliminated")]
+
+
+def test_words_of_a_bound_that_touch_its_columns_values_go_but_wanted_values_stay() -> None:
+    trace = "\n".join(f"Vendor GV0{i}: {gb} GB cards, {sla}% SLA, {region}, rate {rate} USD. GV0{i} verdict: {v}."
+                      for i, (gb, sla, region, rate, v) in enumerate([
+                          (80, 99.9, "us-east", 2.5, "pass"), (96, 99.99, "us-east", 3.1, "pass"),
+                          (24, 99.5, "eu-west", 1.5, "eliminated"), (141, 99.0, "us-east", 6.2, "eliminated")]))
+    goal = "A vendor in region us-east with at least 48 GB per card, an SLA of at least 99.5% and a rate below 6.8 USD."
+    payload = compress_handoff(trace, goal, "extract-rules").payload_text
+    assert "cards" not in payload and "SLA" not in payload and "GB >=48" in payload and "% >=99.5" in payload
+    assert "eu-west" in payload  # a value, never a bound's word
+    facts = [Fact("GV02", "region", "eu-west"), Fact("GV03", "sla", "99.0%"), Fact("GV01", "memory", "96 GB")]
+    assert audit(payload, facts, trace=trace).recall == 1.0
+    back = read_evidence(payload, goal).rows
+    assert back["GV03"].verdict == "eliminated" and back["GV03"].reason == "%"  # 99.0 breaks >=99.5
+    memory = Constraint(name="gb", operator=">=", threshold="48 GB per card")
+    assert bound_words(memory, [memory]) == {"gb", "per", "card"}
+    wanted_card = Constraint(name="extras", operator="contains", threshold="cards")
+    assert "card" not in bound_words(memory, [memory, wanted_card])  # a value the goal wants never goes

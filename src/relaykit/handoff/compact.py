@@ -38,6 +38,7 @@ from relaykit.handoff.compact_rules import (
     alias,
     applying,
     bound_value,
+    bound_words,
     column_name,
     column_of,
     header_bound,
@@ -193,6 +194,7 @@ class _Group:
     goal_names: frozenset[str] = frozenset()  # the goal's attribute names, singular (``names`` adds reasons)
     pairs: set[tuple[str, str]] = field(default_factory=set)  # two-word labels (see _pair_labels)
     prefix: str = ""  # what every id starts with before its digits: the header says it, rows write digits
+    bound_words: dict[Key, frozenset[str]] = field(default_factory=dict)  # see bound_words()
 
     def __post_init__(self) -> None:
         self.prefix = id_prefix(r.id for r in self.rows) if len(self.rows) > 1 else ""
@@ -253,10 +255,11 @@ class _Group:
                     continue
                 labels = RATE_WORDS if rates else self.labels.get(key, _NONE)
                 names = self.names if before and not rates else _NONE
+                bound = _NONE if rates else self.bound_words.get(key, _NONE)
                 moved = []
                 for j in sides[i][0 if before else 1]:  # only words that touch the value, in a run
                     word = items[j][0].lower()
-                    if j not in gone and word not in labels and word not in names:
+                    if j not in gone and word not in labels and word not in names and singular(word) not in bound:
                         break
                     moved.append(j)
                 moved = [j for j in moved if j not in gone]
@@ -490,6 +493,7 @@ def _render(rows: Iterable[RowLike], protected: frozenset[str], labels: frozense
         g, c = place
         bounds[g][c] = header_bound(constraint)
         names_of[g][c] = constraint.name.lower().split()
+        groups[g].bound_words[groups[g].columns[c]] = bound_words(constraint, constraints)
     out: list[str] = []
     stated = frozenset(stem for c in left for stem in stems(c.name))
     same = alias(wanted(left))

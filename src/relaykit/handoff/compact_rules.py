@@ -225,6 +225,18 @@ class _Columns(Protocol):
     near_words: dict[tuple[str, int], set[str]]
 
 
+def bound_words(constraint: Constraint, constraints: Sequence[Constraint]) -> frozenset[str]:
+    """The words (singular) of a bound's name and threshold ("sla", "card" of ``gb >= 48 GB per card``): where
+    they touch a value of the column the header bounds ("99.9% SLA", "80 GB cards") they only say what the
+    header says, so they go. Never a value some constraint wants ("us-east", "pool")."""
+    wants = {singular(w.lower()) for c in constraints if c.operator in ("==", "contains", "in")
+             for w in _WORDS.findall(c.threshold)}
+    said = {singular(w.lower()) for w in _WORDS.findall(f"{constraint.name} {constraint.threshold}")}
+    return frozenset(said - wants)
+
+
+
+
 def column_of(constraint: Constraint, groups: Sequence[_Columns]) -> tuple[int, int] | None:
     """(group, column) whose values ``constraint`` bounds: the only column of its unit, or the only one of
     its unit with a word of its name next to its values; None when it is not clear."""
@@ -250,6 +262,6 @@ def header_bound(constraint: Constraint) -> str:
 
 
 __all__ = ["EQUAL", "HEADER", "LABEL_WORDS", "OUT_CELL", "PASS_CELL", "UNITLESS", "Wanted", "alias", "applying",
-           "bound_value", "column_name", "column_of", "full_number", "header_bound", "header_start", "id_prefix",
-           "named_column", "read_constraint_line", "short_label", "short_number", "singular", "stems", "verdict_cell",
-           "violates", "wanted"]
+           "bound_value", "bound_words", "column_name", "column_of", "full_number", "header_bound", "header_start",
+           "id_prefix", "named_column", "read_constraint_line", "short_label", "short_number", "singular", "stems",
+           "verdict_cell", "violates", "wanted"]
