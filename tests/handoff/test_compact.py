@@ -32,8 +32,9 @@ def test_one_header_names_units_and_bounds_and_rows_carry_normalised_values() ->
     assert rows["GV01"].startswith("GV01 2.7 = 99.99") and rows["GV01"].endswith(" +")
     # the reason "rate" needs no mark: 1250 breaks the header's bound <=6.8, the reader re-derives it; "region" stays
     assert rows["GV04"].startswith("GV04 1250 = 99.9")
-    # "region" too: the constraints line wants us-east, which the row lacks
-    assert rows["GV04"].endswith(" -") and "eu-west" in rows["GV04"] and "constraints: region == us-east" in payload
+    # "region" too: the header's constraint cell wants us-east, which the row lacks
+    assert rows["GV04"].endswith(" -") and "eu-west" in rows["GV04"]
+    assert payload.split("\n")[0].endswith(" | region == us-east")
     assert "$" not in payload and "dollars" not in payload and "percent" not in payload
 
 

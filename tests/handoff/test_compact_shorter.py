@@ -91,3 +91,33 @@ def test_words_of_a_bound_that_touch_its_columns_values_go_but_wanted_values_sta
     assert bound_words(memory, [memory]) == {"gb", "per", "card"}
     wanted_card = Constraint(name="extras", operator="contains", threshold="cards")
     assert "card" not in bound_words(memory, [memory, wanted_card])  # a value the goal wants never goes
+
+
+def test_constraints_no_column_states_are_cells_of_the_first_header_and_speak_of_every_family() -> None:
+    trace = ("H1 costs 100 USD, 2 km out, with a gym; it passes. H2 costs 120 USD, 3 km out, with a spa; it "
+             "is ruled out on amenity. H3 costs 90 USD, 1 km out, with a gym; it passes.\n"
+             "F1 costs 300 USD, cabin economy; it is ruled out on cabin. F2 costs 500 USD, cabin business; it "
+             "passes. F3 costs 450 USD, cabin business; it passes.")
+    goal = "Constraints: hotel amenity gym; cabin business."
+    payload = compress_handoff(trace, goal, "extract-rules").payload_text
+    first = payload.split("\n")[0]
+    assert "constraints:" not in payload and "hotel amenity contains gym" in first and "cabin == business" in first
+    assert "out:" not in payload  # each reason is a wanted word its row lacks, in its own family or another
+    back = read_evidence(payload, goal).rows
+    assert back["H2"].reason == "hotel amenity" and back["F1"].reason == "cabin" and not back["F2"].reason
+    parsed = parse_compact(payload)
+    assert parsed is not None and len(parsed[0]) == 6  # a constraint cell is no column: rows keep their values
+    assert [r.body for r in parsed[0]][:1] == ["100 USD 2 km gym"]
+
+
+def test_the_constraints_line_stays_where_a_header_cell_could_be_misread() -> None:
+    from relaykit.handoff.table import _with_constraints
+
+    assert _with_constraints(["id H | USD <=400", "1 180 +"], ["region == north"]) == [
+        "id H | USD <=400 | region == north", "1 180 +"]
+    assert _with_constraints([], ["region == north"]) == ["constraints: region == north"]
+    assert _with_constraints(["id H | USD", "1 180 +"], ["region == a | b"])[0] == "constraints: region == a | b"
+    assert _with_constraints(["id H | check in time", "1 9 +"], ["x == y"])[0] == "constraints: x == y"
+    old = "constraints: region == north\nid | seats\nR1 12 north +\nR2 8 south -"
+    parsed = parse_compact(old)  # the earlier form: a line of its own
+    assert parsed is not None and [r.reason for r in parsed[0]] == ["", "region"]

@@ -23,10 +23,12 @@ from relaykit.handoff.compact_rules import (
     applying,
     bound_value,
     full_number,
+    read_constraint,
     read_constraint_line,
     violates,
     wanted,
 )
+from relaykit.handoff.schema import Constraint
 from relaykit.handoff.text import CURRENCY_CODES, UNITS
 
 _BOUND = re.compile(r"(?:<=|>=|==)\S+$")
@@ -104,9 +106,10 @@ def _row(line: str, columns: list[Column], same: str | None = None, prefix: str 
 
 
 READING_GUIDE = (
-    "The hand-off is an evidence table. `constraints:` lists the goal's limits no column states. Each "
-    "`id | ...` header starts one family of options: its cells name the columns (a unit, a label, a bound "
-    "such as `USD <=400`). Each line below is one option: its id (under a header `id GV | ...` the line "
+    "The hand-off is an evidence table. Each `id | ...` header starts one family of options: its cells name the "
+    "columns (a unit, a label, a bound such as `USD <=400`); cells such as `region == us-east` (spaces around "
+    "the operator; on a `constraints:` line in the earlier form) are the goal's limits no column states, for "
+    "every family. Each line below is one option: its id (under a header `id GV | ...` the line "
     "writes the digits alone: `01` is option GV01), its values in column order (`-` missing, "
     "`=` equal to the column's bound, `.8` is 0.8), other words, then the verdict last: `+` passed, `-` "
     "eliminated (a value beyond its column's bound, or a wanted word it lacks, is the reason), `out:REASON` "
@@ -139,6 +142,7 @@ def parse_compact(text: str) -> tuple[list[ParsedRow], list[str]] | None:
     rows: list[ParsedRow] = []
     notes: list[str] = []
     columns: list[Column] = []
+    stated: list[Constraint] = []  # from a ``constraints:`` line and the headers' constraint cells
     wants: list[Wanted] = []
     family: list[_Read] = []
     prefix = ""
@@ -150,11 +154,16 @@ def parse_compact(text: str) -> tuple[list[ParsedRow], list[str]] | None:
             prefix = header.group(1) or ""
             cells = line.removesuffix(HEADER_END)  # the earlier form ended each header with "| verdict"
             names = cells[header.end():].split(" | ")
-            columns = [_column(n) for n in names if n and n.split(" ")[0] != OTHER]
+            said = [read_constraint(n) for n in names]
+            stated += [c for c in said if c is not None]
+            wants = wanted(stated)
+            columns = [_column(n) for n, c in zip(names, said, strict=True) if n and c is None
+                       and n.split(" ")[0] != OTHER]
         elif line.startswith("note: "):
             notes.append(line[6:])
         elif line.startswith("constraints:"):
-            wants = wanted(read_constraint_line(line))
+            stated += read_constraint_line(line)
+            wants = wanted(stated)
         else:
             row = _row(line, columns, alias(wants), prefix) if "|" not in line else None
             if row is None:

@@ -134,15 +134,22 @@ def applying(wants: Sequence[Wanted], rows: Iterable[Iterable[str]]) -> list[Wan
     return [w for w in wants if w in found]
 
 
+_CONSTRAINT = re.compile(r"\s*(.+?) (==|contains|<=|>=|in) (.+?)\s*$")
+
+
+def read_constraint(text: str) -> Constraint | None:
+    """A constraint written ``name op threshold`` (``region == us-east``: spaces around the operator, where a
+    column's bound is glued to its value: ``USD <=305``), or None."""
+    m = _CONSTRAINT.match(text)
+    if m is None:
+        return None
+    return Constraint.model_validate({"name": m.group(1), "operator": m.group(2), "threshold": m.group(3)})
+
+
 def read_constraint_line(line: str) -> list[Constraint]:
     """The constraints of a ``constraints: name op threshold; ...`` line (the ones it can read)."""
-    out = []
-    for part in line.removeprefix("constraints:").split(";"):
-        m = re.match(r"\s*(.+?) (==|contains|<=|>=|in) (.+?)\s*$", part)
-        if m:
-            out.append(Constraint.model_validate({"name": m.group(1), "operator": m.group(2),
-                                                  "threshold": m.group(3)}))
-    return out
+    read = (read_constraint(part) for part in line.removeprefix("constraints:").split(";"))
+    return [c for c in read if c is not None]
 
 
 LABEL_WORDS = 2  # a header names a column by at most this many words (its unit and bound come on top)
@@ -263,5 +270,5 @@ def header_bound(constraint: Constraint) -> str:
 
 __all__ = ["EQUAL", "HEADER", "LABEL_WORDS", "OUT_CELL", "PASS_CELL", "UNITLESS", "Wanted", "alias", "applying",
            "bound_value", "bound_words", "column_name", "column_of", "full_number", "header_bound", "header_start",
-           "id_prefix", "named_column", "read_constraint_line", "short_label", "short_number", "singular", "stems",
-           "verdict_cell", "violates", "wanted"]
+           "id_prefix", "named_column", "read_constraint", "read_constraint_line", "short_label", "short_number",
+           "singular", "stems", "verdict_cell", "violates", "wanted"]
