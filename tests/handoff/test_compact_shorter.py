@@ -1,11 +1,11 @@
 """The compact table's shorter forms (issue 12): a family's id prefix stated once in its header (rows write their
 digits alone, every reader gets the whole ids back), no category-label cell beside columns, and a bound's own
-words left out of the rows."""
+words left out of the rows, decimals written in tenths or hundredths."""
 
 from relaykit import tokens
 from relaykit.handoff import Fact, audit, compress_handoff, invented_values, read_evidence
 from relaykit.handoff.compact_read import parse_compact, with_whole_ids
-from relaykit.handoff.compact_rules import bound_words, id_prefix
+from relaykit.handoff.compact_rules import SCALES, Scaling, bound_words, cell_cost, id_prefix, scaled, unscaled
 from relaykit.handoff.schema import Constraint
 
 TRACE = """Vendor GV01: rate 4.10 USD; memory 96 GB; region us-east. GV01 verdict: pass.
@@ -121,3 +121,34 @@ def test_the_constraints_line_stays_where_a_header_cell_could_be_misread() -> No
     old = "constraints: region == north\nid | seats\nR1 12 north +\nR2 8 south -"
     parsed = parse_compact(old)  # the earlier form: a line of its own
     assert parsed is not None and [r.reason for r in parsed[0]] == ["", "region"]
+
+
+def test_a_column_of_decimals_is_written_in_tenths_or_hundredths_where_that_costs_fewer_tokens() -> None:
+    for value in ("5.1", "99.99", "0.8", "1250", "4.15", "12"):
+        shown = value[1:] if value.startswith("0.") else value
+        assert cell_cost(value) == tokens.count(" " + shown)  # the estimate is the tokenizer's count
+        for scale in SCALES:
+            if len(value.partition(".")[2]) <= len(str(scale)) - 1:
+                assert float(unscaled(scaled(value, scale), scale)) == float(value)
+    tenths, mixed, whole, small = Scaling(), Scaling(), Scaling(), Scaling()
+    for v in ("5.1", "2.3", "7.4", "0.9"):
+        tenths.add(v)
+    for v in ("5.1", "abc"):
+        mixed.add(v)
+    for v in ("5", "23"):
+        whole.add(v)
+    for v in ("0.5", "0.8", "0.3"):  # " .5" is two tokens already, as " 5" is: nothing to save
+        small.add(v)
+    assert tenths.scale() == 10 and tenths.scale("8") == 10 and tenths.scale("4.25") == 100
+    assert tenths.scale("4.125") == 1 and tenths.scale("near") == 1  # a bound that cannot be written so
+    assert mixed.scale() == 1 and whole.scale() == 1 and small.scale() == 1
+    trace = "\n".join(f"Hotel H{i}: {p} USD a night, {d} km from the centre. H{i} verdict: {v}."
+                      for i, (p, d, v) in enumerate([(120, 5.1, "eliminated"), (90, 2.3, "pass"), (150, 7.4,
+                                                     "eliminated"), (80, 0.9, "pass")], start=1))
+    goal = "A hotel under 200 USD at most 4.5 km from the centre."
+    payload = compress_handoff(trace, goal, "extract-rules").payload_text
+    assert "km/10 <=45" in payload and "\n1 120 51 -" in payload and "\n4 80 9 +" in payload
+    facts = [Fact("H1", "distance", "5.1 km"), Fact("H4", "distance", "0.9 km"), Fact("H3", "verdict", "fail")]
+    assert audit(payload, facts, trace=trace).recall == 1.0 and invented_values(payload, trace, goal) == []
+    back = read_evidence(payload, goal).rows
+    assert "5.1 km" in back["H1"].evidence and back["H1"].reason == "distance" and back["H2"].verdict == "pass"

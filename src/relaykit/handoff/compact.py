@@ -34,6 +34,7 @@ from relaykit.handoff.compact_rules import (
     OUT_CELL,
     PASS_CELL,
     UNITLESS,
+    Scaling,
     Wanted,
     alias,
     applying,
@@ -45,6 +46,7 @@ from relaykit.handoff.compact_rules import (
     header_start,
     id_prefix,
     named_column,
+    scaled,
     short_label,
     short_number,
     singular,
@@ -195,6 +197,8 @@ class _Group:
     pairs: set[tuple[str, str]] = field(default_factory=set)  # two-word labels (see _pair_labels)
     prefix: str = ""  # what every id starts with before its digits: the header says it, rows write digits
     bound_words: dict[Key, frozenset[str]] = field(default_factory=dict)  # see bound_words()
+    scaling: dict[Key, Scaling] = field(default_factory=lambda: defaultdict(Scaling))  # numbers in tenths?
+    scales: list[int] = field(default_factory=list)  # per column: 1, or 10 / 100 (written in tenths...)
 
     def __post_init__(self) -> None:
         self.prefix = id_prefix(r.id for r in self.rows) if len(self.rows) > 1 else ""
@@ -302,6 +306,9 @@ class _Group:
                     places[key][word][0] += place
                     places[key][word][1] += 1
             self.other = bool(self._free(items, gone, self.labelled, seen)) or self.other
+            for i, key in keys.items():
+                if key[0] not in _UNITLESS:
+                    self.scaling[key].add(items[i][0])
         self._pair_labels(seen)
         self.before = [{w for w, (total, _) in places[k].items() if total < 0} for k in self.columns]
         return [sorted(places[k], key=lambda w: places[k][w][0] / places[k][w][1]) for k in self.columns]
@@ -316,9 +323,9 @@ class _Group:
         said = [short_label(words, self.before[c], named.get(c, [])) for c, words in enumerate(order)]
         # a bounded column with a unit is named by its unit and bound alone (``USD <=6.8``): the bound is
         # the goal's, which says what it bounds; a label would repeat it
-        heads = [column_name([] if c in bounds and k[0] not in _UNITLESS else words, k[0])
-                 + (f" {bounds[c]}" if c in bounds else "") for c, (words, k) in enumerate(zip(said, self.columns,
-                                                                                             strict=True))]
+        self.scales = [self.scaling[k].scale(bound_value(bounds.get(c, ""))) if k in self.scaling else 1
+                       for c, k in enumerate(self.columns)]
+        heads = [self._head(c, words, bounds) for c, words in enumerate(said)]
         shown = [[*words, *named.get(c, ()), *self.near_words.get(key, ())]
                  for c, (words, key) in enumerate(zip(said, self.columns, strict=True))]
         other = [w for w in self.labelled if not stems(w) & stated]
@@ -371,13 +378,22 @@ class _Group:
                 left.append(item)
         return marked, [] if len(left) == len(broken) + len(lacking) else left
 
+    def _head(self, c: int, words: list[str], bounds: dict[int, str]) -> str:
+        """A column's header cell: its words and unit (``km/10`` where its numbers are written in tenths), and
+        its bound in the same units (``km/10 <=80``)."""
+        unit, scale = self.columns[c][0], self.scales[c]
+        name = column_name([] if c in bounds and unit not in _UNITLESS else words, unit)
+        name += f"/{scale}" if scale > 1 else ""  # the unit is the name's last word
+        return f"{name} {bounds[c][:2]}{scaled(bound_value(bounds[c]), scale)}" if c in bounds else name
+
     def _line(self, row: RowLike, cells: dict[Key, str], words: list[str], said: tuple[set[Key], list[str]],
               bounds: dict[int, str]) -> str:
         """One row: its values (``=`` for a column's bound itself, ``.8`` for 0.8, ``!`` after a marked one,
         ``-`` for none), its words, its verdict."""
         marked, left = said
         values = [MISSING if k not in cells else EQUAL if c in bounds and cells[k] == bound_value(bounds[c])
-                  else short_number(cells[k]) + ("!" if k in marked else "") for c, k in enumerate(self.columns)]
+                  else (scaled(cells[k], self.scales[c]) if self.scales[c] > 1 else short_number(cells[k]))
+                  + ("!" if k in marked else "") for c, k in enumerate(self.columns)]
         return " ".join([row.id[len(self.prefix):], *values, *words, verdict_cell(row.verdict, ",".join(left))])
 
     def _pair_labels(self, seen: dict[str, list[tuple[str, str]]]) -> None:

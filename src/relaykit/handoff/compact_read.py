@@ -25,6 +25,7 @@ from relaykit.handoff.compact_rules import (
     full_number,
     read_constraint,
     read_constraint_line,
+    unscaled,
     violates,
     wanted,
 )
@@ -32,7 +33,8 @@ from relaykit.handoff.schema import Constraint
 from relaykit.handoff.text import CURRENCY_CODES, UNITS
 
 _BOUND = re.compile(r"(?:<=|>=|==)\S+$")
-Column = tuple[str, str, str]  # (label, unit, bound such as "<=305" or "")
+Column = tuple[str, str, str, int]  # (label, unit, bound such as "<=305" or "", scale: 10 for "km/10")
+_SCALED = re.compile(r"(.+)/(10|100)$")
 _VERDICT_CELL = re.compile(r"(?:[+?-]|ok|out(?::\S.*)?)$")  # "ok" and "out" alone: the earlier form
 
 
@@ -47,14 +49,17 @@ class ParsedRow:
 
 
 def _column(name: str) -> Column:
-    """(label, unit, bound) of a header cell: the unit is its last word when that word is a unit or
-    currency; the bound (``<=305``) is read off, not part of the label."""
+    """(label, unit, bound, scale) of a header cell: the unit is its last word when that word is a unit or
+    currency, with its scale when the column's numbers are tenths or hundredths (``km/10``: 51 is 5.1 km); the
+    bound (``<=305``, in the column's units) is read off, not part of the label."""
     words = [w for w in name.split(" ") if not _BOUND.match(w)]
     bound = next((w for w in name.split(" ") if _BOUND.match(w)), "")
     last = words[-1] if words else ""
-    if last in CURRENCY_CODES or last in UNITS.values() or last == "%":
-        return " ".join(words[:-1]), last, bound
-    return " ".join(words), "", bound
+    m = _SCALED.match(last)
+    unit, scale = (m.group(1), int(m.group(2))) if m else (last, 1)
+    if unit in CURRENCY_CODES or unit in UNITS.values() or unit == "%":
+        return " ".join(words[:-1]), unit, bound, scale
+    return " ".join(words), "", bound, 1
 
 
 def _unit_name(unit: str) -> str:
@@ -94,11 +99,11 @@ def _row(line: str, columns: list[Column], same: str | None = None, prefix: str 
     verdict_text = " ".join(cells[at:])
     verdict = "pass" if verdict_text in ("+", "ok") else None if verdict_text == "?" else "eliminated"
     given = [bound_value(bound) if cell == EQUAL and bound else full_number(cell)
-             for cell, (_, _, bound) in zip(cells[1:1 + len(columns)], columns, strict=False)]
-    values = [_value_text(label, cell.rstrip("!"), unit) for cell, (label, unit, _) in zip(given, columns, strict=True)
-              if cell != MISSING]
+             for cell, (_, _, bound, _) in zip(cells[1:1 + len(columns)], columns, strict=False)]
+    values = [_value_text(label, unscaled(cell.rstrip("!"), scale), unit)
+              for cell, (label, unit, _, scale) in zip(given, columns, strict=True) if cell != MISSING]
     # a reason is a marked value (``1.5!``) or, in an eliminated row, a value beyond its column's bound
-    why = [label or _unit_name(unit) for cell, (label, unit, bound) in zip(given, columns, strict=True)
+    why = [label or _unit_name(unit) for cell, (label, unit, bound, _) in zip(given, columns, strict=True)
            if cell.endswith("!") or (verdict == "eliminated" and cell != MISSING and bound
                                      and violates(cell, bound))]
     words = [same if w == EQUAL and same else w for w in cells[1 + len(columns):at]]  # "=": the wanted word
@@ -107,7 +112,8 @@ def _row(line: str, columns: list[Column], same: str | None = None, prefix: str 
 
 READING_GUIDE = (
     "The hand-off is an evidence table. Each `id | ...` header starts one family of options: its cells name the "
-    "columns (a unit, a label, a bound such as `USD <=400`); cells such as `region == us-east` (spaces around "
+    "columns (a unit, a label, a bound such as `USD <=400`; a unit `km/10` says the column holds tenths: `51` "
+    "is 5.1 km, its bound in tenths too); cells such as `region == us-east` (spaces around "
     "the operator; on a `constraints:` line in the earlier form) are the goal's limits no column states, for "
     "every family. Each line below is one option: its id (under a header `id GV | ...` the line "
     "writes the digits alone: `01` is option GV01), its values in column order (`-` missing, "

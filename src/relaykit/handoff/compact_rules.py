@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from relaykit.handoff.constraints import singular as _singular
@@ -200,6 +200,78 @@ HEADER = re.compile(r"id(?: ([^\s|]+))? \| ")
 """A header's start, with the family's id prefix when the rows write digits alone."""
 
 
+_PLAIN = re.compile(r"(\d+)(?:\.(\d+))?")
+SCALES = (10, 100)
+"""What a column's numbers may be written in (tenths, hundredths): ``51`` under ``km/10`` is 5.1 km."""
+_SCALE_COST = 2  # tokens the header spends on "/10"
+
+
+def _threes(digits: int) -> int:
+    return -(-digits // 3)  # o200k and cl100k split a run of digits into threes
+
+
+def cell_cost(value: str) -> int:
+    """Tokens of a number cell with the space before it: " 5.1" is four (" ", "5", ".", "1"), " .8" two."""
+    m = _PLAIN.fullmatch(value)
+    if m is None:
+        return 0
+    whole, frac = m.group(1), m.group(2) or ""
+    if not frac:
+        return 1 + _threes(len(whole))
+    return 1 + _threes(len(frac)) + (0 if whole == "0" else 1 + _threes(len(whole)))
+
+
+def scaled(value: str, scale: int) -> str:
+    """A plain decimal number in units of 1/``scale`` (``5.1`` in tenths: ``51``); as it is where it cannot be."""
+    m = _PLAIN.fullmatch(value)
+    digits = len(str(scale)) - 1
+    if scale == 1 or m is None or len(m.group(2) or "") > digits:
+        return value
+    return str(int(m.group(1) + (m.group(2) or "").ljust(digits, "0")))
+
+
+def unscaled(value: str, scale: int) -> str:
+    """A cell written in units of 1/``scale`` as its number (``51`` in tenths: ``5.1``)."""
+    if scale == 1 or not value.isdigit():
+        return value
+    digits = len(str(scale)) - 1
+    whole, frac = value[:-digits] or "0", value[-digits:].rjust(digits, "0").rstrip("0")
+    return f"{int(whole)}.{frac}" if frac else str(int(whole))
+
+
+@dataclass
+class Scaling:
+    """One column's numbers, counted as they come: whether writing them in tenths or hundredths (``51``
+    under ``km/10``, where ``5.1`` takes three tokens and ``51`` one) saves more than the header spends."""
+
+    decimals: int = 0
+    plain: int = 0  # tokens as the numbers are written
+    cost: dict[int, int] = field(default_factory=lambda: dict.fromkeys(SCALES, 0))
+    usable: bool = True
+
+    def add(self, value: str) -> None:
+        m = _PLAIN.fullmatch(value)
+        if m is None:
+            self.usable = False
+            return
+        frac = m.group(2) or ""
+        self.decimals = max(self.decimals, len(frac))
+        self.plain += cell_cost(value)
+        for scale in SCALES:
+            self.cost[scale] += 1 + _threes(len(scaled(value, scale)))
+
+    def scale(self, bound: str = "") -> int:
+        """The scale to write this column in (1: as it is); ``bound`` (its header bound's value) must fit too."""
+        m = _PLAIN.fullmatch(bound) if bound else None
+        if not self.usable or self.decimals == 0 or (bound and m is None):
+            return 1
+        digits = max(self.decimals, len(m.group(2) or "") if m else 0)
+        if digits > len(SCALES):
+            return 1
+        scale = SCALES[digits - 1]
+        return scale if self.plain - self.cost[scale] > _SCALE_COST else 1
+
+
 UNITLESS = ("#", "time", "date")
 """Column units the header does not write (counts, clock times, dates)."""
 
@@ -268,7 +340,8 @@ def header_bound(constraint: Constraint) -> str:
     return f"{constraint.operator}{value}"
 
 
-__all__ = ["EQUAL", "HEADER", "LABEL_WORDS", "OUT_CELL", "PASS_CELL", "UNITLESS", "Wanted", "alias", "applying",
-           "bound_value", "bound_words", "column_name", "column_of", "full_number", "header_bound", "header_start",
-           "id_prefix", "named_column", "read_constraint", "read_constraint_line", "short_label", "short_number",
-           "singular", "stems", "verdict_cell", "violates", "wanted"]
+__all__ = ["EQUAL", "HEADER", "LABEL_WORDS", "OUT_CELL", "PASS_CELL", "SCALES", "UNITLESS", "Scaling", "Wanted",
+           "alias", "applying", "bound_value", "bound_words", "cell_cost", "column_name", "column_of", "full_number",
+           "header_bound", "header_start", "id_prefix", "named_column", "read_constraint", "read_constraint_line",
+           "scaled", "short_label", "short_number", "singular", "stems", "unscaled", "verdict_cell", "violates",
+           "wanted"]
