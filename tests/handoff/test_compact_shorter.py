@@ -152,3 +152,13 @@ def test_a_column_of_decimals_is_written_in_tenths_or_hundredths_where_that_cost
     assert audit(payload, facts, trace=trace).recall == 1.0 and invented_values(payload, trace, goal) == []
     back = read_evidence(payload, goal).rows
     assert "5.1 km" in back["H1"].evidence and back["H1"].reason == "distance" and back["H2"].verdict == "pass"
+
+
+def test_a_label_the_trace_wrote_in_two_words_leaves_the_rows_whole() -> None:
+    trace = "\n\n".join(f"id: CA0{i}\nsalary: {s} USD\n{label}: {mode}\nstatus: {v}" for i, (s, label, mode, v) in
+                        enumerate([(112000, "work mode", "onsite", "ok"), (134500, "location", "hybrid", "ok"),
+                                   (94500, "work mode", "remote", "ok"), (99000, "work mode", "hybrid", "ok")]))
+    payload = compress_handoff(trace, "Hire an engineer for no more than 152000 USD.", "extract-rules").payload_text
+    assert "mode" not in payload and "work" not in payload and "onsite" in payload  # "work mode:" is one label
+    facts = [Fact(f"CA0{i}", "location", m) for i, m in enumerate(["onsite", "hybrid", "remote", "hybrid"])]
+    assert audit(payload, facts, trace=trace).recall == 1.0

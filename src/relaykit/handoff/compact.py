@@ -429,7 +429,7 @@ class _Group:
             after = next((w.lower() for w, u in items[j + 1:j + 2] if u is None), "")
             goal_name = singular(lowered) in self.goal_names
             label = (goal_name or lowered in self.names or lowered in self.written_labels) if leading else \
-                goal_name and (not stripped or lowered in self.written_labels or (stripped, lowered) in self.pairs)
+                self._labels_too(lowered, goal_name, stripped)
             if label and lowered not in self.protected and after and after not in _BARE:
                 # a clause's leading label, or the goal's name for an attribute before a word elsewhere in it
                 # ("airline easyJet window night cabin economy"): said once in the header
@@ -445,6 +445,14 @@ class _Group:
             out.append(word)
             leading, stripped = False, ""
         return out
+
+    def _labels_too(self, word: str, goal_name: bool, stripped: str) -> bool:
+        """Whether a word past a clause's start labels too: the goal's name for an attribute (right after a label
+        taken out only where the trace wrote it as a label or it pairs with that label), or the second word of
+        a label the trace wrote ("work mode: onsite")."""
+        if goal_name and (not stripped or word in self.written_labels or (stripped, word) in self.pairs):
+            return True
+        return stripped in self.written_labels and word in self.written_labels
 
     def _bare_labels(self, items: list[Item]) -> set[int]:
         """The words of clauses that hold no value and only label words (``capacity ;`` left over from
