@@ -30,10 +30,13 @@ from typing import Protocol
 
 from relaykit import tokens
 from relaykit.handoff.compact_rules import (
+    BREAK,
     EQUAL,
     OUT_CELL,
     PASS_CELL,
+    SEP,
     UNITLESS,
+    Item,
     Scaling,
     Wanted,
     alias,
@@ -42,9 +45,13 @@ from relaykit.handoff.compact_rules import (
     bound_words,
     column_name,
     column_of,
+    decode,
+    encode,
+    encode_text,
     header_bound,
     header_start,
     id_prefix,
+    items_of,
     named_column,
     scaled,
     short_label,
@@ -55,9 +62,8 @@ from relaykit.handoff.compact_rules import (
     violates,
     wanted,
 )
-from relaykit.handoff.lexicon import TOKEN
 from relaykit.handoff.schema import Constraint
-from relaykit.handoff.text import CURRENCY_CODES, format_number, normal_time, quantity_of
+from relaykit.handoff.text import CURRENCY_CODES
 
 HEADER_START = "id | "
 HEADER_END = " | verdict"
@@ -68,10 +74,6 @@ _LABEL_SHARE = 0.6  # a word moves to the header when it stands next to the colu
 _MIN_ROWS = 3
 _CACHE_ROWS = 300  # parsed rows held at once; beyond this a table is re-read per pass (memory over speed)
 _NONE: frozenset[str] = frozenset()
-BREAK = ";"
-"""Between the clauses of a row body: words on either side of it are not each other's neighbours."""
-SEP = "\x1f"
-"""Joins a typed value to its unit inside a row body (``2.7\x1fUSD``); the text forms never show it."""
 _BARE = frozenset({"yes", "no", "none", "not", "true", "false", "y", "n"})  # values that need their label
 RATE_WORDS = frozenset({"night", "nightly", "hour", "hourly", "hr", "day", "daily", "week", "weekly", "month",
                         "monthly", "year", "yearly", "annual", "annually", "unit", "item", "piece", "person",
@@ -91,53 +93,6 @@ class RowLike(Protocol):
 def family(identifier: str) -> str:
     """The letter prefix of an id (``H`` for ``H07``, ``VND-`` stripped to ``VND``)."""
     return re.sub(r"[-\d]+$", "", identifier)
-
-
-Item = tuple[str, str | None]  # (normalised value or word, column unit; None for a word)
-
-
-def encode(value: str, unit: str) -> str:
-    """One typed value as a row body holds it: normalised, joined to its unit by ``SEP`` (no space)."""
-    return f"{value}{SEP}{unit}"
-
-
-def decode(token: str) -> str:
-    """A body token as text: ``2.7 USD``, ``99.5%``, ``14:00``, ``5``; words as they are."""
-    value, sep, unit = token.partition(SEP)
-    if not sep or unit in _UNITLESS:
-        return value
-    return value + unit if unit == "%" else f"{value} {unit}"
-
-
-def encode_text(text: str) -> str:
-    """Text (a compact payload's expanded row) as an encoded row body."""
-    out = []
-    for m in TOKEN.finditer(text):
-        kind = m.lastgroup
-        if kind == "qty":
-            q = quantity_of(m)
-            out.append(encode(format_number(q.value), q.unit or "#"))
-        elif kind == "time":
-            out.append(encode(normal_time(m.group(0)), "time"))
-        elif kind == "date":
-            out.append(encode(m.group(0), "date"))
-        elif kind == "w":
-            out.append(m.group(0))
-    return " ".join(out)
-
-
-def items_of(body: str) -> list[Item]:
-    """An encoded row body as values (normalised, with their unit), words (unit None) and clause breaks."""
-    out: list[Item] = []
-    for token in body.split(" "):
-        if token == BREAK:
-            out.append((BREAK, BREAK))
-        elif SEP in token:
-            value, _, unit = token.partition(SEP)
-            out.append((value, unit))
-        elif token:
-            out.append((token, None))
-    return out
 
 
 Key = tuple[str, int]  # (unit, rank of the value among the row's values of that unit)

@@ -276,6 +276,59 @@ UNITLESS = ("#", "time", "date")
 """Column units the header does not write (counts, clock times, dates)."""
 
 
+BREAK = ";"
+"""Between the clauses of a row body: words on either side of it are not each other's neighbours."""
+SEP = "\x1f"
+"""Joins a typed value to its unit inside a row body (``2.7\x1fUSD``); the text forms never show it."""
+
+
+Item = tuple[str, str | None]  # (normalised value or word, column unit; None for a word)
+
+
+def encode(value: str, unit: str) -> str:
+    """One typed value as a row body holds it: normalised, joined to its unit by ``SEP`` (no space)."""
+    return f"{value}{SEP}{unit}"
+
+
+def decode(token: str) -> str:
+    """A body token as text: ``2.7 USD``, ``99.5%``, ``14:00``, ``5``; words as they are."""
+    value, sep, unit = token.partition(SEP)
+    if not sep or unit in UNITLESS:
+        return value
+    return value + unit if unit == "%" else f"{value} {unit}"
+
+
+def encode_text(text: str) -> str:
+    """Text (a compact payload's expanded row) as an encoded row body."""
+    out = []
+    for m in TOKEN.finditer(text):
+        kind = m.lastgroup
+        if kind == "qty":
+            q = quantity_of(m)
+            out.append(encode(format_number(q.value), q.unit or "#"))
+        elif kind == "time":
+            out.append(encode(normal_time(m.group(0)), "time"))
+        elif kind == "date":
+            out.append(encode(m.group(0), "date"))
+        elif kind == "w":
+            out.append(m.group(0))
+    return " ".join(out)
+
+
+def items_of(body: str) -> list[Item]:
+    """An encoded row body as values (normalised, with their unit), words (unit None) and clause breaks."""
+    out: list[Item] = []
+    for token in body.split(" "):
+        if token == BREAK:
+            out.append((BREAK, BREAK))
+        elif SEP in token:
+            value, _, unit = token.partition(SEP)
+            out.append((value, unit))
+        elif token:
+            out.append((token, None))
+    return out
+
+
 PASS_CELL = "+"
 OUT_CELL = "-"
 """A row's verdict: ``+`` passes, ``-`` is eliminated (``out:REASON`` where the row must say why), ``?``
@@ -340,8 +393,8 @@ def header_bound(constraint: Constraint) -> str:
     return f"{constraint.operator}{value}"
 
 
-__all__ = ["EQUAL", "HEADER", "LABEL_WORDS", "OUT_CELL", "PASS_CELL", "SCALES", "UNITLESS", "Scaling", "Wanted",
-           "alias", "applying", "bound_value", "bound_words", "cell_cost", "column_name", "column_of", "full_number",
-           "header_bound", "header_start", "id_prefix", "named_column", "read_constraint", "read_constraint_line",
-           "scaled", "short_label", "short_number", "singular", "stems", "unscaled", "verdict_cell", "violates",
-           "wanted"]
+__all__ = ["BREAK", "EQUAL", "HEADER", "LABEL_WORDS", "OUT_CELL", "PASS_CELL", "SCALES", "SEP", "UNITLESS", "Item",
+           "Scaling", "Wanted", "alias", "applying", "bound_value", "bound_words", "cell_cost", "column_name",
+           "column_of", "decode", "encode", "encode_text", "full_number", "header_bound", "header_start",
+           "id_prefix", "items_of", "named_column", "read_constraint", "read_constraint_line", "scaled",
+           "short_label", "short_number", "singular", "stems", "unscaled", "verdict_cell", "violates", "wanted"]
