@@ -115,7 +115,7 @@ def test_a_value_that_is_its_columns_bound_is_written_as_equals_and_read_back() 
     payload = read_evidence(trace, goal).text()
     rows = {line.split(" ")[0]: line.split(" ") for line in with_whole_ids(payload).split("\n") if line[:1] == "R"}
     assert rows["R0"][1:4] == ["=", "90", "="] and rows["R1"][1:4] == ["12", "=", "="]
-    assert rows["R2"][3] == "11:00" and tokens.count(" =") == 1
+    assert rows["R2"][3] == "11" and "HH ==9" in payload and tokens.count(" =") == 1  # whole hours: 11 is 11:00
     facts = [Fact("R0", "seats", "8 seats"), Fact("R1", "rate", "150 EUR"), Fact("R3", "start", "9 am"),
              Fact("R2", "verdict", "eliminated")]
     assert audit(payload, facts, trace=trace).recall == 1.0 and audit(payload, [], trace=trace).invented == []

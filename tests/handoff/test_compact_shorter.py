@@ -5,7 +5,7 @@ words left out of the rows, decimals written in tenths or hundredths."""
 from relaykit import tokens
 from relaykit.handoff import Fact, audit, compress_handoff, invented_values, read_evidence
 from relaykit.handoff.compact_read import parse_compact, with_whole_ids
-from relaykit.handoff.compact_rules import SCALES, Scaling, bound_words, cell_cost, id_prefix, scaled, unscaled
+from relaykit.handoff.compact_rules import HOURS, SCALES, Scaling, bound_words, cell_cost, id_prefix, scaled, unscaled
 from relaykit.handoff.schema import Constraint
 
 TRACE = """Vendor GV01: rate 4.10 USD; memory 96 GB; region us-east. GV01 verdict: pass.
@@ -162,3 +162,19 @@ def test_a_label_the_trace_wrote_in_two_words_leaves_the_rows_whole() -> None:
     assert "mode" not in payload and "work" not in payload and "onsite" in payload  # "work mode:" is one label
     facts = [Fact(f"CA0{i}", "location", m) for i, m in enumerate(["onsite", "hybrid", "remote", "hybrid"])]
     assert audit(payload, facts, trace=trace).recall == 1.0
+
+
+def test_a_column_of_clock_times_on_the_hour_is_written_in_whole_hours() -> None:
+    assert scaled("15:00", HOURS) == "15" and scaled("09:30", HOURS) == "09:30" and unscaled("9", HOURS) == "09:00"
+    assert tokens.count(" 15") < tokens.count(" 15:00")
+    rows = [(8, "9 am", "pass"), (12, "14:00", "eliminated"), (10, "11:00", "eliminated"), (9, "9:00", "pass")]
+    trace = "\n".join(f"Room R{i}: {s} seats; free from {t}. R{i} verdict: {v}." for i, (s, t, v) in enumerate(rows))
+    goal = "A room for at least 8 seats, starting at 09:00."
+    payload = compress_handoff(trace, goal, "extract-rules").payload_text
+    assert "HH ==9" in payload and "\n1 12 14 -" in payload and "\n0 = = +" in payload
+    facts = [Fact("R1", "start", "2 pm"), Fact("R2", "start", "11:00"), Fact("R3", "start", "9 am")]
+    assert audit(payload, facts, trace=trace).recall == 1.0 and invented_values(payload, trace, goal) == []
+    back = read_evidence(payload, goal).rows
+    assert "14:00" in back["R1"].evidence and back["R1"].reason and back["R3"].verdict == "pass"
+    half = compress_handoff(trace.replace("11:00", "11:30"), goal, "extract-rules").payload_text
+    assert "HH" not in half and "11:30" in half  # a time off the hour: every time as it is

@@ -32,6 +32,8 @@ from relaykit import tokens
 from relaykit.handoff.compact_rules import (
     BREAK,
     EQUAL,
+    HOURS,
+    HOURS_MARK,
     OUT_CELL,
     PASS_CELL,
     SEP,
@@ -262,7 +264,7 @@ class _Group:
                     places[key][word][1] += 1
             self.other = bool(self._free(items, gone, self.labelled, seen)) or self.other
             for i, key in keys.items():
-                if key[0] not in _UNITLESS:
+                if key[0] not in ("#", "date"):
                     self.scaling[key].add(items[i][0])
         self._pair_labels(seen)
         self.before = [{w for w, (total, _) in places[k].items() if total < 0} for k in self.columns]
@@ -338,7 +340,7 @@ class _Group:
         its bound in the same units (``km/10 <=80``)."""
         unit, scale = self.columns[c][0], self.scales[c]
         name = column_name([] if c in bounds and unit not in _UNITLESS else words, unit)
-        name += f"/{scale}" if scale > 1 else ""  # the unit is the name's last word
+        name += f" {HOURS_MARK}" if scale == HOURS else f"/{scale}" if scale > 1 else ""  # after the unit
         return f"{name} {bounds[c][:2]}{scaled(bound_value(bounds[c]), scale)}" if c in bounds else name
 
     def _line(self, row: RowLike, cells: dict[Key, str], words: list[str], said: tuple[set[Key], list[str]],

@@ -18,6 +18,8 @@ from relaykit.handoff.compact import HEADER_END, MISSING, OTHER
 from relaykit.handoff.compact_rules import (
     EQUAL,
     HEADER,
+    HOURS,
+    HOURS_MARK,
     Wanted,
     alias,
     applying,
@@ -55,6 +57,8 @@ def _column(name: str) -> Column:
     words = [w for w in name.split(" ") if not _BOUND.match(w)]
     bound = next((w for w in name.split(" ") if _BOUND.match(w)), "")
     last = words[-1] if words else ""
+    if last == HOURS_MARK:  # a clock-time column in whole hours: 15 is 15:00
+        return " ".join(words[:-1]), "", bound, HOURS
     m = _SCALED.match(last)
     unit, scale = (m.group(1), int(m.group(2))) if m else (last, 1)
     if unit in CURRENCY_CODES or unit in UNITS.values() or unit == "%":
@@ -112,12 +116,12 @@ def _row(line: str, columns: list[Column], same: str | None = None, prefix: str 
 
 READING_GUIDE = (
     "The hand-off is an evidence table. Each `id | ...` header starts one family of options: its cells name the "
-    "columns (a unit, a label, a bound such as `USD <=400`; a unit `km/10` says the column holds tenths: `51` "
-    "is 5.1 km, its bound in tenths too); cells such as `region == us-east` (spaces around "
-    "the operator; on a `constraints:` line in the earlier form) are the goal's limits no column states, for "
-    "every family. Each line below is one option: its id (under a header `id GV | ...` the line "
-    "writes the digits alone: `01` is option GV01), its values in column order (`-` missing, "
-    "`=` equal to the column's bound, `.8` is 0.8), other words, then the verdict last: `+` passed, `-` "
+    "columns (a unit, a label, a bound such as `USD <=400`; a unit `km/10` says the column holds tenths: `51` is "
+    "5.1 km, its bound in tenths too; `HH` ends a time column whose cells are whole hours: `15` is 15:00); cells "
+    "such as `region == us-east` (spaces around the operator; on a `constraints:` line in the earlier form) are "
+    "the goal's limits no column states, for every family. Each line below is one option: its id (under a header "
+    "`id GV | ...` the line writes the digits alone: `01` is option GV01), its values in column order (`-` "
+    "missing, `=` equal to the column's bound, `.8` is 0.8), other words, then the verdict last: `+` passed, `-` "
     "eliminated (a value beyond its column's bound, or a wanted word it lacks, is the reason), `out:REASON` "
     "eliminated for that reason, `?` no verdict. `note:` lines are evidence no option claimed."
 )

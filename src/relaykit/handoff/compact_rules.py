@@ -204,6 +204,11 @@ _PLAIN = re.compile(r"(\d+)(?:\.(\d+))?")
 SCALES = (10, 100)
 """What a column's numbers may be written in (tenths, hundredths): ``51`` under ``km/10`` is 5.1 km."""
 _SCALE_COST = 2  # tokens the header spends on "/10"
+HOURS = 60
+"""The scale of a clock-time column written in whole hours (``15`` for 15:00 under a header ``... HH``): a time
+" 15:00" takes four tokens, " 15" two."""
+HOURS_MARK = "HH"
+_ON_HOUR = re.compile(r"(\d{1,2}):00")
 
 
 def _threes(digits: int) -> int:
@@ -223,6 +228,9 @@ def cell_cost(value: str) -> int:
 
 def scaled(value: str, scale: int) -> str:
     """A plain decimal number in units of 1/``scale`` (``5.1`` in tenths: ``51``); as it is where it cannot be."""
+    if scale == HOURS:
+        hour = _ON_HOUR.fullmatch(value)
+        return str(int(hour.group(1))) if hour else value
     m = _PLAIN.fullmatch(value)
     digits = len(str(scale)) - 1
     if scale == 1 or m is None or len(m.group(2) or "") > digits:
@@ -234,6 +242,8 @@ def unscaled(value: str, scale: int) -> str:
     """A cell written in units of 1/``scale`` as its number (``51`` in tenths: ``5.1``)."""
     if scale == 1 or not value.isdigit():
         return value
+    if scale == HOURS:
+        return f"{int(value):02d}:00"
     digits = len(str(scale)) - 1
     whole, frac = value[:-digits] or "0", value[-digits:].rjust(digits, "0").rstrip("0")
     return f"{int(whole)}.{frac}" if frac else str(int(whole))
@@ -248,8 +258,14 @@ class Scaling:
     plain: int = 0  # tokens as the numbers are written
     cost: dict[int, int] = field(default_factory=lambda: dict.fromkeys(SCALES, 0))
     usable: bool = True
+    clock: bool = False  # clock times ("14:00"): in whole hours when every one is on the hour
+    hours: bool = True
 
     def add(self, value: str) -> None:
+        if ":" in value:
+            self.clock = True
+            self.hours = self.hours and _ON_HOUR.fullmatch(value) is not None
+            return
         m = _PLAIN.fullmatch(value)
         if m is None:
             self.usable = False
@@ -262,6 +278,8 @@ class Scaling:
 
     def scale(self, bound: str = "") -> int:
         """The scale to write this column in (1: as it is); ``bound`` (its header bound's value) must fit too."""
+        if self.clock:
+            return HOURS if self.hours and (not bound or _ON_HOUR.fullmatch(bound)) else 1
         m = _PLAIN.fullmatch(bound) if bound else None
         if not self.usable or self.decimals == 0 or (bound and m is None):
             return 1
@@ -393,8 +411,9 @@ def header_bound(constraint: Constraint) -> str:
     return f"{constraint.operator}{value}"
 
 
-__all__ = ["BREAK", "EQUAL", "HEADER", "LABEL_WORDS", "OUT_CELL", "PASS_CELL", "SCALES", "SEP", "UNITLESS", "Item",
-           "Scaling", "Wanted", "alias", "applying", "bound_value", "bound_words", "cell_cost", "column_name",
-           "column_of", "decode", "encode", "encode_text", "full_number", "header_bound", "header_start",
-           "id_prefix", "items_of", "named_column", "read_constraint", "read_constraint_line", "scaled",
-           "short_label", "short_number", "singular", "stems", "unscaled", "verdict_cell", "violates", "wanted"]
+__all__ = ["BREAK", "EQUAL", "HEADER", "HOURS", "HOURS_MARK", "LABEL_WORDS", "OUT_CELL", "PASS_CELL", "SCALES",
+           "SEP", "UNITLESS", "Item", "Scaling", "Wanted", "alias", "applying", "bound_value", "bound_words",
+           "cell_cost", "column_name", "column_of", "decode", "encode", "encode_text", "full_number", "header_bound",
+           "header_start", "id_prefix", "items_of", "named_column", "read_constraint", "read_constraint_line",
+           "scaled", "short_label", "short_number", "singular", "stems", "unscaled", "verdict_cell", "violates",
+           "wanted"]
