@@ -115,15 +115,13 @@ def _row(line: str, columns: list[Column], same: str | None = None, prefix: str 
 
 
 READING_GUIDE = (
-    "The hand-off is an evidence table. Each `id | ...` header starts one family of options: its cells name the "
-    "columns (a unit, a label, a bound such as `USD <=400`; a unit `km/10` says the column holds tenths: `51` is "
-    "5.1 km, its bound in tenths too; `HH` ends a time column whose cells are whole hours: `15` is 15:00); cells "
-    "such as `region == us-east` (spaces around the operator; on a `constraints:` line in the earlier form) are "
-    "the goal's limits no column states, for every family. Each line below is one option: its id (under a header "
-    "`id GV | ...` the line writes the digits alone: `01` is option GV01), its values in column order (`-` "
-    "missing, `=` equal to the column's bound, `.8` is 0.8), other words, then the verdict last: `+` passed, `-` "
-    "eliminated (a value beyond its column's bound, or a wanted word it lacks, is the reason), `out:REASON` "
-    "eliminated for that reason, `?` no verdict. `note:` lines are evidence no option claimed."
+    "The hand-off is an evidence table. Each `id GV | ...` header starts one family of options; its cells name "
+    "the columns (a unit, a label, a bound such as `USD <=400`; `km/10` holds tenths: `51` is 5.1 km, bound "
+    "too; `HH` whole hours: `15` is 15:00). Cells like `region == us-east` are goal limits for every family "
+    "(also on a `constraints:` line). Each line below is one option: its id digits (`01` is GV01), its values "
+    "in column order (`-` missing, `=` equal to the column's bound, `.8` is 0.8), other words, then the verdict: "
+    "`+` passed, `-` eliminated (a value beyond its column's bound, or a wanted word it lacks, is the reason), "
+    "`out:REASON` eliminated for that reason, `?` no verdict. `note:` lines are evidence no option claimed."
 )
 """How to read a compact payload, for the model that reads one: give it in that model's instructions (paid
 once per call, not per option); ``reading_guide`` gives it for a payload that is compact."""
