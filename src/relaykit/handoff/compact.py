@@ -1,20 +1,21 @@
 """The compact evidence table of ``extract-rules``: one header per option family, one short line per option.
 
-    constraints: amenity contains pool
-    id | price USD <=305 | km <=8 | stars
-    HT01 255 = 3 gym spa pool bar +
-    HT03 280 .5 4 bar parking -
+    id HT | USD <=305 | km/10 <=80 | stars | amenity contains pool
+    01 255 = 3 gym spa pool bar +
+    03 280 5 4 bar parking -
 
-Each typed value of a row goes to a column keyed by its unit and its rank among the row's values of that
-unit (the first USD value, the second USD value...), written as a normalised number (``$1,250.00`` ->
-``1250``, ``2 pm`` -> ``14:00``, ``0.5`` -> ``.5``; ``=`` for the column's bound itself) whose unit the header
-states once. A label word is moved into the header only where it stands next to that column's value in most
-rows (so "price" and "night" go, "us-east" and "pool" stay); a word that the goal's constraints name as a
-value never moves. The words left over follow the values in the row, and the verdict ends it: ``+``, ``-``
-(``out:REASON`` when the trace names a reason the header and the ``constraints:`` line do not state) or
-``?``. Missing values are ``-``. ``relaykit.handoff.compact_read`` reads such a payload back into labelled
-rows (the audit and the reference reader use it), so nothing the header carries is lost on the way; the
-rules both sides share are in ``relaykit.handoff.compact_rules``.
+The header states the family's id prefix (rows write their digits: ``01`` is HT01) and, in the first header,
+the goal's constraints no column states. Each typed value of a row goes to a column keyed by its unit and its
+rank among the row's values of that unit (the first USD value, the second USD value...), written as a
+normalised number (``$1,250.00`` -> ``1250``, ``2 pm`` -> ``14:00``, ``0.5`` -> ``.5``; ``=`` for the column's
+bound itself; in tenths or hundredths, ``km/10``, or whole hours, ``HH``, where that costs fewer tokens) whose
+unit the header states once. A label word is moved into the header only where it stands next to that
+column's value in most rows (so "price" and "night" go, "us-east" and "pool" stay); a word that the goal's
+constraints name as a value never moves. The words left over follow the values in the row, and the verdict
+ends it: ``+``, ``-`` (``out:REASON`` when the trace names a reason the header does not state) or ``?``.
+Missing values are ``-``. ``relaykit.handoff.compact_read`` reads such a payload back into labelled rows (the
+audit and the reference reader use it), so nothing the header carries is lost on the way; the rules both
+sides share are in ``relaykit.handoff.compact_rules``.
 """
 
 from __future__ import annotations
