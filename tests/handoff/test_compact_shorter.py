@@ -178,3 +178,21 @@ def test_a_column_of_clock_times_on_the_hour_is_written_in_whole_hours() -> None
     assert "14:00" in back["R1"].evidence and back["R1"].reason and back["R3"].verdict == "pass"
     half = compress_handoff(trace.replace("11:00", "11:30"), goal, "extract-rules").payload_text
     assert "HH" not in half and "11:30" in half  # a time off the hour: every time as it is
+
+
+def test_a_label_in_most_rows_moves_where_the_others_stand_a_goal_name_in_its_place() -> None:
+    rows = [("rate", 290, 2, "bar"), ("rate", 135, 5, "pool, bar"), ("rate", 230, 3, "gym"), ("price", 195, 3, "spa"),
+            ("rate", 165, 4, "gym, bar"), ("rate", 270, 3, "wifi, bar")]
+    trace = " ".join(f"HT0{i} has a {label} of {p} USD, {s} stars and facilities {a}." for i, (label, p, s, a) in
+                     enumerate(rows, start=1))
+    goal = "A hotel with a price of at most 305 USD."
+    payload = compress_handoff(trace, goal, "extract-rules").payload_text
+    assert "rate" not in payload and "price" not in payload.split("\n", 1)[1]  # "price" is the goal's: a label
+    assert "facilities" not in payload.split("\n", 1)[1]
+    facts = [Fact(f"HT0{i}", "amenities", a) for i, (_, _, _, a) in enumerate(rows, start=1)]
+    facts += [Fact(f"HT0{i}", "stars", str(s)) for i, (_, _, s, _) in enumerate(rows, start=1)]
+    assert audit(payload, facts, trace=trace).recall == 1.0
+    regions = [("us-east", 4.5), ("us-east", 5.1), ("ap-south", 3.5), ("us-east", 2.3), ("us-east", 6.1)]
+    cloud = " ".join(f"GV0{i}: {r} {rate} USD. GV0{i} passes." for i, (r, rate) in enumerate(regions, start=1))
+    kept = compress_handoff(cloud, "A vendor at most 6.8 USD.", "extract-rules").payload_text
+    assert kept.count("us-east") == 4 and "ap-south" in kept  # a value in most rows is no label

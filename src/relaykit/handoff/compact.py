@@ -160,10 +160,10 @@ class _Group:
 
     def __post_init__(self) -> None:
         self.prefix = id_prefix(r.id for r in self.rows) if len(self.rows) > 1 else ""
-        self.labels = self._labels()
         self.goal_names = frozenset(singular(w) for w in self.names - self.protected)
         named = {w for r in self.rows for w in re.findall(r"[a-z][\w-]*", r.reason)} | self.names
         self.names = frozenset(named - self.protected)
+        self.labels = self._labels()
 
     def _parsed(self) -> Iterator[tuple[list[Item], dict[int, Key]]]:
         if self.cache is not None:
@@ -194,8 +194,9 @@ class _Group:
             need = max(_MIN_ROWS, math.ceil(_LABEL_SHARE * having[key]))
             candidates = {w for w, n in counts.items() if n >= need and w not in self.protected}
             # a word next to the value in every row is safe to state once in the header, whatever it is
+            # where a row lacks it, a goal attribute name or a reason word may stand instead ("rate" / "price")
             out[key] = {w for w in candidates if counts[w] == having[key]
-                        or self._alone(slots[key], w, candidates, having[key])}
+                        or self._alone(slots[key], w, candidates | self.names, having[key])}
         return out
 
     @staticmethod
@@ -278,7 +279,11 @@ class _Group:
         the ``constraints:`` line does not name (``stated``, as ``stems``) only where there is no column: the
         goal names what a reader looks for, and these labels cost tokens in every hand-off) and the row lines;
         a row's word ``same`` (the one ``==`` wanted word, when it costs more than one token) is written ``=``."""
-        said = [short_label(words, self.before[c], named.get(c, [])) for c, words in enumerate(order)]
+        # a column with a unit is never named by the name of another attribute that follows its values
+        # ("2 stars facilities bar": the unit says it, "facilities" labels the bar)
+        said = [short_label([w for w in words if w in self.before[c] or w not in self.names
+                             or self.columns[c][0] in _UNITLESS], self.before[c], named.get(c, []))
+                for c, words in enumerate(order)]
         # a bounded column with a unit is named by its unit and bound alone (``USD <=6.8``): the bound is
         # the goal's, which says what it bounds; a label would repeat it
         self.scales = [self.scaling[k].scale(bound_value(bounds.get(c, ""))) if k in self.scaling else 1
