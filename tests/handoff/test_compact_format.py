@@ -5,7 +5,7 @@ from types import SimpleNamespace
 
 from relaykit import tokens
 from relaykit.handoff import Fact, audit, compress_handoff, read_evidence
-from relaykit.handoff.compact_read import expand, parse_compact, with_whole_ids
+from relaykit.handoff.compact_read import expand, parse_compact
 from relaykit.handoff.compact_rules import Wanted, applying, read_constraint_line, violates, wanted
 from relaykit.handoff.corpus import DEV_STYLES, DOMAINS, generate
 
@@ -18,7 +18,7 @@ ROOMS_GOAL = "A room for at least 8 seats, at most 150 EUR, region north."
 
 
 def _rows(payload: str) -> dict[str, str]:
-    return {line.split(" ")[0]: line for line in with_whole_ids(payload).split("\n") if line[:1] == "R"}
+    return {line.split(" ")[0]: line for line in payload.split("\n") if line[:1] == "R"}
 
 
 def test_verdicts_are_signs_that_share_the_line_break_token() -> None:
@@ -113,9 +113,9 @@ def test_a_value_that_is_its_columns_bound_is_written_as_equals_and_read_back() 
                                                         (10, 120, "11:00", "eliminated"), (8, 70, "9:00", "pass")]))
     goal = "A room for at least 8 seats, at most 150 EUR, starting at 09:00."
     payload = read_evidence(trace, goal).text()
-    rows = {line.split(" ")[0]: line.split(" ") for line in with_whole_ids(payload).split("\n") if line[:1] == "R"}
+    rows = {line.split(" ")[0]: line.split(" ") for line in payload.split("\n") if line[:1] == "R"}
     assert rows["R0"][1:4] == ["=", "90", "="] and rows["R1"][1:4] == ["12", "=", "="]
-    assert rows["R2"][3] == "11" and "HH ==9" in payload and tokens.count(" =") == 1  # whole hours: 11 is 11:00
+    assert rows["R2"][3] == "11:00" and "==09:00" in payload and tokens.count(" =") == 1  # times as written
     facts = [Fact("R0", "seats", "8 seats"), Fact("R1", "rate", "150 EUR"), Fact("R3", "start", "9 am"),
              Fact("R2", "verdict", "eliminated")]
     assert audit(payload, facts, trace=trace).recall == 1.0 and audit(payload, [], trace=trace).invented == []
@@ -127,9 +127,9 @@ def test_a_number_below_one_drops_its_leading_zero_and_reads_back() -> None:
     trace = "\n".join(f"Supplier S{i}: unit price {p} EUR; defect rate {d}%. S{i} verdict: pass."
                       for i, (p, d) in enumerate([(4.5, 0.8), (0.95, 1.2), (3.1, 0.25)]))
     payload = read_evidence(trace, "A supplier with unit price at most 9 EUR.").text()
-    rows = {line.split(" ")[0]: line.split(" ") for line in with_whole_ids(payload).split("\n") if line[:1] == "S"}
-    assert rows["S0"][2] == ".8" and rows["S2"][2] == ".25"  # the prices are hundredths (EUR/100): 0.95 is 95
-    assert "EUR/100 <=900" in payload and rows["S1"][1] == "95"
+    rows = {line.split(" ")[0]: line.split(" ") for line in payload.split("\n") if line[:1] == "S"}
+    assert rows["S0"][2] == ".8" and rows["S1"][1] == ".95" and rows["S2"][2] == ".25"  # never scaled
+    assert "EUR <=9" in payload and "/100" not in payload
     assert tokens.count(" .8") < tokens.count(" 0.8")
     facts = [Fact("S0", "defect rate", "0.8%"), Fact("S1", "unit price", "0.95 EUR"), Fact("S2", "defects", "0.25%")]
     assert audit(payload, facts, trace=trace).recall == 1.0 and audit(payload, [], trace=trace).invented == []
@@ -141,7 +141,7 @@ def test_the_one_wanted_code_is_written_as_equals_and_read_back() -> None:
                                                      (6.0, "ISO-9001", "pass")]))
     goal = "Choose a supplier certified ISO-9001, unit price at most 9 EUR."
     payload = read_evidence(trace, goal).text()
-    rows = {line.split(" ")[0]: line.split(" ") for line in with_whole_ids(payload).split("\n") if line[:1] == "S"}
+    rows = {line.split(" ")[0]: line.split(" ") for line in payload.split("\n") if line[:1] == "S"}
     assert "certified == ISO-9001" in payload and rows["S0"][-2] == "=" and "ISO-14001" in rows["S1"]
     facts = [Fact("S0", "certification", "ISO-9001"), Fact("S2", "certification", "ISO-9001"),
              Fact("S1", "certification", "ISO-14001")]
@@ -159,7 +159,7 @@ def test_a_two_word_goal_label_leaves_the_rows_but_a_value_after_a_label_stays()
                       f"{'pool' if p > 200 else 'bar'}. {i} verdict: pass." for i, p, w, c in rows)
     goal = "Constraints: departure window night; cabin premium economy."
     payload = read_evidence(trace, goal).text()
-    lines = {line.split(" ")[0]: line for line in with_whole_ids(payload).split("\n") if line[:1] == "F"}
+    lines = {line.split(" ")[0]: line for line in payload.split("\n") if line[:1] == "F"}
     assert "window" not in lines["F1"] and "departure" not in lines["F1"]  # "departure window": one label
     assert "premium economy" in lines["F1"] and "spa" in lines["F2"]  # a value after a label stays
     facts = [Fact(i, "cabin", c) for i, _, _, c in rows] + [Fact(i, "window", w) for i, _, w, _ in rows]
@@ -201,4 +201,4 @@ def test_a_word_that_can_label_a_price_is_kept_where_it_is_a_value() -> None:
 
 
 def _rows_of(payload: str, identifier: str) -> str:
-    return next(line for line in with_whole_ids(payload).split("\n") if line.startswith(identifier + " "))
+    return next(line for line in payload.split("\n") if line.startswith(identifier + " "))

@@ -112,8 +112,6 @@ def invented_values(payload: Payload | Extraction, trace: str, goal: str = "") -
     compatible unit, clock times or dates): what a summariser that makes things up adds."""
     known = _known_keys(trace, goal)
     data = payload.model_dump(mode="json") if isinstance(payload, Extraction) else payload
-    if isinstance(data, str):  # a compact table as labelled rows: whole ids, each value with its unit
-        data = expand(data) or data
     invented = []
     for text in _strings(data):
         for written, key in _typed_keys(text):

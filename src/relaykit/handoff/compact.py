@@ -1,14 +1,13 @@
 """The compact evidence table of ``extract-rules``: one header per option family, one short line per option.
 
-    id HT | USD <=305 | km/10 <=80 | stars | amenity contains pool
-    01 255 = 3 gym spa pool bar +
-    03 280 5 4 bar parking -
+    id | USD <=305 | km <=8 | stars | amenity contains pool
+    HT01 255 = 3 gym spa pool bar +
+    HT03 280 5.1 4 bar parking -
 
-The header states the family's id prefix (rows write their digits: ``01`` is HT01) and, in the first header,
-the goal's constraints no column states. Each typed value of a row goes to a column keyed by its unit and its
-rank among the row's values of that unit (the first USD value, the second USD value...), written as a
-normalised number (``$1,250.00`` -> ``1250``, ``2 pm`` -> ``14:00``, ``0.5`` -> ``.5``; ``=`` for the column's
-bound itself; in tenths or hundredths, ``km/10``, or whole hours, ``HH``, where that costs fewer tokens) whose
+Every row starts with the option's whole id; the first header also holds the goal's constraints no column
+states. Each typed value of a row goes to a column keyed by its unit and its rank among the row's values of
+that unit (the first USD value, the second USD value...), written as a normalised number (``$1,250.00`` ->
+``1250``, ``2 pm`` -> ``14:00``, ``0.5`` -> ``.5``; ``=`` for the column's bound itself; never scaled) whose
 unit the header states once. A label word is moved into the header only where it stands next to that
 column's value in most rows (so "price" and "night" go, "us-east" and "pool" stay); a word that the goal's
 constraints name as a value never moves. The words left over follow the values in the row, and the verdict
@@ -33,14 +32,11 @@ from relaykit import tokens
 from relaykit.handoff.compact_rules import (
     BREAK,
     EQUAL,
-    HOURS,
-    HOURS_MARK,
     OUT_CELL,
     PASS_CELL,
     SEP,
     UNITLESS,
     Item,
-    Scaling,
     Wanted,
     alias,
     applying,
@@ -52,11 +48,8 @@ from relaykit.handoff.compact_rules import (
     encode,
     encode_text,
     header_bound,
-    header_start,
-    id_prefix,
     items_of,
     named_column,
-    scaled,
     short_label,
     short_number,
     singular,
@@ -153,13 +146,9 @@ class _Group:
     label_words: frozenset[str] | None = None  # every word that labels something here (see _bare_labels)
     goal_names: frozenset[str] = frozenset()  # the goal's attribute names, singular (``names`` adds reasons)
     pairs: set[tuple[str, str]] = field(default_factory=set)  # two-word labels (see _pair_labels)
-    prefix: str = ""  # what every id starts with before its digits: the header says it, rows write digits
     bound_words: dict[Key, frozenset[str]] = field(default_factory=dict)  # see bound_words()
-    scaling: dict[Key, Scaling] = field(default_factory=lambda: defaultdict(Scaling))  # numbers in tenths?
-    scales: list[int] = field(default_factory=list)  # per column: 1, or 10 / 100 (written in tenths...)
 
     def __post_init__(self) -> None:
-        self.prefix = id_prefix(r.id for r in self.rows) if len(self.rows) > 1 else ""
         self.goal_names = frozenset(singular(w) for w in self.names - self.protected)
         named = {w for r in self.rows for w in re.findall(r"[a-z][\w-]*", r.reason)} | self.names
         self.names = frozenset(named - self.protected)
@@ -265,9 +254,6 @@ class _Group:
                     places[key][word][0] += place
                     places[key][word][1] += 1
             self.other = bool(self._free(items, gone, self.labelled, seen)) or self.other
-            for i, key in keys.items():
-                if key[0] not in ("#", "date"):
-                    self.scaling[key].add(items[i][0])
         self._pair_labels(seen)
         self.before = [{w for w, (total, _) in places[k].items() if total < 0} for k in self.columns]
         return [sorted(places[k], key=lambda w: places[k][w][0] / places[k][w][1]) for k in self.columns]
@@ -286,15 +272,13 @@ class _Group:
                 for c, words in enumerate(order)]
         # a bounded column with a unit is named by its unit and bound alone (``USD <=6.8``): the bound is
         # the goal's, which says what it bounds; a label would repeat it
-        self.scales = [self.scaling[k].scale(bound_value(bounds.get(c, ""))) if k in self.scaling else 1
-                       for c, k in enumerate(self.columns)]
         heads = [self._head(c, words, bounds) for c, words in enumerate(said)]
         shown = [[*words, *named.get(c, ()), *self.near_words.get(key, ())]
                  for c, (words, key) in enumerate(zip(said, self.columns, strict=True))]
         other = [w for w in self.labelled if not stems(w) & stated]
         if not heads:
             heads.append(" ".join([OTHER, *other]))
-        yield header_start(self.prefix) + " | ".join(heads)
+        yield HEADER_START + " | ".join(heads)
         # a reason marks a column only by labels that lead its values (by place, or written as labels) or by
         # the name of its bound ("distance"); never by a word that trails them ("stars 5; amenities wifi") or
         # by a goal name that merely stands before them ("economy cabin, $89")
@@ -342,12 +326,10 @@ class _Group:
         return marked, [] if len(left) == len(broken) + len(lacking) else left
 
     def _head(self, c: int, words: list[str], bounds: dict[int, str]) -> str:
-        """A column's header cell: its words and unit (``km/10`` where its numbers are written in tenths), and
-        its bound in the same units (``km/10 <=80``)."""
-        unit, scale = self.columns[c][0], self.scales[c]
+        """A column's header cell: its words and unit, and its bound (``km <=8``)."""
+        unit = self.columns[c][0]
         name = column_name([] if c in bounds and unit not in _UNITLESS else words, unit)
-        name += f" {HOURS_MARK}" if scale == HOURS else f"/{scale}" if scale > 1 else ""  # after the unit
-        return f"{name} {bounds[c][:2]}{scaled(bound_value(bounds[c]), scale)}" if c in bounds else name
+        return f"{name} {bounds[c]}" if c in bounds else name
 
     def _line(self, row: RowLike, cells: dict[Key, str], words: list[str], said: tuple[set[Key], list[str]],
               bounds: dict[int, str]) -> str:
@@ -355,9 +337,9 @@ class _Group:
         ``-`` for none), its words, its verdict."""
         marked, left = said
         values = [MISSING if k not in cells else EQUAL if c in bounds and cells[k] == bound_value(bounds[c])
-                  else (scaled(cells[k], self.scales[c]) if self.scales[c] > 1 else short_number(cells[k]))
+                  else short_number(cells[k])
                   + ("!" if k in marked else "") for c, k in enumerate(self.columns)]
-        return " ".join([row.id[len(self.prefix):], *values, *words, verdict_cell(row.verdict, ",".join(left))])
+        return " ".join([row.id, *values, *words, verdict_cell(row.verdict, ",".join(left))])
 
     def _pair_labels(self, seen: dict[str, list[tuple[str, str]]]) -> None:
         """Two-word labels (``departure window``): a goal attribute name that follows a label taken out in

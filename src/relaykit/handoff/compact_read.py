@@ -14,12 +14,9 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from relaykit.handoff.compact import HEADER_END, MISSING, OTHER
+from relaykit.handoff.compact import HEADER_END, HEADER_START, MISSING, OTHER
 from relaykit.handoff.compact_rules import (
     EQUAL,
-    HEADER,
-    HOURS,
-    HOURS_MARK,
     Wanted,
     alias,
     applying,
@@ -27,7 +24,6 @@ from relaykit.handoff.compact_rules import (
     full_number,
     read_constraint,
     read_constraint_line,
-    unscaled,
     violates,
     wanted,
 )
@@ -35,8 +31,7 @@ from relaykit.handoff.schema import Constraint
 from relaykit.handoff.text import CURRENCY_CODES, UNITS
 
 _BOUND = re.compile(r"(?:<=|>=|==)\S+$")
-Column = tuple[str, str, str, int]  # (label, unit, bound such as "<=305" or "", scale: 10 for "km/10")
-_SCALED = re.compile(r"(.+)/(10|100)$")
+Column = tuple[str, str, str]  # (label, unit, bound such as "<=305" or "")
 _VERDICT_CELL = re.compile(r"(?:[+?-]|ok|out(?::\S.*)?)$")  # "ok" and "out" alone: the earlier form
 
 
@@ -51,19 +46,14 @@ class ParsedRow:
 
 
 def _column(name: str) -> Column:
-    """(label, unit, bound, scale) of a header cell: the unit is its last word when that word is a unit or
-    currency, with its scale when the column's numbers are tenths or hundredths (``km/10``: 51 is 5.1 km); the
-    bound (``<=305``, in the column's units) is read off, not part of the label."""
+    """(label, unit, bound) of a header cell: the unit is its last word when that word is a unit or currency;
+    the bound (``<=305``) is read off, not part of the label."""
     words = [w for w in name.split(" ") if not _BOUND.match(w)]
     bound = next((w for w in name.split(" ") if _BOUND.match(w)), "")
     last = words[-1] if words else ""
-    if last == HOURS_MARK:  # a clock-time column in whole hours: 15 is 15:00
-        return " ".join(words[:-1]), "", bound, HOURS
-    m = _SCALED.match(last)
-    unit, scale = (m.group(1), int(m.group(2))) if m else (last, 1)
-    if unit in CURRENCY_CODES or unit in UNITS.values() or unit == "%":
-        return " ".join(words[:-1]), unit, bound, scale
-    return " ".join(words), "", bound, 1
+    if last in CURRENCY_CODES or last in UNITS.values() or last == "%":
+        return " ".join(words[:-1]), last, bound
+    return " ".join(words), "", bound
 
 
 def _unit_name(unit: str) -> str:
@@ -95,33 +85,33 @@ class _Read:
                                                                      *([self.said] if self.said else [])]))
 
 
-def _row(line: str, columns: list[Column], same: str | None = None, prefix: str = "") -> _Read | None:
+def _row(line: str, columns: list[Column], same: str | None = None) -> _Read | None:
     cells = line.split(" ")
     at = next((k for k in range(len(columns) + 1, len(cells)) if _VERDICT_CELL.match(cells[k])), None)
-    if at is None or len(cells) < len(columns) + 2 or (prefix and not cells[0].isdigit()):
+    if at is None or len(cells) < len(columns) + 2:
         return None
     verdict_text = " ".join(cells[at:])
     verdict = "pass" if verdict_text in ("+", "ok") else None if verdict_text == "?" else "eliminated"
     given = [bound_value(bound) if cell == EQUAL and bound else full_number(cell)
-             for cell, (_, _, bound, _) in zip(cells[1:1 + len(columns)], columns, strict=False)]
-    values = [_value_text(label, unscaled(cell.rstrip("!"), scale), unit)
-              for cell, (label, unit, _, scale) in zip(given, columns, strict=True) if cell != MISSING]
+             for cell, (_, _, bound) in zip(cells[1:1 + len(columns)], columns, strict=False)]
+    values = [_value_text(label, cell.rstrip("!"), unit)
+              for cell, (label, unit, _) in zip(given, columns, strict=True) if cell != MISSING]
     # a reason is a marked value (``1.5!``) or, in an eliminated row, a value beyond its column's bound
-    why = [label or _unit_name(unit) for cell, (label, unit, bound, _) in zip(given, columns, strict=True)
+    why = [label or _unit_name(unit) for cell, (label, unit, bound) in zip(given, columns, strict=True)
            if cell.endswith("!") or (verdict == "eliminated" and cell != MISSING and bound
                                      and violates(cell, bound))]
     words = [same if w == EQUAL and same else w for w in cells[1 + len(columns):at]]  # "=": the wanted word
-    return _Read(prefix + cells[0], " ".join([*values, *words]), verdict, words, why, verdict_text.partition(":")[2])
+    return _Read(cells[0], " ".join([*values, *words]), verdict, words, why, verdict_text.partition(":")[2])
 
 
 READING_GUIDE = (
-    "The hand-off is an evidence table. Each `id GV | ...` header starts one family of options; its cells name "
-    "the columns (a unit, a label, a bound such as `USD <=400`; `km/10` holds tenths: `51` is 5.1 km, bound "
-    "too; `HH` whole hours: `15` is 15:00). Cells like `region == us-east` are goal limits for every family "
-    "(also on a `constraints:` line). Each line below is one option: its id digits (`01` is GV01), its values "
-    "in column order (`-` missing, `=` equal to the column's bound, `.8` is 0.8), other words, then the verdict: "
-    "`+` passed, `-` eliminated (a value beyond its column's bound, or a wanted word it lacks, is the reason), "
-    "`out:REASON` eliminated for that reason, `?` no verdict. `note:` lines are evidence no option claimed."
+    "The hand-off is an evidence table. Each `id | ...` header starts one family of options: its cells name "
+    "the columns (a unit, a label, a bound such as `USD <=400`). Cells like `region == us-east` are goal limits "
+    "no column states, for every family (also on a `constraints:` line). Each line below is one option: its id, "
+    "its values in column order (`-` missing, `=` equal to the column's bound, `.8` is 0.8), other words, then "
+    "the verdict: `+` passed, `-` eliminated (a value beyond its column's bound, or a wanted word it lacks, is "
+    "the reason), `out:REASON` eliminated for that reason, `?` no verdict. `note:` lines are evidence no option "
+    "claimed."
 )
 """How to read a compact payload, for the model that reads one: give it in that model's instructions (paid
 once per call, not per option); ``reading_guide`` gives it for a payload that is compact."""
@@ -139,7 +129,7 @@ def is_compact(text: str) -> bool:
     first = head.split("\n", 1)[0]
     if first.startswith("constraints:"):
         first = head.split("\n", 2)[1] if head.count("\n") >= 1 else ""
-    return HEADER.match(first) is not None
+    return first.startswith(HEADER_START)
 
 
 def parse_compact(text: str) -> tuple[list[ParsedRow], list[str]] | None:
@@ -153,15 +143,12 @@ def parse_compact(text: str) -> tuple[list[ParsedRow], list[str]] | None:
     stated: list[Constraint] = []  # from a ``constraints:`` line and the headers' constraint cells
     wants: list[Wanted] = []
     family: list[_Read] = []
-    prefix = ""
     for line in _lines(text):
-        header = HEADER.match(line)
-        if header:
+        if line.startswith(HEADER_START):
             rows += _family_rows(family, wants)
             family = []
-            prefix = header.group(1) or ""
             cells = line.removesuffix(HEADER_END)  # the earlier form ended each header with "| verdict"
-            names = cells[header.end():].split(" | ")
+            names = cells[len(HEADER_START):].split(" | ")
             said = [read_constraint(n) for n in names]
             stated += [c for c in said if c is not None]
             wants = wanted(stated)
@@ -173,7 +160,7 @@ def parse_compact(text: str) -> tuple[list[ParsedRow], list[str]] | None:
             stated += read_constraint_line(line)
             wants = wanted(stated)
         else:
-            row = _row(line, columns, alias(wants), prefix) if "|" not in line else None
+            row = _row(line, columns, alias(wants)) if "|" not in line else None
             if row is None:
                 return None
             family.append(row)
@@ -192,24 +179,6 @@ def _lines(text: str) -> Iterator[str]:
             yield line.strip()
 
 
-def with_whole_ids(text: str) -> str:
-    """A compact payload with every row's id written whole (``GV01 4.1 ...`` under ``id | ...``, the form before
-    headers stated the id prefix), for a reader that looks ids up in the text; other text as it is."""
-    if not is_compact(text):
-        return text
-    out = []
-    prefix = ""
-    for line in text.split("\n"):
-        header = HEADER.match(line)
-        if header:
-            prefix = header.group(1) or ""
-            line = "id | " + line[header.end():]
-        elif prefix and line[:1].isdigit():
-            line = prefix + line
-        out.append(line)
-    return "\n".join(out)
-
-
 def expand(text: str) -> str | None:
     """A compact payload as labelled lines (``GV02: rate 1.5 USD memory 96 GB ap-south | eliminated
     (region)``), or None when ``text`` is not one: how the audit reads it."""
@@ -225,4 +194,4 @@ def expand(text: str) -> str | None:
 
 
 
-__all__ = ["ParsedRow", "expand", "is_compact", "parse_compact", "with_whole_ids"]
+__all__ = ["ParsedRow", "expand", "is_compact", "parse_compact"]

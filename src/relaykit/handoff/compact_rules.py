@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Protocol
 
 from relaykit.handoff.constraints import singular as _singular
@@ -175,121 +175,6 @@ def named_column(item: str, heads: list[list[str]], stem: Callable[[str], frozen
     return fits[0] if len(fits) == 1 else None
 
 
-_NUMBERED = re.compile(r"(.*?)(\d+)$")
-
-
-def id_prefix(ids: Iterable[str]) -> str:
-    """What every id of a family starts with before its digits (``GV`` of ``GV01``, ``GV07``; ``VND-`` of
-    ``VND-01``): its header states it once (``id GV | ...``) and each row writes its digits alone (" 01" is one
-    token, "GV01" two). "" when an id has no digits or the ids differ before them."""
-    prefix: str | None = None
-    for identifier in ids:
-        m = _NUMBERED.fullmatch(identifier)
-        if m is None or not m.group(1) or (prefix is not None and m.group(1) != prefix):
-            return ""
-        prefix = m.group(1)
-    return prefix or ""
-
-
-def header_start(prefix: str) -> str:
-    """How a family's header begins: ``id | `` (rows write whole ids) or ``id GV | `` (rows write digits)."""
-    return f"id {prefix} | " if prefix else "id | "
-
-
-HEADER = re.compile(r"id(?: ([^\s|]+))? \| ")
-"""A header's start, with the family's id prefix when the rows write digits alone."""
-
-
-_PLAIN = re.compile(r"(\d+)(?:\.(\d+))?")
-SCALES = (10, 100)
-"""What a column's numbers may be written in (tenths, hundredths): ``51`` under ``km/10`` is 5.1 km."""
-_SCALE_COST = 2  # tokens the header spends on "/10"
-HOURS = 60
-"""The scale of a clock-time column written in whole hours (``15`` for 15:00 under a header ``... HH``): a time
-" 15:00" takes four tokens, " 15" two."""
-HOURS_MARK = "HH"
-_ON_HOUR = re.compile(r"(\d{1,2}):00")
-
-
-def _threes(digits: int) -> int:
-    return -(-digits // 3)  # o200k and cl100k split a run of digits into threes
-
-
-def cell_cost(value: str) -> int:
-    """Tokens of a number cell with the space before it: " 5.1" is four (" ", "5", ".", "1"), " .8" two."""
-    m = _PLAIN.fullmatch(value)
-    if m is None:
-        return 0
-    whole, frac = m.group(1), m.group(2) or ""
-    if not frac:
-        return 1 + _threes(len(whole))
-    return 1 + _threes(len(frac)) + (0 if whole == "0" else 1 + _threes(len(whole)))
-
-
-def scaled(value: str, scale: int) -> str:
-    """A plain decimal number in units of 1/``scale`` (``5.1`` in tenths: ``51``); as it is where it cannot be."""
-    if scale == HOURS:
-        hour = _ON_HOUR.fullmatch(value)
-        return str(int(hour.group(1))) if hour else value
-    m = _PLAIN.fullmatch(value)
-    digits = len(str(scale)) - 1
-    if scale == 1 or m is None or len(m.group(2) or "") > digits:
-        return value
-    return str(int(m.group(1) + (m.group(2) or "").ljust(digits, "0")))
-
-
-def unscaled(value: str, scale: int) -> str:
-    """A cell written in units of 1/``scale`` as its number (``51`` in tenths: ``5.1``)."""
-    if scale == 1 or not value.isdigit():
-        return value
-    if scale == HOURS:
-        return f"{int(value):02d}:00"
-    digits = len(str(scale)) - 1
-    whole, frac = value[:-digits] or "0", value[-digits:].rjust(digits, "0").rstrip("0")
-    return f"{int(whole)}.{frac}" if frac else str(int(whole))
-
-
-@dataclass
-class Scaling:
-    """One column's numbers, counted as they come: whether writing them in tenths or hundredths (``51``
-    under ``km/10``, where ``5.1`` takes three tokens and ``51`` one) saves more than the header spends."""
-
-    decimals: int = 0
-    plain: int = 0  # tokens as the numbers are written
-    cost: dict[int, int] = field(default_factory=lambda: dict.fromkeys(SCALES, 0))
-    usable: bool = True
-    clock: bool = False  # clock times ("14:00"): in whole hours when every one is on the hour
-    hours: bool = True
-
-    def add(self, value: str) -> None:
-        if ":" in value:
-            self.clock = True
-            self.hours = self.hours and _ON_HOUR.fullmatch(value) is not None
-            return
-        m = _PLAIN.fullmatch(value)
-        if m is None:
-            self.usable = False
-            return
-        frac = m.group(2) or ""
-        self.decimals = max(self.decimals, len(frac))
-        self.plain += cell_cost(value)
-        for scale in SCALES:
-            self.cost[scale] += 1 + _threes(len(scaled(value, scale)))
-
-    def scale(self, bound: str = "") -> int:
-        """The scale to write this column in (1: as it is); ``bound`` (its header bound's value) must fit too."""
-        if self.clock:
-            return HOURS if self.hours and (not bound or _ON_HOUR.fullmatch(bound)) else 1
-        m = _PLAIN.fullmatch(bound) if bound else None
-        if not self.usable or self.decimals == 0 or (bound and m is None):
-            return 1
-        digits = max(self.decimals, len(m.group(2) or "") if m else 0)
-        if digits > len(SCALES):
-            return 1
-        scale = SCALES[digits - 1]
-        return scale if self.plain - self.cost[scale] > _SCALE_COST else 1
-
-
 UNITLESS = ("#", "time", "date")
 """Column units the header does not write (counts, clock times, dates)."""
 
@@ -411,9 +296,7 @@ def header_bound(constraint: Constraint) -> str:
     return f"{constraint.operator}{value}"
 
 
-__all__ = ["BREAK", "EQUAL", "HEADER", "HOURS", "HOURS_MARK", "LABEL_WORDS", "OUT_CELL", "PASS_CELL", "SCALES",
-           "SEP", "UNITLESS", "Item", "Scaling", "Wanted", "alias", "applying", "bound_value", "bound_words",
-           "cell_cost", "column_name", "column_of", "decode", "encode", "encode_text", "full_number", "header_bound",
-           "header_start", "id_prefix", "items_of", "named_column", "read_constraint", "read_constraint_line",
-           "scaled", "short_label", "short_number", "singular", "stems", "unscaled", "verdict_cell", "violates",
-           "wanted"]
+__all__ = ["BREAK", "EQUAL", "LABEL_WORDS", "OUT_CELL", "PASS_CELL", "SEP", "UNITLESS", "Item", "Wanted", "alias",
+           "applying", "bound_value", "bound_words", "column_name", "column_of", "decode", "encode", "encode_text",
+           "full_number", "header_bound", "items_of", "named_column", "read_constraint", "read_constraint_line",
+           "short_label", "short_number", "singular", "stems", "verdict_cell", "violates", "wanted"]

@@ -27,7 +27,7 @@ from relaykit.bench.relay.evidence import (
 )
 from relaykit.bench.relay.world import Goal
 from relaykit.errors import InvalidOutput
-from relaykit.handoff.compact_read import reading_guide, with_whole_ids
+from relaykit.handoff.compact_read import reading_guide
 from relaykit.models import Model, Usage, complete_structured
 
 if TYPE_CHECKING:
@@ -91,12 +91,9 @@ def booker_messages(goal: Goal, payload_text: str) -> list[dict[str, Any]]:
 
 
 def grounded(identifier: str, payload_text: str) -> bool:
-    """Whether ``identifier`` is NONE or occurs as a whole word in the payload (a compact payload's rows read
-    with their whole ids: under ``id H | ...`` the row ``07 ...`` is H07)."""
-    if identifier == NONE:
-        return True
-    found = re.compile(rf"(?<![A-Za-z0-9]){re.escape(identifier)}(?![A-Za-z0-9])")
-    return found.search(payload_text) is not None or found.search(with_whole_ids(payload_text)) is not None
+    """Whether ``identifier`` is NONE or occurs as a whole word in the payload."""
+    return identifier == NONE or re.search(rf"(?<![A-Za-z0-9]){re.escape(identifier)}(?![A-Za-z0-9])",
+                                           payload_text) is not None
 
 
 def read_payload(goal: Goal, payload: str | Mapping[str, Any], payload_text: str) -> dict[str, OptionFacts]:
