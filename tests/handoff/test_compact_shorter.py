@@ -151,3 +151,54 @@ def test_a_label_in_most_rows_moves_where_the_others_stand_a_goal_name_in_its_pl
     cloud = " ".join(f"GV0{i}: {r} {rate} USD. GV0{i} passes." for i, (r, rate) in enumerate(regions, start=1))
     kept = compress_handoff(cloud, "A vendor at most 6.8 USD.", "extract-rules").payload_text
     assert kept.count("us-east") == 4 and "ap-south" in kept  # a value in most rows is no label
+
+
+def test_a_word_that_repeats_its_columns_unit_and_a_rate_adjective_leave_the_rows() -> None:
+    rows = [("rate", 290, 2, "bar"), ("nightly rate", 135, 5, "pool"), ("rate", 230, 3, "gym"),
+            ("rate", 195, 3, "bar"), ("rate", 165, 4, "spa")]
+    trace = " ".join(f"HT0{i} has a {label} of {p} USD and a stars of {s} stars, facilities {a}."
+                     for i, (label, p, s, a) in enumerate(rows, start=1))
+    payload = compress_handoff(trace, "A hotel with a bar under 305 USD.", "extract-rules").payload_text
+    body = payload.split("\n", 1)[1]
+    assert "stars" not in body and "nightly" not in body and "rate" not in body  # the header says them
+    facts = [Fact(f"HT0{i}", "stars", f"{s} stars") for i, (_, _, s, _) in enumerate(rows, start=1)]
+    facts += [Fact(f"HT0{i}", "price", f"{p} USD") for i, (_, p, _, _) in enumerate(rows, start=1)]
+    assert audit(payload, facts, trace=trace).recall == 1.0
+    night = compress_handoff("F1 departure window night, price 89 USD. F1 passes. F2 departure window morning, "
+                             "price 120 USD. F2 passes. F3 departure window night, price 99 USD. F3 passes.",
+                             "A flight under 200 USD.", "extract-rules").payload_text
+    assert night.count("night") == 2  # a value, not what a price is per
+
+
+def test_a_bare_category_in_the_goal_is_a_wanted_word_and_its_reasons_leave_the_rows() -> None:
+    from relaykit.handoff.constraints import parse_constraints
+
+    found = parse_constraints("Hire an engineer with at least 4 years of experience, onsite, under 150000 USD.")
+    assert ("work mode", "==", "onsite") in [(c.name, c.operator, c.threshold) for c in found]
+    assert "pet-friendly" in [c.threshold for c in parse_constraints("A flat, pet-friendly, under 900 USD.")]
+    assert [c.operator for c in parse_constraints("A remote-controlled drone under 90 USD.")] == ["<="]  # one word
+    trace = "\n".join(f"CA0{i}: salary {s} USD; work mode of {m}. CA0{i} {v}."
+                      for i, (s, m, v) in enumerate([(120000, "onsite", "passes"), (99000, "hybrid", "drops out "
+                                                     "on location"), (130000, "remote", "is ruled out on location"),
+                                                     (90000, "onsite", "passes")], start=1))
+    goal = "Hire an engineer, onsite, for no more than 140000 USD."
+    payload = compress_handoff(trace, goal, "extract-rules").payload_text
+    head, body = payload.split("\n", 1)
+    assert "work mode == onsite" in head and "out:" not in payload and "mode" not in body
+    back = read_evidence(payload, goal).rows
+    assert back["CA02"].verdict == "eliminated" and back["CA02"].reason == "work mode" and not back["CA01"].reason
+    facts = [Fact(f"CA0{i}", "mode", m) for i, m in enumerate(["onsite", "hybrid", "remote", "onsite"], start=1)]
+    assert audit(payload, [*facts, Fact("CA03", "verdict", "eliminated")], trace=trace).recall == 1.0
+
+
+def test_in_a_table_of_one_family_a_wanted_word_no_row_has_still_gives_the_reason() -> None:
+    trace = "\n".join(f"Supplier SP0{i}: unit price {p} EUR; certification {c}. SP0{i} verdict: eliminated "
+                      f"(certification)." for i, (p, c) in enumerate([(7.65, "ISO-9001"), (6.85, "IATF-16949"),
+                                                                       (6.5, "ISO-9001")], start=1))
+    goal = "Choose a supplier certified ISO-14001, unit price at most 9.7 EUR."
+    payload = compress_handoff(trace, goal, "extract-rules").payload_text
+    assert "out:" not in payload and payload.count(" -\n") + payload.endswith(" -") == 3
+    back = read_evidence(payload, goal).rows
+    assert all(back[f"SP0{i}"].reason == "certified" for i in (1, 2, 3))
+    facts = [Fact("SP02", "certification", "IATF-16949"), Fact("SP01", "verdict", "eliminated")]
+    assert audit(payload, facts, trace=trace).recall == 1.0

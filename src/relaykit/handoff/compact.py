@@ -20,6 +20,7 @@ sides share are in ``relaykit.handoff.compact_rules``.
 from __future__ import annotations
 
 import contextlib
+import functools
 import gc
 import math
 import re
@@ -75,6 +76,7 @@ RATE_WORDS = frozenset({"night", "nightly", "hour", "hourly", "hr", "day", "dail
                         "monthly", "year", "yearly", "annual", "annually", "unit", "item", "piece", "person",
                         "head", "seat", "user", "gpu-hour", "card", "visit", "call"})
 """What a price is per: next to a money value they are its unit's denominator, never a value of their own."""
+_RATE_ADJECTIVES = frozenset(w for w in RATE_WORDS if w.endswith("ly")) | {"annual"}
 
 
 class RowLike(Protocol):
@@ -93,6 +95,15 @@ def family(identifier: str) -> str:
 
 Key = tuple[str, int]  # (unit, rank of the value among the row's values of that unit)
 Moved = tuple[tuple[str, int], ...]  # words moved off a value, with their place relative to it
+
+
+@functools.lru_cache(maxsize=256)
+def _unit_words(unit: str) -> frozenset[str]:
+    """The word of a column's unit as a row may write it next to a value ("stars" of ``2 stars``): the header
+    says it, so a row need not."""
+    if unit in _UNITLESS or unit in CURRENCY_CODES or not unit.isalpha():
+        return _NONE
+    return frozenset({singular(unit.lower())})
 
 
 def _keys(items: list[Item]) -> dict[int, Key]:
@@ -146,6 +157,7 @@ class _Group:
     label_words: frozenset[str] | None = None  # every word that labels something here (see _bare_labels)
     goal_names: frozenset[str] = frozenset()  # the goal's attribute names, singular (``names`` adds reasons)
     pairs: set[tuple[str, str]] = field(default_factory=set)  # two-word labels (see _pair_labels)
+    phrases: frozenset[tuple[str, str]] = frozenset()  # the goal's two-word attribute names ("work mode")
     bound_words: dict[Key, frozenset[str]] = field(default_factory=dict)  # see bound_words()
 
     def __post_init__(self) -> None:
@@ -207,11 +219,14 @@ class _Group:
                     continue
                 labels = RATE_WORDS if rates else self.labels.get(key, _NONE)
                 names = self.names if before and not rates else _NONE
-                bound = _NONE if rates else self.bound_words.get(key, _NONE)
-                moved = []
+                bound = _NONE if rates else self.bound_words.get(key, _NONE) | _unit_words(key[0])
+                # "nightly" of "nightly rate of USD 270": past a price's label, what it is per goes with it
+                per = _RATE_ADJECTIVES if before and not rates and key[0] in CURRENCY_CODES else _NONE
+                moved: list[int] = []
                 for j in sides[i][0 if before else 1]:  # only words that touch the value, in a run
                     word = items[j][0].lower()
-                    if j not in gone and word not in labels and word not in names and singular(word) not in bound:
+                    if j not in gone and word not in labels and word not in names and singular(word) not in bound \
+                            and not (moved and word in per):
                         break
                     moved.append(j)
                 moved = [j for j in moved if j not in gone]
@@ -343,15 +358,16 @@ class _Group:
 
     def _pair_labels(self, seen: dict[str, list[tuple[str, str]]]) -> None:
         """Two-word labels (``departure window``): a goal attribute name that follows a label taken out in
-        every row where that label stands (two at least), before words that differ from row to row. So
-        "cabin premium economy" keeps "premium" (other rows say "cabin business"), and "facilities spa
-        pool" keeps "spa" (no goal name)."""
+        every row where that label stands (two at least), before words that differ from row to row, or
+        that the goal names as one ("work mode of hybrid"). So "cabin premium economy" keeps "premium"
+        (other rows say "cabin business"), and "facilities spa pool" keeps "spa" (no goal name)."""
         for first, after in seen.items():
             seconds = {n for n, _ in after}
             values = {m for _, m in after}
             second = next(iter(seconds))
             if len(after) >= 2 and len(seconds) == 1 and singular(second) in self.goal_names \
-                    and "" not in values and len(values) >= 2 and second not in self.protected:
+                    and "" not in values and (len(values) >= 2 or (first, second) in self.phrases) \
+                    and second not in self.protected:
                 self.pairs.add((first, second))
                 self.labelled[second] = None
 
@@ -451,6 +467,9 @@ def _render(rows: Iterable[RowLike], protected: frozenset[str], labels: frozense
     for row in rows:
         families[family(row.id)].append(row)
     groups = [_Group(group, protected, labels, names) for group in families.values()]
+    phrases = frozenset((words[0], words[1]) for c in constraints if len(words := c.name.lower().split()) == 2)
+    for group in groups:  # a goal's two-word name ("work mode"): see _pair_labels
+        group.phrases = phrases
     bounds: list[dict[int, str]] = [{} for _ in groups]
     names_of: list[dict[int, list[str]]] = [{} for _ in groups]
     left = []
@@ -472,7 +491,8 @@ def _render(rows: Iterable[RowLike], protected: frozenset[str], labels: frozense
         head = group.prepare()
         for c, words in named.items():
             head[c] = [*dict.fromkeys([*words, *head[c]])]
-        wants = applying(wanted(left), (row.body.split(" ") for row in group.rows))
+        # one family: every wanted word speaks of it (no row need have it); else only where some row has it
+        wants = wanted(left) if len(groups) == 1 else applying(wanted(left), (r.body.split(" ") for r in group.rows))
         out += group.lines(head, bound, named, wants, stated, same)
         group.cache = group.stripped = None
     return out, left

@@ -137,7 +137,7 @@ def parse_compact(text: str) -> tuple[list[ParsedRow], list[str]] | None:
     fit the format makes it ordinary text)."""
     if not is_compact(text):
         return None
-    rows: list[ParsedRow] = []
+    families: list[tuple[list[_Read], list[Wanted]]] = []
     notes: list[str] = []
     columns: list[Column] = []
     stated: list[Constraint] = []  # from a ``constraints:`` line and the headers' constraint cells
@@ -145,7 +145,7 @@ def parse_compact(text: str) -> tuple[list[ParsedRow], list[str]] | None:
     family: list[_Read] = []
     for line in _lines(text):
         if line.startswith(HEADER_START):
-            rows += _family_rows(family, wants)
+            families.append((family, wants))
             family = []
             cells = line.removesuffix(HEADER_END)  # the earlier form ended each header with "| verdict"
             names = cells[len(HEADER_START):].split(" | ")
@@ -164,12 +164,14 @@ def parse_compact(text: str) -> tuple[list[ParsedRow], list[str]] | None:
             if row is None:
                 return None
             family.append(row)
-    return rows + _family_rows(family, wants), notes
+    families = [(rows, said) for rows, said in [*families, (family, wants)] if rows]
+    one = len(families) == 1  # a table of one family: every wanted word speaks of it
+    return [row for rows, said in families for row in _family_rows(rows, said, one)], notes
 
 
-def _family_rows(family: list[_Read], wants: list[Wanted]) -> list[ParsedRow]:
-    """The rows under one header, each with the wanted words that speak of this family."""
-    fitting = applying(wants, (row.words for row in family))
+def _family_rows(family: list[_Read], wants: list[Wanted], every: bool = False) -> list[ParsedRow]:
+    """The rows under one header, each with the wanted words that speak of this family (``every``: all)."""
+    fitting = wants if every else applying(wants, (row.words for row in family))
     return [row.parsed(fitting) for row in family]
 
 
