@@ -202,3 +202,15 @@ def test_in_a_table_of_one_family_a_wanted_word_no_row_has_still_gives_the_reaso
     assert all(back[f"SP0{i}"].reason == "certified" for i in (1, 2, 3))
     facts = [Fact("SP02", "certification", "IATF-16949"), Fact("SP01", "verdict", "eliminated")]
     assert audit(payload, facts, trace=trace).recall == 1.0
+
+
+def test_other_forms_of_the_verbs_rows_leave_out_leave_too_but_values_stay() -> None:
+    trace = ("A rate of 4.10 USD per hour is charged by GV01, which offers 96 GB cards in us-east. GV01 is kept.\n"
+             "GV02 is offered at 6.60 USD per hour with 141 GB in eu-central and covered support. GV02 is ruled out.\n"
+             "For GV03, 7.50 USD per hour is asked, with 24 GB cards in us-east. GV03 is rejected.")
+    goal = "Pick a GPU vendor in region us-east with at least 48 GB and a rate below 6.8 USD per hour."
+    payload = compress_handoff(trace, goal, "extract-rules").payload_text
+    assert "charged" not in payload and "offered" not in payload and "asked" not in payload
+    assert "covered" in payload and "eu-central" in payload  # a word that describes an option stays
+    facts = [Fact("GV02", "region", "eu-central"), Fact("GV03", "rate", "7.50 USD"), Fact("GV01", "memory", "96 GB")]
+    assert audit(payload, facts, trace=trace).recall == 1.0

@@ -20,7 +20,6 @@ sides share are in ``relaykit.handoff.compact_rules``.
 from __future__ import annotations
 
 import contextlib
-import functools
 import gc
 import math
 import re
@@ -48,6 +47,7 @@ from relaykit.handoff.compact_rules import (
     decode,
     encode,
     encode_text,
+    filler_form,
     header_bound,
     items_of,
     named_column,
@@ -55,6 +55,7 @@ from relaykit.handoff.compact_rules import (
     short_number,
     singular,
     stems,
+    unit_words,
     verdict_cell,
     violates,
     wanted,
@@ -95,15 +96,6 @@ def family(identifier: str) -> str:
 
 Key = tuple[str, int]  # (unit, rank of the value among the row's values of that unit)
 Moved = tuple[tuple[str, int], ...]  # words moved off a value, with their place relative to it
-
-
-@functools.lru_cache(maxsize=256)
-def _unit_words(unit: str) -> frozenset[str]:
-    """The word of a column's unit as a row may write it next to a value ("stars" of ``2 stars``): the header
-    says it, so a row need not."""
-    if unit in _UNITLESS or unit in CURRENCY_CODES or not unit.isalpha():
-        return _NONE
-    return frozenset({singular(unit.lower())})
 
 
 def _keys(items: list[Item]) -> dict[int, Key]:
@@ -219,7 +211,7 @@ class _Group:
                     continue
                 labels = RATE_WORDS if rates else self.labels.get(key, _NONE)
                 names = self.names if before and not rates else _NONE
-                bound = _NONE if rates else self.bound_words.get(key, _NONE) | _unit_words(key[0])
+                bound = _NONE if rates else self.bound_words.get(key, _NONE) | unit_words(key[0])
                 # "nightly" of "nightly rate of USD 270": past a price's label, what it is per goes with it
                 per = _RATE_ADJECTIVES if before and not rates and key[0] in CURRENCY_CODES else _NONE
                 moved: list[int] = []
@@ -387,6 +379,8 @@ class _Group:
             if unit is not None or j in gone or j in bare:
                 continue
             lowered = word.lower()
+            if filler_form(lowered) and lowered not in self.protected:
+                continue  # "charged", "offered": how the trace said it, not what it said
             after = next((w.lower() for w, u in items[j + 1:j + 2] if u is None), "")
             goal_name = singular(lowered) in self.goal_names
             label = (goal_name or lowered in self.names or lowered in self.written_labels) if leading else \

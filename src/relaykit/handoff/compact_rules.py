@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from relaykit.handoff.constraints import singular as _singular
-from relaykit.handoff.lexicon import TOKEN
+from relaykit.handoff.lexicon import FILLER, TOKEN
 from relaykit.handoff.schema import Constraint
-from relaykit.handoff.text import format_number, normal_time, quantity_of
+from relaykit.handoff.text import CURRENCY_CODES, format_number, normal_time, quantity_of
 
 singular = functools.lru_cache(maxsize=16384)(_singular)
 """``relaykit.handoff.constraints.singular``, remembered: the table asks it of the same words row after row."""
@@ -179,6 +179,31 @@ UNITLESS = ("#", "time", "date")
 """Column units the header does not write (counts, clock times, dates)."""
 
 
+_VALUE_FORMS = frozenset({"covered", "seated", "heated", "sold"})  # they describe an option ("covered parking")
+
+
+@functools.lru_cache(maxsize=4096)
+def filler_form(word: str) -> bool:
+    """Whether ``word`` is another form of a verb the evidence rows already leave out ("charged", "offered" of
+    "charging", "offers"): a verb of telling, not a value."""
+    if word in _VALUE_FORMS:
+        return False
+    for end in ("ed", "d", "s", "ing"):
+        stem = word.removesuffix(end)
+        if stem != word and len(stem) >= 3 and not {stem + "ing", stem + "s", stem + "es"}.isdisjoint(FILLER):
+            return True
+    return False
+
+
+@functools.lru_cache(maxsize=256)
+def unit_words(unit: str) -> frozenset[str]:
+    """The word of a column's unit as a row may write it next to a value ("stars" of ``2 stars``): the header
+    says it, so a row need not."""
+    if unit in UNITLESS or unit in CURRENCY_CODES or not unit.isalpha():
+        return frozenset()
+    return frozenset({singular(unit.lower())})
+
+
 BREAK = ";"
 """Between the clauses of a row body: words on either side of it are not each other's neighbours."""
 SEP = "\x1f"
@@ -298,5 +323,6 @@ def header_bound(constraint: Constraint) -> str:
 
 __all__ = ["BREAK", "EQUAL", "LABEL_WORDS", "OUT_CELL", "PASS_CELL", "SEP", "UNITLESS", "Item", "Wanted", "alias",
            "applying", "bound_value", "bound_words", "column_name", "column_of", "decode", "encode", "encode_text",
-           "full_number", "header_bound", "items_of", "named_column", "read_constraint", "read_constraint_line",
-           "short_label", "short_number", "singular", "stems", "verdict_cell", "violates", "wanted"]
+           "filler_form", "full_number", "header_bound", "items_of", "named_column", "read_constraint",
+           "read_constraint_line", "short_label", "short_number", "singular", "stems", "unit_words", "verdict_cell",
+           "violates", "wanted"]
