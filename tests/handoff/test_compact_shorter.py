@@ -214,3 +214,19 @@ def test_other_forms_of_the_verbs_rows_leave_out_leave_too_but_values_stay() -> 
     assert "covered" in payload and "eu-central" in payload  # a word that describes an option stays
     facts = [Fact("GV02", "region", "eu-central"), Fact("GV03", "rate", "7.50 USD"), Fact("GV01", "memory", "96 GB")]
     assert audit(payload, facts, trace=trace).recall == 1.0
+
+
+def test_labels_that_take_turns_before_a_value_leave_the_rows_but_values_after_a_label_stay() -> None:
+    labels = ["price", "nightly rate", "price", "rate", "price", "price", "rate", "price"]
+    trace = "\n".join(f"Hotel H{i}: {label} {100 + 7 * i} USD; star rating {3 + i % 3} stars; "
+                      f"location of {'downtown' if i % 2 else 'airport'} {2 + i}.5 km. H{i} verdict: pass."
+                      for i, label in enumerate(labels, start=1))
+    payload = compress_handoff(trace, "A hotel.", "extract-rules").payload_text
+    body = payload.split("\n", 1)[1]
+    assert "price" not in body and "rate" not in body and "rating" not in body and "star" not in body
+    assert body.count("downtown") == 4 and body.count("airport") == 4  # a value after a label: never a label
+    facts = [Fact(f"H{i}", "area", "downtown" if i % 2 else "airport") for i in range(1, 9)]
+    facts += [Fact(f"H{i}", "price", f"{100 + 7 * i} USD") for i in range(1, 9)]
+    assert audit(payload, facts, trace=trace).recall == 1.0
+    fares = "\n".join(f"F{i}: {'fare' if i % 2 else 'price'} {80 + i} USD. F{i} passes." for i in range(1, 5))
+    assert "fare" not in compress_handoff(fares, "A flight.", "extract-rules").payload_text.split("\n", 1)[1]

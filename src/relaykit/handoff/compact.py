@@ -34,6 +34,8 @@ from relaykit.handoff.compact_rules import (
     EQUAL,
     OUT_CELL,
     PASS_CELL,
+    RATE_ADJECTIVES,
+    RATE_WORDS,
     SEP,
     UNITLESS,
     Item,
@@ -50,6 +52,7 @@ from relaykit.handoff.compact_rules import (
     filler_form,
     header_bound,
     items_of,
+    known_labels,
     named_column,
     short_label,
     short_number,
@@ -60,6 +63,9 @@ from relaykit.handoff.compact_rules import (
     violates,
     wanted,
 )
+from relaykit.handoff.compact_rules import keys_of as _keys
+from relaykit.handoff.compact_rules import near as _near
+from relaykit.handoff.compact_rules import sides as _sides
 from relaykit.handoff.schema import Constraint
 from relaykit.handoff.text import CURRENCY_CODES
 
@@ -73,13 +79,6 @@ _MIN_ROWS = 3
 _CACHE_ROWS = 300  # parsed rows held at once; beyond this a table is re-read per pass (memory over speed)
 _NONE: frozenset[str] = frozenset()
 _BARE = frozenset({"yes", "no", "none", "not", "true", "false", "y", "n"})  # values that need their label
-RATE_WORDS = frozenset({"night", "nightly", "hour", "hourly", "hr", "day", "daily", "week", "weekly", "month",
-                        "monthly", "year", "yearly", "annual", "annually", "unit", "item", "piece", "person",
-                        "head", "seat", "user", "gpu-hour", "card", "visit", "call"})
-"""What a price is per: next to a money value they are its unit's denominator, never a value of their own."""
-_RATE_ADJECTIVES = frozenset(w for w in RATE_WORDS if w.endswith("ly")) | {"annual"}
-
-
 class RowLike(Protocol):
     id: str
     body: str
@@ -96,37 +95,6 @@ def family(identifier: str) -> str:
 
 Key = tuple[str, int]  # (unit, rank of the value among the row's values of that unit)
 Moved = tuple[tuple[str, int], ...]  # words moved off a value, with their place relative to it
-
-
-def _keys(items: list[Item]) -> dict[int, Key]:
-    seen: Counter[str] = Counter()
-    keys = {}
-    for i, (_, unit) in enumerate(items):
-        if unit is not None and unit != BREAK:
-            keys[i] = (unit, seen[unit])
-            seen[unit] += 1
-    return keys
-
-
-def _sides(items: list[Item], i: int) -> tuple[list[int], list[int]]:
-    """The words touching value ``i``: before it (nearest first, up to 3) and after it (up to 2)."""
-    near = _near(items, i)
-    return [j for j in reversed(near) if j < i], [j for j in near if j > i]
-
-
-def _near(items: list[Item], i: int) -> list[int]:
-    """Indices of the words right before value ``i`` (up to 3) and right after it (up to 2), in order."""
-    before: list[int] = []
-    j = i - 1
-    while j >= 0 and items[j][1] is None and len(before) < 3:
-        before.insert(0, j)
-        j -= 1
-    after: list[int] = []
-    j = i + 1
-    while j < len(items) and items[j][1] is None and len(after) < 2:
-        after.append(j)
-        j += 1
-    return before + after
 
 
 @dataclass
@@ -150,6 +118,7 @@ class _Group:
     goal_names: frozenset[str] = frozenset()  # the goal's attribute names, singular (``names`` adds reasons)
     pairs: set[tuple[str, str]] = field(default_factory=set)  # two-word labels (see _pair_labels)
     phrases: frozenset[tuple[str, str]] = frozenset()  # the goal's two-word attribute names ("work mode")
+    valued: dict[Key, set[str]] = field(default_factory=dict)  # see _note_valued
     bound_words: dict[Key, frozenset[str]] = field(default_factory=dict)  # see bound_words()
 
     def __post_init__(self) -> None:
@@ -181,6 +150,7 @@ class _Group:
                 near[key].update({w for _, w in words})
                 for slot, word in words:
                     slots[key][slot][word] += 1
+                self._note_valued(items, i, key)
         out: dict[Key, set[str]] = {}
         self.near_words = {key: set(counts) for key, counts in near.items()}
         for key, counts in near.items():
@@ -190,7 +160,28 @@ class _Group:
             # where a row lacks it, a goal attribute name or a reason word may stand instead ("rate" / "price")
             out[key] = {w for w in candidates if counts[w] == having[key]
                         or self._alone(slots[key], w, candidates | self.names, having[key])}
+            for w in candidates:
+                out[key] |= self._synonyms(slots[key], w, having[key], self.valued.get(key, _NONE))
         return out
+
+    def _note_valued(self, items: list[Item], i: int, key: Key) -> None:
+        """Remember the word right before value ``i`` when a label or name stands before it ("location
+        hybrid 6 weeks"): it is the value of that label, never a label of ``i``."""
+        if i >= 2 and items[i - 1][1] is None and items[i - 2][1] is None \
+                and items[i - 2][0].lower() in self.names | self.written_labels:
+            self.valued.setdefault(key, set()).add(items[i - 1][0].lower())
+
+    def _synonyms(self, slots: dict[int, Counter[str]], word: str, rows: int, valued: Iterable[str]) -> set[str]:
+        """The labels that stand right before the value where a label does in other rows ("price 288" /
+        "rate 311"): every row has a word there, each in two rows at least (a value seen once is a value),
+        plain lower-case words, none the goal wants, none after a label (``valued``). A word in every row is
+        a label already; this takes its synonyms too."""
+        here = slots.get(-1, Counter())
+        if here[word] == 0 or sum(here.values()) < rows or any(
+                n < 2 or not w.isalpha() or not w.islower() or w in self.protected for w, n in here.items()) \
+                or not set(here).isdisjoint(valued):
+            return set()
+        return set(here)
 
     @staticmethod
     def _alone(slots: dict[int, Counter[str]], word: str, candidates: set[str], rows: int) -> bool:
@@ -209,11 +200,11 @@ class _Group:
             for i, key in keys.items():
                 if rates and key[0] not in CURRENCY_CODES:
                     continue
-                labels = RATE_WORDS if rates else self.labels.get(key, _NONE)
+                labels = RATE_WORDS if rates else self.labels.get(key, _NONE) | known_labels(key[0], before)
                 names = self.names if before and not rates else _NONE
                 bound = _NONE if rates else self.bound_words.get(key, _NONE) | unit_words(key[0])
                 # "nightly" of "nightly rate of USD 270": past a price's label, what it is per goes with it
-                per = _RATE_ADJECTIVES if before and not rates and key[0] in CURRENCY_CODES else _NONE
+                per = RATE_ADJECTIVES if before and not rates and key[0] in CURRENCY_CODES else _NONE
                 moved: list[int] = []
                 for j in sides[i][0 if before else 1]:  # only words that touch the value, in a run
                     word = items[j][0].lower()

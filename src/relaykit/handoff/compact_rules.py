@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -204,6 +205,27 @@ def unit_words(unit: str) -> frozenset[str]:
     return frozenset({singular(unit.lower())})
 
 
+RATE_WORDS = frozenset({"night", "nightly", "hour", "hourly", "hr", "day", "daily", "week", "weekly", "month",
+                        "monthly", "year", "yearly", "annual", "annually", "unit", "item", "piece", "person",
+                        "head", "seat", "user", "gpu-hour", "card", "visit", "call"})
+"""What a price is per: next to a money value they are its unit's denominator, never a value of their own."""
+MONEY_LABELS = frozenset({"price", "prices", "rate", "rates", "fare", "fares", "cost", "fee", "fees", "rent",
+                          "salary", "charge", "tariff"})
+"""Words that name a money value right before it ("fare 89 USD", "rate 311 USD"): its label, never a value."""
+GENERIC_LABELS = frozenset({"rating", "score", "amount", "number", "level"})
+"""Words that name any value right before it ("star rating 4 stars"): a label, never a value."""
+
+
+def known_labels(unit: str, before: bool) -> frozenset[str]:
+    """The words known to label a value of ``unit`` when they stand right before it."""
+    if not before:
+        return frozenset()
+    return MONEY_LABELS | GENERIC_LABELS if unit in CURRENCY_CODES else GENERIC_LABELS
+
+
+RATE_ADJECTIVES = frozenset(w for w in RATE_WORDS if w.endswith("ly")) | {"annual"}
+
+
 BREAK = ";"
 """Between the clauses of a row body: words on either side of it are not each other's neighbours."""
 SEP = "\x1f"
@@ -255,6 +277,37 @@ def items_of(body: str) -> list[Item]:
         elif token:
             out.append((token, None))
     return out
+
+
+def keys_of(items: list[Item]) -> dict[int, tuple[str, int]]:
+    seen: Counter[str] = Counter()
+    keys = {}
+    for i, (_, unit) in enumerate(items):
+        if unit is not None and unit != BREAK:
+            keys[i] = (unit, seen[unit])
+            seen[unit] += 1
+    return keys
+
+
+def sides(items: list[Item], i: int) -> tuple[list[int], list[int]]:
+    """The words touching value ``i``: before it (nearest first, up to 3) and after it (up to 2)."""
+    touching = near(items, i)
+    return [j for j in reversed(touching) if j < i], [j for j in touching if j > i]
+
+
+def near(items: list[Item], i: int) -> list[int]:
+    """Indices of the words right before value ``i`` (up to 3) and right after it (up to 2), in order."""
+    before: list[int] = []
+    j = i - 1
+    while j >= 0 and items[j][1] is None and len(before) < 3:
+        before.insert(0, j)
+        j -= 1
+    after: list[int] = []
+    j = i + 1
+    while j < len(items) and items[j][1] is None and len(after) < 2:
+        after.append(j)
+        j += 1
+    return before + after
 
 
 PASS_CELL = "+"
@@ -321,8 +374,9 @@ def header_bound(constraint: Constraint) -> str:
     return f"{constraint.operator}{value}"
 
 
-__all__ = ["BREAK", "EQUAL", "LABEL_WORDS", "OUT_CELL", "PASS_CELL", "SEP", "UNITLESS", "Item", "Wanted", "alias",
-           "applying", "bound_value", "bound_words", "column_name", "column_of", "decode", "encode", "encode_text",
-           "filler_form", "full_number", "header_bound", "items_of", "named_column", "read_constraint",
-           "read_constraint_line", "short_label", "short_number", "singular", "stems", "unit_words", "verdict_cell",
-           "violates", "wanted"]
+__all__ = ["BREAK", "EQUAL", "GENERIC_LABELS", "LABEL_WORDS", "MONEY_LABELS", "OUT_CELL", "PASS_CELL",
+           "RATE_ADJECTIVES", "RATE_WORDS", "SEP", "UNITLESS", "Item", "Wanted", "alias", "applying", "bound_value",
+           "bound_words", "column_name", "column_of", "decode", "encode", "encode_text", "filler_form", "full_number",
+           "header_bound", "items_of", "keys_of", "known_labels", "named_column", "near", "read_constraint",
+           "read_constraint_line", "short_label", "short_number", "sides", "singular", "stems", "unit_words",
+           "verdict_cell", "violates", "wanted"]
