@@ -230,3 +230,15 @@ def test_labels_that_take_turns_before_a_value_leave_the_rows_but_values_after_a
     assert audit(payload, facts, trace=trace).recall == 1.0
     fares = "\n".join(f"F{i}: {'fare' if i % 2 else 'price'} {80 + i} USD. F{i} passes." for i in range(1, 5))
     assert "fare" not in compress_handoff(fares, "A flight.", "extract-rules").payload_text.split("\n", 1)[1]
+
+
+def test_a_clause_led_by_a_form_of_a_goal_name_loses_that_label() -> None:
+    windows = ["night", "morning", "night", "evening"]
+    trace = "\n".join(f"Flight F{i}: departs {w}; fare {90 + i} USD. F{i} departs check: {w}, "
+                      f"{'pass' if w == 'night' else 'fail'}. F{i} verdict: {'pass' if w == 'night' else 'eliminated'}."
+                      for i, w in enumerate(windows, start=1))
+    goal = "Constraints: departure window night."
+    payload = compress_handoff(trace, goal, "extract-rules").payload_text
+    assert "departs" not in payload and payload.count("morning") == 1 and "evening" in payload
+    facts = [Fact(f"F{i}", "window", w) for i, w in enumerate(windows, start=1)]
+    assert audit(payload, facts, trace=trace).recall == 1.0

@@ -119,10 +119,13 @@ class _Group:
     pairs: set[tuple[str, str]] = field(default_factory=set)  # two-word labels (see _pair_labels)
     phrases: frozenset[tuple[str, str]] = frozenset()  # the goal's two-word attribute names ("work mode")
     valued: dict[Key, set[str]] = field(default_factory=dict)  # see _note_valued
+    goal_stems: frozenset[str] = frozenset()  # the first five letters of the longer goal names
     bound_words: dict[Key, frozenset[str]] = field(default_factory=dict)  # see bound_words()
 
     def __post_init__(self) -> None:
         self.goal_names = frozenset(singular(w) for w in self.names - self.protected)
+        # "departs" for the goal's "departure": a word of five letters or more that starts as a goal name does
+        self.goal_stems = frozenset(w[:5] for w in self.goal_names if len(w) >= 5)
         named = {w for r in self.rows for w in re.findall(r"[a-z][\w-]*", r.reason)} | self.names
         self.names = frozenset(named - self.protected)
         self.labels = self._labels()
@@ -373,7 +376,7 @@ class _Group:
             if filler_form(lowered) and lowered not in self.protected:
                 continue  # "charged", "offered": how the trace said it, not what it said
             after = next((w.lower() for w, u in items[j + 1:j + 2] if u is None), "")
-            goal_name = singular(lowered) in self.goal_names
+            goal_name = singular(lowered) in self.goal_names or lowered[:5] in self.goal_stems
             label = (goal_name or lowered in self.names or lowered in self.written_labels) if leading else \
                 self._labels_too(lowered, goal_name, stripped)
             if label and lowered not in self.protected and after and after not in _BARE:
@@ -415,7 +418,9 @@ class _Group:
                     out.update(range(start, j))
                 start, bare = j + 1, True
             elif bare:
-                bare = unit is None and (word.lower() in self.label_words or singular(word.lower()) in self.label_words)
+                low = word.lower()
+                bare = unit is None and (low in self.label_words or singular(low) in self.label_words
+                                         or (low[:5] in self.goal_stems and low not in self.protected))
         if bare and len(items) > start:
             out.update(range(start, len(items)))
         return out
