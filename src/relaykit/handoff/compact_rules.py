@@ -214,13 +214,17 @@ MONEY_LABELS = frozenset({"price", "prices", "rate", "rates", "fare", "fares", "
 """Words that name a money value right before it ("fare 89 USD", "rate 311 USD"): its label, never a value."""
 GENERIC_LABELS = frozenset({"rating", "score", "amount", "number", "level"})
 """Words that name any value right before it ("star rating 4 stars"): a label, never a value."""
+DISTANCE_LABELS = frozenset({"distance"})
+"""Words that name a length right before it ("distance 1.2 km")."""
 
 
 def known_labels(unit: str, before: bool) -> frozenset[str]:
     """The words known to label a value of ``unit`` when they stand right before it."""
     if not before:
         return frozenset()
-    return MONEY_LABELS | GENERIC_LABELS if unit in CURRENCY_CODES else GENERIC_LABELS
+    if unit in CURRENCY_CODES:
+        return MONEY_LABELS | GENERIC_LABELS
+    return DISTANCE_LABELS | GENERIC_LABELS if unit in ("km", "miles", "m") else GENERIC_LABELS
 
 
 RATE_ADJECTIVES = frozenset(w for w in RATE_WORDS if w.endswith("ly")) | {"annual"}
@@ -374,8 +378,9 @@ def header_bound(constraint: Constraint) -> str:
     return f"{constraint.operator}{value}"
 
 
-__all__ = ["BREAK", "EQUAL", "GENERIC_LABELS", "LABEL_WORDS", "MONEY_LABELS", "OUT_CELL", "PASS_CELL",
-           "RATE_ADJECTIVES", "RATE_WORDS", "SEP", "UNITLESS", "Item", "Wanted", "alias", "applying", "bound_value",
+__all__ = ["BREAK", "DISTANCE_LABELS", "EQUAL", "GENERIC_LABELS", "LABEL_WORDS", "MONEY_LABELS", "OUT_CELL",
+           "PASS_CELL", "RATE_ADJECTIVES", "RATE_WORDS", "SEP", "UNITLESS", "Item", "Wanted", "alias", "applying",
+           "bound_value",
            "bound_words", "column_name", "column_of", "decode", "encode", "encode_text", "filler_form", "full_number",
            "header_bound", "items_of", "keys_of", "known_labels", "named_column", "near", "read_constraint",
            "read_constraint_line", "short_label", "short_number", "sides", "singular", "stems", "unit_words",
