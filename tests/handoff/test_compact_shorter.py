@@ -242,3 +242,14 @@ def test_a_clause_led_by_a_form_of_a_goal_name_loses_that_label() -> None:
     assert "departs" not in payload and payload.count("morning") == 1 and "evening" in payload
     facts = [Fact(f"F{i}", "window", w) for i, w in enumerate(windows, start=1)]
     assert audit(payload, facts, trace=trace).recall == 1.0
+
+
+def test_a_reason_that_names_the_money_bound_in_other_words_is_the_broken_bound() -> None:
+    trace = ("HT01 costs $180, 5.7 km out, with gym. HT01 ✓\n"
+             "HT02 costs $320, 2.1 km out, with gym. HT02 ✗ over budget\n"
+             "HT03 costs $150, 9.1 km out, with gym. HT03 ✗ too far")
+    goal = "Find a hotel with a gym under 300 USD, no more than 8 km from the centre."
+    payload = compress_handoff(trace, goal, "extract-rules").payload_text
+    assert "out:" not in payload and "budget" not in payload
+    back = read_evidence(payload, goal).rows
+    assert back["HT02"].verdict == "eliminated" and back["HT02"].reason == "price" and back["HT01"].verdict == "pass"

@@ -32,6 +32,7 @@ from relaykit import tokens
 from relaykit.handoff.compact_rules import (
     BREAK,
     EQUAL,
+    MONEY_REASONS,
     OUT_CELL,
     PASS_CELL,
     RATE_ADJECTIVES,
@@ -317,6 +318,9 @@ class _Group:
                 broken.discard(at)
                 continue
             at = named_column(item, heads[1], stems)
+            money = [c for c in broken if self.columns[c][0] in CURRENCY_CODES]
+            if at is None and len(money) == 1 and stems(item) & MONEY_REASONS:
+                at = money[0]  # "over budget", "too pricey": the one money bound the row breaks
             if at in broken:
                 broken.discard(at)
                 continue

@@ -212,6 +212,9 @@ RATE_WORDS = frozenset({"night", "nightly", "hour", "hourly", "hr", "day", "dail
 MONEY_LABELS = frozenset({"price", "prices", "rate", "rates", "fare", "fares", "cost", "fee", "fees", "rent",
                           "salary", "charge", "tariff"})
 """Words that name a money value right before it ("fare 89 USD", "rate 311 USD"): its label, never a value."""
+MONEY_REASONS = frozenset({"budget", "price", "cost", "costly", "expensive", "pricey", "pricy", "afford", "rate",
+                           "fare", "rent", "salary", "money"})
+"""Reason words (as ``stems`` gives them) that name a money bound ("over budget", "too pricey")."""
 GENERIC_LABELS = frozenset({"rating", "score", "amount", "number", "level"})
 """Words that name any value right before it ("star rating 4 stars"): a label, never a value."""
 DISTANCE_LABELS = frozenset({"distance"})
@@ -378,7 +381,8 @@ def header_bound(constraint: Constraint) -> str:
     return f"{constraint.operator}{value}"
 
 
-__all__ = ["BREAK", "DISTANCE_LABELS", "EQUAL", "GENERIC_LABELS", "LABEL_WORDS", "MONEY_LABELS", "OUT_CELL",
+__all__ = ["BREAK", "DISTANCE_LABELS", "EQUAL", "GENERIC_LABELS", "LABEL_WORDS", "MONEY_LABELS", "MONEY_REASONS",
+           "OUT_CELL",
            "PASS_CELL", "RATE_ADJECTIVES", "RATE_WORDS", "SEP", "UNITLESS", "Item", "Wanted", "alias", "applying",
            "bound_value",
            "bound_words", "column_name", "column_of", "decode", "encode", "encode_text", "filler_form", "full_number",
