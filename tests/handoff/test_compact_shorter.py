@@ -211,6 +211,9 @@ def test_other_forms_of_the_verbs_rows_leave_out_leave_too_but_values_stay() -> 
     goal = "Pick a GPU vendor in region us-east with at least 48 GB and a rate below 6.8 USD per hour."
     payload = compress_handoff(trace, goal, "extract-rules").payload_text
     assert "charged" not in payload and "offered" not in payload and "asked" not in payload
+    commute = compress_handoff("AP1: the commute takes 4.2 km. AP1 passes. AP2: the commute takes 8 km. AP2 fails.",
+                               "An apartment.", "extract-rules").payload_text
+    assert "takes" not in commute and "4.2" in commute  # a verb that only ties a value to its option
     assert "covered" in payload and "eu-central" in payload  # a word that describes an option stays
     facts = [Fact("GV02", "region", "eu-central"), Fact("GV03", "rate", "7.50 USD"), Fact("GV01", "memory", "96 GB")]
     assert audit(payload, facts, trace=trace).recall == 1.0

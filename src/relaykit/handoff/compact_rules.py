@@ -183,12 +183,20 @@ UNITLESS = ("#", "time", "date")
 _VALUE_FORMS = frozenset({"covered", "seated", "heated", "sold"})  # they describe an option ("covered parking")
 
 
+LINKING_VERBS = frozenset({"take", "takes", "took", "taking", "get", "gets", "got", "measure", "measures",
+                           "measuring", "total", "totals", "totalling", "totaling", "amount", "amounts", "stand",
+                           "stands", "lie", "lies", "come", "comes", "sit", "sat", "sits"})
+"""Verbs that only tie a value to its option ("the commute takes 4.2 km", "the bill totals 90 EUR")."""
+
+
 @functools.lru_cache(maxsize=4096)
 def filler_form(word: str) -> bool:
     """Whether ``word`` is another form of a verb the evidence rows already leave out ("charged", "offered" of
     "charging", "offers"): a verb of telling, not a value."""
     if word in _VALUE_FORMS:
         return False
+    if word in LINKING_VERBS:
+        return True
     for end in ("ed", "d", "s", "ing"):
         stem = word.removesuffix(end)
         if stem != word and len(stem) >= 3 and not {stem + "ing", stem + "s", stem + "es"}.isdisjoint(FILLER):
@@ -381,11 +389,9 @@ def header_bound(constraint: Constraint) -> str:
     return f"{constraint.operator}{value}"
 
 
-__all__ = ["BREAK", "DISTANCE_LABELS", "EQUAL", "GENERIC_LABELS", "LABEL_WORDS", "MONEY_LABELS", "MONEY_REASONS",
-           "OUT_CELL",
-           "PASS_CELL", "RATE_ADJECTIVES", "RATE_WORDS", "SEP", "UNITLESS", "Item", "Wanted", "alias", "applying",
-           "bound_value",
-           "bound_words", "column_name", "column_of", "decode", "encode", "encode_text", "filler_form", "full_number",
-           "header_bound", "items_of", "keys_of", "known_labels", "named_column", "near", "read_constraint",
-           "read_constraint_line", "short_label", "short_number", "sides", "singular", "stems", "unit_words",
-           "verdict_cell", "violates", "wanted"]
+__all__ = ["BREAK", "DISTANCE_LABELS", "EQUAL", "GENERIC_LABELS", "LABEL_WORDS", "LINKING_VERBS", "MONEY_LABELS",
+           "MONEY_REASONS", "OUT_CELL", "PASS_CELL", "RATE_ADJECTIVES", "RATE_WORDS", "SEP", "UNITLESS", "Item",
+           "Wanted", "alias", "applying", "bound_value", "bound_words", "column_name", "column_of", "decode",
+           "encode", "encode_text", "filler_form", "full_number", "header_bound", "items_of", "keys_of",
+           "known_labels", "named_column", "near", "read_constraint", "read_constraint_line", "short_label",
+           "short_number", "sides", "singular", "stems", "unit_words", "verdict_cell", "violates", "wanted"]
