@@ -256,3 +256,23 @@ def test_a_reason_that_names_the_money_bound_in_other_words_is_the_broken_bound(
     assert "out:" not in payload and "budget" not in payload
     back = read_evidence(payload, goal).rows
     assert back["HT02"].verdict == "eliminated" and back["HT02"].reason == "price" and back["HT01"].verdict == "pass"
+
+
+def test_vague_reasons_and_a_goal_name_after_its_value_leave_the_rows() -> None:
+    from relaykit.handoff.compact_rules import vacuous_reason
+
+    assert vacuous_reason("above limit") and vacuous_reason("too high") and vacuous_reason("over the cap")
+    assert not vacuous_reason("too far") and not vacuous_reason("premium") and not vacuous_reason("region")
+    options = [(120, 450, "", "national", "passes"), (89, 1200, " (above the limit)", "regional", "rejected"),
+               (101, 700, "", "national", "passes"), (95, 300, "", "no", "passes")]
+    trace = "\n".join(f"* **IP0{i}**: premium {p} GBP; excess {e} GBP{note}; {n} network → {v}"
+                      for i, (p, e, note, n, v) in enumerate(options, start=1))
+    goal = "Find a policy with a national network, premium at most 125 GBP a month and an excess under 1000 GBP."
+    payload = compress_handoff(trace, goal, "extract-rules").payload_text
+    body = payload.split("\n", 1)[1]
+    assert "out:" not in body and "limit" not in body and body.count("network") == 1  # "no network" keeps it
+    back = read_evidence(payload, goal).rows
+    assert back["IP02"].verdict == "eliminated" and back["IP02"].reason == "price,network"  # 1200 > 1000 GBP
+    facts = [Fact("IP02", "network", "regional"), Fact("IP02", "excess", "1,200 GBP"),
+             Fact("IP01", "network", "national")]
+    assert audit(payload, facts, trace=trace).recall == 1.0

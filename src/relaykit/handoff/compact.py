@@ -19,8 +19,6 @@ sides share are in ``relaykit.handoff.compact_rules``.
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import math
 import re
 from collections import Counter, defaultdict
@@ -45,6 +43,7 @@ from relaykit.handoff.compact_rules import (
     applying,
     bound_value,
     bound_words,
+    collector_paused,
     column_name,
     column_of,
     decode,
@@ -60,6 +59,7 @@ from relaykit.handoff.compact_rules import (
     singular,
     stems,
     unit_words,
+    vacuous_reason,
     verdict_cell,
     violates,
     wanted,
@@ -310,7 +310,10 @@ class _Group:
         broken = {c for c, key in enumerate(self.columns) if key in cells and c in bounds
                   and violates(cells[key], bounds[c])}
         lacking = {i for i, w in enumerate(wants) if w.lacking(words)}
+        derived = bool(broken or lacking)  # the reader states these reasons whatever the row says
         for item in row.reason.split(",") if row.reason and row.verdict == "eliminated" else []:
+            if derived and vacuous_reason(item):
+                continue  # "above the limit", "too high": says only that some bound is broken
             at = named_column(item, heads[0])
             if at is not None and self.columns[at] in cells:
                 if at not in broken:
@@ -366,7 +369,7 @@ class _Group:
         """The row's words that stay: not moved, and not the label that leads a clause naming a category
         (``region us-east``, ``pets allowed``); such labels go once into the ``other`` header. ``seen``
         gathers the two words after each label taken out (for ``_pair_labels``)."""
-        out = []
+        out: list[str] = []
         leading = True  # nothing of this clause kept yet
         stripped = ""  # the word before, when it was a label taken out
         bare = self._bare_labels(items)
@@ -395,6 +398,9 @@ class _Group:
                 leading = False
                 stripped = lowered
                 continue
+            if not leading and out and out[-1].lower() not in _BARE and singular(lowered) in self.goal_names \
+                    and lowered not in self.protected and items[j + 1:j + 2] in ([], [(BREAK, BREAK)]):
+                continue  # the goal's name after the clause's value ("national network"): the header says it
             out.append(word)
             leading, stripped = False, ""
         return out
@@ -438,21 +444,8 @@ def render(rows: Iterable[RowLike], protected: frozenset[str] = frozenset(),
     header: ``price USD <=305``). ``protected`` words (lower case) never move into a header; ``labels`` are
     words the trace wrote as labels, which move wherever they stand right before a value; ``names`` (the
     goal's attribute names) and the words of the rows' reasons move wherever they stand next to a value."""
-    with _collector_paused():
+    with collector_paused():
         return _render(rows, protected, labels, names, constraints)
-
-
-@contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
-    """The cyclic garbage collector off while the table is written: it makes only short-lived acyclic
-    tuples and lists, and on a table of 100k options the collector's scans of the live rows cost a third."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
 
 
 def _render(rows: Iterable[RowLike], protected: frozenset[str], labels: frozenset[str], names: frozenset[str],
