@@ -172,7 +172,7 @@ class _Group:
         """Remember the word right before value ``i`` when a label or name stands before it ("location
         hybrid 6 weeks"): it is the value of that label, never a label of ``i``."""
         if i >= 2 and items[i - 1][1] is None and items[i - 2][1] is None \
-                and items[i - 2][0].lower() in self.names | self.written_labels:
+                and (items[i - 2][0].lower() in self.names or items[i - 2][0].lower() in self.written_labels):
             self.valued.setdefault(key, set()).add(items[i - 1][0].lower())
 
     def _synonyms(self, slots: dict[int, Counter[str]], word: str, rows: int, valued: Iterable[str]) -> set[str]:
