@@ -80,6 +80,8 @@ _MIN_ROWS = 3
 _CACHE_ROWS = 300  # parsed rows held at once; beyond this a table is re-read per pass (memory over speed)
 _NONE: frozenset[str] = frozenset()
 _BARE = frozenset({"yes", "no", "none", "not", "true", "false", "y", "n"})  # values that need their label
+
+
 class RowLike(Protocol):
     id: str
     body: str
