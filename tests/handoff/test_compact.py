@@ -22,16 +22,19 @@ CLOUD_GOAL = ("Pick a GPU vendor in region us-east with at least 48 GB, an SLA o
 
 def test_one_header_names_units_and_bounds_and_rows_carry_normalised_values() -> None:
     payload = read_evidence(CLOUD.replace("\nrate", " rate").replace("\nruled", " ruled"), CLOUD_GOAL).text()
+    assert "\nGV01 " in payload  # every row starts with the option's whole id
     lines = payload.split("\n")
     header = next(line for line in lines if line.startswith("id | "))
     assert "USD <=6.8" in header and "GB >=48" in header and "% >=99.5" in header and "verdict" not in header
     rows = {line.split(" ")[0]: line for line in lines if line[:2] == "GV"}
     # 48 GB is the bound itself (>=48): "=" says it in one token
+    # numbers as written (never scaled): 2.7 under USD
     assert rows["GV01"].startswith("GV01 2.7 = 99.99") and rows["GV01"].endswith(" +")
     # the reason "rate" needs no mark: 1250 breaks the header's bound <=6.8, the reader re-derives it; "region" stays
     assert rows["GV04"].startswith("GV04 1250 = 99.9")
-    # "region" too: the constraints line wants us-east, which the row lacks
-    assert rows["GV04"].endswith(" -") and "eu-west" in rows["GV04"] and "constraints: region == us-east" in payload
+    # "region" too: the header's constraint cell wants us-east, which the row lacks
+    assert rows["GV04"].endswith(" -") and "eu-west" in rows["GV04"]
+    assert payload.split("\n")[0].endswith(" | region == us-east")
     assert "$" not in payload and "dollars" not in payload and "percent" not in payload
 
 
@@ -99,13 +102,13 @@ def test_a_column_mark_is_only_set_by_a_reason_naming_that_column() -> None:
              "Hotel H03: price 311 USD per night; distance 5.3 km; stars 4; amenities pool, bar.\n"
              "H03 verdict: eliminated (distance).")
     payload = read_evidence(trace, "Find a hotel with a bar.").text()  # no bound: the marks say the reasons
-    rows = {line.split(" ")[0]: line.split(" ") for line in payload.split("\n") if line.startswith("H0")}
+    rows = {line.split(" ")[0]: line.split(" ") for line in payload.split("\n") if line[:2] == "H0"}
     assert rows["H01"][1:4] == ["288", "7.4!", "5"] and rows["H01"][-1] == "out:amenity"
     assert rows["H03"][1:4] == ["311", "5.3!", "4"] and rows["H03"][-1] == "-"
     goal = "Find a hotel with a bar, distance at most 4.5 km."
     bounded = read_evidence(trace, goal).text()  # the header's bound <=4.5 says it: no mark
-    rows = {line.split(" ")[0]: line.split(" ") for line in bounded.split("\n") if line.startswith("H0")}
-    assert "<=4.5" in bounded and rows["H01"][1:4] == ["288", "7.4", "5"] and rows["H03"][-1] == "-"
+    rows = {line.split(" ")[0]: line.split(" ") for line in bounded.split("\n") if line[:2] == "H0"}
+    assert "km <=4.5" in bounded and rows["H01"][1:4] == ["288", "7.4", "5"] and rows["H03"][-1] == "-"
     back = read_evidence(bounded, goal).rows
     assert back["H03"].reason == "distance" and back["H01"].reason.split(",") == ["distance", "amenity"]
     assert back["H02"].verdict == "pass" and not back["H02"].reason

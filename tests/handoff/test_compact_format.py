@@ -34,7 +34,7 @@ def test_verdicts_are_signs_that_share_the_line_break_token() -> None:
 def test_reasons_the_header_or_the_constraints_line_state_are_left_out_and_read_back() -> None:
     payload = read_evidence(ROOMS, ROOMS_GOAL).text()
     rows = _rows(payload)
-    assert "constraints: region == north" in payload and ">=8" in payload and "<=150" in payload
+    assert payload.split("\n")[0].endswith(" | region == north") and ">=8" in payload and "<=150" in payload
     # R02: 4 seats break >=8 ("capacity" names nothing, but it is the one broken bound); R03: 240 > 150;
     # R04: the row lacks the wanted "north" ("area"); R05 breaks nothing stated: its reason stays
     assert rows["R02"].endswith(" -") and rows["R03"].endswith(" -") and rows["R04"].endswith(" -")
@@ -115,7 +115,7 @@ def test_a_value_that_is_its_columns_bound_is_written_as_equals_and_read_back() 
     payload = read_evidence(trace, goal).text()
     rows = {line.split(" ")[0]: line.split(" ") for line in payload.split("\n") if line[:1] == "R"}
     assert rows["R0"][1:4] == ["=", "90", "="] and rows["R1"][1:4] == ["12", "=", "="]
-    assert rows["R2"][3] == "11:00" and tokens.count(" =") == 1
+    assert rows["R2"][3] == "11:00" and "==09:00" in payload and tokens.count(" =") == 1  # times as written
     facts = [Fact("R0", "seats", "8 seats"), Fact("R1", "rate", "150 EUR"), Fact("R3", "start", "9 am"),
              Fact("R2", "verdict", "eliminated")]
     assert audit(payload, facts, trace=trace).recall == 1.0 and audit(payload, [], trace=trace).invented == []
@@ -128,7 +128,8 @@ def test_a_number_below_one_drops_its_leading_zero_and_reads_back() -> None:
                       for i, (p, d) in enumerate([(4.5, 0.8), (0.95, 1.2), (3.1, 0.25)]))
     payload = read_evidence(trace, "A supplier with unit price at most 9 EUR.").text()
     rows = {line.split(" ")[0]: line.split(" ") for line in payload.split("\n") if line[:1] == "S"}
-    assert rows["S0"][2] == ".8" and rows["S1"][1] == ".95" and rows["S2"][2] == ".25"
+    assert rows["S0"][2] == ".8" and rows["S1"][1] == ".95" and rows["S2"][2] == ".25"  # never scaled
+    assert "EUR <=9" in payload and "/100" not in payload
     assert tokens.count(" .8") < tokens.count(" 0.8")
     facts = [Fact("S0", "defect rate", "0.8%"), Fact("S1", "unit price", "0.95 EUR"), Fact("S2", "defects", "0.25%")]
     assert audit(payload, facts, trace=trace).recall == 1.0 and audit(payload, [], trace=trace).invented == []

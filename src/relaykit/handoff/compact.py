@@ -1,26 +1,24 @@
 """The compact evidence table of ``extract-rules``: one header per option family, one short line per option.
 
-    constraints: amenity contains pool
-    id | price USD <=305 | km <=8 | stars
+    id | USD <=305 | km <=8 | stars | amenity contains pool
     HT01 255 = 3 gym spa pool bar +
-    HT03 280 .5 4 bar parking -
+    HT03 280 5.1 4 bar parking -
 
-Each typed value of a row goes to a column keyed by its unit and its rank among the row's values of that
-unit (the first USD value, the second USD value...), written as a normalised number (``$1,250.00`` ->
-``1250``, ``2 pm`` -> ``14:00``, ``0.5`` -> ``.5``; ``=`` for the column's bound itself) whose unit the header
-states once. A label word is moved into the header only where it stands next to that column's value in most
-rows (so "price" and "night" go, "us-east" and "pool" stay); a word that the goal's constraints name as a
-value never moves. The words left over follow the values in the row, and the verdict ends it: ``+``, ``-``
-(``out:REASON`` when the trace names a reason the header and the ``constraints:`` line do not state) or
-``?``. Missing values are ``-``. ``relaykit.handoff.compact_read`` reads such a payload back into labelled
-rows (the audit and the reference reader use it), so nothing the header carries is lost on the way; the
-rules both sides share are in ``relaykit.handoff.compact_rules``.
+Every row starts with the option's whole id; the first header also holds the goal's constraints no column
+states. Each typed value of a row goes to a column keyed by its unit and its rank among the row's values of
+that unit (the first USD value, the second USD value...), written as a normalised number (``$1,250.00`` ->
+``1250``, ``2 pm`` -> ``14:00``, ``0.5`` -> ``.5``; ``=`` for the column's bound itself; never scaled) whose
+unit the header states once. A label word is moved into the header only where it stands next to that
+column's value in most rows (so "price" and "night" go, "us-east" and "pool" stay); a word that the goal's
+constraints name as a value never moves. The words left over follow the values in the row, and the verdict
+ends it: ``+``, ``-`` (``out:REASON`` when the trace names a reason the header does not state) or ``?``.
+Missing values are ``-``. ``relaykit.handoff.compact_read`` reads such a payload back into labelled rows (the
+audit and the reference reader use it), so nothing the header carries is lost on the way; the rules both
+sides share are in ``relaykit.handoff.compact_rules``.
 """
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import math
 import re
 from collections import Counter, defaultdict
@@ -30,29 +28,47 @@ from typing import Protocol
 
 from relaykit import tokens
 from relaykit.handoff.compact_rules import (
+    BREAK,
     EQUAL,
+    MONEY_REASONS,
     OUT_CELL,
     PASS_CELL,
+    RATE_ADJECTIVES,
+    RATE_WORDS,
+    SEP,
     UNITLESS,
+    Item,
     Wanted,
     alias,
     applying,
     bound_value,
+    bound_words,
+    collector_paused,
     column_name,
     column_of,
+    decode,
+    encode,
+    encode_text,
+    filler_form,
     header_bound,
+    items_of,
+    known_labels,
     named_column,
     short_label,
     short_number,
     singular,
     stems,
+    unit_words,
+    vacuous_reason,
     verdict_cell,
     violates,
     wanted,
 )
-from relaykit.handoff.lexicon import TOKEN
+from relaykit.handoff.compact_rules import keys_of as _keys
+from relaykit.handoff.compact_rules import near as _near
+from relaykit.handoff.compact_rules import sides as _sides
 from relaykit.handoff.schema import Constraint
-from relaykit.handoff.text import CURRENCY_CODES, format_number, normal_time, quantity_of
+from relaykit.handoff.text import CURRENCY_CODES
 
 HEADER_START = "id | "
 HEADER_END = " | verdict"
@@ -63,15 +79,7 @@ _LABEL_SHARE = 0.6  # a word moves to the header when it stands next to the colu
 _MIN_ROWS = 3
 _CACHE_ROWS = 300  # parsed rows held at once; beyond this a table is re-read per pass (memory over speed)
 _NONE: frozenset[str] = frozenset()
-BREAK = ";"
-"""Between the clauses of a row body: words on either side of it are not each other's neighbours."""
-SEP = "\x1f"
-"""Joins a typed value to its unit inside a row body (``2.7\x1fUSD``); the text forms never show it."""
 _BARE = frozenset({"yes", "no", "none", "not", "true", "false", "y", "n"})  # values that need their label
-RATE_WORDS = frozenset({"night", "nightly", "hour", "hourly", "hr", "day", "daily", "week", "weekly", "month",
-                        "monthly", "year", "yearly", "annual", "annually", "unit", "item", "piece", "person",
-                        "head", "seat", "user", "gpu-hour", "card", "visit", "call"})
-"""What a price is per: next to a money value they are its unit's denominator, never a value of their own."""
 
 
 class RowLike(Protocol):
@@ -88,86 +96,8 @@ def family(identifier: str) -> str:
     return re.sub(r"[-\d]+$", "", identifier)
 
 
-Item = tuple[str, str | None]  # (normalised value or word, column unit; None for a word)
-
-
-def encode(value: str, unit: str) -> str:
-    """One typed value as a row body holds it: normalised, joined to its unit by ``SEP`` (no space)."""
-    return f"{value}{SEP}{unit}"
-
-
-def decode(token: str) -> str:
-    """A body token as text: ``2.7 USD``, ``99.5%``, ``14:00``, ``5``; words as they are."""
-    value, sep, unit = token.partition(SEP)
-    if not sep or unit in _UNITLESS:
-        return value
-    return value + unit if unit == "%" else f"{value} {unit}"
-
-
-def encode_text(text: str) -> str:
-    """Text (a compact payload's expanded row) as an encoded row body."""
-    out = []
-    for m in TOKEN.finditer(text):
-        kind = m.lastgroup
-        if kind == "qty":
-            q = quantity_of(m)
-            out.append(encode(format_number(q.value), q.unit or "#"))
-        elif kind == "time":
-            out.append(encode(normal_time(m.group(0)), "time"))
-        elif kind == "date":
-            out.append(encode(m.group(0), "date"))
-        elif kind == "w":
-            out.append(m.group(0))
-    return " ".join(out)
-
-
-def items_of(body: str) -> list[Item]:
-    """An encoded row body as values (normalised, with their unit), words (unit None) and clause breaks."""
-    out: list[Item] = []
-    for token in body.split(" "):
-        if token == BREAK:
-            out.append((BREAK, BREAK))
-        elif SEP in token:
-            value, _, unit = token.partition(SEP)
-            out.append((value, unit))
-        elif token:
-            out.append((token, None))
-    return out
-
-
 Key = tuple[str, int]  # (unit, rank of the value among the row's values of that unit)
 Moved = tuple[tuple[str, int], ...]  # words moved off a value, with their place relative to it
-
-
-def _keys(items: list[Item]) -> dict[int, Key]:
-    seen: Counter[str] = Counter()
-    keys = {}
-    for i, (_, unit) in enumerate(items):
-        if unit is not None and unit != BREAK:
-            keys[i] = (unit, seen[unit])
-            seen[unit] += 1
-    return keys
-
-
-def _sides(items: list[Item], i: int) -> tuple[list[int], list[int]]:
-    """The words touching value ``i``: before it (nearest first, up to 3) and after it (up to 2)."""
-    near = _near(items, i)
-    return [j for j in reversed(near) if j < i], [j for j in near if j > i]
-
-
-def _near(items: list[Item], i: int) -> list[int]:
-    """Indices of the words right before value ``i`` (up to 3) and right after it (up to 2), in order."""
-    before: list[int] = []
-    j = i - 1
-    while j >= 0 and items[j][1] is None and len(before) < 3:
-        before.insert(0, j)
-        j -= 1
-    after: list[int] = []
-    j = i + 1
-    while j < len(items) and items[j][1] is None and len(after) < 2:
-        after.append(j)
-        j += 1
-    return before + after
 
 
 @dataclass
@@ -190,12 +120,18 @@ class _Group:
     label_words: frozenset[str] | None = None  # every word that labels something here (see _bare_labels)
     goal_names: frozenset[str] = frozenset()  # the goal's attribute names, singular (``names`` adds reasons)
     pairs: set[tuple[str, str]] = field(default_factory=set)  # two-word labels (see _pair_labels)
+    phrases: frozenset[tuple[str, str]] = frozenset()  # the goal's two-word attribute names ("work mode")
+    valued: dict[Key, set[str]] = field(default_factory=dict)  # see _note_valued
+    goal_stems: frozenset[str] = frozenset()  # the first five letters of the longer goal names
+    bound_words: dict[Key, frozenset[str]] = field(default_factory=dict)  # see bound_words()
 
     def __post_init__(self) -> None:
-        self.labels = self._labels()
         self.goal_names = frozenset(singular(w) for w in self.names - self.protected)
+        # "departs" for the goal's "departure": a word of five letters or more that starts as a goal name does
+        self.goal_stems = frozenset(w[:5] for w in self.goal_names if len(w) >= 5)
         named = {w for r in self.rows for w in re.findall(r"[a-z][\w-]*", r.reason)} | self.names
         self.names = frozenset(named - self.protected)
+        self.labels = self._labels()
 
     def _parsed(self) -> Iterator[tuple[list[Item], dict[int, Key]]]:
         if self.cache is not None:
@@ -220,15 +156,38 @@ class _Group:
                 near[key].update({w for _, w in words})
                 for slot, word in words:
                     slots[key][slot][word] += 1
+                self._note_valued(items, i, key)
         out: dict[Key, set[str]] = {}
         self.near_words = {key: set(counts) for key, counts in near.items()}
         for key, counts in near.items():
             need = max(_MIN_ROWS, math.ceil(_LABEL_SHARE * having[key]))
             candidates = {w for w, n in counts.items() if n >= need and w not in self.protected}
             # a word next to the value in every row is safe to state once in the header, whatever it is
+            # where a row lacks it, a goal attribute name or a reason word may stand instead ("rate" / "price")
             out[key] = {w for w in candidates if counts[w] == having[key]
-                        or self._alone(slots[key], w, candidates, having[key])}
+                        or self._alone(slots[key], w, candidates | self.names, having[key])}
+            for w in candidates:
+                out[key] |= self._synonyms(slots[key], w, having[key], self.valued.get(key, _NONE))
         return out
+
+    def _note_valued(self, items: list[Item], i: int, key: Key) -> None:
+        """Remember the word right before value ``i`` when a label or name stands before it ("location
+        hybrid 6 weeks"): it is the value of that label, never a label of ``i``."""
+        if i >= 2 and items[i - 1][1] is None and items[i - 2][1] is None \
+                and (items[i - 2][0].lower() in self.names or items[i - 2][0].lower() in self.written_labels):
+            self.valued.setdefault(key, set()).add(items[i - 1][0].lower())
+
+    def _synonyms(self, slots: dict[int, Counter[str]], word: str, rows: int, valued: Iterable[str]) -> set[str]:
+        """The labels that stand right before the value where a label does in other rows ("price 288" /
+        "rate 311"): every row has a word there, each in two rows at least (a value seen once is a value),
+        plain lower-case words, none the goal wants, none after a label (``valued``). A word in every row is
+        a label already; this takes its synonyms too."""
+        here = slots.get(-1, Counter())
+        if here[word] == 0 or sum(here.values()) < rows or any(
+                n < 2 or not w.isalpha() or not w.islower() or w in self.protected for w, n in here.items()) \
+                or not set(here).isdisjoint(valued):
+            return set()
+        return set(here)
 
     @staticmethod
     def _alone(slots: dict[int, Counter[str]], word: str, candidates: set[str], rows: int) -> bool:
@@ -247,12 +206,16 @@ class _Group:
             for i, key in keys.items():
                 if rates and key[0] not in CURRENCY_CODES:
                     continue
-                labels = RATE_WORDS if rates else self.labels.get(key, _NONE)
+                labels = RATE_WORDS if rates else self.labels.get(key, _NONE) | known_labels(key[0], before)
                 names = self.names if before and not rates else _NONE
-                moved = []
+                bound = _NONE if rates else self.bound_words.get(key, _NONE) | unit_words(key[0])
+                # "nightly" of "nightly rate of USD 270": past a price's label, what it is per goes with it
+                per = RATE_ADJECTIVES if before and not rates and key[0] in CURRENCY_CODES else _NONE
+                moved: list[int] = []
                 for j in sides[i][0 if before else 1]:  # only words that touch the value, in a run
                     word = items[j][0].lower()
-                    if j not in gone and word not in labels and word not in names:
+                    if j not in gone and word not in labels and word not in names and singular(word) not in bound \
+                            and not (moved and word in per):
                         break
                     moved.append(j)
                 moved = [j for j in moved if j not in gone]
@@ -302,20 +265,22 @@ class _Group:
     def lines(self, order: list[list[str]], bounds: dict[int, str], named: dict[int, list[str]],
               wants: Sequence[Wanted] = (), stated: frozenset[str] = frozenset(), same: str | None = None
               ) -> Iterator[str]:
-        """The header (column words, unit, bound; then ``other`` and the category labels the rows' words
-        lost that the ``constraints:`` line does not name (``stated``, as ``stems``), when there are any) and
-        the row lines; a row's word ``same`` (the one ``==`` wanted word, when it costs more than one token)
-        is written ``=``."""
-        said = [short_label(words, self.before[c], named.get(c, [])) for c, words in enumerate(order)]
+        """The header (column words, unit, bound; ``other`` and the category labels the rows' words lost that
+        the ``constraints:`` line does not name (``stated``, as ``stems``) only where there is no column: the
+        goal names what a reader looks for, and these labels cost tokens in every hand-off) and the row lines;
+        a row's word ``same`` (the one ``==`` wanted word, when it costs more than one token) is written ``=``."""
+        # a column with a unit is never named by the name of another attribute that follows its values
+        # ("2 stars facilities bar": the unit says it, "facilities" labels the bar)
+        said = [short_label([w for w in words if w in self.before[c] or w not in self.names
+                             or self.columns[c][0] in _UNITLESS], self.before[c], named.get(c, []))
+                for c, words in enumerate(order)]
         # a bounded column with a unit is named by its unit and bound alone (``USD <=6.8``): the bound is
         # the goal's, which says what it bounds; a label would repeat it
-        heads = [column_name([] if c in bounds and k[0] not in _UNITLESS else words, k[0])
-                 + (f" {bounds[c]}" if c in bounds else "") for c, (words, k) in enumerate(zip(said, self.columns,
-                                                                                             strict=True))]
+        heads = [self._head(c, words, bounds) for c, words in enumerate(said)]
         shown = [[*words, *named.get(c, ()), *self.near_words.get(key, ())]
                  for c, (words, key) in enumerate(zip(said, self.columns, strict=True))]
         other = [w for w in self.labelled if not stems(w) & stated]
-        if other or not heads:
+        if not heads:
             heads.append(" ".join([OTHER, *other]))
         yield HEADER_START + " | ".join(heads)
         # a reason marks a column only by labels that lead its values (by place, or written as labels) or by
@@ -347,7 +312,10 @@ class _Group:
         broken = {c for c, key in enumerate(self.columns) if key in cells and c in bounds
                   and violates(cells[key], bounds[c])}
         lacking = {i for i, w in enumerate(wants) if w.lacking(words)}
+        derived = bool(broken or lacking)  # the reader states these reasons whatever the row says
         for item in row.reason.split(",") if row.reason and row.verdict == "eliminated" else []:
+            if derived and vacuous_reason(item):
+                continue  # "above the limit", "too high": says only that some bound is broken
             at = named_column(item, heads[0])
             if at is not None and self.columns[at] in cells:
                 if at not in broken:
@@ -355,6 +323,9 @@ class _Group:
                 broken.discard(at)
                 continue
             at = named_column(item, heads[1], stems)
+            money = [c for c in broken if self.columns[c][0] in CURRENCY_CODES]
+            if at is None and len(money) == 1 and stems(item) & MONEY_REASONS:
+                at = money[0]  # "over budget", "too pricey": the one money bound the row breaks
             if at in broken:
                 broken.discard(at)
                 continue
@@ -364,26 +335,34 @@ class _Group:
                 left.append(item)
         return marked, [] if len(left) == len(broken) + len(lacking) else left
 
+    def _head(self, c: int, words: list[str], bounds: dict[int, str]) -> str:
+        """A column's header cell: its words and unit, and its bound (``km <=8``)."""
+        unit = self.columns[c][0]
+        name = column_name([] if c in bounds and unit not in _UNITLESS else words, unit)
+        return f"{name} {bounds[c]}" if c in bounds else name
+
     def _line(self, row: RowLike, cells: dict[Key, str], words: list[str], said: tuple[set[Key], list[str]],
               bounds: dict[int, str]) -> str:
         """One row: its values (``=`` for a column's bound itself, ``.8`` for 0.8, ``!`` after a marked one,
         ``-`` for none), its words, its verdict."""
         marked, left = said
         values = [MISSING if k not in cells else EQUAL if c in bounds and cells[k] == bound_value(bounds[c])
-                  else short_number(cells[k]) + ("!" if k in marked else "") for c, k in enumerate(self.columns)]
+                  else short_number(cells[k])
+                  + ("!" if k in marked else "") for c, k in enumerate(self.columns)]
         return " ".join([row.id, *values, *words, verdict_cell(row.verdict, ",".join(left))])
 
     def _pair_labels(self, seen: dict[str, list[tuple[str, str]]]) -> None:
         """Two-word labels (``departure window``): a goal attribute name that follows a label taken out in
-        every row where that label stands (two at least), before words that differ from row to row. So
-        "cabin premium economy" keeps "premium" (other rows say "cabin business"), and "facilities spa
-        pool" keeps "spa" (no goal name)."""
+        every row where that label stands (two at least), before words that differ from row to row, or
+        that the goal names as one ("work mode of hybrid"). So "cabin premium economy" keeps "premium"
+        (other rows say "cabin business"), and "facilities spa pool" keeps "spa" (no goal name)."""
         for first, after in seen.items():
             seconds = {n for n, _ in after}
             values = {m for _, m in after}
             second = next(iter(seconds))
             if len(after) >= 2 and len(seconds) == 1 and singular(second) in self.goal_names \
-                    and "" not in values and len(values) >= 2 and second not in self.protected:
+                    and "" not in values and (len(values) >= 2 or (first, second) in self.phrases) \
+                    and second not in self.protected:
                 self.pairs.add((first, second))
                 self.labelled[second] = None
 
@@ -392,7 +371,7 @@ class _Group:
         """The row's words that stay: not moved, and not the label that leads a clause naming a category
         (``region us-east``, ``pets allowed``); such labels go once into the ``other`` header. ``seen``
         gathers the two words after each label taken out (for ``_pair_labels``)."""
-        out = []
+        out: list[str] = []
         leading = True  # nothing of this clause kept yet
         stripped = ""  # the word before, when it was a label taken out
         bare = self._bare_labels(items)
@@ -403,10 +382,12 @@ class _Group:
             if unit is not None or j in gone or j in bare:
                 continue
             lowered = word.lower()
+            if filler_form(lowered) and lowered not in self.protected:
+                continue  # "charged", "offered": how the trace said it, not what it said
             after = next((w.lower() for w, u in items[j + 1:j + 2] if u is None), "")
-            goal_name = singular(lowered) in self.goal_names
+            goal_name = singular(lowered) in self.goal_names or lowered[:5] in self.goal_stems
             label = (goal_name or lowered in self.names or lowered in self.written_labels) if leading else \
-                goal_name and (not stripped or lowered in self.written_labels or (stripped, lowered) in self.pairs)
+                self._labels_too(lowered, goal_name, stripped)
             if label and lowered not in self.protected and after and after not in _BARE:
                 # a clause's leading label, or the goal's name for an attribute before a word elsewhere in it
                 # ("airline easyJet window night cabin economy"): said once in the header
@@ -419,9 +400,20 @@ class _Group:
                 leading = False
                 stripped = lowered
                 continue
+            if not leading and out and out[-1].lower() not in _BARE and singular(lowered) in self.goal_names \
+                    and lowered not in self.protected and items[j + 1:j + 2] in ([], [(BREAK, BREAK)]):
+                continue  # the goal's name after the clause's value ("national network"): the header says it
             out.append(word)
             leading, stripped = False, ""
         return out
+
+    def _labels_too(self, word: str, goal_name: bool, stripped: str) -> bool:
+        """Whether a word past a clause's start labels too: the goal's name for an attribute (right after a label
+        taken out only where the trace wrote it as a label or it pairs with that label), or the second word of
+        a label the trace wrote ("work mode: onsite")."""
+        if goal_name and (not stripped or word in self.written_labels or (stripped, word) in self.pairs):
+            return True
+        return stripped in self.written_labels and word in self.written_labels
 
     def _bare_labels(self, items: list[Item]) -> set[int]:
         """The words of clauses that hold no value and only label words (``capacity ;`` left over from
@@ -438,7 +430,9 @@ class _Group:
                     out.update(range(start, j))
                 start, bare = j + 1, True
             elif bare:
-                bare = unit is None and (word.lower() in self.label_words or singular(word.lower()) in self.label_words)
+                low = word.lower()
+                bare = unit is None and (low in self.label_words or singular(low) in self.label_words
+                                         or (low[:5] in self.goal_stems and low not in self.protected))
         if bare and len(items) > start:
             out.update(range(start, len(items)))
         return out
@@ -452,21 +446,8 @@ def render(rows: Iterable[RowLike], protected: frozenset[str] = frozenset(),
     header: ``price USD <=305``). ``protected`` words (lower case) never move into a header; ``labels`` are
     words the trace wrote as labels, which move wherever they stand right before a value; ``names`` (the
     goal's attribute names) and the words of the rows' reasons move wherever they stand next to a value."""
-    with _collector_paused():
+    with collector_paused():
         return _render(rows, protected, labels, names, constraints)
-
-
-@contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
-    """The cyclic garbage collector off while the table is written: it makes only short-lived acyclic
-    tuples and lists, and on a table of 100k options the collector's scans of the live rows cost a third."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
 
 
 def _render(rows: Iterable[RowLike], protected: frozenset[str], labels: frozenset[str], names: frozenset[str],
@@ -475,6 +456,9 @@ def _render(rows: Iterable[RowLike], protected: frozenset[str], labels: frozense
     for row in rows:
         families[family(row.id)].append(row)
     groups = [_Group(group, protected, labels, names) for group in families.values()]
+    phrases = frozenset((words[0], words[1]) for c in constraints if len(words := c.name.lower().split()) == 2)
+    for group in groups:  # a goal's two-word name ("work mode"): see _pair_labels
+        group.phrases = phrases
     bounds: list[dict[int, str]] = [{} for _ in groups]
     names_of: list[dict[int, list[str]]] = [{} for _ in groups]
     left = []
@@ -486,6 +470,7 @@ def _render(rows: Iterable[RowLike], protected: frozenset[str], labels: frozense
         g, c = place
         bounds[g][c] = header_bound(constraint)
         names_of[g][c] = constraint.name.lower().split()
+        groups[g].bound_words[groups[g].columns[c]] = bound_words(constraint, constraints)
     out: list[str] = []
     stated = frozenset(stem for c in left for stem in stems(c.name))
     same = alias(wanted(left))
@@ -495,7 +480,8 @@ def _render(rows: Iterable[RowLike], protected: frozenset[str], labels: frozense
         head = group.prepare()
         for c, words in named.items():
             head[c] = [*dict.fromkeys([*words, *head[c]])]
-        wants = applying(wanted(left), (row.body.split(" ") for row in group.rows))
+        # one family: every wanted word speaks of it (no row need have it); else only where some row has it
+        wants = wanted(left) if len(groups) == 1 else applying(wanted(left), (r.body.split(" ") for r in group.rows))
         out += group.lines(head, bound, named, wants, stated, same)
         group.cache = group.stripped = None
     return out, left

@@ -22,10 +22,12 @@ from relaykit.handoff.compact_rules import (
     applying,
     bound_value,
     full_number,
+    read_constraint,
     read_constraint_line,
     violates,
     wanted,
 )
+from relaykit.handoff.schema import Constraint
 from relaykit.handoff.text import CURRENCY_CODES, UNITS
 
 _BOUND = re.compile(r"(?:<=|>=|==)\S+$")
@@ -44,8 +46,8 @@ class ParsedRow:
 
 
 def _column(name: str) -> Column:
-    """(label, unit, bound) of a header cell: the unit is its last word when that word is a unit or
-    currency; the bound (``<=305``) is read off, not part of the label."""
+    """(label, unit, bound) of a header cell: the unit is its last word when that word is a unit or currency;
+    the bound (``<=305``) is read off, not part of the label."""
     words = [w for w in name.split(" ") if not _BOUND.match(w)]
     bound = next((w for w in name.split(" ") if _BOUND.match(w)), "")
     last = words[-1] if words else ""
@@ -92,8 +94,8 @@ def _row(line: str, columns: list[Column], same: str | None = None) -> _Read | N
     verdict = "pass" if verdict_text in ("+", "ok") else None if verdict_text == "?" else "eliminated"
     given = [bound_value(bound) if cell == EQUAL and bound else full_number(cell)
              for cell, (_, _, bound) in zip(cells[1:1 + len(columns)], columns, strict=False)]
-    values = [_value_text(label, cell.rstrip("!"), unit) for cell, (label, unit, _) in zip(given, columns, strict=True)
-              if cell != MISSING]
+    values = [_value_text(label, cell.rstrip("!"), unit)
+              for cell, (label, unit, _) in zip(given, columns, strict=True) if cell != MISSING]
     # a reason is a marked value (``1.5!``) or, in an eliminated row, a value beyond its column's bound
     why = [label or _unit_name(unit) for cell, (label, unit, bound) in zip(given, columns, strict=True)
            if cell.endswith("!") or (verdict == "eliminated" and cell != MISSING and bound
@@ -103,12 +105,13 @@ def _row(line: str, columns: list[Column], same: str | None = None) -> _Read | N
 
 
 READING_GUIDE = (
-    "The hand-off is an evidence table. `constraints:` lists the goal's limits no column states. Each "
-    "`id | ...` header starts one family of options: its cells name the columns (a unit, a label, a bound "
-    "such as `USD <=400`). Each line below is one option: its id, its values in column order (`-` missing, "
-    "`=` equal to the column's bound, `.8` is 0.8), other words, then the verdict last: `+` passed, `-` "
-    "eliminated (a value beyond its column's bound, or a wanted word it lacks, is the reason), `out:REASON` "
-    "eliminated for that reason, `?` no verdict. `note:` lines are evidence no option claimed."
+    "The hand-off is an evidence table. Each `id | ...` header starts one family of options: its cells name "
+    "the columns (a unit, a label, a bound such as `USD <=400`). Cells like `region == us-east` are goal limits "
+    "no column states, for every family (also on a `constraints:` line). Each line below is one option: its id, "
+    "its values in column order (`-` missing, `=` equal to the column's bound, `.8` is 0.8), other words, then "
+    "the verdict: `+` passed, `-` eliminated (a value beyond its column's bound, or a wanted word it lacks, is "
+    "the reason), `out:REASON` eliminated for that reason, `?` no verdict. `note:` lines are evidence no option "
+    "claimed."
 )
 """How to read a compact payload, for the model that reads one: give it in that model's instructions (paid
 once per call, not per option); ``reading_guide`` gives it for a payload that is compact."""
@@ -134,33 +137,41 @@ def parse_compact(text: str) -> tuple[list[ParsedRow], list[str]] | None:
     fit the format makes it ordinary text)."""
     if not is_compact(text):
         return None
-    rows: list[ParsedRow] = []
+    families: list[tuple[list[_Read], list[Wanted]]] = []
     notes: list[str] = []
     columns: list[Column] = []
+    stated: list[Constraint] = []  # from a ``constraints:`` line and the headers' constraint cells
     wants: list[Wanted] = []
     family: list[_Read] = []
     for line in _lines(text):
         if line.startswith(HEADER_START):
-            rows += _family_rows(family, wants)
+            families.append((family, wants))
             family = []
             cells = line.removesuffix(HEADER_END)  # the earlier form ended each header with "| verdict"
             names = cells[len(HEADER_START):].split(" | ")
-            columns = [_column(n) for n in names if n and n.split(" ")[0] != OTHER]
+            said = [read_constraint(n) for n in names]
+            stated += [c for c in said if c is not None]
+            wants = wanted(stated)
+            columns = [_column(n) for n, c in zip(names, said, strict=True) if n and c is None
+                       and n.split(" ")[0] != OTHER]
         elif line.startswith("note: "):
             notes.append(line[6:])
         elif line.startswith("constraints:"):
-            wants = wanted(read_constraint_line(line))
+            stated += read_constraint_line(line)
+            wants = wanted(stated)
         else:
             row = _row(line, columns, alias(wants)) if "|" not in line else None
             if row is None:
                 return None
             family.append(row)
-    return rows + _family_rows(family, wants), notes
+    families = [(rows, said) for rows, said in [*families, (family, wants)] if rows]
+    one = len(families) == 1  # a table of one family: every wanted word speaks of it
+    return [row for rows, said in families for row in _family_rows(rows, said, one)], notes
 
 
-def _family_rows(family: list[_Read], wants: list[Wanted]) -> list[ParsedRow]:
-    """The rows under one header, each with the wanted words that speak of this family."""
-    fitting = applying(wants, (row.words for row in family))
+def _family_rows(family: list[_Read], wants: list[Wanted], every: bool = False) -> list[ParsedRow]:
+    """The rows under one header, each with the wanted words that speak of this family (``every``: all)."""
+    fitting = wants if every else applying(wants, (row.words for row in family))
     return [row.parsed(fitting) for row in family]
 
 

@@ -9,16 +9,19 @@ rules, so a reason the trace gave is never lost on the way.
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import gc
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
 from relaykit.handoff.constraints import singular as _singular
-from relaykit.handoff.lexicon import TOKEN
+from relaykit.handoff.lexicon import COMPARATORS, DROP_WORDS, FILLER, TOKEN
 from relaykit.handoff.schema import Constraint
-from relaykit.handoff.text import format_number, normal_time, quantity_of
+from relaykit.handoff.text import CURRENCY_CODES, format_number, normal_time, quantity_of
 
 singular = functools.lru_cache(maxsize=16384)(_singular)
 """``relaykit.handoff.constraints.singular``, remembered: the table asks it of the same words row after row."""
@@ -134,15 +137,22 @@ def applying(wants: Sequence[Wanted], rows: Iterable[Iterable[str]]) -> list[Wan
     return [w for w in wants if w in found]
 
 
+_CONSTRAINT = re.compile(r"\s*(.+?) (==|contains|<=|>=|in) (.+?)\s*$")
+
+
+def read_constraint(text: str) -> Constraint | None:
+    """A constraint written ``name op threshold`` (``region == us-east``: spaces around the operator, where a
+    column's bound is glued to its value: ``USD <=305``), or None."""
+    m = _CONSTRAINT.match(text)
+    if m is None:
+        return None
+    return Constraint.model_validate({"name": m.group(1), "operator": m.group(2), "threshold": m.group(3)})
+
+
 def read_constraint_line(line: str) -> list[Constraint]:
     """The constraints of a ``constraints: name op threshold; ...`` line (the ones it can read)."""
-    out = []
-    for part in line.removeprefix("constraints:").split(";"):
-        m = re.match(r"\s*(.+?) (==|contains|<=|>=|in) (.+?)\s*$", part)
-        if m:
-            out.append(Constraint.model_validate({"name": m.group(1), "operator": m.group(2),
-                                                  "threshold": m.group(3)}))
-    return out
+    read = (read_constraint(part) for part in line.removeprefix("constraints:").split(";"))
+    return [c for c in read if c is not None]
 
 
 LABEL_WORDS = 2  # a header names a column by at most this many words (its unit and bound come on top)
@@ -170,6 +180,175 @@ def named_column(item: str, heads: list[list[str]], stem: Callable[[str], frozen
 
 UNITLESS = ("#", "time", "date")
 """Column units the header does not write (counts, clock times, dates)."""
+
+
+_VALUE_FORMS = frozenset({"covered", "seated", "heated", "sold"})  # they describe an option ("covered parking")
+
+
+LINKING_VERBS = frozenset({"take", "takes", "took", "taking", "get", "gets", "got", "measure", "measures",
+                           "measuring", "total", "totals", "totalling", "totaling", "amount", "amounts", "stand",
+                           "stands", "lie", "lies", "come", "comes", "sit", "sat", "sits"})
+"""Verbs that only tie a value to its option ("the commute takes 4.2 km", "the bill totals 90 EUR")."""
+
+
+@functools.lru_cache(maxsize=4096)
+def filler_form(word: str) -> bool:
+    """Whether ``word`` is another form of a verb the evidence rows already leave out ("charged", "offered" of
+    "charging", "offers"): a verb of telling, not a value."""
+    if word in _VALUE_FORMS:
+        return False
+    if word in LINKING_VERBS:
+        return True
+    for end in ("ed", "d", "s", "ing"):
+        stem = word.removesuffix(end)
+        if stem != word and len(stem) >= 3 and not {stem + "ing", stem + "s", stem + "es"}.isdisjoint(FILLER):
+            return True
+    return False
+
+
+_VAGUE = frozenset({"too", "high", "higher", "low", "lower", "much", "limit", "limits", "bound", "bounds"})
+
+
+@functools.lru_cache(maxsize=1024)
+def vacuous_reason(item: str) -> bool:
+    """Whether a reason item says only that some bound is broken ("above limit", "too high", "over the cap",
+    "brings"): comparators, filler and linking verbs, no attribute."""
+    words = [w.lower() for w in _WORDS.findall(item)]
+    return bool(words) and all(w in COMPARATORS or w in DROP_WORDS or w in _VAGUE or filler_form(w) for w in words)
+
+
+@functools.lru_cache(maxsize=256)
+def unit_words(unit: str) -> frozenset[str]:
+    """The word of a column's unit as a row may write it next to a value ("stars" of ``2 stars``): the header
+    says it, so a row need not."""
+    if unit in UNITLESS or unit in CURRENCY_CODES or not unit.isalpha():
+        return frozenset()
+    return frozenset({singular(unit.lower())})
+
+
+RATE_WORDS = frozenset({"night", "nightly", "hour", "hourly", "hr", "day", "daily", "week", "weekly", "month",
+                        "monthly", "year", "yearly", "annual", "annually", "unit", "item", "piece", "person",
+                        "head", "seat", "user", "gpu-hour", "card", "visit", "call"})
+"""What a price is per: next to a money value they are its unit's denominator, never a value of their own."""
+MONEY_LABELS = frozenset({"price", "prices", "rate", "rates", "fare", "fares", "cost", "fee", "fees", "rent",
+                          "salary", "charge", "tariff"})
+"""Words that name a money value right before it ("fare 89 USD", "rate 311 USD"): its label, never a value."""
+MONEY_REASONS = frozenset({"budget", "price", "cost", "costly", "expensive", "pricey", "pricy", "afford", "rate",
+                           "fare", "rent", "salary", "money"})
+"""Reason words (as ``stems`` gives them) that name a money bound ("over budget", "too pricey")."""
+GENERIC_LABELS = frozenset({"rating", "score", "amount", "number", "level"})
+"""Words that name any value right before it ("star rating 4 stars"): a label, never a value."""
+DISTANCE_LABELS = frozenset({"distance"})
+"""Words that name a length right before it ("distance 1.2 km")."""
+
+
+def known_labels(unit: str, before: bool) -> frozenset[str]:
+    """The words known to label a value of ``unit`` when they stand right before it."""
+    if not before:
+        return frozenset()
+    if unit in CURRENCY_CODES:
+        return MONEY_LABELS | GENERIC_LABELS
+    return DISTANCE_LABELS | GENERIC_LABELS if unit in ("km", "miles", "m") else GENERIC_LABELS
+
+
+RATE_ADJECTIVES = frozenset(w for w in RATE_WORDS if w.endswith("ly")) | {"annual"}
+
+
+BREAK = ";"
+"""Between the clauses of a row body: words on either side of it are not each other's neighbours."""
+SEP = "\x1f"
+"""Joins a typed value to its unit inside a row body (``2.7\x1fUSD``); the text forms never show it."""
+
+
+Item = tuple[str, str | None]  # (normalised value or word, column unit; None for a word)
+
+
+def encode(value: str, unit: str) -> str:
+    """One typed value as a row body holds it: normalised, joined to its unit by ``SEP`` (no space)."""
+    return f"{value}{SEP}{unit}"
+
+
+def decode(token: str) -> str:
+    """A body token as text: ``2.7 USD``, ``99.5%``, ``14:00``, ``5``; words as they are."""
+    value, sep, unit = token.partition(SEP)
+    if not sep or unit in UNITLESS:
+        return value
+    return value + unit if unit == "%" else f"{value} {unit}"
+
+
+def encode_text(text: str) -> str:
+    """Text (a compact payload's expanded row) as an encoded row body."""
+    out = []
+    for m in TOKEN.finditer(text):
+        kind = m.lastgroup
+        if kind == "qty":
+            q = quantity_of(m)
+            out.append(encode(format_number(q.value), q.unit or "#"))
+        elif kind == "time":
+            out.append(encode(normal_time(m.group(0)), "time"))
+        elif kind == "date":
+            out.append(encode(m.group(0), "date"))
+        elif kind == "w":
+            out.append(m.group(0))
+    return " ".join(out)
+
+
+def items_of(body: str) -> list[Item]:
+    """An encoded row body as values (normalised, with their unit), words (unit None) and clause breaks."""
+    out: list[Item] = []
+    for token in body.split(" "):
+        if token == BREAK:
+            out.append((BREAK, BREAK))
+        elif SEP in token:
+            value, _, unit = token.partition(SEP)
+            out.append((value, unit))
+        elif token:
+            out.append((token, None))
+    return out
+
+
+def keys_of(items: list[Item]) -> dict[int, tuple[str, int]]:
+    seen: Counter[str] = Counter()
+    keys = {}
+    for i, (_, unit) in enumerate(items):
+        if unit is not None and unit != BREAK:
+            keys[i] = (unit, seen[unit])
+            seen[unit] += 1
+    return keys
+
+
+def sides(items: list[Item], i: int) -> tuple[list[int], list[int]]:
+    """The words touching value ``i``: before it (nearest first, up to 3) and after it (up to 2)."""
+    touching = near(items, i)
+    return [j for j in reversed(touching) if j < i], [j for j in touching if j > i]
+
+
+def near(items: list[Item], i: int) -> list[int]:
+    """Indices of the words right before value ``i`` (up to 3) and right after it (up to 2), in order."""
+    before: list[int] = []
+    j = i - 1
+    while j >= 0 and items[j][1] is None and len(before) < 3:
+        before.insert(0, j)
+        j -= 1
+    after: list[int] = []
+    j = i + 1
+    while j < len(items) and items[j][1] is None and len(after) < 2:
+        after.append(j)
+        j += 1
+    return before + after
+
+
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """The cyclic garbage collector off while the table is written: it makes only short-lived acyclic
+    tuples and lists, and on a table of 100k options the collector's scans of the live rows cost a third."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 PASS_CELL = "+"
@@ -200,6 +379,18 @@ class _Columns(Protocol):
     near_words: dict[tuple[str, int], set[str]]
 
 
+def bound_words(constraint: Constraint, constraints: Sequence[Constraint]) -> frozenset[str]:
+    """The words (singular) of a bound's name and threshold ("sla", "card" of ``gb >= 48 GB per card``): where
+    they touch a value of the column the header bounds ("99.9% SLA", "80 GB cards") they only say what the
+    header says, so they go. Never a value some constraint wants ("us-east", "pool")."""
+    wants = {singular(w.lower()) for c in constraints if c.operator in ("==", "contains", "in")
+             for w in _WORDS.findall(c.threshold)}
+    said = {singular(w.lower()) for w in _WORDS.findall(f"{constraint.name} {constraint.threshold}")}
+    return frozenset(said - wants)
+
+
+
+
 def column_of(constraint: Constraint, groups: Sequence[_Columns]) -> tuple[int, int] | None:
     """(group, column) whose values ``constraint`` bounds: the only column of its unit, or the only one of
     its unit with a word of its name next to its values; None when it is not clear."""
@@ -224,6 +415,10 @@ def header_bound(constraint: Constraint) -> str:
     return f"{constraint.operator}{value}"
 
 
-__all__ = ["EQUAL", "LABEL_WORDS", "OUT_CELL", "PASS_CELL", "UNITLESS", "Wanted", "alias", "applying", "bound_value",
-           "column_name", "column_of", "full_number", "header_bound", "named_column", "read_constraint_line",
-           "short_label", "short_number", "singular", "stems", "verdict_cell", "violates", "wanted"]
+__all__ = ["BREAK", "DISTANCE_LABELS", "EQUAL", "GENERIC_LABELS", "LABEL_WORDS", "LINKING_VERBS", "MONEY_LABELS",
+           "MONEY_REASONS", "OUT_CELL", "PASS_CELL", "RATE_ADJECTIVES", "RATE_WORDS", "SEP", "UNITLESS", "Item",
+           "Wanted", "alias", "applying", "bound_value", "bound_words", "collector_paused", "column_name",
+           "column_of", "decode", "encode", "encode_text", "filler_form", "full_number", "header_bound", "items_of",
+           "keys_of", "known_labels", "named_column", "near", "read_constraint", "read_constraint_line",
+           "short_label", "short_number", "sides", "singular", "stems", "unit_words", "vacuous_reason",
+           "verdict_cell", "violates", "wanted"]

@@ -140,9 +140,14 @@ _CERTIFIED = re.compile(r"\bcertified\s+(?:as\s+)?(?P<value>[\w-]+)", re.IGNOREC
 _KIND_OF = re.compile(r"\ban?\s+(?P<value>[a-z]+)\s+(?P<name>[a-z]+)\s*$")
 
 
+_CATEGORY_OF = {**dict.fromkeys(("remote", "hybrid", "onsite", "on-site", "in-office"), "work mode"),
+                **dict.fromkeys(("pet-friendly",), "pets"), **dict.fromkeys(("furnished", "unfurnished"), "furnishing")}
+_BARE_CATEGORY = re.compile(r"(?<![\w-])(?:" + "|".join(map(re.escape, _CATEGORY_OF)) + r")(?![\w-])", re.IGNORECASE)
+
+
 def enumerated(clause: str) -> list[Constraint]:
     """Wanted categories a clause names without a comparison: "in region us-east" (a code after its label),
-    "certified ISO-9001", "with a national network"."""
+    "certified ISO-9001", "with a national network", a bare category of a known kind ("onsite", "pet-friendly")."""
     found = [Constraint(name="certified", operator="==", threshold=m.group("value"))
              for m in _CERTIFIED.finditer(clause)]
     for m in _CODE.finditer(clause):
@@ -152,6 +157,10 @@ def enumerated(clause: str) -> list[Constraint]:
     kind = _KIND_OF.search(clause)
     if kind and not found and not _OPERATOR.search(clause) and not find_quantities(clause):
         found.append(Constraint(name=kind.group("name"), operator="==", threshold=kind.group("value")))
+    bare = _BARE_CATEGORY.search(clause)
+    if bare and not found and not _OPERATOR.search(clause) and not find_quantities(clause):
+        value = bare.group(0).lower()
+        found.append(Constraint(name=_CATEGORY_OF[value], operator="==", threshold=value))
     return found
 
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from relaykit.handoff.compact import decode, render
+from relaykit.handoff.compact_rules import read_constraint
 from relaykit.handoff.lexicon import COMPARATORS, DROP_WORDS, TOKEN
 from relaykit.handoff.schema import Check, Constraint, Extraction, OptionEvaluation
 from relaykit.handoff.text import CURRENCY_CODES, UNITS, Quantity, find_quantities
@@ -100,8 +101,7 @@ class EvidenceTable:
         names = frozenset(w.lower() for c in self.constraints for w in TOKEN_WORDS.findall(c.name)) - DROP_WORDS
         table, left = render(self.rows.values(), self.protected_words(names), self.labels, names,
                              self.constraints)
-        lines = [f"constraints: {self.constraint_line(list(left))}"] if left else []
-        lines += table
+        lines = _with_constraints(table, [f"{c.name} {c.operator} {_threshold(c.threshold)}" for c in left])
         lines += [f"note: {n}" for n in self.notes]
         return "\n".join(lines)
 
@@ -153,6 +153,19 @@ class EvidenceTable:
 
 
 TOKEN_WORDS = re.compile(r"[A-Za-z][\w-]*")
+
+
+def _with_constraints(table: list[str], said: list[str]) -> list[str]:
+    """The table with the constraints no column states as cells of its first header (``| region == us-east``:
+    two tokens fewer than a ``constraints:`` line of its own), or on that line where a cell could be misread
+    (no table; a ``|`` in a constraint; a column cell that reads as a constraint)."""
+    if not said:
+        return table
+    head = table[0].split(" | ")[1:] if table else []
+    if not table or any("|" in c or "\n" in c or read_constraint(c) is None for c in said) \
+            or any(read_constraint(c) is not None for c in head):
+        return [f"constraints: {'; '.join(said)}", *table]
+    return [table[0] + "".join(f" | {c}" for c in said), *table[1:]]
 _UNIT_WORDS = frozenset(u.lower() for u in (*UNITS, *UNITS.values(), *CURRENCY_CODES, "dollars", "euros", "pounds"))
 
 
