@@ -1,0 +1,48 @@
+"""The reader's speed-ups keep its answers: the fast token pattern matches exactly what the plain one did."""
+
+from __future__ import annotations
+
+import re
+
+from relaykit.handoff.corpus import STYLES, corpus
+from relaykit.handoff.lexicon import DATE_PATTERN, TIME_PATTERN, TOKEN
+from relaykit.handoff.text import QUANTITY_PATTERN
+
+PLAIN_TOKEN = re.compile(
+    r"(?=[\w$£€¥✓✔✗✘❌✅✖👍👎])(?:"
+    rf"(?P<time>{TIME_PATTERN})|(?P<date>{DATE_PATTERN})|(?P<qty>{QUANTITY_PATTERN})"
+    r"|(?P<w>[A-Za-z][A-Za-z0-9]*(?:[-_./'+][A-Za-z0-9]+)*)|(?P<mark>[✓✔✗✘❌✅✖👍👎]\uFE0F?))",
+    re.IGNORECASE,
+)
+"""The token pattern as it was first written (one case-insensitive alternation): the reference."""
+
+TRICKY = [
+    "usd 180, Usd180, USD 1,250.00, 180 usd, 180 Dollars, €95, ¥ 300, EUR12 eur 12 Eurostar EURO 5",
+    "2 PM, 2pm, 2 p.m., 14:00, 9:30 AM, 12 am, 1:05pm. 13 pm 24:00 2 pmx 7 Am",
+    "2026-12-01 and 1/2/26 and 12/31/2026; 2026-1-1",
+    "5 KM, 5km, 5 Km2, 5 km², 3 MI, 2.5 GB, 99.5%, 10 Percent, 4-star, 3 hrs, 2 Kms, 5 kmh",
+    "HT01 is 5 \u212am away; \u017fpa and \u0131nn and \u0130stanbul; K9 and \u212a9; CHF-9 SEK 5 sgd9 HKD 1.5",
+    "DKK 40 nok40 INR 5 cny 6 AUD 7 nzd 8 cad 9 jpy 10 GBP 11 gbp 12 CAD-3 A-5 AB-5 e.g. 1.2.3",
+    "✓ ✗ ✔️ ❌ 👍 👎 ✅ ✖ x✓ 5✓ ✓5 — it's AP7's rate: $2.70/h, rate=2.70, cost+tax, a/b test, don't",
+    "US 5, USD, U 5, usd-5, US$5, $ 5, $5.5.5, 5.5.5, 1,2345, 12,345,678.9 and 0.5m 5 m. 5 mm 5 MB 5 Mbps",
+]
+
+
+def _tokens(pattern: re.Pattern[str], text: str) -> list[tuple[tuple[int, int], str | None, dict[str, str | None]]]:
+    return [(m.span(), m.lastgroup, m.groupdict()) for m in pattern.finditer(text)]
+
+
+def test_fast_token_pattern_matches_the_plain_one_on_every_corpus_trace_and_odd_text() -> None:
+    texts = [t.trace for t in corpus(STYLES, seeds=1)] + [t.goal for t in corpus(STYLES, seeds=1)] + TRICKY
+    for text in texts:
+        assert _tokens(TOKEN, text) == _tokens(PLAIN_TOKEN, text), text[:80]
+    assert TOKEN.groupindex == PLAIN_TOKEN.groupindex
+
+
+def test_fast_token_pattern_reads_every_character_as_the_plain_one_does() -> None:
+    # each character on its own, and after a digit, a letter and a space: case folding (Kelvin sign, long s,
+    # dotted and dotless i) must give the same tokens as the case-insensitive reference
+    for code in range(0x3000):
+        char = chr(code)
+        for text in (char, f"5{char}", f"5 {char}", f"a{char}b", f"USD{char}5"):
+            assert _tokens(TOKEN, text) == _tokens(PLAIN_TOKEN, text), hex(code)
