@@ -13,7 +13,9 @@ are derived sums and are left out.
 
 from __future__ import annotations
 
+import functools
 import re
+from bisect import bisect_left
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
@@ -55,7 +57,7 @@ from relaykit.handoff.text import (
     find_quantities,
     format_number,
     normal_time,
-    quantity_of,
+    quantity_parts,
 )
 from relaykit.memo import remembered
 from relaykit.text import iter_lines, iter_sentences
@@ -231,25 +233,26 @@ class _Reader:
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         if all(_TABLE_RULE.match(c) or not c for c in cells):
             return
-        hits = [(k, self.ids(c)) for k, c in enumerate(cells)]
-        at = next((k for k, ids in hits if ids), None)
+        at = next((k for k, c in enumerate(cells) if self.ids(c)), None)
         if at is None:
             self.header = [c.lower().replace("_", " ") for c in cells]
             if len(self.labels) < 4096:  # a table's header cells are labels
                 self.labels.update(w for c in self.header for w in TOKEN_WORDS.findall(c))
             return
-        self._cells(cells, self.header)
+        self._cells(cells, self.header, at)
 
-    def _cells(self, cells: list[str], header: list[str] | None) -> None:
-        """One table or CSV row: each cell under its header label; a yes / no cell of a decision column
-        (``decision``, ``verdict``, ``status``...) is the row's verdict."""
-        at = next(k for k, c in enumerate(cells) if self.ids(c))
+    def _cells(self, cells: list[str], header: list[str] | None, at: int | None = None) -> None:
+        """One table or CSV row (``at``: the index of its id cell, when known): each cell under its header
+        label; a yes / no cell of a decision column (``decision``, ``verdict``, ``status``...) is the row's
+        verdict."""
+        if at is None:
+            at = next(k for k, c in enumerate(cells) if self.ids(c))
         option_id = self.ids(cells[at])[0]
         for k, cell in enumerate(cells):
             if k != at and cell:
                 label = header[k] if header and k < len(header) else ""
                 decided = decision(label, cell)
-                if decided or (verdict_of(cell) and DECISION_HEADERS & set(TOKEN_WORDS.findall(label))):
+                if decided or (_decision_label(label) and verdict_of(cell)):
                     label = ""  # "decision: reject (price)" needs no label word: the verdict cell says it
                 text = f"{label} {cell}".strip()
                 self._apply(option_id, cell[cell.find("("):] if decided and "(" in cell else "" if decided else text,
@@ -392,23 +395,23 @@ class _Reader:
         """The clause's words and typed values (encoded), except those in ``blocked``, and a goal's wanted
         value a fail phrase compares with ("does not match business")."""
         tokens = _matches(text)
-        drop, kinds, wanted = DROP_WORDS, self.kinds, self.wanted
+        drop, kinds, wanted, is_option = DROP_WORDS, self.kinds, self.wanted, self._is_option
+        shut = _inside(tokens, blocked) if blocked else _NO_TOKENS
         out: list[str] = []
         for k, m in enumerate(tokens):
             kind = m.lastgroup
             if kind == "w":
                 value = m.group(0)
                 word = value.lower()
-                if blocked and (any(a <= m.start() < b for a, b in blocked)
-                                or (spans and word in wanted and compared_to(text, spans, m.start()))):
+                if blocked and (k in shut or (spans and word in wanted and compared_to(text, spans, m.start()))):
                     continue
-                if word not in drop and word not in kinds and not self._is_option(value) \
-                        and not (word.endswith("'s") and self._is_option(value[:-2])):  # "KE3's price"
+                if word not in drop and word not in kinds and not is_option(value) \
+                        and not (word.endswith("'s") and is_option(value[:-2])):  # "KE3's price"
                     out.append(value)
             elif kind == "qty":
-                q = quantity_of(m)
-                if not (self.thresholds and self._is_threshold(q, tokens[max(0, k - 3):k])):
-                    out.append(encode(format_number(q.value), q.unit or "#"))
+                number, unit = quantity_parts(m)
+                if not (self.thresholds and self._is_threshold(number, unit, tokens[max(0, k - 3):k])):
+                    out.append(encode(format_number(number), unit or "#"))
             elif kind == "time":
                 out.append(encode(normal_time(m.group(0)), "time"))
             elif kind == "date":
@@ -421,11 +424,28 @@ class _Reader:
         return tuple(tuple(w.lower() for w in TOKEN_WORDS.findall(m.group("label") or m.group("label2")))
                      for m in pattern.finditer(text))
 
-    def _is_threshold(self, q: Quantity, before: Sequence[re.Match[str]]) -> bool:
-        """A goal threshold restated in a check ("5.1 km exceeds the 3.0 km limit"), not the option's value."""
-        if not any(q.same_as(t) and q.unit == t.unit for t in self.thresholds):
+    def _is_threshold(self, number: float, unit: str | None, before: Sequence[re.Match[str]]) -> bool:
+        """A goal threshold restated in a check ("5.1 km exceeds the 3.0 km limit"), not the option's value:
+        the same number and unit as a threshold (``Quantity.same_as`` with equal units)."""
+        close = 1e-9 * max(1.0, abs(number))
+        if not any(t.unit == unit and abs(number - t.value) <= close for t in self.thresholds):
             return False
         return any(m.lastgroup == "w" and m.group(0).lower() in COMPARATORS for m in before)
+
+
+_NO_TOKENS: frozenset[int] = frozenset()
+
+
+@functools.lru_cache(maxsize=1024)
+def _decision_label(label: str) -> bool:
+    """Whether a table or CSV column's header names a decision ("verdict", "status"): its cells are verdicts."""
+    return bool(DECISION_HEADERS & set(TOKEN_WORDS.findall(label)))
+
+
+def _inside(tokens: Sequence[re.Match[str]], spans: list[tuple[int, int]]) -> set[int]:
+    """The indices of the tokens that start inside one of ``spans`` (token starts ascend: two bisections a span)."""
+    starts = [m.start() for m in tokens]
+    return {k for a, b in spans for k in range(bisect_left(starts, a), bisect_left(starts, b))}
 
 
 @remembered

@@ -115,13 +115,20 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
 
 def quantity_of(m: re.Match[str]) -> Quantity:
     """The ``Quantity`` of a match of ``QUANTITY_PATTERN`` (inside any larger pattern that embeds it)."""
-    code = m.group("code") or m.group("pre")
-    unit = CURRENCY_SYMBOLS[m.group("sym")] if m.group("sym") else code.upper() if code else None
-    if unit is None and m.group("word"):
-        unit = _MONEY_WORDS[m.group("word").lower().rstrip("s")]
-    if unit is None and m.group("unit"):
-        unit = UNITS[m.group("unit").lower()]
-    return Quantity(float(m.group("num").replace(",", "")), unit, m.group(0).strip(), m.start())
+    value, unit = quantity_parts(m)
+    return Quantity(value, unit, m.group(0).strip(), m.start())
+
+
+def quantity_parts(m: re.Match[str]) -> tuple[float, str | None]:
+    """The value and unit of a match of ``QUANTITY_PATTERN`` (``quantity_of`` without building a ``Quantity``)."""
+    sym, code, word, unit_word = m.group("sym", "code", "word", "unit")
+    code = code or m.group("pre")
+    unit = CURRENCY_SYMBOLS[sym] if sym else code.upper() if code else None
+    if unit is None and word:
+        unit = _MONEY_WORDS[word.lower().rstrip("s")]
+    if unit is None and unit_word:
+        unit = UNITS[unit_word.lower()]
+    return float(m.group("num").replace(",", "")), unit
 
 
 def parse_quantity(text: str) -> Quantity | None:
@@ -216,5 +223,6 @@ __all__ = [
     "normal_time",
     "parse_quantity",
     "quantity_of",
+    "quantity_parts",
     "split_sentences",
 ]
