@@ -140,12 +140,13 @@ Moved = tuple[tuple[str, int], ...]  # words moved off a value, with their place
 
 
 def _keys(items: list[Item]) -> dict[int, Key]:
-    seen: Counter[str] = Counter()
+    seen: dict[str, int] = {}  # a plain dict: a Counter's missing key costs a Python call (once per row)
     keys = {}
     for i, (_, unit) in enumerate(items):
         if unit is not None and unit != BREAK:
-            keys[i] = (unit, seen[unit])
-            seen[unit] += 1
+            rank = seen.get(unit, 0)
+            keys[i] = (unit, rank)
+            seen[unit] = rank + 1
     return keys
 
 

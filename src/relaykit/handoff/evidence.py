@@ -121,6 +121,11 @@ class _Reader:
     last_text: str | None = None  # the text ids() read last, and its ids
     last_ids: tuple[str, ...] = ()
     clauses: dict[tuple[str, str | None, int], _Clause] = field(default_factory=dict)  # see _apply
+    bounds: dict[str | None, tuple[float, ...]] = field(default_factory=dict)  # the thresholds' values by unit
+
+    def __post_init__(self) -> None:
+        for t in self.thresholds:
+            self.bounds[t.unit] = (*self.bounds.get(t.unit, ()), t.value)
 
     def ids(self, text: str) -> list[str]:
         """The option ids ``text`` names, each once, in order (the answer for the last text is kept: a line,
@@ -395,7 +400,7 @@ class _Reader:
         """The clause's words and typed values (encoded), except those in ``blocked``, and a goal's wanted
         value a fail phrase compares with ("does not match business")."""
         tokens = _matches(text)
-        drop, kinds, wanted, is_option = DROP_WORDS, self.kinds, self.wanted, self._is_option
+        drop, kinds, wanted, is_option, bounds = DROP_WORDS, self.kinds, self.wanted, self._is_option, self.bounds
         shut = _inside(tokens, blocked) if blocked else _NO_TOKENS
         out: list[str] = []
         for k, m in enumerate(tokens):
@@ -410,7 +415,8 @@ class _Reader:
                     out.append(value)
             elif kind == "qty":
                 number, unit = quantity_parts(m)
-                if not (self.thresholds and self._is_threshold(number, unit, tokens[max(0, k - 3):k])):
+                limits = bounds.get(unit)
+                if not (limits and self._is_threshold(number, limits, tokens[max(0, k - 3):k])):
                     out.append(encode(format_number(number), unit or "#"))
             elif kind == "time":
                 out.append(encode(normal_time(m.group(0)), "time"))
@@ -424,11 +430,11 @@ class _Reader:
         return tuple(tuple(w.lower() for w in TOKEN_WORDS.findall(m.group("label") or m.group("label2")))
                      for m in pattern.finditer(text))
 
-    def _is_threshold(self, number: float, unit: str | None, before: Sequence[re.Match[str]]) -> bool:
+    def _is_threshold(self, number: float, limits: tuple[float, ...], before: Sequence[re.Match[str]]) -> bool:
         """A goal threshold restated in a check ("5.1 km exceeds the 3.0 km limit"), not the option's value:
-        the same number and unit as a threshold (``Quantity.same_as`` with equal units)."""
+        the number of a threshold of the same unit (``limits``; ``Quantity.same_as``), after a comparator."""
         close = 1e-9 * max(1.0, abs(number))
-        if not any(t.unit == unit and abs(number - t.value) <= close for t in self.thresholds):
+        if not any(abs(number - value) <= close for value in limits):
             return False
         return any(m.lastgroup == "w" and m.group(0).lower() in COMPARATORS for m in before)
 
