@@ -5,8 +5,17 @@ from __future__ import annotations
 import re
 
 from relaykit.handoff.corpus import STYLES, corpus
-from relaykit.handoff.lexicon import DATE_PATTERN, TIME_PATTERN, TOKEN
+from relaykit.handoff.lexicon import (
+    DATE_PATTERN,
+    FAIL_EXTRA_PATTERN,
+    FAIL_PHRASE_PATTERN,
+    PASS_PATTERN,
+    TIME_PATTERN,
+    TOKEN,
+    folded,
+)
 from relaykit.handoff.text import QUANTITY_PATTERN
+from relaykit.text import iter_sentences
 
 PLAIN_TOKEN = re.compile(
     r"(?=[\w$£€¥✓✔✗✘❌✅✖👍👎])(?:"
@@ -46,3 +55,40 @@ def test_fast_token_pattern_reads_every_character_as_the_plain_one_does() -> Non
         char = chr(code)
         for text in (char, f"5{char}", f"5 {char}", f"a{char}b", f"USD{char}5"):
             assert _tokens(TOKEN, text) == _tokens(PLAIN_TOKEN, text), hex(code)
+
+
+PHRASES = [FAIL_PHRASE_PATTERN, FAIL_EXTRA_PATTERN, PASS_PATTERN]
+ODD_PHRASES = [
+    "HT01 DROPS OUT on Price; it's OUT. Ruled Out. NO-GO ✗. Not A Fit. Too Pricey - No. She's Out. StaYs iN.",
+    "H\u0130 is d\u0131squalif\u0131ed, cro\u017f\u017fed off, \u212aept it, \u017ftay\u017f in, "
+    "DISQUAL\u0130FIED, \u0130S OUT",
+    "Pays out on 94% of claims; it stands out on price; out of us-west; fits 60 people; FITS. KEEP.",
+    "set it aside; SET THEM ASIDE; put KX8 aside; rules CR7 out; over our limit; above the 10 USD cap",
+]
+
+
+def test_phrase_patterns_on_folded_text_match_as_case_insensitive_ones_on_the_text() -> None:
+    texts = [s for t in corpus(STYLES, seeds=1) for s in iter_sentences(t.trace)] + ODD_PHRASES
+    for source in PHRASES:
+        fast, plain = re.compile(source), re.compile(source, re.IGNORECASE)
+        for text in texts:
+            low = folded(text)
+            assert len(low) == len(text)
+            assert [m.span() for m in fast.finditer(low)] == [m.span() for m in plain.finditer(text)], text[:80]
+            assert bool(fast.match(low)) == bool(plain.match(text))
+
+
+CASED = [chr(c) for c in range(0x30000) if c < 0x80 or chr(c).lower() != chr(c) or chr(c).upper() != chr(c)
+         or chr(c).casefold() != chr(c)]
+"""Every character with a case (folding can only change these), and ASCII."""
+
+
+def test_folding_keeps_every_character_in_its_place_and_the_phrase_matches() -> None:
+    for source in PHRASES:
+        fast, plain = re.compile(source), re.compile(source, re.IGNORECASE)
+        for char in CASED:
+            code = ord(char)
+            for text in (f"{char}out", f"drop{char}", f"is o{char}t.", f"no{char}go"):
+                low = folded(text)
+                assert len(low) == len(text), hex(code)
+                assert [m.span() for m in fast.finditer(low)] == [m.span() for m in plain.finditer(text)], hex(code)
