@@ -64,17 +64,24 @@ def iter_lines(text: str) -> Iterator[str]:
 def iter_sentences(text: str) -> Iterator[str]:
     """The sentences of ``text`` in order: split at line breaks and at ``.!?`` before a capital or digit."""
     for line in iter_lines(text):
-        if ". " in line or "! " in line or "? " in line or "\t" in line:
-            start = 0
-            for match in _BOUNDARY.finditer(line):
-                piece = line[start:match.start()].strip()
-                if piece:
-                    yield piece
-                start = match.end()
-            line = line[start:]
-        line = line.strip()
-        if line:
-            yield line
+        yield from line_sentences(line)
+
+
+def line_sentences(line: str) -> list[str]:
+    """The sentences of one line (a text without a line break), as ``iter_sentences`` splits it."""
+    out = []
+    if ". " in line or "! " in line or "? " in line or "\t" in line:
+        start = 0
+        for match in _BOUNDARY.finditer(line):
+            piece = line[start:match.start()].strip()
+            if piece:
+                out.append(piece)
+            start = match.end()
+        line = line[start:]
+    line = line.strip()
+    if line:
+        out.append(line)
+    return out
 
 
 def split_sentences(text: str) -> list[str]:
@@ -151,6 +158,7 @@ __all__ = [
     "idf_weights",
     "iter_lines",
     "iter_sentences",
+    "line_sentences",
     "pack",
     "runs",
     "split_sentences",

@@ -60,7 +60,7 @@ from relaykit.handoff.text import (
     quantity_parts,
 )
 from relaykit.memo import remembered
-from relaykit.text import iter_lines, iter_sentences
+from relaykit.text import iter_lines, line_sentences
 
 _CLAUSE_SPLIT = re.compile(r";\s*|,?\s+(?:while|whereas)\s+|,\s+but\s+"
                            r"|,\s+(?:and\s+)?(?=the (?:former|latter|first|second)\b)", re.IGNORECASE)
@@ -122,6 +122,8 @@ class _Reader:
     last_ids: tuple[str, ...] = ()
     clauses: dict[tuple[str, str | None, int], _Clause] = field(default_factory=dict)  # see _apply
     bounds: dict[str | None, tuple[float, ...]] = field(default_factory=dict)  # the thresholds' values by unit
+    kept_words: dict[str, bool] = field(default_factory=dict)  # word -> is evidence (see _keeps)
+    kinds_known: int = 0  # how many kinds there were when kept_words was filled
 
     def __post_init__(self) -> None:
         for t in self.thresholds:
@@ -134,7 +136,10 @@ class _Reader:
             return list(self.last_ids)
         found = _id_matches(self.id_re, text)
         options = self.options
-        kept = tuple(dict.fromkeys(found if options is None else [i for i in found if i in options]))
+        if not found:  # most cells and many clauses name no id
+            kept: tuple[str, ...] = ()
+        else:
+            kept = tuple(dict.fromkeys(found if options is None else [i for i in found if i in options]))
         self.last_text, self.last_ids = text, kept
         return list(kept)
 
@@ -400,18 +405,24 @@ class _Reader:
         """The clause's words and typed values (encoded), except those in ``blocked``, and a goal's wanted
         value a fail phrase compares with ("does not match business")."""
         tokens = _matches(text)
-        drop, kinds, wanted, is_option, bounds = DROP_WORDS, self.kinds, self.wanted, self._is_option, self.bounds
+        wanted, bounds = self.wanted, self.bounds
+        if len(self.kinds) != self.kinds_known:  # a word's fate depends on the kinds: they only grow
+            self.kept_words.clear()
+            self.kinds_known = len(self.kinds)
+        kept_words = self.kept_words
         shut = _inside(tokens, blocked) if blocked else _NO_TOKENS
         out: list[str] = []
         for k, m in enumerate(tokens):
             kind = m.lastgroup
             if kind == "w":
                 value = m.group(0)
-                word = value.lower()
-                if blocked and (k in shut or (spans and word in wanted and compared_to(text, spans, m.start()))):
+                if blocked and (k in shut or (spans and value.lower() in wanted
+                                              and compared_to(text, spans, m.start()))):
                     continue
-                if word not in drop and word not in kinds and not is_option(value) \
-                        and not (word.endswith("'s") and is_option(value[:-2])):  # "KE3's price"
+                kept = kept_words.get(value)
+                if kept is None:
+                    kept = self._keeps(value)
+                if kept:
                     out.append(value)
             elif kind == "qty":
                 number, unit = quantity_parts(m)
@@ -423,6 +434,17 @@ class _Reader:
             elif kind == "date":
                 out.append(encode(m.group(0), "date"))
         return tuple(out)
+
+    def _keeps(self, value: str) -> bool:
+        """Whether a word is evidence: not a stop, filler or verdict word, an option kind ("hotel"), or an
+        option id (also "KE3's"). Remembered per word (a bounded memory, emptied when a kind is learnt)."""
+        word = value.lower()
+        kept = word not in DROP_WORDS and word not in self.kinds and not self._is_option(value) \
+            and not (word.endswith("'s") and self._is_option(value[:-2]))  # "KE3's price"
+        if len(self.kept_words) >= 8192:
+            self.kept_words.clear()
+        self.kept_words[value] = kept
+        return kept
 
     def _labels(self, text: str) -> tuple[tuple[str, ...], ...]:
         """The words written as labels ("hourly rate: $2.70", "rate=2.70"), one tuple per label."""
@@ -462,7 +484,7 @@ def _matches(text: str) -> tuple[re.Match[str], ...]:
 
 @remembered
 def _sentences_of(line: str) -> tuple[str, ...]:
-    return tuple(iter_sentences(line))
+    return tuple(line_sentences(line))
 
 
 @remembered

@@ -97,13 +97,14 @@ def option_ids(trace: str, id_re: re.Pattern[str], exclude: frozenset[str]) -> f
     """The ids that name options: those of a letter prefix shared by two or more distinct ids (so a stray
     "ISO-9001" is not an option), or every id when no prefix repeats. None when every match counts."""
     every = set(id_re.findall(trace)) if not id_re.groups else {m.group(0) for m in id_re.finditer(trace)}
-    others = Counter(family(i) for i in every if i not in exclude)
+    family_of = {i: family(i) for i in every}  # once per id (a large trace names many)
+    others = Counter(family_of[i] for i in every if i not in exclude)
     # an id the goal names is still an option when other ids of its family name options too (a persona that
     # mentions "H9" must not hide hotel H9); the goal's own id, a family of its own, is not one
-    distinct = {i for i in every if i not in exclude or others[family(i)] >= 1}
-    prefixes = Counter(family(i) for i in distinct)
+    distinct = {i for i in every if i not in exclude or others[family_of[i]] >= 1}
+    prefixes = Counter(family_of[i] for i in distinct)
     families = {p for p, n in prefixes.items() if n >= 2}
-    return frozenset(i for i in distinct if family(i) in families or not families)
+    return frozenset(i for i in distinct if family_of[i] in families or not families)
 
 
 
