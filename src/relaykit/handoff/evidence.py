@@ -365,9 +365,10 @@ class _Reader:
         read = self.clauses.get(key)
         if read is None:
             read = self._read(text, shared)
-            if len(self.clauses) >= CLAUSE_MEMORY:
-                self.clauses.clear()
-            self.clauses[key] = read
+            if option_id not in text:  # a clause that names its option is seldom said again: not remembered
+                if len(self.clauses) >= CLAUSE_MEMORY:
+                    self.clauses.clear()
+                self.clauses[key] = read
         verdict, reason, labels, tokens = read
         for said in labels:
             if len(self.labels) < 4096:
