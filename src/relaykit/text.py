@@ -67,16 +67,23 @@ def iter_sentences(text: str) -> Iterator[str]:
         yield from line_sentences(line)
 
 
+_LINE_BOUNDARY = re.compile(r"[.!?]([ \t]+)(?=[A-Z0-9\"'(\[$£€¥])")
+"""``_BOUNDARY`` inside a line: the same spaces (group 1), found several times faster (the stop is matched, not
+looked behind at from every position)."""
+
+
 def line_sentences(line: str) -> list[str]:
     """The sentences of one line (a text without a line break), as ``iter_sentences`` splits it."""
+    if "\n" in line:
+        return list(iter_sentences(line))
     out = []
     if ". " in line or "! " in line or "? " in line or "\t" in line:
         start = 0
-        for match in _BOUNDARY.finditer(line):
-            piece = line[start:match.start()].strip()
+        for match in _LINE_BOUNDARY.finditer(line):
+            piece = line[start:match.start(1)].strip()
             if piece:
                 out.append(piece)
-            start = match.end()
+            start = match.end(1)
         line = line[start:]
     line = line.strip()
     if line:

@@ -15,7 +15,7 @@ from relaykit.handoff.lexicon import (
     folded,
 )
 from relaykit.handoff.text import QUANTITY_PATTERN
-from relaykit.text import iter_sentences
+from relaykit.text import iter_lines, iter_sentences, line_sentences
 
 PLAIN_TOKEN = re.compile(
     r"(?=[\w$£€¥✓✔✗✘❌✅✖👍👎])(?:"
@@ -92,3 +92,10 @@ def test_folding_keeps_every_character_in_its_place_and_the_phrase_matches() -> 
                 low = folded(text)
                 assert len(low) == len(text), hex(code)
                 assert [m.span() for m in fast.finditer(low)] == [m.span() for m in plain.finditer(text)], hex(code)
+
+
+def test_a_line_splits_into_the_sentences_iter_sentences_finds() -> None:
+    lines = [line for t in corpus(STYLES, seeds=1) for line in iter_lines(t.trace)] + TRICKY + ODD_PHRASES + [
+        "A. B! C? D.  E.\tF. g. 1. (x) \"y\". $5. \u20ac5? [z]", "end.  ", "  ", "", "x.\ty", "a. b\nC. d"]
+    for line in lines:
+        assert line_sentences(line) == list(iter_sentences(line)), line[:80]

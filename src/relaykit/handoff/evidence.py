@@ -490,6 +490,8 @@ def _sentences_of(line: str) -> tuple[str, ...]:
 
 @remembered
 def _clauses_of(sentence: str) -> tuple[str, ...]:
+    if ";" not in sentence and "," not in sentence and "wh" not in sentence.lower():
+        return (sentence.strip(),)  # nothing _CLAUSE_SPLIT splits at ("while" and "whereas" need their "wh")
     return tuple(clause.strip() for clause in _CLAUSE_SPLIT.split(sentence))
 
 
