@@ -14,7 +14,7 @@ from relaykit.handoff.lexicon import (
     TOKEN,
     folded,
 )
-from relaykit.handoff.text import QUANTITY_PATTERN
+from relaykit.handoff.text import DEFAULT_ID_PATTERN, DEFAULT_ID_RE, QUANTITY_PATTERN, compile_id_pattern
 from relaykit.text import iter_lines, iter_sentences, line_sentences
 
 PLAIN_TOKEN = re.compile(
@@ -99,3 +99,17 @@ def test_a_line_splits_into_the_sentences_iter_sentences_finds() -> None:
         "A. B! C? D.  E.\tF. g. 1. (x) \"y\". $5. \u20ac5? [z]", "end.  ", "  ", "", "x.\ty", "a. b\nC. d"]
     for line in lines:
         assert line_sentences(line) == list(iter_sentences(line)), line[:80]
+
+
+def test_the_default_id_regex_finds_what_the_default_pattern_does() -> None:
+    plain = re.compile(DEFAULT_ID_PATTERN)
+    assert compile_id_pattern(None) is DEFAULT_ID_RE and compile_id_pattern(DEFAULT_ID_PATTERN) is DEFAULT_ID_RE
+    texts = [t.trace for t in corpus(STYLES, seeds=1)] + TRICKY + ODD_PHRASES + [
+        "H01 xH01 _H01 H01x H01_ ABCD1 ABC12345 AB-12 A-1234 -A1 é A1 \u0130A1 ÉA1 A1é HT01's (HT02) HT03.HT04"]
+    texts += [f"{chr(c)}AB12 A{chr(c)}1 AB1{chr(c)}" for c in range(0x3000)]
+    for text in texts:
+        assert DEFAULT_ID_RE.findall(text) == plain.findall(text), text[:80]
+        assert [m.span() for m in DEFAULT_ID_RE.finditer(text)] == [m.span() for m in plain.finditer(text)]
+    for word in ("H01", "ABC1234", "A-1", "ABCD1", "H01x", "h01", "AB-", "É1"):
+        assert bool(DEFAULT_ID_RE.fullmatch(word)) == bool(plain.fullmatch(word))
+        assert bool(DEFAULT_ID_RE.match(word)) == bool(plain.match(word))

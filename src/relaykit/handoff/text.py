@@ -167,8 +167,15 @@ def mentions_elimination(text: str) -> bool:
     return "ruled out" in lowered or not _ELIMINATION.isdisjoint(_WORDS.findall(lowered))
 
 
+DEFAULT_ID_RE = re.compile(r"[A-Z](?<!\w[A-Z])[A-Z]{0,2}-?\d{1,4}\b")
+"""``DEFAULT_ID_PATTERN`` written to open with its first capital (the regex engine then skips straight to
+capitals; ``\b`` first made it try every position): the same matches, about twice as fast."""
+
+
 def compile_id_pattern(pattern: str | None) -> re.Pattern[str]:
     """The option-identifier regex; a ``UsageError`` explains a pattern that does not compile."""
+    if not pattern or pattern == DEFAULT_ID_PATTERN:
+        return DEFAULT_ID_RE
     try:
         return re.compile(pattern or DEFAULT_ID_PATTERN)
     except re.error as exc:
@@ -208,6 +215,7 @@ def as_text(value: str | bytes, name: str) -> str:
 
 __all__ = [
     "DEFAULT_ID_PATTERN",
+    "DEFAULT_ID_RE",
     "QUANTITY_PATTERN",
     "Quantity",
     "as_text",
