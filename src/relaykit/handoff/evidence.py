@@ -457,9 +457,10 @@ class _Reader:
         """A goal threshold restated in a check ("5.1 km exceeds the 3.0 km limit"), not the option's value:
         the number of a threshold of the same unit (``limits``; ``Quantity.same_as``), after a comparator."""
         close = 1e-9 * max(1.0, abs(number))
-        if not any(abs(number - value) <= close for value in limits):
-            return False
-        return any(m.lastgroup == "w" and m.group(0).lower() in COMPARATORS for m in before)
+        for value in limits:
+            if abs(number - value) <= close:
+                return any(m.lastgroup == "w" and m.group(0).lower() in COMPARATORS for m in before)
+        return False
 
 
 _NO_TOKENS: frozenset[int] = frozenset()

@@ -121,14 +121,14 @@ def quantity_of(m: re.Match[str]) -> Quantity:
 
 def quantity_parts(m: re.Match[str]) -> tuple[float, str | None]:
     """The value and unit of a match of ``QUANTITY_PATTERN`` (``quantity_of`` without building a ``Quantity``)."""
-    sym, code, word, unit_word = m.group("sym", "code", "word", "unit")
-    code = code or m.group("pre")
+    sym, pre, num, code, word, unit_word = m.group("sym", "pre", "num", "code", "word", "unit")
+    code = code or pre
     unit = CURRENCY_SYMBOLS[sym] if sym else code.upper() if code else None
     if unit is None and word:
         unit = _MONEY_WORDS[word.lower().rstrip("s")]
     if unit is None and unit_word:
         unit = UNITS[unit_word.lower()]
-    return float(m.group("num").replace(",", "")), unit
+    return float(num.replace(",", "")), unit
 
 
 def parse_quantity(text: str) -> Quantity | None:
