@@ -13,9 +13,7 @@ are derived sums and are left out.
 
 from __future__ import annotations
 
-import functools
 import re
-from bisect import bisect_left
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
@@ -27,7 +25,6 @@ from relaykit.handoff.lexicon import (
     COMPARATORS,
     DROP_WORDS,
     PRONOUN_START,
-    TOKEN,
     fail_spans,
     is_remark,
     parenthesised_reason,
@@ -41,14 +38,22 @@ from relaykit.handoff.reading import (
     BOTH_START,
     CONNECTORS,
     DECISION_HEADERS,
+    NO_TOKENS,
     ORDINAL,
+    SPEAKERS,
     TOGETHER,
+    clauses_of,
     compared_to,
     decision,
+    decision_label,
+    id_matches,
     is_heading,
     keyed_decision,
     option_ids,
     respective,
+    sentences_of,
+    token_matches,
+    tokens_inside,
 )
 from relaykit.handoff.table import TOKEN_WORDS, EvidenceTable, Row, typed
 from relaykit.handoff.text import (
@@ -59,23 +64,13 @@ from relaykit.handoff.text import (
     normal_time,
     quantity_parts,
 )
-from relaykit.memo import remembered
-from relaykit.text import iter_lines, line_sentences
+from relaykit.text import iter_lines
 
-_CLAUSE_SPLIT = re.compile(r";\s*|,?\s+(?:while|whereas)\s+|,\s+but\s+"
-                           r"|,\s+(?:and\s+)?(?=the (?:former|latter|first|second)\b)", re.IGNORECASE)
 _BLOCK_LINE = re.compile(r"^(?:\s+|[-*•]\s|[\w ()/-]{1,40}:)")
 _KIND = re.compile(r"\b([A-Z][a-z]+) $")
 _TABLE_RULE = re.compile(r"^:?-{2,}:?$")
 _SPEAKER = re.compile(r"^(?:\[[^\]]{1,25}\]\s*)?(?P<who>[A-Za-z][A-Za-z]{0,15})\s*:\s+(?=\S)")
 """A speaker label at a line start, after a bracketed time stamp ("[10:02] sam: ...") or none."""
-SPEAKERS = frozenset({"me", "i", "you", "we", "agent", "user", "assistant", "customer", "client", "bot", "human",
-                      "ai", "q", "a", "system", "auditor", "researcher", "booker", "planner", "manager", "analyst",
-                      "reviewer", "lead", "host", "guest", "buyer", "seller", "caller", "operator", "support",
-                      "owner", "engineer", "designer", "pm", "boss", "director", "ceo", "cto", "cfo",
-                      "coordinator", "advisor", "adviser", "consultant", "recruiter", "tenant", "landlord", "broker",
-                      "scout", "editor", "tester", "developer", "dev", "purchaser", "colleague", "partner", "chair"})
-"""Dialogue speaker labels ("Agent: ...") at a line start: who speaks, never an attribute's label."""
 _NOT_CSV = re.compile(r"[.?!:;=]$|^[-*•]|:\s")  # sentence ends, bullets, labels: prose or notes, not a CSV header
 _NUMBERING = re.compile(r"^\(?\d{1,3}[.)]\s+(?=\D)")  # "1. PN1 - ...", "(2) ...": a list number, not a value
 _CSV_SPLIT = re.compile(r",(?![^()]*\))")  # commas outside parentheses ("reject (lead time, cert)" is one cell)
@@ -134,7 +129,7 @@ class _Reader:
         its sentence and its clause are often the same text)."""
         if text == self.last_text:
             return list(self.last_ids)
-        found = _id_matches(self.id_re, text)
+        found = id_matches(self.id_re, text)
         options = self.options
         if not found:  # most cells and many clauses name no id
             kept: tuple[str, ...] = ()
@@ -177,7 +172,7 @@ class _Reader:
             self.index += 1
             return
         self.block = None
-        for sentence in _sentences_of(stripped):
+        for sentence in sentences_of(stripped):
             self._sentence(sentence)
             self.index += 1
 
@@ -262,7 +257,7 @@ class _Reader:
             if k != at and cell:
                 label = header[k] if header and k < len(header) else ""
                 decided = decision(label, cell)
-                if decided or (_decision_label(label) and verdict_of(cell)):
+                if decided or (decision_label(label) and verdict_of(cell)):
                     label = ""  # "decision: reject (price)" needs no label word: the verdict cell says it
                 text = f"{label} {cell}".strip()
                 self._apply(option_id, cell[cell.find("("):] if decided and "(" in cell else "" if decided else text,
@@ -278,7 +273,7 @@ class _Reader:
         for kind in _KIND.finditer(sentence[:sentence.find(ids[0])] if ids else ""):
             self.kinds.add(kind.group(1).lower())
         previous: str | None = None
-        for clause in _clauses_of(sentence):
+        for clause in clauses_of(sentence):
             previous = self._clause(clause, previous)
         self.line_subject = previous
 
@@ -405,13 +400,13 @@ class _Reader:
     def _evidence(self, text: str, blocked: list[tuple[int, int]], spans: list[tuple[int, int]]) -> tuple[str, ...]:
         """The clause's words and typed values (encoded), except those in ``blocked``, and a goal's wanted
         value a fail phrase compares with ("does not match business")."""
-        tokens = _matches(text)
+        tokens = token_matches(text)
         wanted, bounds = self.wanted, self.bounds
         if len(self.kinds) != self.kinds_known:  # a word's fate depends on the kinds: they only grow
             self.kept_words.clear()
             self.kinds_known = len(self.kinds)
         kept_words = self.kept_words
-        shut = _inside(tokens, blocked) if blocked else _NO_TOKENS
+        shut = tokens_inside(tokens, blocked) if blocked else NO_TOKENS
         out: list[str] = []
         for k, m in enumerate(tokens):
             kind = m.lastgroup
@@ -461,46 +456,6 @@ class _Reader:
             if abs(number - value) <= close:
                 return any(m.lastgroup == "w" and m.group(0).lower() in COMPARATORS for m in before)
         return False
-
-
-_NO_TOKENS: frozenset[int] = frozenset()
-
-
-@functools.lru_cache(maxsize=1024)
-def _decision_label(label: str) -> bool:
-    """Whether a table or CSV column's header names a decision ("verdict", "status"): its cells are verdicts."""
-    return bool(DECISION_HEADERS & set(TOKEN_WORDS.findall(label)))
-
-
-def _inside(tokens: Sequence[re.Match[str]], spans: list[tuple[int, int]]) -> set[int]:
-    """The indices of the tokens that start inside one of ``spans`` (token starts ascend: two bisections a span)."""
-    starts = [m.start() for m in tokens]
-    return {k for a, b in spans for k in range(bisect_left(starts, a), bisect_left(starts, b))}
-
-
-@remembered
-def _matches(text: str) -> tuple[re.Match[str], ...]:
-    """The tokens of a clause (remembered inside a benchmark run: the same clauses recur in every payload)."""
-    return tuple(TOKEN.finditer(text))
-
-
-@remembered
-def _sentences_of(line: str) -> tuple[str, ...]:
-    return tuple(line_sentences(line))
-
-
-@remembered
-def _clauses_of(sentence: str) -> tuple[str, ...]:
-    if ";" not in sentence and "," not in sentence and "wh" not in sentence.lower():
-        return (sentence.strip(),)  # nothing _CLAUSE_SPLIT splits at ("while" and "whereas" need their "wh")
-    return tuple(clause.strip() for clause in _CLAUSE_SPLIT.split(sentence))
-
-
-@remembered
-def _id_matches(id_re: re.Pattern[str], text: str) -> tuple[str, ...]:
-    if not id_re.groups:
-        return tuple(id_re.findall(text))
-    return tuple(m.group(0) for m in id_re.finditer(text))
 
 
 def read_evidence(trace: str, goal: str, *, id_pattern: str | None = None) -> EvidenceTable:

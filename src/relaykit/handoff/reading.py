@@ -1,16 +1,21 @@
 """Pure helpers of the evidence reader (``relaykit.handoff.evidence``): decision cells, headings, values given
-"respectively", and which ids name options."""
+"respectively", which ids name options, dialogue speakers, and the splitting of lines into sentences, clauses
+and tokens."""
 
 from __future__ import annotations
 
+import functools
 import re
+from bisect import bisect_left
 from collections import Counter
+from collections.abc import Sequence
 from itertools import pairwise
 
 from relaykit.handoff.compact import family
 from relaykit.handoff.lexicon import TOKEN, fail_spans, pass_spans, verdict_of
 from relaykit.handoff.table import TOKEN_WORDS, typed
 from relaykit.memo import remembered
+from relaykit.text import line_sentences
 
 DECISION_HEADERS = frozenset({"decision", "verdict", "status", "result", "outcome", "pass", "passes", "feasible",
                               "eligible", "shortlisted", "shortlist", "selected", "accepted", "keep", "ok"})
@@ -107,7 +112,57 @@ def option_ids(trace: str, id_re: re.Pattern[str], exclude: frozenset[str]) -> f
     return frozenset(i for i in distinct if family_of[i] in families or not families)
 
 
+_CLAUSE_SPLIT = re.compile(r";\s*|,?\s+(?:while|whereas)\s+|,\s+but\s+"
+                           r"|,\s+(?:and\s+)?(?=the (?:former|latter|first|second)\b)", re.IGNORECASE)
+
+SPEAKERS = frozenset({"me", "i", "you", "we", "agent", "user", "assistant", "customer", "client", "bot", "human",
+                      "ai", "q", "a", "system", "auditor", "researcher", "booker", "planner", "manager", "analyst",
+                      "reviewer", "lead", "host", "guest", "buyer", "seller", "caller", "operator", "support",
+                      "owner", "engineer", "designer", "pm", "boss", "director", "ceo", "cto", "cfo",
+                      "coordinator", "advisor", "adviser", "consultant", "recruiter", "tenant", "landlord", "broker",
+                      "scout", "editor", "tester", "developer", "dev", "purchaser", "colleague", "partner", "chair"})
+"""Dialogue speaker labels ("Agent: ...") at a line start: who speaks, never an attribute's label."""
+
+NO_TOKENS: frozenset[int] = frozenset()
 
 
-__all__ = ["BOTH_START", "CONNECTORS", "DECISION_HEADERS", "ORDINAL", "TOGETHER", "compared_to", "decision",
-           "is_heading", "keyed_decision", "option_ids", "respective"]
+@functools.lru_cache(maxsize=1024)
+def decision_label(label: str) -> bool:
+    """Whether a table or CSV column's header names a decision ("verdict", "status"): its cells are verdicts."""
+    return bool(DECISION_HEADERS & set(TOKEN_WORDS.findall(label)))
+
+
+def tokens_inside(tokens: Sequence[re.Match[str]], spans: list[tuple[int, int]]) -> set[int]:
+    """The indices of the tokens that start inside one of ``spans`` (token starts ascend: two bisections a span)."""
+    starts = [m.start() for m in tokens]
+    return {k for a, b in spans for k in range(bisect_left(starts, a), bisect_left(starts, b))}
+
+
+@remembered
+def token_matches(text: str) -> tuple[re.Match[str], ...]:
+    """The tokens of a clause (remembered inside a benchmark run: the same clauses recur in every payload)."""
+    return tuple(TOKEN.finditer(text))
+
+
+@remembered
+def sentences_of(line: str) -> tuple[str, ...]:
+    return tuple(line_sentences(line))
+
+
+@remembered
+def clauses_of(sentence: str) -> tuple[str, ...]:
+    if ";" not in sentence and "," not in sentence and "wh" not in sentence.lower():
+        return (sentence.strip(),)  # nothing _CLAUSE_SPLIT splits at ("while" and "whereas" need their "wh")
+    return tuple(clause.strip() for clause in _CLAUSE_SPLIT.split(sentence))
+
+
+@remembered
+def id_matches(id_re: re.Pattern[str], text: str) -> tuple[str, ...]:
+    if not id_re.groups:
+        return tuple(id_re.findall(text))
+    return tuple(m.group(0) for m in id_re.finditer(text))
+
+
+__all__ = ["BOTH_START", "CONNECTORS", "DECISION_HEADERS", "NO_TOKENS", "ORDINAL", "SPEAKERS", "TOGETHER",
+           "clauses_of", "compared_to", "decision", "decision_label", "id_matches", "is_heading", "keyed_decision",
+           "option_ids", "respective", "sentences_of", "token_matches", "tokens_inside"]
