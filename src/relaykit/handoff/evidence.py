@@ -88,6 +88,8 @@ _Clause = tuple[str | None, str | None, tuple[tuple[str, ...], ...], tuple[str, 
 """What ``_Reader._read`` makes of a clause: verdict, reason, label words, evidence tokens."""
 CLAUSE_MEMORY = 4096
 """Clauses a reader remembers (boilerplate recurs: "The inventory is closed, so ..."); a bound on memory."""
+NAMED_MEMORY = 2048
+"""The same for clauses that name the option they are about (they recur where a whole audit is repeated)."""
 
 
 @dataclass
@@ -116,6 +118,7 @@ class _Reader:
     last_text: str | None = None  # the text ids() read last, and its ids
     last_ids: tuple[str, ...] = ()
     clauses: dict[tuple[str, str | None, int], _Clause] = field(default_factory=dict)  # see _apply
+    named: dict[tuple[str, str | None, int], _Clause] = field(default_factory=dict)  # those naming their option
     bounds: dict[str | None, tuple[float, ...]] = field(default_factory=dict)  # the thresholds' values by unit
     kept_words: dict[str, bool] = field(default_factory=dict)  # word -> is evidence (see _keeps)
     kinds_known: int = 0  # how many kinds there were when kept_words was filled
@@ -357,13 +360,15 @@ class _Reader:
 
     def _apply(self, option_id: str, text: str, shared: str | None = None) -> None:
         key = (text, shared, len(self.kinds))  # kinds only grow: their count says which were known
-        read = self.clauses.get(key)
+        # a clause that names its option recurs only where the whole audit does: it has a memory of its own, so
+        # that in a trace that never repeats, the clauses that do recur (cells, boilerplate) stay remembered
+        memory, bound = (self.named, NAMED_MEMORY) if option_id in text else (self.clauses, CLAUSE_MEMORY)
+        read = memory.get(key)
         if read is None:
             read = self._read(text, shared)
-            if option_id not in text:  # a clause that names its option is seldom said again: not remembered
-                if len(self.clauses) >= CLAUSE_MEMORY:
-                    self.clauses.clear()
-                self.clauses[key] = read
+            if len(memory) >= bound:
+                memory.clear()
+            memory[key] = read
         verdict, reason, labels, tokens = read
         for said in labels:
             if len(self.labels) < 4096:
