@@ -14,6 +14,7 @@ from relaykit.handoff.lexicon import (
     TOKEN,
     folded,
 )
+from relaykit.handoff.reading import KIND, kind_before
 from relaykit.handoff.text import DEFAULT_ID_PATTERN, DEFAULT_ID_RE, QUANTITY_PATTERN, compile_id_pattern
 from relaykit.text import iter_lines, iter_sentences, line_sentences
 
@@ -113,3 +114,12 @@ def test_the_default_id_regex_finds_what_the_default_pattern_does() -> None:
     for word in ("H01", "ABC1234", "A-1", "ABCD1", "H01x", "h01", "AB-", "É1"):
         assert bool(DEFAULT_ID_RE.fullmatch(word)) == bool(plain.fullmatch(word))
         assert bool(DEFAULT_ID_RE.match(word)) == bool(plain.match(word))
+
+
+def test_the_kind_before_an_id_is_what_the_kind_pattern_finds_in_the_whole_head() -> None:
+    heads = [s[:k] for t in corpus(STYLES, seeds=1) for s in iter_sentences(t.trace) for k in range(0, len(s), 7)]
+    heads += ["the Hotel ", "the Hotel  ", "xHotel ", "(Hotel ", "Hotel ", " ", "", "a b Cc ", "A" + "a" * 90 + " ",
+              "the HOTEL ", "the Éclair ", "the Hotel-Room ", "Ab Cd ", "room Ab\t"]
+    for head in heads:
+        plain = [m.group(1).lower() for m in KIND.finditer(head)]
+        assert kind_before(head) == (plain[-1] if plain else None), head

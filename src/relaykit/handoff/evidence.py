@@ -49,6 +49,7 @@ from relaykit.handoff.reading import (
     id_matches,
     is_heading,
     keyed_decision,
+    kind_before,
     option_ids,
     respective,
     sentences_of,
@@ -67,7 +68,6 @@ from relaykit.handoff.text import (
 from relaykit.text import iter_lines
 
 _BLOCK_LINE = re.compile(r"^(?:\s+|[-*•]\s|[\w ()/-]{1,40}:)")
-_KIND = re.compile(r"\b([A-Z][a-z]+) $")
 _TABLE_RULE = re.compile(r"^:?-{2,}:?$")
 _SPEAKER = re.compile(r"^(?:\[[^\]]{1,25}\]\s*)?(?P<who>[A-Za-z][A-Za-z]{0,15})\s*:\s+(?=\S)")
 """A speaker label at a line start, after a bracketed time stamp ("[10:02] sam: ...") or none."""
@@ -136,6 +136,8 @@ class _Reader:
         options = self.options
         if not found:  # most cells and many clauses name no id
             kept: tuple[str, ...] = ()
+        elif len(found) == 1:
+            kept = found if options is None or found[0] in options else ()
         else:
             kept = tuple(dict.fromkeys(found if options is None else [i for i in found if i in options]))
         self.last_text, self.last_ids = text, kept
@@ -273,8 +275,9 @@ class _Reader:
         ids = self.ids(sentence)
         if len(ids) > 1 and re.search(r"\s\+\s", sentence):
             return  # a combination of options: a derived statement
-        for kind in _KIND.finditer(sentence[:sentence.find(ids[0])] if ids else ""):
-            self.kinds.add(kind.group(1).lower())
+        kind = kind_before(sentence[:sentence.find(ids[0])]) if ids else None
+        if kind is not None:
+            self.kinds.add(kind)
         previous: str | None = None
         for clause in clauses_of(sentence):
             previous = self._clause(clause, previous)

@@ -123,6 +123,19 @@ SPEAKERS = frozenset({"me", "i", "you", "we", "agent", "user", "assistant", "cus
                       "scout", "editor", "tester", "developer", "dev", "purchaser", "colleague", "partner", "chair"})
 """Dialogue speaker labels ("Agent: ...") at a line start: who speaks, never an attribute's label."""
 
+KIND = re.compile(r"\b([A-Z][a-z]+) $")
+"""The capitalised word right before an option's id ("the Hotel HT01"): the kind of option, not evidence."""
+
+
+def kind_before(head: str) -> str | None:
+    """What ``KIND`` finds at the end of ``head`` (text before an id, without a line break), lower-cased. Only the
+    last word can hold it, so the search starts there instead of at every position."""
+    if not head.endswith(" "):
+        return None
+    found = KIND.search(head, head.rfind(" ", 0, len(head) - 1) + 1)
+    return found.group(1).lower() if found is not None else None
+
+
 NO_TOKENS: frozenset[int] = frozenset()
 
 
@@ -163,6 +176,26 @@ def id_matches(id_re: re.Pattern[str], text: str) -> tuple[str, ...]:
     return tuple(m.group(0) for m in id_re.finditer(text))
 
 
-__all__ = ["BOTH_START", "CONNECTORS", "DECISION_HEADERS", "NO_TOKENS", "ORDINAL", "SPEAKERS", "TOGETHER",
-           "clauses_of", "compared_to", "decision", "decision_label", "id_matches", "is_heading", "keyed_decision",
-           "option_ids", "respective", "sentences_of", "token_matches", "tokens_inside"]
+__all__ = [
+    "BOTH_START",
+    "CONNECTORS",
+    "DECISION_HEADERS",
+    "KIND",
+    "NO_TOKENS",
+    "ORDINAL",
+    "SPEAKERS",
+    "TOGETHER",
+    "clauses_of",
+    "compared_to",
+    "decision",
+    "decision_label",
+    "id_matches",
+    "is_heading",
+    "keyed_decision",
+    "kind_before",
+    "option_ids",
+    "respective",
+    "sentences_of",
+    "token_matches",
+    "tokens_inside",
+]
