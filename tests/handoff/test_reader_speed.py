@@ -123,3 +123,22 @@ def test_the_kind_before_an_id_is_what_the_kind_pattern_finds_in_the_whole_head(
     for head in heads:
         plain = [m.group(1).lower() for m in KIND.finditer(head)]
         assert kind_before(head) == (plain[-1] if plain else None), head
+
+
+def test_reading_pauses_the_collector_and_restores_its_state() -> None:
+    import gc
+
+    from relaykit.handoff.evidence import read_evidence
+
+    trace = "H01 costs $120 and passes.\nH02 costs $150, 9 km out, ruled out on distance."
+    goal = "a hotel under 200 USD within 5 km"
+    assert gc.isenabled()
+    read_evidence(trace, goal)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        table = read_evidence(trace, goal)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    assert set(table.rows) == {"H01", "H02"}

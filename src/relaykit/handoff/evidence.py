@@ -43,6 +43,7 @@ from relaykit.handoff.reading import (
     SPEAKERS,
     TOGETHER,
     clauses_of,
+    collector_paused,
     compared_to,
     decision,
     decision_label,
@@ -477,8 +478,9 @@ def read_evidence(trace: str, goal: str, *, id_pattern: str | None = None) -> Ev
     wanted = frozenset(w.lower() for c in constraints if c.operator in ("==", "contains", "in")
                        for w in TOKEN_WORDS.findall(c.threshold))
     reader = _Reader(id_re, option_ids(trace, id_re, goal_ids), goal, find_quantities(goal), wanted)
-    for line in iter_lines(trace):
-        reader.line(line)
+    with collector_paused():
+        for line in iter_lines(trace):
+            reader.line(line)
     return EvidenceTable(goal, constraints, reader.rows, reader.notes, frozenset(reader.labels))
 
 

@@ -4,11 +4,13 @@ and tokens."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import gc
 import re
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from itertools import pairwise
 
 from relaykit.handoff.compact import family
@@ -136,6 +138,20 @@ def kind_before(head: str) -> str | None:
     return found.group(1).lower() if found is not None else None
 
 
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """The cyclic garbage collector off while a trace is read (as ``compact.render`` does while writing): the
+    reader makes no reference cycles, and the collector's scans of the rows read so far cost about a tenth of
+    the time on a trace of 100k options. Nestable; the collector's state is restored."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
 NO_TOKENS: frozenset[int] = frozenset()
 
 
@@ -186,6 +202,7 @@ __all__ = [
     "SPEAKERS",
     "TOGETHER",
     "clauses_of",
+    "collector_paused",
     "compared_to",
     "decision",
     "decision_label",
