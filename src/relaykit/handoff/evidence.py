@@ -70,6 +70,7 @@ from relaykit.text import iter_lines
 
 _BLOCK_LINE = re.compile(r"^(?:\s+|[-*•]\s|[\w ()/-]{1,40}:)")
 _TABLE_RULE = re.compile(r"^:?-{2,}:?$")
+_PLUS = re.compile(r"\s\+\s")  # "H01 + F02": a combination of options
 _SPEAKER = re.compile(r"^(?:\[[^\]]{1,25}\]\s*)?(?P<who>[A-Za-z][A-Za-z]{0,15})\s*:\s+(?=\S)")
 """A speaker label at a line start, after a bracketed time stamp ("[10:02] sam: ...") or none."""
 _NOT_CSV = re.compile(r"[.?!:;=]$|^[-*•]|:\s")  # sentence ends, bullets, labels: prose or notes, not a CSV header
@@ -274,7 +275,7 @@ class _Reader:
         if sentence in self.goal:
             return
         ids = self.ids(sentence)
-        if len(ids) > 1 and re.search(r"\s\+\s", sentence):
+        if len(ids) > 1 and _PLUS.search(sentence):
             return  # a combination of options: a derived statement
         kind = kind_before(sentence[:sentence.find(ids[0])]) if ids else None
         if kind is not None:

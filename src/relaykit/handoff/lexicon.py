@@ -258,7 +258,7 @@ _PHRASAL_OUT = frozenset({
 def _phrasal_out(text: str, match: re.Match[str]) -> bool:
     if not text[match.start():match.end()].lower().startswith("out"):
         return False
-    before = re.findall(r"[A-Za-z']+", text[max(0, match.start() - 24):match.start()])
+    before = _APOSTROPHE_WORDS.findall(text[max(0, match.start() - 24):match.start()])
     return bool(before) and before[-1].lower() in _PHRASAL_OUT
 
 
@@ -267,12 +267,15 @@ _REASON = re.compile(r"\s*(?:on|for|over|due to|because of|because|as|:|-|\()?\s
 _REASON_END = re.compile(r",\s*(?:so|and so|thus|hence|which|it|this)\b|\b(?:so|thus|hence)\b", re.IGNORECASE)
 _COMPARED = re.compile(r"(?:does not|doesn.t) (?:match|meet)", re.IGNORECASE)
 _REASON_SPLIT = re.compile(r",|\band\b|&|\+|/", re.IGNORECASE)
+_REASON_WORDS = re.compile(r"[A-Za-z][\w'-]*")
+_APOSTROPHE_WORDS = re.compile(r"[A-Za-z']+")
+_PARENTHESISED_WORDS = re.compile(r"\(([^()\d]*)\)")
 
 
 def _reason_items(text: str) -> list[str]:
     items = []
     for part in _REASON_SPLIT.split(text):
-        words = [w for w in re.findall(r"[A-Za-z][\w'-]*", part) if w.lower() not in DROP_WORDS and len(w) > 1]
+        words = [w for w in _REASON_WORDS.findall(part) if w.lower() not in DROP_WORDS and len(w) > 1]
         if words and len(words) <= 3 and " ".join(words).lower() not in ("no", "nope", "yes", "not"):
             items.append(" ".join(words).lower())
     return items
@@ -383,7 +386,7 @@ def reason_of(text: str) -> tuple[str, int, int] | None:
 
 def parenthesised_reason(text: str) -> tuple[str, int, int] | None:
     """The reason of a piece that inherits its verdict from a shared head ("H03 (distance)")."""
-    found = re.search(r"\(([^()\d]*)\)", text)
+    found = _PARENTHESISED_WORDS.search(text)
     items = _reason_items(found.group(1)) if found else []
     return (",".join(items), found.start(1), found.end(1)) if found and items else None
 

@@ -28,6 +28,7 @@ _NO = frozenset({"no", "n", "false", "fail", "✗", "✘", "❌", "drop", "cut",
 _BARE_DECISIONS = {"keep": "pass", "drop": "fail", "skip": "fail", "cut": "fail", "select": "pass"}
 """Cells that are a verdict by themselves, under any header or none."""
 _KEYED = re.compile(r"^[-*•\s]*(?P<label>[A-Za-z][\w ]{0,30}?)\s*[:=]\s*(?P<value>[^:=]+)$")
+_TWO_WORDS = re.compile(r"\s*(?:[A-Za-z-]+\s+){0,2}")
 
 
 BOTH_START = re.compile(r"^(?:(?:so|and|thus|hence|therefore|then),?\s+)?(?:both|neither|all of them|they both|"
@@ -77,7 +78,7 @@ def decision(label: str, cell: str) -> str | None:
 def compared_to(text: str, spans: list[tuple[int, int]], at: int) -> bool:
     """Whether the word at ``at`` is what a fail phrase compares with ("does not match night"): it follows
     the phrase within two words, with no punctuation between."""
-    return any(end <= at and re.fullmatch(r"\s*(?:[A-Za-z-]+\s+){0,2}", text[end:at]) for _, end in spans)
+    return any(end <= at and _TWO_WORDS.fullmatch(text[end:at]) for _, end in spans)
 
 
 @remembered

@@ -58,6 +58,7 @@ _NEGATIONS = frozenset({"not", "doesn't", "didn't", "never", "cannot"})
 _ELIMINATION = frozenset({"eliminated", "eliminate", "rejected", "excluded", "disqualified", "dropped",
                           "discarded"})
 _WORDS = re.compile(r"[a-z']+")
+_CLOCK = re.compile(r"(\d{1,2})(?::(\d{2}))?\s*([ap])?")
 
 
 @dataclass(frozen=True)
@@ -92,7 +93,7 @@ def format_number(value: float) -> str:
 
 def normal_time(text: str) -> str:
     """"2 pm", "14:00", "2:30pm" -> "14:00" / "14:30"."""
-    m = re.match(r"(\d{1,2})(?::(\d{2}))?\s*([ap])?", text.strip().lower())
+    m = _CLOCK.match(text.strip().lower())
     if not m:
         return text
     hour, minute = int(m.group(1)), int(m.group(2) or 0)
