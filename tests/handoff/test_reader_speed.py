@@ -14,7 +14,7 @@ from relaykit.handoff.lexicon import (
     TOKEN,
     folded,
 )
-from relaykit.handoff.reading import KIND, kind_before
+from relaykit.handoff.reading import KIND, NOT_CSV, kind_before, prose_or_notes
 from relaykit.handoff.text import DEFAULT_ID_PATTERN, DEFAULT_ID_RE, QUANTITY_PATTERN, compile_id_pattern
 from relaykit.text import iter_lines, iter_sentences, line_sentences
 
@@ -142,3 +142,11 @@ def test_reading_pauses_the_collector_and_restores_its_state() -> None:
     finally:
         gc.enable()
     assert set(table.rows) == {"H01", "H02"}
+
+
+def test_prose_or_notes_is_what_the_not_csv_pattern_finds() -> None:
+    lines = [line.strip() for t in corpus(STYLES, seeds=1) for line in iter_lines(t.trace)] + TRICKY + [
+        "", ".", "a,b,c", "a, b, c.", "- a, b", "• a,b", "* x", "name: a, b", "a:b,c", "a:\tb", "a:\u00a0b", "a =",
+        "x;", "a, b, c!", "a,b:", "price,rate,stars", "a\r", "a.\r"]
+    for line in lines:
+        assert prose_or_notes(line) == (NOT_CSV.search(line) is not None), line[:80]

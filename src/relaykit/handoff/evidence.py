@@ -52,6 +52,7 @@ from relaykit.handoff.reading import (
     keyed_decision,
     kind_before,
     option_ids,
+    prose_or_notes,
     respective,
     sentences_of,
     token_matches,
@@ -73,7 +74,6 @@ _TABLE_RULE = re.compile(r"^:?-{2,}:?$")
 _PLUS = re.compile(r"\s\+\s")  # "H01 + F02": a combination of options
 _SPEAKER = re.compile(r"^(?:\[[^\]]{1,25}\]\s*)?(?P<who>[A-Za-z][A-Za-z]{0,15})\s*:\s+(?=\S)")
 """A speaker label at a line start, after a bracketed time stamp ("[10:02] sam: ...") or none."""
-_NOT_CSV = re.compile(r"[.?!:;=]$|^[-*•]|:\s")  # sentence ends, bullets, labels: prose or notes, not a CSV header
 _NUMBERING = re.compile(r"^\(?\d{1,3}[.)]\s+(?=\D)")  # "1. PN1 - ...", "(2) ...": a list number, not a value
 _CSV_SPLIT = re.compile(r",(?![^()]*\))")  # commas outside parentheses ("reject (lead time, cert)" is one cell)
 _OPENER = re.compile(r"^(?:(?:starting|beginning|moving on|turning|continuing|going on|on) (?:with|to) |as for |"
@@ -212,7 +212,7 @@ class _Reader:
         three or more short comma-separated cells without ids, values or sentence marks may be a header: it is
         remembered (and still read as text), and becomes one when the next line is a row of as many cells."""
         tabbed = "\t" in line  # tab-separated: the cells are whatever the tabs hold
-        if self.csv is None and (self.block is not None or (not tabbed and _NOT_CSV.search(line))):
+        if self.csv is None and (self.block is not None or (not tabbed and prose_or_notes(line))):
             return False  # prose, a bullet or a label line: no CSV header (the common case, decided cheaply)
         cells = [c.strip() for c in (line.split("\t") if tabbed else _CSV_SPLIT.split(line))]
         if self.csv is not None and len(cells) == len(self.csv) and self.ids(line):
@@ -221,7 +221,7 @@ class _Reader:
             self._cells(cells, self.csv)
             return True
         self.csv = None
-        if len(cells) >= 3 and self.block is None and (tabbed or not _NOT_CSV.search(line)) and not self.ids(line) \
+        if len(cells) >= 3 and self.block is None and (tabbed or not prose_or_notes(line)) and not self.ids(line) \
                 and all(c and len(c.split()) <= 3 and not typed(c) for c in cells):
             self.csv = [c.lower().replace("_", " ") for c in cells]  # "unit_price" labels like "unit price"
         return False
@@ -378,7 +378,7 @@ class _Reader:
         for said in labels:
             if len(self.labels) < 4096:
                 self.labels.update(said)
-        row = self._row(option_id)
+        row = self.rows.get(option_id) or self._row(option_id)
         if verdict and len(row.verdicts) < 64:
             row.verdicts += verdict[0]
         if not row.sentences or row.sentences[-1] != self.index:

@@ -153,6 +153,19 @@ def collector_paused() -> Iterator[None]:
             gc.enable()
 
 
+NOT_CSV = re.compile(r"[.?!:;=]$|^[-*•]|:\s")
+"""Sentence ends, bullets, labels: a line of prose or notes, never a CSV header."""
+_ENDS = frozenset(".?!:;=")
+_BULLETS = frozenset("-*•")
+_COLON_SPACE = re.compile(r":\s")
+
+
+def prose_or_notes(line: str) -> bool:
+    """Whether ``NOT_CSV`` finds something in ``line`` (a line without a line break): its last and first
+    characters are tested first, the regex only looks for a label's colon."""
+    return line[-1:] in _ENDS or line[:1] in _BULLETS or _COLON_SPACE.search(line) is not None
+
+
 NO_TOKENS: frozenset[int] = frozenset()
 
 
@@ -198,6 +211,7 @@ __all__ = [
     "CONNECTORS",
     "DECISION_HEADERS",
     "KIND",
+    "NOT_CSV",
     "NO_TOKENS",
     "ORDINAL",
     "SPEAKERS",
@@ -212,6 +226,7 @@ __all__ = [
     "keyed_decision",
     "kind_before",
     "option_ids",
+    "prose_or_notes",
     "respective",
     "sentences_of",
     "token_matches",
