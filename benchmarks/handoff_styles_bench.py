@@ -4,6 +4,7 @@
     PYTHONPATH=src python benchmarks/handoff_styles_bench.py --seeds 10 --big-mb 10
     PYTHONPATH=src python benchmarks/handoff_styles_bench.py --peak-mb 100    # tracemalloc peak, once
     PYTHONPATH=src python benchmarks/handoff_styles_bench.py --methods extract-rules --styles   # per style
+    PYTHONPATH=src python benchmarks/handoff_styles_bench.py --digest 3   # fingerprint of every payload
 
 Rows: per style group (dev = the styles extract-rules was tuned on, held-out = never tuned on) and per
 domain within each group. Columns: evidence recall mean and worst trace, invented typed values (total),
@@ -14,6 +15,8 @@ hashing embedder here (MiniLM would dominate the run time); see handoff_bench.py
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import statistics
 import time
 import tracemalloc
@@ -92,6 +95,27 @@ def peak(megabytes: float) -> None:
           f"{writing / len(trace):.2f}x (payload {len(payload) / len(trace):.2f}x the input's characters)")
 
 
+def digest(seeds: int, big_mb: float) -> None:
+    """One SHA-256 line per style (and one for a ``big_mb`` trace) over extract-rules' text and JSON payloads,
+    token counts and audit figures: a speed change must leave every line unchanged (compare two checkouts)."""
+    for group, styles in STYLE_GROUPS.items():
+        for style in styles:
+            h = hashlib.sha256()
+            for t in corpus((style,), seeds=seeds):
+                for fmt in ("text", "json"):
+                    handoff = compress_handoff(t.trace, t.goal, "extract-rules", format=fmt)
+                    report = audit(handoff, t.facts, trace=t.trace)
+                    h.update(json.dumps([handoff.payload_text, handoff.tokens_in, handoff.tokens_out,
+                                         list(handoff.warnings), list(handoff.kept_units or ()), report.recall,
+                                         sorted(map(str, report.invented))]).encode())
+            print(f"{group}:{style} {h.hexdigest()[:16]}")
+    if big_mb:
+        trace, goal = big_trace(big_mb)
+        handoff = compress_handoff(trace, goal, "extract-rules")
+        payload = handoff.payload_text
+        print(f"big {big_mb} MB {hashlib.sha256(payload.encode()).hexdigest()[:16]} tokens {handoff.tokens_out}")
+
+
 def per_style(method: str, seeds: int) -> None:
     """Median ratio and mean recall per style (the held-out styles' rows are measured, never tuned on)."""
     for group, styles in STYLE_GROUPS.items():
@@ -107,7 +131,13 @@ def main() -> None:
     parser.add_argument("--big-mb", type=float, default=0.0, help="also time extract-rules on a trace this big")
     parser.add_argument("--peak-mb", type=float, default=0.0, help="also measure extract-rules' peak memory")
     parser.add_argument("--styles", action="store_true", help="also print extract-rules per style")
+    parser.add_argument("--digest", type=int, default=0, metavar="SEEDS",
+                        help="only print a fingerprint of extract-rules' payloads per style (with --big-mb: and of "
+                             "a trace that big), to prove a speed change leaves the output unchanged")
     args = parser.parse_args()
+    if args.digest:
+        digest(args.digest, args.big_mb)
+        return
     for method in args.methods.split(","):
         print(f"{method}")
         for group, styles in STYLE_GROUPS.items():

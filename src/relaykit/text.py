@@ -64,17 +64,31 @@ def iter_lines(text: str) -> Iterator[str]:
 def iter_sentences(text: str) -> Iterator[str]:
     """The sentences of ``text`` in order: split at line breaks and at ``.!?`` before a capital or digit."""
     for line in iter_lines(text):
-        if ". " in line or "! " in line or "? " in line or "\t" in line:
-            start = 0
-            for match in _BOUNDARY.finditer(line):
-                piece = line[start:match.start()].strip()
-                if piece:
-                    yield piece
-                start = match.end()
-            line = line[start:]
-        line = line.strip()
-        if line:
-            yield line
+        yield from line_sentences(line)
+
+
+_LINE_BOUNDARY = re.compile(r"[.!?]([ \t]+)(?=[A-Z0-9\"'(\[$£€¥])")
+"""``_BOUNDARY`` inside a line: the same spaces (group 1), found several times faster (the stop is matched, not
+looked behind at from every position)."""
+
+
+def line_sentences(line: str) -> list[str]:
+    """The sentences of one line (a text without a line break), as ``iter_sentences`` splits it."""
+    if "\n" in line:
+        return list(iter_sentences(line))
+    out = []
+    if ". " in line or "! " in line or "? " in line or "\t" in line:
+        start = 0
+        for match in _LINE_BOUNDARY.finditer(line):
+            piece = line[start:match.start(1)].strip()
+            if piece:
+                out.append(piece)
+            start = match.end(1)
+        line = line[start:]
+    line = line.strip()
+    if line:
+        out.append(line)
+    return out
 
 
 def split_sentences(text: str) -> list[str]:
@@ -151,6 +165,7 @@ __all__ = [
     "idf_weights",
     "iter_lines",
     "iter_sentences",
+    "line_sentences",
     "pack",
     "runs",
     "split_sentences",

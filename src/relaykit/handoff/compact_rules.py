@@ -13,7 +13,6 @@ import contextlib
 import functools
 import gc
 import re
-from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -308,12 +307,13 @@ def items_of(body: str) -> list[Item]:
 
 
 def keys_of(items: list[Item]) -> dict[int, tuple[str, int]]:
-    seen: Counter[str] = Counter()
+    seen: dict[str, int] = {}  # a plain dict: a Counter's missing key costs a Python call (once per row)
     keys = {}
     for i, (_, unit) in enumerate(items):
         if unit is not None and unit != BREAK:
-            keys[i] = (unit, seen[unit])
-            seen[unit] += 1
+            rank = seen.get(unit, 0)
+            keys[i] = (unit, rank)
+            seen[unit] = rank + 1
     return keys
 
 
@@ -340,8 +340,9 @@ def near(items: list[Item], i: int) -> list[int]:
 
 @contextlib.contextmanager
 def collector_paused() -> Iterator[None]:
-    """The cyclic garbage collector off while the table is written: it makes only short-lived acyclic
-    tuples and lists, and on a table of 100k options the collector's scans of the live rows cost a third."""
+    """The cyclic garbage collector off while a table is written or a trace read: neither makes reference
+    cycles, and on 100k options the collector's scans of the live rows cost a third of the writing and a tenth
+    of the reading. Nestable; the collector's state is restored."""
     was = gc.isenabled()
     gc.disable()
     try:

@@ -25,7 +25,6 @@ from relaykit.handoff.lexicon import (
     COMPARATORS,
     DROP_WORDS,
     PRONOUN_START,
-    TOKEN,
     fail_spans,
     is_remark,
     parenthesised_reason,
@@ -39,14 +38,25 @@ from relaykit.handoff.reading import (
     BOTH_START,
     CONNECTORS,
     DECISION_HEADERS,
+    NO_TOKENS,
     ORDINAL,
+    SPEAKERS,
     TOGETHER,
+    clauses_of,
+    collector_paused,
     compared_to,
     decision,
+    decision_label,
+    id_matches,
     is_heading,
     keyed_decision,
+    kind_before,
     option_ids,
+    prose_or_notes,
     respective,
+    sentences_of,
+    token_matches,
+    tokens_inside,
 )
 from relaykit.handoff.table import TOKEN_WORDS, EvidenceTable, Row, typed
 from relaykit.handoff.text import (
@@ -55,26 +65,15 @@ from relaykit.handoff.text import (
     find_quantities,
     format_number,
     normal_time,
-    quantity_of,
+    quantity_parts,
 )
-from relaykit.memo import remembered
-from relaykit.text import iter_lines, iter_sentences
+from relaykit.text import iter_lines
 
-_CLAUSE_SPLIT = re.compile(r";\s*|,?\s+(?:while|whereas)\s+|,\s+but\s+"
-                           r"|,\s+(?:and\s+)?(?=the (?:former|latter|first|second)\b)", re.IGNORECASE)
 _BLOCK_LINE = re.compile(r"^(?:\s+|[-*•]\s|[\w ()/-]{1,40}:)")
-_KIND = re.compile(r"\b([A-Z][a-z]+) $")
 _TABLE_RULE = re.compile(r"^:?-{2,}:?$")
+_PLUS = re.compile(r"\s\+\s")  # "H01 + F02": a combination of options
 _SPEAKER = re.compile(r"^(?:\[[^\]]{1,25}\]\s*)?(?P<who>[A-Za-z][A-Za-z]{0,15})\s*:\s+(?=\S)")
 """A speaker label at a line start, after a bracketed time stamp ("[10:02] sam: ...") or none."""
-SPEAKERS = frozenset({"me", "i", "you", "we", "agent", "user", "assistant", "customer", "client", "bot", "human",
-                      "ai", "q", "a", "system", "auditor", "researcher", "booker", "planner", "manager", "analyst",
-                      "reviewer", "lead", "host", "guest", "buyer", "seller", "caller", "operator", "support",
-                      "owner", "engineer", "designer", "pm", "boss", "director", "ceo", "cto", "cfo",
-                      "coordinator", "advisor", "adviser", "consultant", "recruiter", "tenant", "landlord", "broker",
-                      "scout", "editor", "tester", "developer", "dev", "purchaser", "colleague", "partner", "chair"})
-"""Dialogue speaker labels ("Agent: ...") at a line start: who speaks, never an attribute's label."""
-_NOT_CSV = re.compile(r"[.?!:;=]$|^[-*•]|:\s")  # sentence ends, bullets, labels: prose or notes, not a CSV header
 _NUMBERING = re.compile(r"^\(?\d{1,3}[.)]\s+(?=\D)")  # "1. PN1 - ...", "(2) ...": a list number, not a value
 _CSV_SPLIT = re.compile(r",(?![^()]*\))")  # commas outside parentheses ("reject (lead time, cert)" is one cell)
 _OPENER = re.compile(r"^(?:(?:starting|beginning|moving on|turning|continuing|going on|on) (?:with|to) |as for |"
@@ -91,6 +90,8 @@ _Clause = tuple[str | None, str | None, tuple[tuple[str, ...], ...], tuple[str, 
 """What ``_Reader._read`` makes of a clause: verdict, reason, label words, evidence tokens."""
 CLAUSE_MEMORY = 4096
 """Clauses a reader remembers (boilerplate recurs: "The inventory is closed, so ..."); a bound on memory."""
+NAMED_MEMORY = 2048
+"""The same for clauses that name the option they are about (they recur where a whole audit is repeated)."""
 
 
 @dataclass
@@ -119,15 +120,28 @@ class _Reader:
     last_text: str | None = None  # the text ids() read last, and its ids
     last_ids: tuple[str, ...] = ()
     clauses: dict[tuple[str, str | None, int], _Clause] = field(default_factory=dict)  # see _apply
+    named: dict[tuple[str, str | None, int], _Clause] = field(default_factory=dict)  # those naming their option
+    bounds: dict[str | None, tuple[float, ...]] = field(default_factory=dict)  # the thresholds' values by unit
+    kept_words: dict[str, bool] = field(default_factory=dict)  # word -> is evidence (see _keeps)
+    kinds_known: int = 0  # how many kinds there were when kept_words was filled
+
+    def __post_init__(self) -> None:
+        for t in self.thresholds:
+            self.bounds[t.unit] = (*self.bounds.get(t.unit, ()), t.value)
 
     def ids(self, text: str) -> list[str]:
         """The option ids ``text`` names, each once, in order (the answer for the last text is kept: a line,
         its sentence and its clause are often the same text)."""
         if text == self.last_text:
             return list(self.last_ids)
-        found = _id_matches(self.id_re, text)
+        found = id_matches(self.id_re, text)
         options = self.options
-        kept = tuple(dict.fromkeys(found if options is None else [i for i in found if i in options]))
+        if not found:  # most cells and many clauses name no id
+            kept: tuple[str, ...] = ()
+        elif len(found) == 1:
+            kept = found if options is None or found[0] in options else ()
+        else:
+            kept = tuple(dict.fromkeys(found if options is None else [i for i in found if i in options]))
         self.last_text, self.last_ids = text, kept
         return list(kept)
 
@@ -165,7 +179,7 @@ class _Reader:
             self.index += 1
             return
         self.block = None
-        for sentence in _sentences_of(stripped):
+        for sentence in sentences_of(stripped):
             self._sentence(sentence)
             self.index += 1
 
@@ -198,7 +212,7 @@ class _Reader:
         three or more short comma-separated cells without ids, values or sentence marks may be a header: it is
         remembered (and still read as text), and becomes one when the next line is a row of as many cells."""
         tabbed = "\t" in line  # tab-separated: the cells are whatever the tabs hold
-        if self.csv is None and (self.block is not None or (not tabbed and _NOT_CSV.search(line))):
+        if self.csv is None and (self.block is not None or (not tabbed and prose_or_notes(line))):
             return False  # prose, a bullet or a label line: no CSV header (the common case, decided cheaply)
         cells = [c.strip() for c in (line.split("\t") if tabbed else _CSV_SPLIT.split(line))]
         if self.csv is not None and len(cells) == len(self.csv) and self.ids(line):
@@ -207,7 +221,7 @@ class _Reader:
             self._cells(cells, self.csv)
             return True
         self.csv = None
-        if len(cells) >= 3 and self.block is None and (tabbed or not _NOT_CSV.search(line)) and not self.ids(line) \
+        if len(cells) >= 3 and self.block is None and (tabbed or not prose_or_notes(line)) and not self.ids(line) \
                 and all(c and len(c.split()) <= 3 and not typed(c) for c in cells):
             self.csv = [c.lower().replace("_", " ") for c in cells]  # "unit_price" labels like "unit price"
         return False
@@ -231,25 +245,26 @@ class _Reader:
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         if all(_TABLE_RULE.match(c) or not c for c in cells):
             return
-        hits = [(k, self.ids(c)) for k, c in enumerate(cells)]
-        at = next((k for k, ids in hits if ids), None)
+        at = next((k for k, c in enumerate(cells) if self.ids(c)), None)
         if at is None:
             self.header = [c.lower().replace("_", " ") for c in cells]
             if len(self.labels) < 4096:  # a table's header cells are labels
                 self.labels.update(w for c in self.header for w in TOKEN_WORDS.findall(c))
             return
-        self._cells(cells, self.header)
+        self._cells(cells, self.header, at)
 
-    def _cells(self, cells: list[str], header: list[str] | None) -> None:
-        """One table or CSV row: each cell under its header label; a yes / no cell of a decision column
-        (``decision``, ``verdict``, ``status``...) is the row's verdict."""
-        at = next(k for k, c in enumerate(cells) if self.ids(c))
+    def _cells(self, cells: list[str], header: list[str] | None, at: int | None = None) -> None:
+        """One table or CSV row (``at``: the index of its id cell, when known): each cell under its header
+        label; a yes / no cell of a decision column (``decision``, ``verdict``, ``status``...) is the row's
+        verdict."""
+        if at is None:
+            at = next(k for k, c in enumerate(cells) if self.ids(c))
         option_id = self.ids(cells[at])[0]
         for k, cell in enumerate(cells):
             if k != at and cell:
                 label = header[k] if header and k < len(header) else ""
                 decided = decision(label, cell)
-                if decided or (verdict_of(cell) and DECISION_HEADERS & set(TOKEN_WORDS.findall(label))):
+                if decided or (decision_label(label) and verdict_of(cell)):
                     label = ""  # "decision: reject (price)" needs no label word: the verdict cell says it
                 text = f"{label} {cell}".strip()
                 self._apply(option_id, cell[cell.find("("):] if decided and "(" in cell else "" if decided else text,
@@ -260,12 +275,13 @@ class _Reader:
         if sentence in self.goal:
             return
         ids = self.ids(sentence)
-        if len(ids) > 1 and re.search(r"\s\+\s", sentence):
+        if len(ids) > 1 and _PLUS.search(sentence):
             return  # a combination of options: a derived statement
-        for kind in _KIND.finditer(sentence[:sentence.find(ids[0])] if ids else ""):
-            self.kinds.add(kind.group(1).lower())
+        kind = kind_before(sentence[:sentence.find(ids[0])]) if ids else None
+        if kind is not None:
+            self.kinds.add(kind)
         previous: str | None = None
-        for clause in _clauses_of(sentence):
+        for clause in clauses_of(sentence):
             previous = self._clause(clause, previous)
         self.line_subject = previous
 
@@ -349,17 +365,20 @@ class _Reader:
 
     def _apply(self, option_id: str, text: str, shared: str | None = None) -> None:
         key = (text, shared, len(self.kinds))  # kinds only grow: their count says which were known
-        read = self.clauses.get(key)
+        # a clause that names its option recurs only where the whole audit does: it has a memory of its own, so
+        # that in a trace that never repeats, the clauses that do recur (cells, boilerplate) stay remembered
+        memory, bound = (self.named, NAMED_MEMORY) if option_id in text else (self.clauses, CLAUSE_MEMORY)
+        read = memory.get(key)
         if read is None:
             read = self._read(text, shared)
-            if len(self.clauses) >= CLAUSE_MEMORY:
-                self.clauses.clear()
-            self.clauses[key] = read
+            if len(memory) >= bound:
+                memory.clear()
+            memory[key] = read
         verdict, reason, labels, tokens = read
         for said in labels:
             if len(self.labels) < 4096:
                 self.labels.update(said)
-        row = self._row(option_id)
+        row = self.rows.get(option_id) or self._row(option_id)
         if verdict and len(row.verdicts) < 64:
             row.verdicts += verdict[0]
         if not row.sentences or row.sentences[-1] != self.index:
@@ -391,29 +410,47 @@ class _Reader:
     def _evidence(self, text: str, blocked: list[tuple[int, int]], spans: list[tuple[int, int]]) -> tuple[str, ...]:
         """The clause's words and typed values (encoded), except those in ``blocked``, and a goal's wanted
         value a fail phrase compares with ("does not match business")."""
-        tokens = _matches(text)
-        drop, kinds, wanted = DROP_WORDS, self.kinds, self.wanted
+        tokens = token_matches(text)
+        wanted, bounds = self.wanted, self.bounds
+        if len(self.kinds) != self.kinds_known:  # a word's fate depends on the kinds: they only grow
+            self.kept_words.clear()
+            self.kinds_known = len(self.kinds)
+        kept_words = self.kept_words
+        shut = tokens_inside(tokens, blocked) if blocked else NO_TOKENS
         out: list[str] = []
         for k, m in enumerate(tokens):
             kind = m.lastgroup
             if kind == "w":
                 value = m.group(0)
-                word = value.lower()
-                if blocked and (any(a <= m.start() < b for a, b in blocked)
-                                or (spans and word in wanted and compared_to(text, spans, m.start()))):
+                if blocked and (k in shut or (spans and value.lower() in wanted
+                                              and compared_to(text, spans, m.start()))):
                     continue
-                if word not in drop and word not in kinds and not self._is_option(value) \
-                        and not (word.endswith("'s") and self._is_option(value[:-2])):  # "KE3's price"
+                kept = kept_words.get(value)
+                if kept is None:
+                    kept = self._keeps(value)
+                if kept:
                     out.append(value)
             elif kind == "qty":
-                q = quantity_of(m)
-                if not (self.thresholds and self._is_threshold(q, tokens[max(0, k - 3):k])):
-                    out.append(encode(format_number(q.value), q.unit or "#"))
+                number, unit = quantity_parts(m)
+                limits = bounds.get(unit)
+                if not (limits and self._is_threshold(number, limits, tokens[max(0, k - 3):k])):
+                    out.append(encode(format_number(number), unit or "#"))
             elif kind == "time":
                 out.append(encode(normal_time(m.group(0)), "time"))
             elif kind == "date":
                 out.append(encode(m.group(0), "date"))
         return tuple(out)
+
+    def _keeps(self, value: str) -> bool:
+        """Whether a word is evidence: not a stop, filler or verdict word, an option kind ("hotel"), or an
+        option id (also "KE3's"). Remembered per word (a bounded memory, emptied when a kind is learnt)."""
+        word = value.lower()
+        kept = word not in DROP_WORDS and word not in self.kinds and not self._is_option(value) \
+            and not (word.endswith("'s") and self._is_option(value[:-2]))  # "KE3's price"
+        if len(self.kept_words) >= 8192:
+            self.kept_words.clear()
+        self.kept_words[value] = kept
+        return kept
 
     def _labels(self, text: str) -> tuple[tuple[str, ...], ...]:
         """The words written as labels ("hourly rate: $2.70", "rate=2.70"), one tuple per label."""
@@ -421,34 +458,14 @@ class _Reader:
         return tuple(tuple(w.lower() for w in TOKEN_WORDS.findall(m.group("label") or m.group("label2")))
                      for m in pattern.finditer(text))
 
-    def _is_threshold(self, q: Quantity, before: Sequence[re.Match[str]]) -> bool:
-        """A goal threshold restated in a check ("5.1 km exceeds the 3.0 km limit"), not the option's value."""
-        if not any(q.same_as(t) and q.unit == t.unit for t in self.thresholds):
-            return False
-        return any(m.lastgroup == "w" and m.group(0).lower() in COMPARATORS for m in before)
-
-
-@remembered
-def _matches(text: str) -> tuple[re.Match[str], ...]:
-    """The tokens of a clause (remembered inside a benchmark run: the same clauses recur in every payload)."""
-    return tuple(TOKEN.finditer(text))
-
-
-@remembered
-def _sentences_of(line: str) -> tuple[str, ...]:
-    return tuple(iter_sentences(line))
-
-
-@remembered
-def _clauses_of(sentence: str) -> tuple[str, ...]:
-    return tuple(clause.strip() for clause in _CLAUSE_SPLIT.split(sentence))
-
-
-@remembered
-def _id_matches(id_re: re.Pattern[str], text: str) -> tuple[str, ...]:
-    if not id_re.groups:
-        return tuple(id_re.findall(text))
-    return tuple(m.group(0) for m in id_re.finditer(text))
+    def _is_threshold(self, number: float, limits: tuple[float, ...], before: Sequence[re.Match[str]]) -> bool:
+        """A goal threshold restated in a check ("5.1 km exceeds the 3.0 km limit"), not the option's value:
+        the number of a threshold of the same unit (``limits``; ``Quantity.same_as``), after a comparator."""
+        close = 1e-9 * max(1.0, abs(number))
+        for value in limits:
+            if abs(number - value) <= close:
+                return any(m.lastgroup == "w" and m.group(0).lower() in COMPARATORS for m in before)
+        return False
 
 
 def read_evidence(trace: str, goal: str, *, id_pattern: str | None = None) -> EvidenceTable:
@@ -462,8 +479,9 @@ def read_evidence(trace: str, goal: str, *, id_pattern: str | None = None) -> Ev
     wanted = frozenset(w.lower() for c in constraints if c.operator in ("==", "contains", "in")
                        for w in TOKEN_WORDS.findall(c.threshold))
     reader = _Reader(id_re, option_ids(trace, id_re, goal_ids), goal, find_quantities(goal), wanted)
-    for line in iter_lines(trace):
-        reader.line(line)
+    with collector_paused():
+        for line in iter_lines(trace):
+            reader.line(line)
     return EvidenceTable(goal, constraints, reader.rows, reader.notes, frozenset(reader.labels))
 
 

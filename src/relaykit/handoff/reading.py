@@ -1,16 +1,22 @@
 """Pure helpers of the evidence reader (``relaykit.handoff.evidence``): decision cells, headings, values given
-"respectively", and which ids name options."""
+"respectively", which ids name options, dialogue speakers, and the splitting of lines into sentences, clauses
+and tokens."""
 
 from __future__ import annotations
 
+import functools
 import re
+from bisect import bisect_left
 from collections import Counter
+from collections.abc import Sequence
 from itertools import pairwise
 
 from relaykit.handoff.compact import family
+from relaykit.handoff.compact_rules import collector_paused  # the reader pauses the collector as the writer does
 from relaykit.handoff.lexicon import TOKEN, fail_spans, pass_spans, verdict_of
 from relaykit.handoff.table import TOKEN_WORDS, typed
 from relaykit.memo import remembered
+from relaykit.text import line_sentences
 
 DECISION_HEADERS = frozenset({"decision", "verdict", "status", "result", "outcome", "pass", "passes", "feasible",
                               "eligible", "shortlisted", "shortlist", "selected", "accepted", "keep", "ok"})
@@ -21,6 +27,7 @@ _NO = frozenset({"no", "n", "false", "fail", "✗", "✘", "❌", "drop", "cut",
 _BARE_DECISIONS = {"keep": "pass", "drop": "fail", "skip": "fail", "cut": "fail", "select": "pass"}
 """Cells that are a verdict by themselves, under any header or none."""
 _KEYED = re.compile(r"^[-*•\s]*(?P<label>[A-Za-z][\w ]{0,30}?)\s*[:=]\s*(?P<value>[^:=]+)$")
+_TWO_WORDS = re.compile(r"\s*(?:[A-Za-z-]+\s+){0,2}")
 
 
 BOTH_START = re.compile(r"^(?:(?:so|and|thus|hence|therefore|then),?\s+)?(?:both|neither|all of them|they both|"
@@ -70,7 +77,7 @@ def decision(label: str, cell: str) -> str | None:
 def compared_to(text: str, spans: list[tuple[int, int]], at: int) -> bool:
     """Whether the word at ``at`` is what a fail phrase compares with ("does not match night"): it follows
     the phrase within two words, with no punctuation between."""
-    return any(end <= at and re.fullmatch(r"\s*(?:[A-Za-z-]+\s+){0,2}", text[end:at]) for _, end in spans)
+    return any(end <= at and _TWO_WORDS.fullmatch(text[end:at]) for _, end in spans)
 
 
 @remembered
@@ -97,16 +104,116 @@ def option_ids(trace: str, id_re: re.Pattern[str], exclude: frozenset[str]) -> f
     """The ids that name options: those of a letter prefix shared by two or more distinct ids (so a stray
     "ISO-9001" is not an option), or every id when no prefix repeats. None when every match counts."""
     every = set(id_re.findall(trace)) if not id_re.groups else {m.group(0) for m in id_re.finditer(trace)}
-    others = Counter(family(i) for i in every if i not in exclude)
+    family_of = {i: family(i) for i in every}  # once per id (a large trace names many)
+    others = Counter(family_of[i] for i in every if i not in exclude)
     # an id the goal names is still an option when other ids of its family name options too (a persona that
     # mentions "H9" must not hide hotel H9); the goal's own id, a family of its own, is not one
-    distinct = {i for i in every if i not in exclude or others[family(i)] >= 1}
-    prefixes = Counter(family(i) for i in distinct)
+    distinct = {i for i in every if i not in exclude or others[family_of[i]] >= 1}
+    prefixes = Counter(family_of[i] for i in distinct)
     families = {p for p, n in prefixes.items() if n >= 2}
-    return frozenset(i for i in distinct if family(i) in families or not families)
+    return frozenset(i for i in distinct if family_of[i] in families or not families)
 
 
+_CLAUSE_SPLIT = re.compile(r";\s*|,?\s+(?:while|whereas)\s+|,\s+but\s+"
+                           r"|,\s+(?:and\s+)?(?=the (?:former|latter|first|second)\b)", re.IGNORECASE)
+
+SPEAKERS = frozenset({"me", "i", "you", "we", "agent", "user", "assistant", "customer", "client", "bot", "human",
+                      "ai", "q", "a", "system", "auditor", "researcher", "booker", "planner", "manager", "analyst",
+                      "reviewer", "lead", "host", "guest", "buyer", "seller", "caller", "operator", "support",
+                      "owner", "engineer", "designer", "pm", "boss", "director", "ceo", "cto", "cfo",
+                      "coordinator", "advisor", "adviser", "consultant", "recruiter", "tenant", "landlord", "broker",
+                      "scout", "editor", "tester", "developer", "dev", "purchaser", "colleague", "partner", "chair"})
+"""Dialogue speaker labels ("Agent: ...") at a line start: who speaks, never an attribute's label."""
+
+KIND = re.compile(r"\b([A-Z][a-z]+) $")
+"""The capitalised word right before an option's id ("the Hotel HT01"): the kind of option, not evidence."""
 
 
-__all__ = ["BOTH_START", "CONNECTORS", "DECISION_HEADERS", "ORDINAL", "TOGETHER", "compared_to", "decision",
-           "is_heading", "keyed_decision", "option_ids", "respective"]
+def kind_before(head: str) -> str | None:
+    """What ``KIND`` finds at the end of ``head`` (text before an id, without a line break), lower-cased. Only the
+    last word can hold it, so the search starts there instead of at every position."""
+    if not head.endswith(" "):
+        return None
+    found = KIND.search(head, head.rfind(" ", 0, len(head) - 1) + 1)
+    return found.group(1).lower() if found is not None else None
+
+
+NOT_CSV = re.compile(r"[.?!:;=]$|^[-*•]|:\s")
+"""Sentence ends, bullets, labels: a line of prose or notes, never a CSV header."""
+_ENDS = frozenset(".?!:;=")
+_BULLETS = frozenset("-*•")
+_COLON_SPACE = re.compile(r":\s")
+
+
+def prose_or_notes(line: str) -> bool:
+    """Whether ``NOT_CSV`` finds something in ``line`` (a line without a line break): its last and first
+    characters are tested first, the regex only looks for a label's colon."""
+    return line[-1:] in _ENDS or line[:1] in _BULLETS or _COLON_SPACE.search(line) is not None
+
+
+NO_TOKENS: frozenset[int] = frozenset()
+
+
+@functools.lru_cache(maxsize=1024)
+def decision_label(label: str) -> bool:
+    """Whether a table or CSV column's header names a decision ("verdict", "status"): its cells are verdicts."""
+    return bool(DECISION_HEADERS & set(TOKEN_WORDS.findall(label)))
+
+
+def tokens_inside(tokens: Sequence[re.Match[str]], spans: list[tuple[int, int]]) -> set[int]:
+    """The indices of the tokens that start inside one of ``spans`` (token starts ascend: two bisections a span)."""
+    starts = [m.start() for m in tokens]
+    return {k for a, b in spans for k in range(bisect_left(starts, a), bisect_left(starts, b))}
+
+
+@remembered
+def token_matches(text: str) -> tuple[re.Match[str], ...]:
+    """The tokens of a clause (remembered inside a benchmark run: the same clauses recur in every payload)."""
+    return tuple(TOKEN.finditer(text))
+
+
+@remembered
+def sentences_of(line: str) -> tuple[str, ...]:
+    return tuple(line_sentences(line))
+
+
+@remembered
+def clauses_of(sentence: str) -> tuple[str, ...]:
+    if ";" not in sentence and "," not in sentence and "wh" not in sentence.lower():
+        return (sentence.strip(),)  # nothing _CLAUSE_SPLIT splits at ("while" and "whereas" need their "wh")
+    return tuple(clause.strip() for clause in _CLAUSE_SPLIT.split(sentence))
+
+
+@remembered
+def id_matches(id_re: re.Pattern[str], text: str) -> tuple[str, ...]:
+    if not id_re.groups:
+        return tuple(id_re.findall(text))
+    return tuple(m.group(0) for m in id_re.finditer(text))
+
+
+__all__ = [
+    "BOTH_START",
+    "CONNECTORS",
+    "DECISION_HEADERS",
+    "KIND",
+    "NOT_CSV",
+    "NO_TOKENS",
+    "ORDINAL",
+    "SPEAKERS",
+    "TOGETHER",
+    "clauses_of",
+    "collector_paused",
+    "compared_to",
+    "decision",
+    "decision_label",
+    "id_matches",
+    "is_heading",
+    "keyed_decision",
+    "kind_before",
+    "option_ids",
+    "prose_or_notes",
+    "respective",
+    "sentences_of",
+    "token_matches",
+    "tokens_inside",
+]

@@ -58,6 +58,7 @@ _NEGATIONS = frozenset({"not", "doesn't", "didn't", "never", "cannot"})
 _ELIMINATION = frozenset({"eliminated", "eliminate", "rejected", "excluded", "disqualified", "dropped",
                           "discarded"})
 _WORDS = re.compile(r"[a-z']+")
+_CLOCK = re.compile(r"(\d{1,2})(?::(\d{2}))?\s*([ap])?")
 
 
 @dataclass(frozen=True)
@@ -92,7 +93,7 @@ def format_number(value: float) -> str:
 
 def normal_time(text: str) -> str:
     """"2 pm", "14:00", "2:30pm" -> "14:00" / "14:30"."""
-    m = re.match(r"(\d{1,2})(?::(\d{2}))?\s*([ap])?", text.strip().lower())
+    m = _CLOCK.match(text.strip().lower())
     if not m:
         return text
     hour, minute = int(m.group(1)), int(m.group(2) or 0)
@@ -115,13 +116,20 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
 
 def quantity_of(m: re.Match[str]) -> Quantity:
     """The ``Quantity`` of a match of ``QUANTITY_PATTERN`` (inside any larger pattern that embeds it)."""
-    code = m.group("code") or m.group("pre")
-    unit = CURRENCY_SYMBOLS[m.group("sym")] if m.group("sym") else code.upper() if code else None
-    if unit is None and m.group("word"):
-        unit = _MONEY_WORDS[m.group("word").lower().rstrip("s")]
-    if unit is None and m.group("unit"):
-        unit = UNITS[m.group("unit").lower()]
-    return Quantity(float(m.group("num").replace(",", "")), unit, m.group(0).strip(), m.start())
+    value, unit = quantity_parts(m)
+    return Quantity(value, unit, m.group(0).strip(), m.start())
+
+
+def quantity_parts(m: re.Match[str]) -> tuple[float, str | None]:
+    """The value and unit of a match of ``QUANTITY_PATTERN`` (``quantity_of`` without building a ``Quantity``)."""
+    sym, pre, num, code, word, unit_word = m.group("sym", "pre", "num", "code", "word", "unit")
+    code = code or pre
+    unit = CURRENCY_SYMBOLS[sym] if sym else code.upper() if code else None
+    if unit is None and word:
+        unit = _MONEY_WORDS[word.lower().rstrip("s")]
+    if unit is None and unit_word:
+        unit = UNITS[unit_word.lower()]
+    return float(num.replace(",", "")), unit
 
 
 def parse_quantity(text: str) -> Quantity | None:
@@ -160,8 +168,15 @@ def mentions_elimination(text: str) -> bool:
     return "ruled out" in lowered or not _ELIMINATION.isdisjoint(_WORDS.findall(lowered))
 
 
+DEFAULT_ID_RE = re.compile(r"[A-Z](?<!\w[A-Z])[A-Z]{0,2}-?\d{1,4}\b")
+"""``DEFAULT_ID_PATTERN`` written to open with its first capital (the regex engine then skips straight to
+capitals; ``\b`` first made it try every position): the same matches, about twice as fast."""
+
+
 def compile_id_pattern(pattern: str | None) -> re.Pattern[str]:
     """The option-identifier regex; a ``UsageError`` explains a pattern that does not compile."""
+    if not pattern or pattern == DEFAULT_ID_PATTERN:
+        return DEFAULT_ID_RE
     try:
         return re.compile(pattern or DEFAULT_ID_PATTERN)
     except re.error as exc:
@@ -201,6 +216,7 @@ def as_text(value: str | bytes, name: str) -> str:
 
 __all__ = [
     "DEFAULT_ID_PATTERN",
+    "DEFAULT_ID_RE",
     "QUANTITY_PATTERN",
     "Quantity",
     "as_text",
@@ -216,5 +232,6 @@ __all__ = [
     "normal_time",
     "parse_quantity",
     "quantity_of",
+    "quantity_parts",
     "split_sentences",
 ]

@@ -1,0 +1,152 @@
+"""The reader's speed-ups keep its answers: the fast token pattern matches exactly what the plain one did."""
+
+from __future__ import annotations
+
+import re
+
+from relaykit.handoff.corpus import STYLES, corpus
+from relaykit.handoff.lexicon import (
+    DATE_PATTERN,
+    FAIL_EXTRA_PATTERN,
+    FAIL_PHRASE_PATTERN,
+    PASS_PATTERN,
+    TIME_PATTERN,
+    TOKEN,
+    folded,
+)
+from relaykit.handoff.reading import KIND, NOT_CSV, kind_before, prose_or_notes
+from relaykit.handoff.text import DEFAULT_ID_PATTERN, DEFAULT_ID_RE, QUANTITY_PATTERN, compile_id_pattern
+from relaykit.text import iter_lines, iter_sentences, line_sentences
+
+PLAIN_TOKEN = re.compile(
+    r"(?=[\w$£€¥✓✔✗✘❌✅✖👍👎])(?:"
+    rf"(?P<time>{TIME_PATTERN})|(?P<date>{DATE_PATTERN})|(?P<qty>{QUANTITY_PATTERN})"
+    r"|(?P<w>[A-Za-z][A-Za-z0-9]*(?:[-_./'+][A-Za-z0-9]+)*)|(?P<mark>[✓✔✗✘❌✅✖👍👎]\uFE0F?))",
+    re.IGNORECASE,
+)
+"""The token pattern as it was first written (one case-insensitive alternation): the reference."""
+
+TRICKY = [
+    "usd 180, Usd180, USD 1,250.00, 180 usd, 180 Dollars, €95, ¥ 300, EUR12 eur 12 Eurostar EURO 5",
+    "2 PM, 2pm, 2 p.m., 14:00, 9:30 AM, 12 am, 1:05pm. 13 pm 24:00 2 pmx 7 Am",
+    "2026-12-01 and 1/2/26 and 12/31/2026; 2026-1-1",
+    "5 KM, 5km, 5 Km2, 5 km², 3 MI, 2.5 GB, 99.5%, 10 Percent, 4-star, 3 hrs, 2 Kms, 5 kmh",
+    "HT01 is 5 \u212am away; \u017fpa and \u0131nn and \u0130stanbul; K9 and \u212a9; CHF-9 SEK 5 sgd9 HKD 1.5",
+    "DKK 40 nok40 INR 5 cny 6 AUD 7 nzd 8 cad 9 jpy 10 GBP 11 gbp 12 CAD-3 A-5 AB-5 e.g. 1.2.3",
+    "✓ ✗ ✔️ ❌ 👍 👎 ✅ ✖ x✓ 5✓ ✓5 — it's AP7's rate: $2.70/h, rate=2.70, cost+tax, a/b test, don't",
+    "US 5, USD, U 5, usd-5, US$5, $ 5, $5.5.5, 5.5.5, 1,2345, 12,345,678.9 and 0.5m 5 m. 5 mm 5 MB 5 Mbps",
+]
+
+
+def _tokens(pattern: re.Pattern[str], text: str) -> list[tuple[tuple[int, int], str | None, dict[str, str | None]]]:
+    return [(m.span(), m.lastgroup, m.groupdict()) for m in pattern.finditer(text)]
+
+
+def test_fast_token_pattern_matches_the_plain_one_on_every_corpus_trace_and_odd_text() -> None:
+    texts = [t.trace for t in corpus(STYLES, seeds=1)] + [t.goal for t in corpus(STYLES, seeds=1)] + TRICKY
+    for text in texts:
+        assert _tokens(TOKEN, text) == _tokens(PLAIN_TOKEN, text), text[:80]
+    assert TOKEN.groupindex == PLAIN_TOKEN.groupindex
+
+
+def test_fast_token_pattern_reads_every_character_as_the_plain_one_does() -> None:
+    # each character on its own, and after a digit, a letter and a space: case folding (Kelvin sign, long s,
+    # dotted and dotless i) must give the same tokens as the case-insensitive reference
+    for code in range(0x3000):
+        char = chr(code)
+        for text in (char, f"5{char}", f"5 {char}", f"a{char}b", f"USD{char}5"):
+            assert _tokens(TOKEN, text) == _tokens(PLAIN_TOKEN, text), hex(code)
+
+
+PHRASES = [FAIL_PHRASE_PATTERN, FAIL_EXTRA_PATTERN, PASS_PATTERN]
+ODD_PHRASES = [
+    "HT01 DROPS OUT on Price; it's OUT. Ruled Out. NO-GO ✗. Not A Fit. Too Pricey - No. She's Out. StaYs iN.",
+    "H\u0130 is d\u0131squalif\u0131ed, cro\u017f\u017fed off, \u212aept it, \u017ftay\u017f in, "
+    "DISQUAL\u0130FIED, \u0130S OUT",
+    "Pays out on 94% of claims; it stands out on price; out of us-west; fits 60 people; FITS. KEEP.",
+    "set it aside; SET THEM ASIDE; put KX8 aside; rules CR7 out; over our limit; above the 10 USD cap",
+]
+
+
+def test_phrase_patterns_on_folded_text_match_as_case_insensitive_ones_on_the_text() -> None:
+    texts = [s for t in corpus(STYLES, seeds=1) for s in iter_sentences(t.trace)] + ODD_PHRASES
+    for source in PHRASES:
+        fast, plain = re.compile(source), re.compile(source, re.IGNORECASE)
+        for text in texts:
+            low = folded(text)
+            assert len(low) == len(text)
+            assert [m.span() for m in fast.finditer(low)] == [m.span() for m in plain.finditer(text)], text[:80]
+            assert bool(fast.match(low)) == bool(plain.match(text))
+
+
+CASED = [chr(c) for c in range(0x30000) if c < 0x80 or chr(c).lower() != chr(c) or chr(c).upper() != chr(c)
+         or chr(c).casefold() != chr(c)]
+"""Every character with a case (folding can only change these), and ASCII."""
+
+
+def test_folding_keeps_every_character_in_its_place_and_the_phrase_matches() -> None:
+    for source in PHRASES:
+        fast, plain = re.compile(source), re.compile(source, re.IGNORECASE)
+        for char in CASED:
+            code = ord(char)
+            for text in (f"{char}out", f"drop{char}", f"is o{char}t.", f"no{char}go"):
+                low = folded(text)
+                assert len(low) == len(text), hex(code)
+                assert [m.span() for m in fast.finditer(low)] == [m.span() for m in plain.finditer(text)], hex(code)
+
+
+def test_a_line_splits_into_the_sentences_iter_sentences_finds() -> None:
+    lines = [line for t in corpus(STYLES, seeds=1) for line in iter_lines(t.trace)] + TRICKY + ODD_PHRASES + [
+        "A. B! C? D.  E.\tF. g. 1. (x) \"y\". $5. \u20ac5? [z]", "end.  ", "  ", "", "x.\ty", "a. b\nC. d"]
+    for line in lines:
+        assert line_sentences(line) == list(iter_sentences(line)), line[:80]
+
+
+def test_the_default_id_regex_finds_what_the_default_pattern_does() -> None:
+    plain = re.compile(DEFAULT_ID_PATTERN)
+    assert compile_id_pattern(None) is DEFAULT_ID_RE and compile_id_pattern(DEFAULT_ID_PATTERN) is DEFAULT_ID_RE
+    texts = [t.trace for t in corpus(STYLES, seeds=1)] + TRICKY + ODD_PHRASES + [
+        "H01 xH01 _H01 H01x H01_ ABCD1 ABC12345 AB-12 A-1234 -A1 é A1 \u0130A1 ÉA1 A1é HT01's (HT02) HT03.HT04"]
+    texts += [f"{chr(c)}AB12 A{chr(c)}1 AB1{chr(c)}" for c in range(0x3000)]
+    for text in texts:
+        assert DEFAULT_ID_RE.findall(text) == plain.findall(text), text[:80]
+        assert [m.span() for m in DEFAULT_ID_RE.finditer(text)] == [m.span() for m in plain.finditer(text)]
+    for word in ("H01", "ABC1234", "A-1", "ABCD1", "H01x", "h01", "AB-", "É1"):
+        assert bool(DEFAULT_ID_RE.fullmatch(word)) == bool(plain.fullmatch(word))
+        assert bool(DEFAULT_ID_RE.match(word)) == bool(plain.match(word))
+
+
+def test_the_kind_before_an_id_is_what_the_kind_pattern_finds_in_the_whole_head() -> None:
+    heads = [s[:k] for t in corpus(STYLES, seeds=1) for s in iter_sentences(t.trace) for k in range(0, len(s), 7)]
+    heads += ["the Hotel ", "the Hotel  ", "xHotel ", "(Hotel ", "Hotel ", " ", "", "a b Cc ", "A" + "a" * 90 + " ",
+              "the HOTEL ", "the Éclair ", "the Hotel-Room ", "Ab Cd ", "room Ab\t"]
+    for head in heads:
+        plain = [m.group(1).lower() for m in KIND.finditer(head)]
+        assert kind_before(head) == (plain[-1] if plain else None), head
+
+
+def test_reading_pauses_the_collector_and_restores_its_state() -> None:
+    import gc
+
+    from relaykit.handoff.evidence import read_evidence
+
+    trace = "H01 costs $120 and passes.\nH02 costs $150, 9 km out, ruled out on distance."
+    goal = "a hotel under 200 USD within 5 km"
+    assert gc.isenabled()
+    read_evidence(trace, goal)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        table = read_evidence(trace, goal)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    assert set(table.rows) == {"H01", "H02"}
+
+
+def test_prose_or_notes_is_what_the_not_csv_pattern_finds() -> None:
+    lines = [line.strip() for t in corpus(STYLES, seeds=1) for line in iter_lines(t.trace)] + TRICKY + [
+        "", ".", "a,b,c", "a, b, c.", "- a, b", "• a,b", "* x", "name: a, b", "a:b,c", "a:\tb", "a:\u00a0b", "a =",
+        "x;", "a, b, c!", "a,b:", "price,rate,stars", "a\r", "a.\r"]
+    for line in lines:
+        assert prose_or_notes(line) == (NOT_CSV.search(line) is not None), line[:80]
