@@ -289,10 +289,11 @@ class GroupIndex:
         centroids = self._centroids if self._centroids is not None else self._build_cells()
         pq = _rowdot(self._projection_t, q)
         near = _rowdot(centroids, pq)
-        probes = np.argpartition(-near, min(PROBES, len(near)) - 1)[:PROBES]
+        probes = np.argpartition(near, max(len(near) - PROBES, 0))[-PROBES:]
         # |row - q|^2 <= bound  <=>  row . q - |row|^2 / 2 >= (|q|^2 - bound) / 2
         floor = (float(pq @ pq) - SLACK * max(2.0 - 2.0 * threshold, 1e-3)) / 2.0
-        extended = np.append(pq, np.float32(-1.0))
+        extended = np.empty(PROJECTED_DIM + 1, dtype=np.float32)
+        extended[:PROJECTED_DIM], extended[PROJECTED_DIM] = pq, -1.0
         cells = [self._cells[int(c)] for c in probes]
         # one comparison over the probed cells' scores; ids gathered only when some row passes (a miss: rarely)
         scores = np.concatenate([cell.scores(extended) for cell in cells])
