@@ -256,14 +256,32 @@ class GroupIndex:
             candidates = np.concatenate([self._projected_candidates(q, threshold), self._pending_rows()])
             sims = _rowdot(self._full[candidates], q)
         else:  # the usual case: the pending rows are the tail, scored through a view (no copy)
-            filed = self._projected_candidates(q, threshold)
-            candidates = np.concatenate([filed, np.arange(self._tail, n, dtype=np.int64)])
-            tail = _rowdot(self._full[self._tail: n], q)
-            sims = np.concatenate([_rowdot(self._full[filed], q), tail]) if filed.size else tail
+            return self._filed_and_tail(q, threshold, limit)
         above = np.flatnonzero(sims >= threshold)
         order = above[np.argsort(-sims[above])][:limit]
         rows = order if candidates is None else candidates[order]
         return [(self.keys[int(row)], float(sims[i])) for row, i in zip(rows, order)]
+
+    def _filed_and_tail(self, q: Vectors, threshold: float, limit: int) -> list[tuple[str, float]]:
+        """``search`` of a large group whose pending rows are all in the tail: the filed candidates and the tail
+        are each scored and cut at the threshold on their own, and only what passes is merged (on a miss,
+        nothing: a handful of array operations fewer than one merged pass)."""
+        found: list[tuple[Ids, Vectors]] = []
+        filed = self._projected_candidates(q, threshold)
+        if filed.size:
+            sims = _rowdot(self._full[filed], q)
+            passed = sims >= threshold
+            if passed.any():
+                found.append((filed[passed], sims[passed]))
+        tail = _rowdot(self._full[self._tail: len(self.keys)], q)
+        above = np.flatnonzero(tail >= threshold)
+        if above.size:
+            found.append((above + self._tail, tail[above]))
+        if not found:
+            return []
+        rows, sims = (np.concatenate(parts) for parts in zip(*found))
+        order = np.argsort(-sims)[:limit]
+        return [(self.keys[int(rows[i])], float(sims[i])) for i in order]
 
     def _build_cells(self) -> Vectors:
         """Centroids drawn from the rows (seeded), every row filed under its nearest."""
