@@ -260,21 +260,26 @@ class Cached(ModelWrapper):
         if refresh is None:
             with self._index_lock:  # several threads (and caches) may share the index; not thread-safe alone
                 index = self._versioned(group, now)
-                return [] if index is None else index.search(vector, self.threshold)
-        if read is None:  # the version and the changes in one call, read outside the lock (see _read)
-            read = self._read(group, lambda since: (None, refresh(self.namespace, group, since, now)))[1]
-        with self._index_lock:  # taken in and searched under one hold of the lock
-            index = self._take_in(group, read, lambda since: refresh(self.namespace, group, since, now))
-            return [] if index is None else index.search(vector, self.threshold)
+                view = None if index is None else index.view()
+        else:
+            if read is None:  # the version and the changes in one call, read outside the lock (see _read)
+                read = self._read(group, lambda since: (None, refresh(self.namespace, group, since, now)))[1]
+            with self._index_lock:
+                index = self._take_in(group, read, lambda since: refresh(self.namespace, group, since, now))
+                view = None if index is None else index.view()
+        # searched outside the lock: the other threads take changes in meanwhile (see index.View)
+        return [] if view is None else view.search(vector, self.threshold)
 
     def _read(self, group: str, statement: Callable[[int], tuple[CacheEntry | None, Any]]) -> tuple[
             CacheEntry | None, _Read]:
         """Run ``statement(cursor)`` (a read of the group's changes since the index's cursor, maybe with an
         exact lookup) outside the index lock: a statement gives the GIL up, and a thread that held the index
         lock while it waited to get the GIL back stalled every other lookup."""
-        with self._index_lock:
-            seen = self.index.group(group)
-            since, known = seen.cursor, seen.version
+        seen = self.index.peek(group)  # no lock: one dictionary read (the lookup under the lock marks it used)
+        if seen is None:
+            with self._index_lock:
+                seen = self.index.group(group)
+        since, known = seen.cursor, seen.version
         result = self._safe(lambda: statement(since))
         entry, found = (None, None) if result is None else result
         return entry, _Read(seen, known, found)

@@ -21,6 +21,7 @@ import threading
 import weakref
 from collections import OrderedDict
 from collections.abc import Hashable
+from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
@@ -93,11 +94,6 @@ class _Cell:
             at, last = int(found[0]), self.size - 1
             self.ids[at], self.rows[at] = self.ids[last], self.rows[last]
             self.size = last
-
-    def scores(self, query: Vectors) -> Vectors:
-        """This cell's rows scored against ``query`` (a projected query extended by -1: the score is
-        ``row . q - |row|^2 / 2``, higher is nearer)."""
-        return _rowdot(self.rows[: self.size], query)
 
     @property
     def nbytes(self) -> int:
@@ -245,43 +241,16 @@ class GroupIndex:
 
     def search(self, query: Vectors, threshold: float, limit: int = 8) -> list[tuple[str, float]]:
         """Up to ``limit`` (key, similarity) pairs with cosine >= ``threshold``, most similar first."""
-        n = len(self.keys)
-        if n == 0 or query.size != self._full.shape[1]:
-            return []
-        q = np.asarray(query, dtype=np.float32)
-        if n < EXACT_BELOW:  # a view of the live rows: scoring them copies nothing
-            candidates = None
-            sims = _rowdot(self._full[:n], q)
-        elif self._moved:
-            candidates = np.concatenate([self._projected_candidates(q, threshold), self._pending_rows()])
-            sims = _rowdot(self._full[candidates], q)
-        else:  # the usual case: the pending rows are the tail, scored through a view (no copy)
-            return self._filed_and_tail(q, threshold, limit)
-        above = np.flatnonzero(sims >= threshold)
-        order = above[np.argsort(-sims[above])][:limit]
-        rows = order if candidates is None else candidates[order]
-        return [(self.keys[int(row)], float(sims[i])) for row, i in zip(rows, order)]
+        return self.view().search(query, threshold, limit)
 
-    def _filed_and_tail(self, q: Vectors, threshold: float, limit: int) -> list[tuple[str, float]]:
-        """``search`` of a large group whose pending rows are all in the tail: the filed candidates and the tail
-        are each scored and cut at the threshold on their own, and only what passes is merged (on a miss,
-        nothing: a handful of array operations fewer than one merged pass)."""
-        found: list[tuple[Ids, Vectors]] = []
-        filed = self._projected_candidates(q, threshold)
-        if filed.size:
-            sims = _rowdot(self._full[filed], q)
-            passed = sims >= threshold
-            if passed.any():
-                found.append((filed[passed], sims[passed]))
-        tail = _rowdot(self._full[self._tail: len(self.keys)], q)
-        above = np.flatnonzero(tail >= threshold)
-        if above.size:
-            found.append((above + self._tail, tail[above]))
-        if not found:
-            return []
-        rows, sims = (np.concatenate(parts) for parts in zip(*found))
-        order = np.argsort(-sims)[:limit]
-        return [(self.keys[int(rows[i])], float(sims[i])) for i in order]
+    def view(self) -> View:
+        """What a search reads, as it is now (a large group's cells are drawn first when due). Take it under
+        the lock that guards this index; its search may then run without the lock (see ``View``)."""
+        n = len(self.keys)
+        if n >= EXACT_BELOW and self._centroids is None:
+            self._build_cells()
+        pending = self._pending_rows() if self._moved else None
+        return View(self.keys, n, self._full, self._tail, pending, self._cells, self._centroids, self._projection_t)
 
     def _build_cells(self) -> Vectors:
         """Centroids drawn from the rows (seeded), every row filed under its nearest."""
@@ -300,28 +269,88 @@ class GroupIndex:
         self._centroids, self._drawn_at = centroids, n
         return centroids
 
-    def _projected_candidates(self, q: Vectors, threshold: float) -> Ids:
+
+@dataclass(frozen=True)
+class View:
+    """A group index as it was when taken (``GroupIndex.view``), searchable without its lock while writers go on.
+
+    What a writer changes later is either outside the view (rows from ``n`` on, arrays and lists replaced by
+    new ones) or a cell's rows (filed, or moved out) and a replaced row's vector, changed in place: a search
+    racing with those may score a row twice, skip it or name the wrong key for it, and so miss; it never
+    serves a wrong answer, since every hit is re-checked against the stored vector and the guards.
+    """
+
+    keys: list[str]
+    n: int
+    full: Vectors
+    tail: int
+    pending: Ids | None  # when rows were replaced since the last batch: those and the rows from ``tail`` on
+    cells: list[_Cell]
+    centroids: Vectors | None
+    projection_t: Vectors | None
+
+    def search(self, query: Vectors, threshold: float, limit: int = 8) -> list[tuple[str, float]]:
+        """Up to ``limit`` (key, similarity) pairs with cosine >= ``threshold``, most similar first."""
+        n = self.n
+        if n == 0 or query.size != self.full.shape[1]:
+            return []
+        q = np.asarray(query, dtype=np.float32)
+        if n < EXACT_BELOW or self.centroids is None:  # a view of the live rows: scoring them copies nothing
+            sims = _rowdot(self.full[:n], q)
+            above = np.flatnonzero(sims >= threshold)
+            return self._best(above, sims[above], limit)
+        filed = self._candidates(q, threshold)
+        if self.pending is not None:
+            candidates = np.concatenate([filed, self.pending])
+            sims = _rowdot(self.full[candidates], q)
+            passed = sims >= threshold
+            return self._best(candidates[passed], sims[passed], limit)
+        # the usual case: the pending rows are the tail, scored through a view (no copy); the filed candidates
+        # and the tail are each cut at the threshold, and only what passes is merged (on a miss: nothing)
+        found: list[tuple[Ids, Vectors]] = []
+        if filed.size:
+            sims = _rowdot(self.full[filed], q)
+            passed = sims >= threshold
+            if passed.any():
+                found.append((filed[passed], sims[passed]))
+        tail = _rowdot(self.full[self.tail: n], q)
+        above = np.flatnonzero(tail >= threshold)
+        if above.size:
+            found.append((above + self.tail, tail[above]))
+        if not found:
+            return []
+        rows, sims = (np.concatenate(parts) for parts in zip(*found))
+        return self._best(rows, sims, limit)
+
+    def _best(self, rows: Ids, sims: Vectors, limit: int) -> list[tuple[str, float]]:
+        out: dict[str, float] = {}  # a row filed while this search ran may come twice
+        for i in np.argsort(-sims):
+            out.setdefault(self.keys[int(rows[i])], float(sims[i]))
+            if len(out) >= limit:
+                break
+        return list(out.items())
+
+    def _candidates(self, q: Vectors, threshold: float) -> Ids:
         """Rows filed in the cells nearest ``q`` whose projection lies within the bound (at most ``RERANK``,
-        nearest first); pending rows are not among them."""
-        assert self._projection_t is not None
-        centroids = self._centroids if self._centroids is not None else self._build_cells()
-        pq = _rowdot(self._projection_t, q)
-        near = _rowdot(centroids, pq)
+        nearest first), below ``n``; pending rows are not among them."""
+        assert self.projection_t is not None and self.centroids is not None
+        pq = _rowdot(self.projection_t, q)
+        near = _rowdot(self.centroids, pq)
         probes = np.argpartition(near, max(len(near) - PROBES, 0))[-PROBES:]
         # |row - q|^2 <= bound  <=>  row . q - |row|^2 / 2 >= (|q|^2 - bound) / 2
         floor = (float(pq @ pq) - SLACK * max(2.0 - 2.0 * threshold, 1e-3)) / 2.0
         extended = np.empty(PROJECTED_DIM + 1, dtype=np.float32)
         extended[:PROJECTED_DIM], extended[PROJECTED_DIM] = pq, -1.0
-        cells = [self._cells[int(c)] for c in probes]
-        # one comparison over the probed cells' scores; ids gathered only when some row passes (a miss: rarely)
-        scores = np.concatenate([cell.scores(extended) for cell in cells])
+        # each cell's size read once (a writer sets it last), then its arrays: ids and scores stay aligned
+        cells = [(cell.size, cell) for cell in (self.cells[int(c)] for c in probes)]
+        scores = np.concatenate([_rowdot(cell.rows[:size], extended) for size, cell in cells])
         keep = np.flatnonzero(scores >= floor)
         if not keep.size:
             return keep
-        rows = np.concatenate([cell.ids[: cell.size] for cell in cells])[keep]
+        rows = np.concatenate([cell.ids[:size] for size, cell in cells])[keep]
         if rows.size > RERANK:
             rows = rows[np.argpartition(-scores[keep], RERANK)[:RERANK]]
-        return rows
+        return rows[rows < self.n]  # rows filed after the view was taken are not in it
 
 
 class SemanticIndex:
@@ -343,6 +372,11 @@ class SemanticIndex:
             found = self._groups[name] = GroupIndex()
         self._groups.move_to_end(name)
         return found
+
+    def peek(self, name: str) -> GroupIndex | None:
+        """The index of group ``name`` if there is one, not marked used: one dictionary read, safe without the
+        lock (a reader that then finds another index under the lock reads again, see ``Cached._take_in``)."""
+        return self._groups.get(name)
 
     def reset(self, name: str) -> GroupIndex:
         self._groups[name] = GroupIndex()
