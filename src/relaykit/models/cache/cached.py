@@ -190,8 +190,10 @@ class Cached(ModelWrapper):
 
     def group(self, request: ChatRequest) -> str:
         """What a semantic hit must share with the request: everything except the last user message."""
+        return self._group(request, split_query(request.messages)[1])
+
+    def _group(self, request: ChatRequest, context: list[Any]) -> str:
         material = request.cache_key_material()
-        _, context = split_query(request.messages)
         material["messages"] = context
         return _digest({"model": self.key_name, "namespace": self.namespace, "embedder": self.embedder.name,
                         **material})
@@ -205,21 +207,22 @@ class Cached(ModelWrapper):
 
     def _find(self, request: ChatRequest, key: str, now: float) -> tuple[ChatResponse | None, _Probe | None]:
         """(hit or None, the semantic probe: last user message, its embedding and group -- to store a miss)."""
-        read, group = None, ""
-        lookup = getattr(self.store, "lookup", None) if self._mode.semantic else None
+        if not self._mode.semantic:
+            entry = self._safe(lambda: self.store.get(key, now))
+            return (None if entry is None else self._hit(entry, request, "exact", 1.0, now)), None
+        text, context = split_query(request.messages)
+        group, read = self._group(request, context), None
+        lookup = getattr(self.store, "lookup", None)
         if lookup is not None:  # the exact entry and the group's changes in one statement
-            group = self.group(request)
             entry, read = self._read(group, lambda since: lookup(key, now, self.namespace, group, since))
         else:
             entry = self._safe(lambda: self.store.get(key, now))
         if entry is not None:
             return self._hit(entry, request, "exact", 1.0, now), None
-        if not self._mode.semantic:
-            return None, None
-        query = redact_secrets(split_query(request.messages)[0])
+        query = redact_secrets(text)
         if not query:
             return None, None
-        probe = _Probe(query, self.embedder.embed([query])[0], group or self.group(request))
+        probe = _Probe(query, self.embedder.embed([query])[0], group)
         found = self._semantic_lookup(probe, now, read)
         if found is not None:
             return self._hit(found[0], request, "semantic", found[1], now), probe
