@@ -3,15 +3,17 @@ from the store's change cursor, bounded in rows and groups (least recently used 
 
 Small groups are scored exactly in one pass over a view of the matrix (no copy). Large groups are searched
 in three steps. Rows are projected to ``PROJECTED_DIM`` dimensions (a random projection) and filed under the
-nearest of up to ``CELLS`` cells (centroids drawn from the rows; an inverted file whose cells each keep their
-rows' projections contiguous): a query looks only at the rows of its ``PROBES`` nearest cells, so its cost
-does not grow with the group; of those it keeps the rows whose projected distance is within ``SLACK`` times
-the distance the threshold allows (by the Johnson-Lindenstrauss bound a true match fails this with
-probability far below one in a million), at most ``RERANK`` of them, nearest first; those are scored
-exactly. Rows added since the last batch wait "pending" (neither projected nor filed), scored exactly by
-every query, and are projected and filed ``LOOSE`` at a time (one batch costs about what one row did). A
-missed candidate costs a miss, never a wrong answer: every hit is re-checked against the stored vector and
-the guards. The cells are drawn again whenever the group has doubled since they were drawn.
+nearest of up to ``CELLS`` cells (centroids drawn from the rows, then moved to their rows' means by a few
+rounds of k-means; an inverted file whose cells each keep their rows' projections contiguous): a query looks
+only at the rows of its ``PROBES`` nearest cells, so its cost does not grow with the group; of those it keeps
+the rows whose projected distance is within ``SLACK`` times the distance the threshold allows (by the
+Johnson-Lindenstrauss bound a true match fails this with probability far below one in a million), at most
+``RERANK`` of them, nearest first; those are scored exactly. Rows added since the last batch wait "pending"
+(neither projected nor filed), scored exactly by every query, and are projected and filed ``LOOSE`` at a
+time (one batch costs about what one row did). A missed candidate costs a miss, never a wrong answer: every
+hit is re-checked against the stored vector and the guards. The cells are drawn again whenever the group
+has doubled since they were drawn. A search reads a ``View`` of the index taken under its lock and runs
+without the lock (see ``View``).
 """
 
 from __future__ import annotations
@@ -32,8 +34,10 @@ PROJECTED_DIM = 64
 SLACK = 2.5  # chi-square(64)/64 exceeds 2.5 with probability ~4e-10
 EXACT_BELOW = 2048  # rows; smaller groups are scored exactly in one pass
 RERANK = 256  # projected candidates scored exactly, at most
-CELLS = 256  # inverted-file cells of a large group
-PROBES = 8  # cells a query looks in
+CELLS = 512  # inverted-file cells of a large group, at most
+ROWS_PER_CELL = 64  # at least, on average (a group of 2,048 rows has 32 cells)
+PROBES = 6  # cells a query looks in
+LLOYD_ROUNDS = 2  # rounds of k-means that move the drawn centroids to their rows' means
 HEADROOM = 8  # a bulk load allocates 1/HEADROOM spare rows, so the next writes do not copy the matrix
 LOOSE = 128  # rows added to a large group wait pending (scored exactly) until this many are filed at once
 
@@ -53,6 +57,11 @@ def _rowdot(matrix: Vectors, vector: Vectors) -> Vectors:
     """``matrix @ vector`` without BLAS: a BLAS matrix product wakes its thread pool, whose spinning threads cost
     milliseconds to every thread of the process on a busy machine (and einsum is three times slower)."""
     out: Vectors = np.einsum("ij,j->i", matrix, vector) if _VECDOT is None else _VECDOT(matrix, vector)
+    return out
+
+
+def _unit(rows: Vectors) -> Vectors:
+    out: Vectors = (rows / np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), 1e-6)).astype(np.float32)
     return out
 
 
@@ -252,16 +261,29 @@ class GroupIndex:
         pending = self._pending_rows() if self._moved else None
         return View(self.keys, n, self._full, self._tail, pending, self._cells, self._centroids, self._projection_t)
 
-    def _build_cells(self) -> Vectors:
-        """Centroids drawn from the rows (seeded), every row filed under its nearest."""
-        self._project_pending()
+    def _assign(self, centroids: Vectors) -> None:
+        """File every row under its nearest centroid (``_cell``), in blocks."""
         n = len(self.keys)
-        rng = np.random.default_rng(n)
-        picked = self._proj[rng.choice(n, size=min(CELLS, n), replace=False)]
-        centroids: Vectors = picked / np.maximum(np.linalg.norm(picked, axis=1, keepdims=True), 1e-6)
         for start in range(0, n, 8192):
             block = self._proj[start: min(n, start + 8192)]
             self._cell[start: start + len(block)] = np.argmax(block @ centroids.T, axis=1)
+
+    def _build_cells(self) -> Vectors:
+        """Centroids drawn from the rows (seeded) and moved to their rows' means (``LLOYD_ROUNDS`` of k-means:
+        cells of even size, so that a query's nearest cells hold few rows and its match is likelier among
+        them), every row filed under its nearest."""
+        self._project_pending()
+        n = len(self.keys)
+        rng = np.random.default_rng(n)
+        count = min(CELLS, max(1, n // ROWS_PER_CELL))
+        centroids = _unit(self._proj[rng.choice(n, size=count, replace=False)])
+        for _ in range(LLOYD_ROUNDS):  # each row to its nearest centroid, each centroid to its rows' mean
+            self._assign(centroids)
+            sums = np.zeros_like(centroids)
+            np.add.at(sums, self._cell[:n], self._proj[:n])
+            moved = np.flatnonzero(np.any(sums != 0.0, axis=1))  # a centroid that lost every row stays
+            centroids[moved] = _unit(sums[moved])
+        self._assign(centroids)
         order = np.argsort(self._cell[:n], kind="stable")
         bounds = np.searchsorted(self._cell[:n][order], np.arange(len(centroids) + 1))
         self._cells = [_Cell(ids, self._proj[ids], self._norm2[ids])
