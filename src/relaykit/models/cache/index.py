@@ -39,7 +39,7 @@ ROWS_PER_CELL = 64  # at least, on average (a group of 2,048 rows has 32 cells)
 PROBES = 6  # cells a query looks in
 LLOYD_ROUNDS = 2  # rounds of k-means that move the drawn centroids to their rows' means
 HEADROOM = 8  # a bulk load allocates 1/HEADROOM spare rows, so the next writes do not copy the matrix
-LOOSE = 128  # rows added to a large group wait pending (scored exactly) until this many are filed at once
+LOOSE = 32  # rows added to a large group wait pending (scored exactly) until this many are filed at once
 
 Ids = npt.NDArray[np.int64]
 
@@ -336,7 +336,7 @@ class View:
             if passed.any():
                 found.append((filed[passed], sims[passed]))
         tail = _rowdot(self.full[self.tail: n], q)
-        above = np.flatnonzero(tail >= threshold)
+        above = (tail >= threshold).nonzero()[0]
         if above.size:
             found.append((above + self.tail, tail[above]))
         if not found:
@@ -364,9 +364,9 @@ class View:
         extended = np.empty(PROJECTED_DIM + 1, dtype=np.float32)
         extended[:PROJECTED_DIM], extended[PROJECTED_DIM] = pq, -1.0
         # each cell's size read once (a writer sets it last), then its arrays: ids and scores stay aligned
-        cells = [(cell.size, cell) for cell in (self.cells[int(c)] for c in probes)]
+        cells = [(cell.size, cell) for cell in map(self.cells.__getitem__, probes.tolist())]
         scores = np.concatenate([_rowdot(cell.rows[:size], extended) for size, cell in cells])
-        keep = np.flatnonzero(scores >= floor)
+        keep = (scores >= floor).nonzero()[0]
         if not keep.size:
             return keep
         rows = np.concatenate([cell.ids[:size] for size, cell in cells])[keep]
