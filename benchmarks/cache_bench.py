@@ -222,10 +222,12 @@ def bench_scale(size: int, lookups: int, dim: int) -> None:
         load_s = time.perf_counter() - start
         rng = np.random.default_rng(1)
         hits = iter([ChatRequest.of(question(int(i)) + " please") for i in rng.integers(0, size, lookups)])
+        found_before = sem.stats.semantic_hits  # the load's lookup above is not one of them
         hit = percentiles(timed(lambda: sem.lookup(next(hits)), lookups))
         # the approximate search of large groups may miss a true match (a miss, never a wrong answer): report it
-        recall = sem.stats.semantic_hits / lookups
-        assert recall >= 0.9, f"only {sem.stats.semantic_hits} of {lookups} paraphrases hit"
+        found = sem.stats.semantic_hits - found_before
+        recall = found / lookups
+        assert recall >= 0.9, f"only {found} of {lookups} paraphrases hit"
         fresh = iter(range(lookups))
         miss_store = percentiles(timed(lambda: sem.complete(f"brand new request {next(fresh)} harmonica"), lookups))
         index_mb = sem.index.nbytes / 1e6

@@ -309,7 +309,7 @@ def test_large_group_search_looks_at_a_few_cells_only() -> None:
     index.search(rows[0], threshold=0.9)
     sizes = sorted(cell.size for cell in index._cells)
     assert len(sizes) == CELLS and sum(sizes[-PROBES:]) < len(rows) // 4, "a query reads a small share of rows"
-    assert len(index._projected_candidates(rows[1], 0.0)) <= RERANK
+    assert len(index.view()._candidates(rows[1], 0.0)) <= RERANK
     index.keep_last(30_000)  # row numbers change: the cells are filed again
     assert index.search(rows[-1], threshold=0.99)[0][0] == f"k{len(rows) - 1}"
     assert _filed(index) == list(range(30_000))

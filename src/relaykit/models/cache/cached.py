@@ -39,6 +39,16 @@ class _Probe:
     group: str
 
 
+@dataclass(frozen=True)
+class _Read:
+    """A read of a group's changes made outside the index lock: the group's index and version then, and what
+    the store returned (``refresh``'s tuple, or ``None`` when the store failed)."""
+
+    seen: GroupIndex
+    known: int
+    found: tuple[int, list[str], Vectors, int] | None
+
+
 class CacheMiss(UsageError):
     """Replay mode found no recorded answer for a request."""
 
@@ -180,8 +190,10 @@ class Cached(ModelWrapper):
 
     def group(self, request: ChatRequest) -> str:
         """What a semantic hit must share with the request: everything except the last user message."""
+        return self._group(request, split_query(request.messages)[1])
+
+    def _group(self, request: ChatRequest, context: list[Any]) -> str:
         material = request.cache_key_material()
-        _, context = split_query(request.messages)
         material["messages"] = context
         return _digest({"model": self.key_name, "namespace": self.namespace, "embedder": self.embedder.name,
                         **material})
@@ -195,16 +207,23 @@ class Cached(ModelWrapper):
 
     def _find(self, request: ChatRequest, key: str, now: float) -> tuple[ChatResponse | None, _Probe | None]:
         """(hit or None, the semantic probe: last user message, its embedding and group -- to store a miss)."""
-        entry = self._safe(lambda: self.store.get(key, now))
+        if not self._mode.semantic:
+            entry = self._safe(lambda: self.store.get(key, now))
+            return (None if entry is None else self._hit(entry, request, "exact", 1.0, now)), None
+        text, context = split_query(request.messages)
+        group, read = self._group(request, context), None
+        lookup = getattr(self.store, "lookup", None)
+        if lookup is not None:  # the exact entry and the group's changes in one statement
+            entry, read = self._read(group, lambda since: lookup(key, now, self.namespace, group, since))
+        else:
+            entry = self._safe(lambda: self.store.get(key, now))
         if entry is not None:
             return self._hit(entry, request, "exact", 1.0, now), None
-        if not self._mode.semantic:
-            return None, None
-        query = redact_secrets(split_query(request.messages)[0])
+        query = redact_secrets(text)
         if not query:
             return None, None
-        probe = _Probe(query, self.embedder.embed([query])[0], self.group(request))
-        found = self._semantic_lookup(probe, now)
+        probe = _Probe(query, self.embedder.embed([query])[0], group)
+        found = self._semantic_lookup(probe, now, read)
         if found is not None:
             return self._hit(found[0], request, "semantic", found[1], now), probe
         return None, probe
@@ -225,11 +244,9 @@ class Cached(ModelWrapper):
         self._store(request, response, key, probe, now)
         return response
 
-    def _semantic_lookup(self, probe: _Probe, now: float) -> tuple[CacheEntry, float] | None:
+    def _semantic_lookup(self, probe: _Probe, now: float, read: _Read | None) -> tuple[CacheEntry, float] | None:
         query, vector = probe.query, probe.vector
-        index = self._group_index(probe.group, now)
-        with self._index_lock:  # several threads (and caches) may share the index; it is not thread-safe alone
-            found = [] if index is None else index.search(vector, self.threshold)
+        found = self._search(probe.group, vector, now, read)
         for key, _ in found:
             entry = self._safe(functools.partial(self.store.get, key, now))
             if entry is None or entry.vector is None or entry.vector.size != vector.size:
@@ -239,16 +256,59 @@ class Cached(ModelWrapper):
                 return entry, similarity
         return None
 
-    def _group_index(self, group: str, now: float) -> GroupIndex | None:
-        """The group's index brought up to date with what the store gained since it was last read."""
+    def _search(self, group: str, vector: Vectors, now: float, read: _Read | None) -> list[tuple[str, float]]:
+        """Candidates (key, similarity) from the group's index brought up to date with what the store gained
+        since it was last read (``read``: the changes read with the exact lookup, else read here)."""
         refresh = getattr(self.store, "refresh", None)
-        if refresh is not None:  # the version and the changes in one call
-            return self._refreshed(group, now, refresh)
-        with self._index_lock:
-            return self._versioned(group, now)
+        if refresh is None:
+            with self._index_lock:  # several threads (and caches) may share the index; not thread-safe alone
+                index = self._versioned(group, now)
+                view = None if index is None else index.view()
+        else:
+            if read is None:  # the version and the changes in one call, read outside the lock (see _read)
+                read = self._read(group, lambda since: (None, refresh(self.namespace, group, since, now)))[1]
+            with self._index_lock:
+                index = self._take_in(group, read, lambda since: refresh(self.namespace, group, since, now))
+                view = None if index is None else index.view()
+        # searched outside the lock: the other threads take changes in meanwhile (see index.View)
+        return [] if view is None else view.search(vector, self.threshold)
+
+    def _read(self, group: str, statement: Callable[[int], tuple[CacheEntry | None, Any]]) -> tuple[
+            CacheEntry | None, _Read]:
+        """Run ``statement(cursor)`` (a read of the group's changes since the index's cursor, maybe with an
+        exact lookup) outside the index lock: a statement gives the GIL up, and a thread that held the index
+        lock while it waited to get the GIL back stalled every other lookup."""
+        seen = self.index.peek(group)  # no lock: one dictionary read (the lookup under the lock marks it used)
+        if seen is None:
+            with self._index_lock:
+                seen = self.index.group(group)
+        since, known = seen.cursor, seen.version
+        result = self._safe(lambda: statement(since))
+        entry, found = (None, None) if result is None else result
+        return entry, _Read(seen, known, found)
+
+    def _take_in(self, group: str, read: _Read, refresh: Callable[[int], Any]) -> GroupIndex | None:
+        """The group's index with the changes of ``read`` taken in (under the index lock)."""
+        index, known, found = self.index.group(group), read.known, read.found
+        if index is not read.seen:  # evicted or reset meanwhile: read from its own cursor, under the lock (rare)
+            known = index.version
+            found = self._safe(lambda: refresh(index.cursor))
+        if found is None:
+            return None
+        if found[0] < known:  # the store was replaced (not: another thread read a later version meanwhile)
+            index = self.index.reset(group)
+            found = self._safe(lambda: refresh(0))
+            if found is None:
+                return index
+        if found[3] <= index.cursor:  # another thread has taken in at least as much meanwhile
+            index.version = max(index.version, found[0])
+            return index
+        # rows another thread took in meanwhile come again: GroupIndex.add skips a key with the same vector
+        return self._updated(index, *found)
 
     def _versioned(self, group: str, now: float) -> GroupIndex | None:
-        """``_group_index`` through ``store.version`` and ``store.changes`` (or ``vectors``), under the lock."""
+        """The group's index brought up to date through ``store.version`` and ``store.changes`` (or ``vectors``),
+        under the lock (stores without ``refresh``)."""
         version = self._safe(lambda: self.store.version(self.namespace))
         if version is None:
             return None
@@ -266,31 +326,6 @@ class Cached(ModelWrapper):
         if update is None:
             return index
         return self._updated(index, version, *update)
-
-    def _refreshed(self, group: str, now: float, refresh: Callable[..., Any]) -> GroupIndex | None:
-        """``_group_index`` through ``store.refresh``, read outside the lock: a statement gives the GIL up, and
-        a thread that held the index lock while it waited to get the GIL back stalled every other lookup."""
-        with self._index_lock:
-            seen = self.index.group(group)
-            since, known = seen.cursor, seen.version
-        found = self._safe(lambda: refresh(self.namespace, group, since, now))
-        with self._index_lock:
-            index = self.index.group(group)
-            if index is not seen:  # evicted or reset meanwhile: read from its own cursor, under the lock (rare)
-                known = index.version
-                found = self._safe(lambda: refresh(self.namespace, group, index.cursor, now))
-            if found is None:
-                return None
-            if found[0] < known:  # the store was replaced (not: another thread read a later version meanwhile)
-                index = self.index.reset(group)
-                found = self._safe(lambda: refresh(self.namespace, group, 0, now))
-                if found is None:
-                    return index
-            if found[3] <= index.cursor:  # another thread has taken in at least as much meanwhile
-                index.version = max(index.version, found[0])
-                return index
-            # rows another thread took in meanwhile come again: GroupIndex.add skips a key with the same vector
-            return self._updated(index, *found)
 
     def _updated(self, index: GroupIndex, version: int, keys: list[str], vectors: Vectors, cursor: int) -> GroupIndex:
         index.add(keys, vectors)

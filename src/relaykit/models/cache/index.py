@@ -3,15 +3,17 @@ from the store's change cursor, bounded in rows and groups (least recently used 
 
 Small groups are scored exactly in one pass over a view of the matrix (no copy). Large groups are searched
 in three steps. Rows are projected to ``PROJECTED_DIM`` dimensions (a random projection) and filed under the
-nearest of up to ``CELLS`` cells (centroids drawn from the rows; an inverted file whose cells each keep their
-rows' projections contiguous): a query looks only at the rows of its ``PROBES`` nearest cells, so its cost
-does not grow with the group; of those it keeps the rows whose projected distance is within ``SLACK`` times
-the distance the threshold allows (by the Johnson-Lindenstrauss bound a true match fails this with
-probability far below one in a million), at most ``RERANK`` of them, nearest first; those are scored
-exactly. Rows added since the last batch wait "pending" (neither projected nor filed), scored exactly by
-every query, and are projected and filed ``LOOSE`` at a time (one batch costs about what one row did). A
-missed candidate costs a miss, never a wrong answer: every hit is re-checked against the stored vector and
-the guards. The cells are drawn again whenever the group has doubled since they were drawn.
+nearest of up to ``CELLS`` cells (centroids drawn from the rows, then moved to their rows' means by a few
+rounds of k-means; an inverted file whose cells each keep their rows' projections contiguous): a query looks
+only at the rows of its ``PROBES`` nearest cells, so its cost does not grow with the group; of those it keeps
+the rows whose projected distance is within ``SLACK`` times the distance the threshold allows (by the
+Johnson-Lindenstrauss bound a true match fails this with probability far below one in a million), at most
+``RERANK`` of them, nearest first; those are scored exactly. Rows added since the last batch wait "pending"
+(neither projected nor filed), scored exactly by every query, and are projected and filed ``LOOSE`` at a
+time (one batch costs about what one row did). A missed candidate costs a miss, never a wrong answer: every
+hit is re-checked against the stored vector and the guards. The cells are drawn again whenever the group
+has doubled since they were drawn. A search reads a ``View`` of the index taken under its lock and runs
+without the lock (see ``View``).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import threading
 import weakref
 from collections import OrderedDict
 from collections.abc import Hashable
+from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
@@ -31,10 +34,12 @@ PROJECTED_DIM = 64
 SLACK = 2.5  # chi-square(64)/64 exceeds 2.5 with probability ~4e-10
 EXACT_BELOW = 2048  # rows; smaller groups are scored exactly in one pass
 RERANK = 256  # projected candidates scored exactly, at most
-CELLS = 256  # inverted-file cells of a large group
-PROBES = 8  # cells a query looks in
+CELLS = 512  # inverted-file cells of a large group, at most
+ROWS_PER_CELL = 64  # at least, on average (a group of 2,048 rows has 32 cells)
+PROBES = 6  # cells a query looks in
+LLOYD_ROUNDS = 2  # rounds of k-means that move the drawn centroids to their rows' means
 HEADROOM = 8  # a bulk load allocates 1/HEADROOM spare rows, so the next writes do not copy the matrix
-LOOSE = 128  # rows added to a large group wait pending (scored exactly) until this many are filed at once
+LOOSE = 32  # rows added to a large group wait pending (scored exactly) until this many are filed at once
 
 Ids = npt.NDArray[np.int64]
 
@@ -52,6 +57,11 @@ def _rowdot(matrix: Vectors, vector: Vectors) -> Vectors:
     """``matrix @ vector`` without BLAS: a BLAS matrix product wakes its thread pool, whose spinning threads cost
     milliseconds to every thread of the process on a busy machine (and einsum is three times slower)."""
     out: Vectors = np.einsum("ij,j->i", matrix, vector) if _VECDOT is None else _VECDOT(matrix, vector)
+    return out
+
+
+def _unit(rows: Vectors) -> Vectors:
+    out: Vectors = (rows / np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), 1e-6)).astype(np.float32)
     return out
 
 
@@ -93,11 +103,6 @@ class _Cell:
             at, last = int(found[0]), self.size - 1
             self.ids[at], self.rows[at] = self.ids[last], self.rows[last]
             self.size = last
-
-    def scores(self, query: Vectors) -> Vectors:
-        """This cell's rows scored against ``query`` (a projected query extended by -1: the score is
-        ``row . q - |row|^2 / 2``, higher is nearer)."""
-        return _rowdot(self.rows[: self.size], query)
 
     @property
     def nbytes(self) -> int:
@@ -245,36 +250,40 @@ class GroupIndex:
 
     def search(self, query: Vectors, threshold: float, limit: int = 8) -> list[tuple[str, float]]:
         """Up to ``limit`` (key, similarity) pairs with cosine >= ``threshold``, most similar first."""
-        n = len(self.keys)
-        if n == 0 or query.size != self._full.shape[1]:
-            return []
-        q = np.asarray(query, dtype=np.float32)
-        if n < EXACT_BELOW:  # a view of the live rows: scoring them copies nothing
-            candidates = None
-            sims = _rowdot(self._full[:n], q)
-        elif self._moved:
-            candidates = np.concatenate([self._projected_candidates(q, threshold), self._pending_rows()])
-            sims = _rowdot(self._full[candidates], q)
-        else:  # the usual case: the pending rows are the tail, scored through a view (no copy)
-            filed = self._projected_candidates(q, threshold)
-            candidates = np.concatenate([filed, np.arange(self._tail, n, dtype=np.int64)])
-            tail = _rowdot(self._full[self._tail: n], q)
-            sims = np.concatenate([_rowdot(self._full[filed], q), tail]) if filed.size else tail
-        above = np.flatnonzero(sims >= threshold)
-        order = above[np.argsort(-sims[above])][:limit]
-        rows = order if candidates is None else candidates[order]
-        return [(self.keys[int(row)], float(sims[i])) for row, i in zip(rows, order)]
+        return self.view().search(query, threshold, limit)
 
-    def _build_cells(self) -> Vectors:
-        """Centroids drawn from the rows (seeded), every row filed under its nearest."""
-        self._project_pending()
+    def view(self) -> View:
+        """What a search reads, as it is now (a large group's cells are drawn first when due). Take it under
+        the lock that guards this index; its search may then run without the lock (see ``View``)."""
         n = len(self.keys)
-        rng = np.random.default_rng(n)
-        picked = self._proj[rng.choice(n, size=min(CELLS, n), replace=False)]
-        centroids: Vectors = picked / np.maximum(np.linalg.norm(picked, axis=1, keepdims=True), 1e-6)
+        if n >= EXACT_BELOW and self._centroids is None:
+            self._build_cells()
+        pending = self._pending_rows() if self._moved else None
+        return View(self.keys, n, self._full, self._tail, pending, self._cells, self._centroids, self._projection_t)
+
+    def _assign(self, centroids: Vectors) -> None:
+        """File every row under its nearest centroid (``_cell``), in blocks."""
+        n = len(self.keys)
         for start in range(0, n, 8192):
             block = self._proj[start: min(n, start + 8192)]
             self._cell[start: start + len(block)] = np.argmax(block @ centroids.T, axis=1)
+
+    def _build_cells(self) -> Vectors:
+        """Centroids drawn from the rows (seeded) and moved to their rows' means (``LLOYD_ROUNDS`` of k-means:
+        cells of even size, so that a query's nearest cells hold few rows and its match is likelier among
+        them), every row filed under its nearest."""
+        self._project_pending()
+        n = len(self.keys)
+        rng = np.random.default_rng(n)
+        count = min(CELLS, max(1, n // ROWS_PER_CELL))
+        centroids = _unit(self._proj[rng.choice(n, size=count, replace=False)])
+        for _ in range(LLOYD_ROUNDS):  # each row to its nearest centroid, each centroid to its rows' mean
+            self._assign(centroids)
+            sums = np.zeros_like(centroids)
+            np.add.at(sums, self._cell[:n], self._proj[:n])
+            moved = np.flatnonzero(np.any(sums != 0.0, axis=1))  # a centroid that lost every row stays
+            centroids[moved] = _unit(sums[moved])
+        self._assign(centroids)
         order = np.argsort(self._cell[:n], kind="stable")
         bounds = np.searchsorted(self._cell[:n][order], np.arange(len(centroids) + 1))
         self._cells = [_Cell(ids, self._proj[ids], self._norm2[ids])
@@ -282,27 +291,88 @@ class GroupIndex:
         self._centroids, self._drawn_at = centroids, n
         return centroids
 
-    def _projected_candidates(self, q: Vectors, threshold: float) -> Ids:
+
+@dataclass(frozen=True)
+class View:
+    """A group index as it was when taken (``GroupIndex.view``), searchable without its lock while writers go on.
+
+    What a writer changes later is either outside the view (rows from ``n`` on, arrays and lists replaced by
+    new ones) or a cell's rows (filed, or moved out) and a replaced row's vector, changed in place: a search
+    racing with those may score a row twice, skip it or name the wrong key for it, and so miss; it never
+    serves a wrong answer, since every hit is re-checked against the stored vector and the guards.
+    """
+
+    keys: list[str]
+    n: int
+    full: Vectors
+    tail: int
+    pending: Ids | None  # when rows were replaced since the last batch: those and the rows from ``tail`` on
+    cells: list[_Cell]
+    centroids: Vectors | None
+    projection_t: Vectors | None
+
+    def search(self, query: Vectors, threshold: float, limit: int = 8) -> list[tuple[str, float]]:
+        """Up to ``limit`` (key, similarity) pairs with cosine >= ``threshold``, most similar first."""
+        n = self.n
+        if n == 0 or query.size != self.full.shape[1]:
+            return []
+        q = np.asarray(query, dtype=np.float32)
+        if n < EXACT_BELOW or self.centroids is None:  # a view of the live rows: scoring them copies nothing
+            sims = _rowdot(self.full[:n], q)
+            above = np.flatnonzero(sims >= threshold)
+            return self._best(above, sims[above], limit)
+        filed = self._candidates(q, threshold)
+        if self.pending is not None:
+            candidates = np.concatenate([filed, self.pending])
+            sims = _rowdot(self.full[candidates], q)
+            passed = sims >= threshold
+            return self._best(candidates[passed], sims[passed], limit)
+        # the usual case: the pending rows are the tail, scored through a view (no copy); the filed candidates
+        # and the tail are each cut at the threshold, and only what passes is merged (on a miss: nothing)
+        found: list[tuple[Ids, Vectors]] = []
+        if filed.size:
+            sims = _rowdot(self.full[filed], q)
+            passed = sims >= threshold
+            if passed.any():
+                found.append((filed[passed], sims[passed]))
+        tail = _rowdot(self.full[self.tail: n], q)
+        above = (tail >= threshold).nonzero()[0]
+        if above.size:
+            found.append((above + self.tail, tail[above]))
+        if not found:
+            return []
+        rows, sims = (np.concatenate(parts) for parts in zip(*found))
+        return self._best(rows, sims, limit)
+
+    def _best(self, rows: Ids, sims: Vectors, limit: int) -> list[tuple[str, float]]:
+        out: dict[str, float] = {}  # a row filed while this search ran may come twice
+        for i in np.argsort(-sims):
+            out.setdefault(self.keys[int(rows[i])], float(sims[i]))
+            if len(out) >= limit:
+                break
+        return list(out.items())
+
+    def _candidates(self, q: Vectors, threshold: float) -> Ids:
         """Rows filed in the cells nearest ``q`` whose projection lies within the bound (at most ``RERANK``,
-        nearest first); pending rows are not among them."""
-        assert self._projection_t is not None
-        centroids = self._centroids if self._centroids is not None else self._build_cells()
-        pq = _rowdot(self._projection_t, q)
-        near = _rowdot(centroids, pq)
-        probes = np.argpartition(-near, min(PROBES, len(near)) - 1)[:PROBES]
+        nearest first), below ``n``; pending rows are not among them."""
+        assert self.projection_t is not None and self.centroids is not None
+        pq = _rowdot(self.projection_t, q)
+        near = _rowdot(self.centroids, pq)
+        probes = np.argpartition(near, max(len(near) - PROBES, 0))[-PROBES:]
         # |row - q|^2 <= bound  <=>  row . q - |row|^2 / 2 >= (|q|^2 - bound) / 2
         floor = (float(pq @ pq) - SLACK * max(2.0 - 2.0 * threshold, 1e-3)) / 2.0
-        extended = np.append(pq, np.float32(-1.0))
-        cells = [self._cells[int(c)] for c in probes]
-        # one comparison over the probed cells' scores; ids gathered only when some row passes (a miss: rarely)
-        scores = np.concatenate([cell.scores(extended) for cell in cells])
-        keep = np.flatnonzero(scores >= floor)
+        extended = np.empty(PROJECTED_DIM + 1, dtype=np.float32)
+        extended[:PROJECTED_DIM], extended[PROJECTED_DIM] = pq, -1.0
+        # each cell's size read once (a writer sets it last), then its arrays: ids and scores stay aligned
+        cells = [(cell.size, cell) for cell in map(self.cells.__getitem__, probes.tolist())]
+        scores = np.concatenate([_rowdot(cell.rows[:size], extended) for size, cell in cells])
+        keep = (scores >= floor).nonzero()[0]
         if not keep.size:
             return keep
-        rows = np.concatenate([cell.ids[: cell.size] for cell in cells])[keep]
+        rows = np.concatenate([cell.ids[:size] for size, cell in cells])[keep]
         if rows.size > RERANK:
             rows = rows[np.argpartition(-scores[keep], RERANK)[:RERANK]]
-        return rows
+        return rows[rows < self.n]  # rows filed after the view was taken are not in it
 
 
 class SemanticIndex:
@@ -324,6 +394,11 @@ class SemanticIndex:
             found = self._groups[name] = GroupIndex()
         self._groups.move_to_end(name)
         return found
+
+    def peek(self, name: str) -> GroupIndex | None:
+        """The index of group ``name`` if there is one, not marked used: one dictionary read, safe without the
+        lock (a reader that then finds another index under the lock reads again, see ``Cached._take_in``)."""
+        return self._groups.get(name)
 
     def reset(self, name: str) -> GroupIndex:
         self._groups[name] = GroupIndex()

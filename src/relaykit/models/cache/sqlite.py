@@ -54,6 +54,17 @@ UNION ALL
 SELECT * FROM (SELECT seq, key, vector FROM entries WHERE namespace = ?1 AND grp = ?2 AND seq > ?3
                AND vector IS NOT NULL AND (expires_at IS NULL OR expires_at > ?4) ORDER BY seq)
 """
+# ``get`` and ``REFRESH`` in one statement, each row tagged: 0 the entry under the key, 1 the namespace's
+# version, 2 the group's live rows after the cursor (in order)
+LOOKUP = f"""
+SELECT 0, {COLUMNS} FROM entries WHERE key = ?5
+UNION ALL
+SELECT 1, version, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM counters WHERE namespace = ?1
+UNION ALL
+SELECT * FROM (SELECT 2, seq, key, vector, NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM entries
+               WHERE namespace = ?1 AND grp = ?2 AND seq > ?3 AND vector IS NOT NULL
+               AND (expires_at IS NULL OR expires_at > ?4) ORDER BY seq)
+"""
 
 CHECKPOINT_EVERY = 256  # writes (of this process, to one file) between two WAL checkpoints
 WAL_LIMIT = 64 * 2**20
@@ -196,10 +207,23 @@ class SQLiteStore:
     def get(self, key: str, now: float) -> CacheEntry | None:
         with self._guard() as db:
             row = db.execute(f"SELECT {COLUMNS} FROM entries WHERE key = ?", (key,)).fetchone()
+        return self._entry(row, now)
+
+    def _entry(self, row: tuple[Any, ...] | None, now: float) -> CacheEntry | None:
         if row is None or (isinstance(row[7], float) and now >= row[7]):
             return None
         names = ("key", "namespace", "group", "response", "query", "vector", "created_at", "expires_at", "checksum")
         return decode(self.name, dict(zip(names, row)))
+
+    def lookup(self, key: str, now: float, namespace: str, group: str,
+               since: int) -> tuple[CacheEntry | None, tuple[int, list[str], Vectors, int]]:
+        """``get(key, now)`` and ``refresh(namespace, group, since, now)`` in one statement (a semantic lookup
+        would otherwise run two, and with several writer threads each statement is one more wait for the GIL)."""
+        with self._guard() as db:
+            rows = db.execute(LOOKUP, (namespace, group, since, now, key)).fetchall()
+        found = next((row[1:] for row in rows if row[0] == 0), None)
+        version = next((int(row[1]) for row in rows if row[0] == 1), 0)
+        return self._entry(found, now), self._changes(version, [row[1:4] for row in rows if row[0] == 2], since)
 
     def put(self, entry: CacheEntry) -> None:
         self.put_many([entry])
@@ -245,7 +269,10 @@ class SQLiteStore:
         with self._guard() as db:
             rows = db.execute(REFRESH, (namespace, group, since, now)).fetchall()
         version = next((int(r[0]) for r in rows if r[1] is None), 0)
-        rows = [r for r in rows if r[1] is not None]
+        return self._changes(version, [r for r in rows if r[1] is not None], since)
+
+    def _changes(self, version: int, rows: list[tuple[Any, ...]], since: int) -> tuple[int, list[str], Vectors, int]:
+        """``refresh``'s answer from (seq, key, vector) rows."""
         cursor = max([since, *(int(r[0]) for r in rows)])
         return (version, *decode_vectors(self.name, [str(r[1]) for r in rows], [r[2] for r in rows]), cursor)
 
