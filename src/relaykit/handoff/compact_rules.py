@@ -20,7 +20,7 @@ from typing import Protocol
 from relaykit.handoff.constraints import singular as _singular
 from relaykit.handoff.lexicon import COMPARATORS, DROP_WORDS, FILLER, TOKEN
 from relaykit.handoff.schema import Constraint
-from relaykit.handoff.text import CURRENCY_CODES, format_number, normal_time, quantity_of
+from relaykit.handoff.text import CURRENCY_CODES, format_number, normal_date, normal_time, quantity_of
 
 singular = functools.lru_cache(maxsize=16384)(_singular)
 """``relaykit.handoff.constraints.singular``, remembered: the table asks it of the same words row after row."""
@@ -286,7 +286,7 @@ def encode_text(text: str) -> str:
         elif kind == "time":
             out.append(encode(normal_time(m.group(0)), "time"))
         elif kind == "date":
-            out.append(encode(m.group(0), "date"))
+            out.append(encode(normal_date(m.group(0)), "date"))
         elif kind == "w":
             out.append(m.group(0))
     return " ".join(out)
