@@ -48,6 +48,8 @@ def _clauses(goal: str) -> tuple[list[str], bool]:
     """The goal's constraint clauses, and whether the goal marked them ("Constraints: ...")."""
     marker = _MARKER.search(goal)
     body = goal[marker.end():] if marker else goal
+    if "," in body:  # "April 2, 2027" is one date, not two clauses
+        body = _WHEN_DATE.sub(lambda m: m.group(0).replace(",", ""), body)
     parts = [p.strip(" .") for p in re.split(r";|\n", body)]
     if len([p for p in parts if p]) <= 1:
         parts = [p.strip(" .") for p in _SPLIT.split(body)]
@@ -190,6 +192,7 @@ _TEMPORAL = re.compile(
 """A date or clock time bounded by a preposition: "leave on or after 12 March 2026", "arrive before 14:00"."""
 _WINDOW = re.compile(rf"\b(?:from|between)\s+(?P<start>(?i:{TIME_PATTERN}))\s*(?:to|until|till|and|-|\u2013)\s*"
                      rf"(?P<end>(?i:{TIME_PATTERN}))", re.IGNORECASE)
+_LEFT_FOR = re.compile(r"\s+for\s*$", re.IGNORECASE)
 _LATER = frozenset({"on or after", "no earlier than", "not before", "after"})
 
 
@@ -237,7 +240,7 @@ def _bounds_of(clause: str) -> tuple[str, list[Constraint]]:
     clause, found = _temporal(clause)
     found = window + found
     clause, count = _headcount(clause)
-    return clause.strip(" ,"), ([count] if count is not None else []) + found
+    return _LEFT_FOR.sub("", clause).strip(" ,"), ([count] if count is not None else []) + found
 
 
 def parse_constraints(goal: str) -> list[Constraint]:
