@@ -61,3 +61,8 @@ def test_european_and_suffixed_thresholds(goal: str, expected: float) -> None:
 def test_evaluate_dates_times_and_suffixes(operator: str, threshold: str, value: str, verdict: str) -> None:
     constraint = Constraint.model_validate({"name": "x", "operator": operator, "threshold": threshold})
     assert evaluate(constraint, value) == verdict
+
+
+def test_a_window_and_a_head_count_leave_no_stray_constraint() -> None:
+    assert _parsed("Hire a hall free from 9am to 5pm for 80 guests.") == [
+        "capacity >= 80 guests", "free from <= 09:00", "free until >= 17:00"]

@@ -97,3 +97,9 @@ def test_a_european_thousands_amount_is_not_read_as_a_small_one() -> None:
     bound = Constraint(name="rent", operator="<=", threshold="1,000 EUR")
     assert evaluate(bound, "1.850 EUR") == "fail"
     assert evaluate(bound, "0,95 €") == "pass"
+
+
+def test_the_unit_trie_reads_as_a_longest_first_list() -> None:
+    """Units are one trie-shaped regex: a longer unit wins over its prefix, a unit glued to more letters is none."""
+    assert _read("5 kmh, 3 mins, 10 sq m, 9 mos, 2 gbps") == [(5.0, None), (3.0, "min"), (10.0, "m2"), (9.0, "months"),
+                                                            (2.0, "Gbps")]

@@ -251,8 +251,8 @@ def parse_constraints(goal: str) -> list[Constraint]:
     for clause in (piece for whole in clauses for piece in _comparisons(whole)):
         clause, bounds = _bounds_of(clause)
         found += bounds
-        if bounds and not clause:
-            continue
+        if bounds and not (_OPERATOR.search(clause) or find_quantities(clause)):
+            continue  # "Book a room free" is what is left of "... from 2pm to 4pm for 6 people"
         clause, item = _with_item(clause)
         if item is not None:
             found.append(item)

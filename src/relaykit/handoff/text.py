@@ -7,7 +7,9 @@ Sentences come from ``relaykit.text`` (one splitter for every package).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from relaykit import tokens
 from relaykit.errors import UsageError
@@ -47,7 +49,29 @@ UNITS = {
     "mth": "months", "mths": "months", "hour": "h",
 }
 _CODES = "|".join(CURRENCY_CODES)
-_UNIT_ALT = "|".join(sorted((re.escape(u) for u in UNITS), key=len, reverse=True))
+
+
+def phrase_trie(phrases: Iterable[str]) -> str:
+    """Lower-case phrases as one regex shaped like a trie ("k(?:g|m|w)..."): the engine tries a few branches per
+    position instead of every phrase in turn, and a longer phrase before its prefix (as a longest-first list)."""
+    root: dict[str, Any] = {}
+    for phrase in phrases:
+        node = root
+        for char in phrase.lower():
+            node = node.setdefault(char, {})
+        node[""] = {}
+    return _trie_branch(root)
+
+
+def _trie_branch(node: dict[str, Any]) -> str:
+    parts = [re.escape(c) + _trie_branch(sub) for c, sub in sorted(node.items()) if c]
+    if not parts:
+        return ""
+    body = parts[0] if len(parts) == 1 and "" not in node else "(?:" + "|".join(parts) + ")"
+    return body + "?" if "" in node else body
+
+
+_UNIT_ALT = phrase_trie(UNITS)
 _MONEY_AFTER = rf"(?=\s?(?:[$£€¥]|(?:{_CODES})(?![A-Za-z])|(?:dollars?|euros?|pounds?)(?![A-Za-z])))"
 _MONEY = rf"(?(sym)|(?(pre)|{_MONEY_AFTER}))"
 """Succeeds only in a money amount: a currency sign or code before the number, or one right after it."""
@@ -57,13 +81,15 @@ _SPACED = r"(?(sym)|(?(pre)|(?=\s?[$£€¥])))"
 """A number grouped by spaces is one amount only with a currency sign before or after it ("€ 1 250", "1 250 €"),
 or with decimals ("1 250,00 EUR"): a payload's cells "7 920 USD" (7, then 920 USD) stay two numbers."""
 _NUMBER = (
+    r"(?=\d+[,. \u00a0\u202f]\d)(?:"  # a separator between digits: the grouped and decimal shapes, tried only here
     r"\d{1,3}(?:,\d{3})+(?:\.\d+)?"  # 1,250.00
     r"|\d{1,3}(?:\.\d{3})+,\d{1,2}(?!\d)"  # 1.250,00 (European)
     rf"|\d{{1,3}}(?:[ \u00a0\u202f]\d{{3}})+(?:[.,]\d{{1,2}}(?![\d.,]){_MONEY}|(?![\d.,]){_SPACED})"  # 1 250,00 €
     rf"|[1-9]\d{{0,2}}(?:\.\d{{3}})+(?![\d.,]){_MONEY}"  # €8.500, 1.050 EUR: thousands in a money amount
     r"|[1-9]\d{0,2}(?:\.\d{3}){2,}(?![\d.,])"  # 1.250.000
     rf"|\d+,\d{{1,2}}(?![\d.,]){_MEASURED}"  # 0,72 €, EUR 3,40, 2,5 km: a decimal comma in an amount
-    r"|\d+(?:\.\d+)?"
+    r"|\d+\.\d+)"
+    r"|\d+"
 )
 """The number shapes: by digit groups. A dot or space before exactly three digits, or a comma before one or
 two, is read the European way only in a money amount; elsewhere "1.050 km" stays 1.05 and "3,4" two numbers."""
@@ -94,14 +120,14 @@ _MONTH = (r"(?-i:(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|J
           r"Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)(?![A-Za-z])\.?)")
 _NO_MAY = _MONTH.replace("May|", "")  # "3 May" without a year may be a verb ("option 3 may fail")
 _ORDINAL = r"(?:st|nd|rd|th)?"
-MONTH_START = "(?-i:[ADFJMNOS])"
+MONTH_START = "(?-i:(?:Jan|Feb|Ma[ry]|Apr|Ju[nl]|Aug|Sep|Oct|Nov|Dec))"
 """What a date written with its month's name can open with (a cheap guard before ``DATE_PATTERN``)."""
 TIME_PATTERN = (
     r"\b(?:[01]?\d|2[0-3]):[0-5]\d(?:\s?[ap]\.?m\.?)?\b|\b(?:1[0-2]|0?[1-9])\s?[ap]\.?m\.?(?![a-z])"
-    r"|\b(?:[01]?\d|2[0-3])h[0-5]\d\b"  # 13h10 (French, German)
+    r"|(?=\d{1,2}h)(?:\b(?:[01]?\d|2[0-3])h[0-5]\d\b"  # 13h10 (French, German)
     r"|\b(?:[01]?\d|2[0-3])h(?=[-\u2013](?:[01]?\d|2[0-3])h\b)"  # 14h-17h
-    r"|(?=\d{1,2}h)(?:(?<=\bfrom\s)|(?<=\bat\s)|(?<=\buntil\s)|(?<=\btill\s)|(?<=\bby\s)|(?<=\bbefore\s)"
-    r"|(?<=\bafter\s)|(?<=\bsince\s)|(?<=\dh\sto\s)|(?<=\dh[-\u2013]))(?:[01]?\d|2[0-3])h(?![\w:])"
+    r"|(?:(?<=\bfrom\s)|(?<=\bat\s)|(?<=\buntil\s)|(?<=\btill\s)|(?<=\bby\s)|(?<=\bbefore\s)"
+    r"|(?<=\bafter\s)|(?<=\bsince\s)|(?<=\dh\sto\s)|(?<=\dh[-\u2013]))(?:[01]?\d|2[0-3])h(?![\w:]))"
 )
 """A clock time: "14:00", "2 pm", "13h10"; a bare "14h" only after "from", "at", "until", "by", "before"... (else it is
 a number of hours)."""
