@@ -66,3 +66,12 @@ def test_evaluate_dates_times_and_suffixes(operator: str, threshold: str, value:
 def test_a_window_and_a_head_count_leave_no_stray_constraint() -> None:
     assert _parsed("Hire a hall free from 9am to 5pm for 80 guests.") == [
         "capacity >= 80 guests", "free from <= 09:00", "free until >= 17:00"]
+
+
+@pytest.mark.parametrize(("goal", "expected"), [
+    ("Choose a mill with minimum batch size at most 40 pallets.", ["batch size <= 40 pallets"]),
+    ("A lender whose maximum loan term is at least 20 years.", ["loan term >= 20 years"]),
+    ("Stay minimum 3 nights.", ["stay >= 3 nights"]),  # a number follows: still a bound
+])
+def test_minimum_and_maximum_in_a_name_are_not_bounds(goal: str, expected: list[str]) -> None:
+    assert _parsed(goal) == expected

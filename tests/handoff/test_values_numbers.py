@@ -103,3 +103,16 @@ def test_the_unit_trie_reads_as_a_longest_first_list() -> None:
     """Units are one trie-shaped regex: a longer unit wins over its prefix, a unit glued to more letters is none."""
     assert _read("5 kmh, 3 mins, 10 sq m, 9 mos, 2 gbps") == [(5.0, None), (3.0, "min"), (10.0, "m2"), (9.0, "months"),
                                                             (2.0, "Gbps")]
+
+
+def test_a_csv_row_states_each_of_its_cells() -> None:
+    """"PX4,15,300,yes" reads as 15,300 in prose; a payload that keeps 15 and 300 as cells invents nothing."""
+    from relaykit.handoff.audit import invented_values
+
+    trace = "plan,price,gb,ok\nPX4,15,300,yes\nPX5,22,120,no"
+    assert invented_values("PX4 15 300 +\nPX5 22 120 -", trace) == []
+    assert invented_values("PX4 16 300 +", trace) == ["16"]
+
+
+def test_counted_units_bind_like_any_unit() -> None:
+    assert _read("an order of 250 units, 40 pieces") == [(250.0, "units"), (40.0, "pcs")]

@@ -140,11 +140,16 @@ def _known_keys(trace: str, goal: str) -> frozenset[str]:
     known: set[str] = set()
     for source in (trace, goal):
         for line in iter_lines(source):
-            for _, key in _typed_keys(line):
-                known.add(key)
-                if key.startswith("q:"):
-                    known.add(key.rsplit(":", 1)[0] + ":")
+            readings = (line, line.replace(",", ", ")) if _COMMA_BETWEEN_DIGITS.search(line) else (line,)
+            for text in readings:  # "SP1,19,200,yes" (a CSV row) states 19 and 200 as well as 19,200
+                for _, key in _typed_keys(text):
+                    known.add(key)
+                    if key.startswith("q:"):
+                        known.add(key.rsplit(":", 1)[0] + ":")
     return frozenset(known)
+
+
+_COMMA_BETWEEN_DIGITS = re.compile(r"\d,\d")
 
 
 _TIME = re.compile(TIME_PATTERN, re.IGNORECASE)

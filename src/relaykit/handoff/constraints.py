@@ -17,9 +17,10 @@ from relaykit.handoff.text import (
     normal_time,
 )
 
-_AT_MOST = (r"at most|no more than|not more than|up to|under|below|less than|maximum of|maximum|max\.?|"
+_COUNTED = r"(?:\s+of)?(?=\s*[\d$£€¥])"  # "minimum 3 nights", "maximum of 400 USD"; not "minimum order quantity"
+_AT_MOST = (rf"at most|no more than|not more than|up to|under|below|less than|max(?:imum|\.)?{_COUNTED}|"
             r"not to exceed|not exceeding|does not exceed|capped at|cap of|within|<=|≤|<")
-_AT_LEAST = r"at least|no less than|not less than|minimum of|minimum|min\.?|over|above|more than|>=|≥|>"
+_AT_LEAST = rf"at least|no less than|not less than|min(?:imum|\.)?{_COUNTED}|over|above|more than|>=|≥|>"
 _OPERATOR = re.compile(rf"(?:^|\s)(?:(?P<le>{_AT_MOST})|(?P<ge>{_AT_LEAST}))(?=\s|\d|\$|£|€|$)", re.IGNORECASE)
 _MARKER = re.compile(r"\b(?:hard\s+)?(?:constraints?|requirements?)\s*:", re.IGNORECASE)
 _CONTAINS_HINT = re.compile(r"amenit|must have|must-have|must include|includes?|feature|requires?|with\b",
