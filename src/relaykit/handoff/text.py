@@ -45,7 +45,8 @@ UNITS = {
     "square metres": "m2", "square meters": "m2", "sq m": "m2", "sq ft": "sqft", "square feet": "sqft",
     "sqft": "sqft", "guest": "guests", "seat": "seats", "person": "people", "persons": "people",
     "user": "users", "room": "rooms", "bed": "beds", "core": "cores", "gpu": "GPUs", "gpus": "GPUs",
-    "vcpu": "vCPUs", "vcpus": "vCPUs", "unit": "units", "units": "units", "pcs": "pcs", "pieces": "pcs", "wk": "weeks", "wks": "weeks", "mo": "months", "mos": "months",
+    "vcpu": "vCPUs", "vcpus": "vCPUs", "unit": "units", "units": "units", "pcs": "pcs", "pieces": "pcs",
+    "wk": "weeks", "wks": "weeks", "mo": "months", "mos": "months",
     "mth": "months", "mths": "months", "hour": "h",
 }
 _CODES = "|".join(CURRENCY_CODES)
