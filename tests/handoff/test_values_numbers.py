@@ -116,3 +116,7 @@ def test_a_csv_row_states_each_of_its_cells() -> None:
 
 def test_counted_units_bind_like_any_unit() -> None:
     assert _read("an order of 250 units, 40 pieces") == [(250.0, "units"), (40.0, "pcs")]
+
+
+def test_hours_spelled_singular_stay_hours() -> None:
+    assert _read("a 4 hour trip, 2 hours back") == [(4.0, "h"), (2.0, "h")]

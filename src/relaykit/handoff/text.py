@@ -25,7 +25,7 @@ CURRENCY_SYMBOLS = {"$": "USD", "£": "GBP", "€": "EUR", "¥": "JPY"}
 UNITS = {
     "km": "km", "kms": "km", "kilometer": "km", "kilometers": "km", "kilometre": "km", "kilometres": "km",
     "mi": "miles", "mile": "miles", "miles": "miles", "m": "m", "meter": "m", "meters": "m", "metre": "m",
-    "metres": "m", "h": "h", "hr": "h", "hrs": "h", "hours": "h", "min": "min", "mins": "min",
+    "metres": "m", "h": "h", "hr": "h", "hrs": "h", "hour": "h", "hours": "h", "min": "min", "mins": "min",
     "minute": "min", "minutes": "min", "%": "%", "percent": "%", "star": "stars", "stars": "stars",
     "night": "nights", "nights": "nights", "day": "days", "days": "days", "kg": "kg", "gb": "GB", "tb": "TB",
     "ms": "ms", "seats": "seats", "people": "people", "users": "users", "year": "years", "years": "years",
@@ -47,7 +47,7 @@ UNITS = {
     "user": "users", "room": "rooms", "bed": "beds", "core": "cores", "gpu": "GPUs", "gpus": "GPUs",
     "vcpu": "vCPUs", "vcpus": "vCPUs", "unit": "units", "units": "units", "pcs": "pcs", "pieces": "pcs",
     "wk": "weeks", "wks": "weeks", "mo": "months", "mos": "months",
-    "mth": "months", "mths": "months", "hour": "h",
+    "mth": "months", "mths": "months",
 }
 _CODES = "|".join(CURRENCY_CODES)
 
