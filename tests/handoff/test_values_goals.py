@@ -75,3 +75,15 @@ def test_a_window_and_a_head_count_leave_no_stray_constraint() -> None:
 ])
 def test_minimum_and_maximum_in_a_name_are_not_bounds(goal: str, expected: list[str]) -> None:
     assert _parsed(goal) == expected
+
+
+@pytest.mark.parametrize(("goal", "expected"), [
+    ("Book a studio that seats 30.", ["capacity >= 30"]),
+    ("A chalet sleeping 8 under 1.200 EUR.", ["capacity >= 8", "price <= 1.200 EUR"]),
+    ("A table for a party of 5.", ["capacity >= 5"]),
+    ("A coach for up to 40 passengers.", ["capacity >= 40 passengers"]),  # fits up to 40: at least 40 seats
+    ("Check out no later than 11h.", ["check out <= 11:00"]),
+    ("Support for up to 24 hours", ["h <= 24 hours"]),  # not a head count: unchanged
+])
+def test_more_head_count_and_hour_forms(goal: str, expected: list[str]) -> None:
+    assert _parsed(goal) == expected

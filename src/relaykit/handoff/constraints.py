@@ -182,14 +182,19 @@ def _comparisons(clause: str) -> list[str]:
     return [clause[a:b].strip() for a, b in pairwise(bounds) if clause[a:b].strip()]
 
 
+_PEOPLE = r"people|persons|guests|attendees|participants|delegates|pax|diners|visitors|seats|users|passengers"
 _HEADCOUNT = re.compile(
-    r"\bfor\s+(?P<n>\d[\d,]*)(?:\s*(?P<noun>people|persons|guests|attendees|participants|delegates|pax|"
-    r"diners|visitors|seats|users)\b|(?=\s*(?:$|[.;,]|\s(?:at|on|with|in|near|from|under|within|and)\b)))",
+    rf"\b(?:for\s+(?:a\s+(?:party|group|team)\s+of\s+|up\s+to\s+(?=\d+\s*(?:{_PEOPLE})\b))?"
+    r"|(?:that\s+|which\s+)?(?:seats|seating|sleeps|sleeping|accommodates|accommodating|holds|holding)\s+)"
+    rf"(?P<n>\d[\d,]*)(?:\s*(?P<noun>{_PEOPLE})\b"
+    r"|(?=\s*(?:$|[.;,]|\s(?:at|on|with|in|near|from|under|within|and|for|below|costing)\b)))",
     re.IGNORECASE)
-"""A head count written before its noun, or alone after "for": "a room for 10 people", "a table for 4"."""
+"""A head count written before its noun, or alone after "for": "a room for 10 people", "a table for 4", "for a
+party of 8", "for up to 12 guests" (room for up to 12), "a room that seats 10", "a cottage sleeping 6"."""
 _TEMPORAL = re.compile(
     rf"\b(?P<op>on or after|no earlier than|not before|after|on or before|no later than|not after|before|until|by|on)"
-    rf"\s+(?:the\s+)?(?:(?P<date>{DATE_PATTERN})|(?P<time>(?i:{TIME_PATTERN})))", re.IGNORECASE)
+    rf"\s+(?:the\s+)?(?:(?P<date>{DATE_PATTERN})|(?P<time>(?i:{TIME_PATTERN})|(?:[01]?\d|2[0-3])h(?![\w:])))",
+    re.IGNORECASE)
 """A date or clock time bounded by a preposition: "leave on or after 12 March 2026", "arrive before 14:00"."""
 _WINDOW = re.compile(rf"\b(?:from|between)\s+(?P<start>(?i:{TIME_PATTERN}))\s*(?:to|until|till|and|-|\u2013)\s*"
                      rf"(?P<end>(?i:{TIME_PATTERN}))", re.IGNORECASE)
