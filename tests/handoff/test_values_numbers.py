@@ -120,3 +120,12 @@ def test_counted_units_bind_like_any_unit() -> None:
 
 def test_hours_spelled_singular_stay_hours() -> None:
     assert _read("a 4 hour trip, 2 hours back") == [(4.0, "h"), (2.0, "h")]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("CHF 1'480.50 per seat", [(1480.5, "CHF")]),  # Swiss thousands
+    ("a grant of EUR 2 million", [(2000000.0, "EUR")]),
+    ("about 3 thousand users", [(3000.0, "users")]),
+])
+def test_more_grouping_and_multiplier_words(text: str, expected: list[tuple[float, str | None]]) -> None:
+    assert _read(text) == expected

@@ -93,3 +93,15 @@ def test_every_time_and_date_survives(goal: str, trace: str, facts: list[tuple[s
     report = audit(handoff, [Fact(*f) for f in facts], trace=trace)
     assert report.lost == [] and report.invented == []
     assert "April 4" not in handoff.payload_text and "Oct 7" not in handoff.payload_text  # one normal form
+
+
+@pytest.mark.parametrize(("text", "kind", "normal"), [
+    ("boards 3.15pm", "time", "15:15"),
+    ("sails 2027/04/04", "date", "2027-04-04"),
+    ("sails 24-12-2026", "date", "2026-12-24"),
+    ("sails Oct 7.", "date", "07-Oct"),
+])
+def test_more_time_and_date_forms(text: str, kind: str, normal: str) -> None:
+    ((found_kind, written),) = _typed(text)
+    assert found_kind == kind
+    assert (normal_time(written) if kind == "time" else normal_date(written)) == normal

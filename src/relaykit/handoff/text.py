@@ -82,8 +82,9 @@ _SPACED = r"(?(sym)|(?(pre)|(?=\s?[$£€¥])))"
 """A number grouped by spaces is one amount only with a currency sign before or after it ("€ 1 250", "1 250 €"),
 or with decimals ("1 250,00 EUR"): a payload's cells "7 920 USD" (7, then 920 USD) stay two numbers."""
 _NUMBER = (
-    r"(?=\d+[,. \u00a0\u202f]\d)(?:"  # a separator between digits: the grouped and decimal shapes, tried only here
+    r"(?=\d+[,. \u00a0\u202f'\u2019]\d)(?:"  # a separator between digits: the grouped and decimal shapes, only here
     r"\d{1,3}(?:,\d{3})+(?:\.\d+)?"  # 1,250.00
+    r"|\d{1,3}(?:['\u2019]\d{3})+(?:\.\d{1,2})?(?![\d.,'\u2019])"  # 1'250.50 (Swiss)
     r"|\d{1,3}(?:\.\d{3})+,\d{1,2}(?!\d)"  # 1.250,00 (European)
     rf"|\d{{1,3}}(?:[ \u00a0\u202f]\d{{3}})+(?:[.,]\d{{1,2}}(?![\d.,]){_MONEY}|(?![\d.,]){_SPACED})"  # 1 250,00 €
     rf"|[1-9]\d{{0,2}}(?:\.\d{{3}})+(?![\d.,]){_MONEY}"  # €8.500, 1.050 EUR: thousands in a money amount
@@ -94,7 +95,7 @@ _NUMBER = (
 )
 """The number shapes: by digit groups. A dot or space before exactly three digits, or a comma before one or
 two, is read the European way only in a money amount; elsewhere "1.050 km" stays 1.05 and "3,4" two numbers."""
-_MULTIPLIER = rf"(?P<mult>k(?![A-Za-z])|(?:bn|mn|m)(?![A-Za-z]){_MONEY})"
+_MULTIPLIER = rf"(?P<mult>k(?![A-Za-z])|(?:bn|mn|m)(?![A-Za-z]){_MONEY}|\s?(?:thousand|million|billion)(?![A-Za-z]))"
 QUANTITY_PATTERN = (
     rf"(?<![\w.])(?<![A-Za-z]-)(?:(?P<sym>[$£€¥])\s?|(?P<pre>{_CODES})\s?)?(?P<num>{_NUMBER})(?![\d])"
     rf"{_MULTIPLIER}?"
@@ -124,7 +125,7 @@ _ORDINAL = r"(?:st|nd|rd|th)?"
 MONTH_START = "(?-i:(?:Jan|Feb|Ma[ry]|Apr|Ju[nl]|Aug|Sep|Oct|Nov|Dec))"
 """What a date written with its month's name can open with (a cheap guard before ``DATE_PATTERN``)."""
 TIME_PATTERN = (
-    r"\b(?:[01]?\d|2[0-3]):[0-5]\d(?:\s?[ap]\.?m\.?)?\b|\b(?:1[0-2]|0?[1-9])\s?[ap]\.?m\.?(?![a-z])"
+    r"\b(?:[01]?\d|2[0-3]):[0-5]\d(?:\s?[ap]\.?m\.?)?\b|\b(?:1[0-2]|0?[1-9])(?:\.[0-5]\d)?\s?[ap]\.?m\.?(?![a-z])"
     r"|(?=\d{1,2}h)(?:\b(?:[01]?\d|2[0-3])h[0-5]\d\b"  # 13h10 (French, German)
     r"|\b(?:[01]?\d|2[0-3])h(?=[-\u2013](?:[01]?\d|2[0-3])h\b)"  # 14h-17h
     r"|(?:(?<=\bfrom\s)|(?<=\bat\s)|(?<=\buntil\s)|(?<=\btill\s)|(?<=\bby\s)|(?<=\bbefore\s)"
@@ -133,9 +134,11 @@ TIME_PATTERN = (
 """A clock time: "14:00", "2 pm", "13h10"; a bare "14h" only after "from", "at", "until", "by", "before"... (else it is
 a number of hours)."""
 DATE_PATTERN = (
-    r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b|\b\d{1,2}\.\d{1,2}\.\d{4}\b"
+    r"\b\d{4}-\d{2}-\d{2}\b|\b\d{4}/\d{1,2}/\d{1,2}\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b|\b\d{1,2}\.\d{1,2}\.\d{4}\b"
+    r"|\b\d{1,2}-\d{1,2}-\d{4}\b"
     rf"|\b\d{{1,2}}{_ORDINAL}\s(?:of\s)?(?:{_MONTH},?\s\d{{4}}\b|{_NO_MAY}(?![\w-]))"  # 12 March 2026, 5th Feb
     rf"|\b{_MONTH}\s\d{{1,2}}{_ORDINAL},?\s\d{{4}}\b"  # March 13, 2026
+    rf"|\b{_NO_MAY}\s\d{{1,2}}{_ORDINAL}\b(?![.,:]?\d)"  # March 13
 )
 """A date: ISO, d/m/y or m/d/y, d.m.y, or with the month's name (a year is needed after a month-first date)."""
 _DATE_PARTS = re.compile(r"(?P<a>\d{1,4})[-/.](?P<b>\d{1,2})[-/.](?P<c>\d{2,4})|(?P<word>[A-Za-z]+)|(?P<n>\d+)")
@@ -250,10 +253,11 @@ def quantity_parts(m: re.Match[str]) -> tuple[float, str | None]:
         unit = UNITS[unit_word.lower()]
     mult = m.group("mult")
     value = number_value(num, money=unit in CURRENCY_CODES)
-    return (value * _MULTIPLIERS[mult.lower()] if mult else value), unit
+    return (value * _MULTIPLIERS[mult.strip().lower()] if mult else value), unit
 
 
-_MULTIPLIERS = {"k": 1e3, "m": 1e6, "mn": 1e6, "bn": 1e9}
+_GROUPING = str.maketrans("", "", " \u00a0\u202f'\u2019")
+_MULTIPLIERS = {"k": 1e3, "m": 1e6, "mn": 1e6, "bn": 1e9, "thousand": 1e3, "million": 1e6, "billion": 1e9}
 _EUROPEAN_THOUSANDS = re.compile(r"[1-9]\d{0,2}(?:\.\d{3})+")
 
 
@@ -261,7 +265,7 @@ def number_value(num: str, *, money: bool = False) -> float:
     """The value of a number as ``QUANTITY_PATTERN`` matched it: "1,250.00", "1.250,00", "1 250,00", "0,72",
     "1.05"; "8.500" is 8500 in a money amount (``money``: a dot before exactly three digits groups thousands
     there), else 8.5."""
-    num = num.replace(" ", "").replace("\u00a0", "").replace("\u202f", "")
+    num = num.translate(_GROUPING)
     comma, dot = num.rfind(","), num.rfind(".")
     if comma > dot:  # the comma is the decimal mark when one or two digits follow it, else a thousands mark
         whole, decimals = num[:comma].replace(".", "").replace(",", ""), num[comma + 1:]
