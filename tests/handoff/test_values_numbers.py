@@ -129,3 +129,8 @@ def test_hours_spelled_singular_stay_hours() -> None:
 ])
 def test_more_grouping_and_multiplier_words(text: str, expected: list[tuple[float, str | None]]) -> None:
     assert _read(text) == expected
+
+
+@pytest.mark.parametrize(("found", "wanted"), [("asks 92,000", "$92k"), ("rent 1050 EUR", "1.050 EUR")])
+def test_audit_matches_a_wanted_value_written_in_another_form(found: str, wanted: str) -> None:
+    assert value_matches(found, wanted)
