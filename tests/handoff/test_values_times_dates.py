@@ -105,3 +105,12 @@ def test_more_time_and_date_forms(text: str, kind: str, normal: str) -> None:
     ((found_kind, written),) = _typed(text)
     assert found_kind == kind
     assert (normal_time(written) if kind == "time" else normal_date(written)) == normal
+
+
+def test_a_date_bound_heads_its_date_column() -> None:
+    trace = "SH-20 sails April 4, 2027. Good.\nSH-21 sails 30 March 2027. Too early.\nSH-22 sails 2027-04-02, fine."
+    handoff = compress_handoff(trace, "Ship on or after 2 April 2027.", method="extract-rules")
+    assert ">=2027-04-02" in handoff.payload_text.split("\n")[0]  # in the column's header, not a register cell
+    facts = [Fact("SH-20", "date", "2027-04-04"), Fact("SH-21", "date", "2027-03-30"),
+             Fact("SH-22", "date", "2027-04-02")]
+    assert audit(handoff, facts, trace=trace).lost == []

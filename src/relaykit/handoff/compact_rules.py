@@ -397,10 +397,11 @@ def column_of(constraint: Constraint, groups: Sequence[_Columns]) -> tuple[int, 
     its unit with a word of its name next to its values; None when it is not clear."""
     if constraint.operator not in ("<=", ">=", "=="):
         return None
-    found = [m for m in TOKEN.finditer(constraint.threshold) if m.lastgroup in ("qty", "time")]
+    found = [m for m in TOKEN.finditer(constraint.threshold) if m.lastgroup in ("qty", "time", "date")]
     if len(found) != 1:
         return None
-    unit = "time" if found[0].lastgroup == "time" else (quantity_of(found[0]).unit or "#")
+    kind = found[0].lastgroup
+    unit = kind if kind in ("time", "date") else (quantity_of(found[0]).unit or "#")
     places = [(g, c) for g, group in enumerate(groups) for c, key in enumerate(group.columns) if key[0] == unit]
     if len(places) > 1:
         name = {singular(w) for w in constraint.name.lower().split()}
@@ -411,8 +412,9 @@ def column_of(constraint: Constraint, groups: Sequence[_Columns]) -> tuple[int, 
 
 def header_bound(constraint: Constraint) -> str:
     """A constraint as its column's header writes it: ``<=305``, ``==14:00``."""
-    match = next(m for m in TOKEN.finditer(constraint.threshold) if m.lastgroup in ("qty", "time"))
-    value = normal_time(match.group(0)) if match.lastgroup == "time" else format_number(quantity_of(match).value)
+    match = next(m for m in TOKEN.finditer(constraint.threshold) if m.lastgroup in ("qty", "time", "date"))
+    value = normal_time(match.group(0)) if match.lastgroup == "time" else normal_date(match.group(0)) \
+        if match.lastgroup == "date" else format_number(quantity_of(match).value)
     return f"{constraint.operator}{value}"
 
 
