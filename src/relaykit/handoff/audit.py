@@ -20,9 +20,18 @@ from relaykit.errors import UsageError
 from relaykit.handoff.base import Handoff, Payload, payload_text
 from relaykit.handoff.compact_read import expand
 from relaykit.handoff.constraints import names_match
-from relaykit.handoff.lexicon import TIME_PATTERN, TOKEN, verdict_of
+from relaykit.handoff.lexicon import TOKEN, verdict_of
 from relaykit.handoff.schema import Extraction, OptionEvaluation
-from relaykit.handoff.text import find_quantities, iter_sentences, normal_time, parse_quantity
+from relaykit.handoff.text import (
+    DATE_PATTERN,
+    TIME_PATTERN,
+    date_readings,
+    find_quantities,
+    iter_sentences,
+    normal_date,
+    normal_time,
+    parse_quantity,
+)
 from relaykit.memo import MEMO_CHARS, remembered, remembered_whole
 from relaykit.text import iter_lines
 
@@ -90,7 +99,7 @@ def _read_typed_keys(text: str) -> Iterator[tuple[str, str]]:
         if m.group("time"):
             yield m.group(0), "t:" + normal_time(m.group(0))
         elif m.group("date"):
-            yield m.group(0), "d:" + m.group(0)
+            yield m.group(0), "d:" + normal_date(m.group(0))
         elif m.group("qty"):
             for q in find_quantities(m.group(0)):
                 yield m.group(0), f"q:{q.value:g}:{q.unit or ''}"
@@ -131,14 +140,20 @@ def _known_keys(trace: str, goal: str) -> frozenset[str]:
     known: set[str] = set()
     for source in (trace, goal):
         for line in iter_lines(source):
-            for _, key in _typed_keys(line):
-                known.add(key)
-                if key.startswith("q:"):
-                    known.add(key.rsplit(":", 1)[0] + ":")
+            readings = (line, line.replace(",", ", ")) if _COMMA_BETWEEN_DIGITS.search(line) else (line,)
+            for text in readings:  # "SP1,19,200,yes" (a CSV row) states 19 and 200 as well as 19,200
+                for _, key in _typed_keys(text):
+                    known.add(key)
+                    if key.startswith("q:"):
+                        known.add(key.rsplit(":", 1)[0] + ":")
     return frozenset(known)
 
 
+_COMMA_BETWEEN_DIGITS = re.compile(r"\d,\d")
+
+
 _TIME = re.compile(TIME_PATTERN, re.IGNORECASE)
+_DATE = re.compile(DATE_PATTERN)
 
 
 def value_matches(found: str, wanted: str) -> bool:
@@ -147,6 +162,9 @@ def value_matches(found: str, wanted: str) -> bool:
     if _TIME.fullmatch(wanted.strip()):
         want = normal_time(wanted)
         return any(normal_time(m.group(0)) == want for m in _TIME.finditer(found))
+    if _DATE.fullmatch(wanted.strip()):  # "2026-03-13" = "March 13, 2026" = "13.03.2026"
+        wants = set(date_readings(wanted.strip()))
+        return any(wants & set(date_readings(m.group(0))) for m in _DATE.finditer(found))
     want_q = parse_quantity(wanted)
     if want_q is not None:
         return any(want_q.same_as(q) for q in find_quantities(found))

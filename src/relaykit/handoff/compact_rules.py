@@ -20,7 +20,7 @@ from typing import Protocol
 from relaykit.handoff.constraints import singular as _singular
 from relaykit.handoff.lexicon import COMPARATORS, DROP_WORDS, FILLER, TOKEN
 from relaykit.handoff.schema import Constraint
-from relaykit.handoff.text import CURRENCY_CODES, format_number, normal_time, quantity_of
+from relaykit.handoff.text import CURRENCY_CODES, format_number, normal_date, normal_time, quantity_of
 
 singular = functools.lru_cache(maxsize=16384)(_singular)
 """``relaykit.handoff.constraints.singular``, remembered: the table asks it of the same words row after row."""
@@ -286,7 +286,7 @@ def encode_text(text: str) -> str:
         elif kind == "time":
             out.append(encode(normal_time(m.group(0)), "time"))
         elif kind == "date":
-            out.append(encode(m.group(0), "date"))
+            out.append(encode(normal_date(m.group(0)), "date"))
         elif kind == "w":
             out.append(m.group(0))
     return " ".join(out)
@@ -397,10 +397,11 @@ def column_of(constraint: Constraint, groups: Sequence[_Columns]) -> tuple[int, 
     its unit with a word of its name next to its values; None when it is not clear."""
     if constraint.operator not in ("<=", ">=", "=="):
         return None
-    found = [m for m in TOKEN.finditer(constraint.threshold) if m.lastgroup in ("qty", "time")]
+    found = [m for m in TOKEN.finditer(constraint.threshold) if m.lastgroup in ("qty", "time", "date")]
     if len(found) != 1:
         return None
-    unit = "time" if found[0].lastgroup == "time" else (quantity_of(found[0]).unit or "#")
+    kind = found[0].lastgroup
+    unit = kind if kind in ("time", "date") else (quantity_of(found[0]).unit or "#")
     places = [(g, c) for g, group in enumerate(groups) for c, key in enumerate(group.columns) if key[0] == unit]
     if len(places) > 1:
         name = {singular(w) for w in constraint.name.lower().split()}
@@ -411,8 +412,9 @@ def column_of(constraint: Constraint, groups: Sequence[_Columns]) -> tuple[int, 
 
 def header_bound(constraint: Constraint) -> str:
     """A constraint as its column's header writes it: ``<=305``, ``==14:00``."""
-    match = next(m for m in TOKEN.finditer(constraint.threshold) if m.lastgroup in ("qty", "time"))
-    value = normal_time(match.group(0)) if match.lastgroup == "time" else format_number(quantity_of(match).value)
+    match = next(m for m in TOKEN.finditer(constraint.threshold) if m.lastgroup in ("qty", "time", "date"))
+    value = normal_time(match.group(0)) if match.lastgroup == "time" else normal_date(match.group(0)) \
+        if match.lastgroup == "date" else format_number(quantity_of(match).value)
     return f"{constraint.operator}{value}"
 
 

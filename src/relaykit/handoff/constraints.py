@@ -8,11 +8,19 @@ from collections.abc import Iterable
 from itertools import pairwise
 
 from relaykit.handoff.schema import Constraint, Operator
-from relaykit.handoff.text import find_quantities
+from relaykit.handoff.text import (
+    DATE_PATTERN,
+    TIME_PATTERN,
+    date_readings,
+    find_quantities,
+    normal_date,
+    normal_time,
+)
 
-_AT_MOST = (r"at most|no more than|not more than|up to|under|below|less than|maximum of|maximum|max\.?|"
+_COUNTED = r"(?:\s+of)?(?=\s*[\d$£€¥])"  # "minimum 3 nights", "maximum of 400 USD"; not "minimum order quantity"
+_AT_MOST = (rf"at most|no more than|not more than|up to|under|below|less than|max(?:imum|\.)?{_COUNTED}|"
             r"not to exceed|not exceeding|does not exceed|capped at|cap of|within|<=|≤|<")
-_AT_LEAST = r"at least|no less than|not less than|minimum of|minimum|min\.?|over|above|more than|>=|≥|>"
+_AT_LEAST = rf"at least|no less than|not less than|min(?:imum|\.)?{_COUNTED}|over|above|more than|>=|≥|>"
 _OPERATOR = re.compile(rf"(?:^|\s)(?:(?P<le>{_AT_MOST})|(?P<ge>{_AT_LEAST}))(?=\s|\d|\$|£|€|$)", re.IGNORECASE)
 _MARKER = re.compile(r"\b(?:hard\s+)?(?:constraints?|requirements?)\s*:", re.IGNORECASE)
 _CONTAINS_HINT = re.compile(r"amenit|must have|must-have|must include|includes?|feature|requires?|with\b",
@@ -32,7 +40,8 @@ _AFTER_VALUE = re.compile(r"^(?P<value>\S*\d[\d.,]*\s*[A-Za-z%$€£]*)\s+(?P<na
 _NOT_NAMES = frozenset({"from", "per", "each", "a", "an", "night", "nightly", "hour", "hourly", "month", "monthly",
                         "day", "daily", "days", "week", "weekly", "year", "yearly", "total", "away", "or", "by",
                         "in", "on", "at", "to", "of", "for", "all", "overall", "including", "max", "min", "apiece"})
-_TIME = re.compile(r"\b\d{1,2}(?::\d{2})?\s?(?:[ap]\.?m\.?)?$|\b\d{1,2}:\d{2}\b", re.IGNORECASE)
+_TIME = re.compile(r"\b\d{1,2}(?::\d{2})?\s?(?:[ap]\.?m\.?)?$|\b\d{1,2}:\d{2}\b|\b(?:[01]?\d|2[0-3])h[0-5]\d\b",
+                   re.IGNORECASE)
 _UNIT_NAMES = {"km": "distance", "miles": "distance", "m": "distance", "%": "percent"}
 
 
@@ -40,6 +49,8 @@ def _clauses(goal: str) -> tuple[list[str], bool]:
     """The goal's constraint clauses, and whether the goal marked them ("Constraints: ...")."""
     marker = _MARKER.search(goal)
     body = goal[marker.end():] if marker else goal
+    if "," in body:  # "April 2, 2027" is one date, not two clauses
+        body = _WHEN_DATE.sub(lambda m: m.group(0).replace(",", ""), body)
     parts = [p.strip(" .") for p in re.split(r";|\n", body)]
     if len([p for p in parts if p]) <= 1:
         parts = [p.strip(" .") for p in _SPLIT.split(body)]
@@ -171,12 +182,83 @@ def _comparisons(clause: str) -> list[str]:
     return [clause[a:b].strip() for a, b in pairwise(bounds) if clause[a:b].strip()]
 
 
+_PEOPLE = r"people|persons|guests|attendees|participants|delegates|pax|diners|visitors|seats|users|passengers"
+_HEADCOUNT = re.compile(
+    rf"\b(?:for\s+(?:a\s+(?:party|group|team)\s+of\s+|up\s+to\s+(?=\d+\s*(?:{_PEOPLE})\b))?"
+    r"|(?:that\s+|which\s+)?(?:seats|seating|sleeps|sleeping|accommodates|accommodating|holds|holding)\s+)"
+    rf"(?P<n>\d[\d,]*)(?:\s*(?P<noun>{_PEOPLE})\b"
+    r"|(?=\s*(?:$|[.;,]|\s(?:at|on|with|in|near|from|under|within|and|for|below|costing)\b)))",
+    re.IGNORECASE)
+"""A head count written before its noun, or alone after "for": "a room for 10 people", "a table for 4", "for a
+party of 8", "for up to 12 guests" (room for up to 12), "a room that seats 10", "a cottage sleeping 6"."""
+_TEMPORAL = re.compile(
+    rf"\b(?P<op>on or after|no earlier than|not before|after|on or before|no later than|not after|before|until|by|on)"
+    rf"\s+(?:the\s+)?(?:(?P<date>{DATE_PATTERN})|(?P<time>(?i:{TIME_PATTERN})|(?:[01]?\d|2[0-3])h(?![\w:])))",
+    re.IGNORECASE)
+"""A date or clock time bounded by a preposition: "leave on or after 12 March 2026", "arrive before 14:00"."""
+_WINDOW = re.compile(rf"\b(?:from|between)\s+(?P<start>(?i:{TIME_PATTERN}))\s*(?:to|until|till|and|-|\u2013)\s*"
+                     rf"(?P<end>(?i:{TIME_PATTERN}))", re.IGNORECASE)
+_LEFT_FOR = re.compile(r"\s+for\s*$", re.IGNORECASE)
+_LATER = frozenset({"on or after", "no earlier than", "not before", "after"})
+
+
+def _temporal(clause: str) -> tuple[str, list[Constraint]]:
+    """The date and time bounds of a clause (a departure on or after a date: ``>=``; before a time: ``<=``;
+    on a date: ``==``), and the clause without them. "from 14:00" and "at 2 pm" are left to ``parse_clause``."""
+    found: list[Constraint] = []
+    for m in reversed(list(_TEMPORAL.finditer(clause))):
+        word = m.group("op").lower()
+        if word == "on" and not m.group("date"):
+            continue
+        operator: Operator = ">=" if word in _LATER else "==" if word == "on" else "<="
+        name = "date" if m.group("date") else _name(_tail_words(clause[:m.start()])) or "time"
+        threshold = normal_date(m.group("date")) if m.group("date") else normal_time(m.group("time"))
+        found.insert(0, Constraint(name=name, operator=operator, threshold=threshold))
+        clause = clause[:m.start()] + clause[m.end():]
+    return clause, found
+
+
+def _window(clause: str) -> tuple[str, list[Constraint]]:
+    """"free from 2 pm to 4 pm": free from at most 14:00 and until at least 16:00, and the clause without it."""
+    m = _WINDOW.search(clause)
+    if m is None:
+        return clause, []
+    name = " ".join(_name(_tail_words(clause[:m.start()])).split()[-1:]) or "time"
+    return clause[:m.start()] + clause[m.end():], [
+        Constraint(name=f"{name} from", operator="<=", threshold=normal_time(m.group("start"))),
+        Constraint(name=f"{name} until", operator=">=", threshold=normal_time(m.group("end")))]
+
+
+def _headcount(clause: str) -> tuple[str, Constraint | None]:
+    """"for 10 people" as capacity >= 10 people, and the clause without it (only with no comparison before the
+    count: "for at least 10 people" is read by ``parse_clause``)."""
+    m = _HEADCOUNT.search(clause)
+    if m is None:
+        return clause, None
+    threshold = m.group("n") + (f" {m.group('noun').lower()}" if m.group("noun") else "")
+    rest = clause[:m.start()] + "for" + clause[m.end():]  # "for" stays: the count names no measure after it
+    return rest, Constraint(name="capacity", operator=">=", threshold=threshold)
+
+
+def _bounds_of(clause: str) -> tuple[str, list[Constraint]]:
+    """The head count and date/time bounds a clause states, and what is left of it to parse."""
+    clause, window = _window(clause)
+    clause, found = _temporal(clause)
+    found = window + found
+    clause, count = _headcount(clause)
+    return _LEFT_FOR.sub("", clause).strip(" ,"), ([count] if count is not None else []) + found
+
+
 def parse_constraints(goal: str) -> list[Constraint]:
     """The constraint register of ``goal``; unmarked goals yield only clauses with a comparison, a number,
     a clock time, or two words ("cabin economy")."""
     clauses, marked = _clauses(goal)
     found: list[Constraint] = []
     for clause in (piece for whole in clauses for piece in _comparisons(whole)):
+        clause, bounds = _bounds_of(clause)
+        found += bounds
+        if bounds and not (_OPERATOR.search(clause) or find_quantities(clause)):
+            continue  # "Book a room free" is what is left of "... from 2pm to 4pm for 6 people"
         clause, item = _with_item(clause)
         if item is not None:
             found.append(item)
@@ -207,8 +289,37 @@ def names_match(a: str, b: str) -> bool:
     return bool(wa) and bool(wb) and (wa <= wb or wb <= wa)
 
 
+_WHEN_DATE = re.compile(DATE_PATTERN)
+_WHEN_TIME = re.compile(TIME_PATTERN, re.IGNORECASE)
+
+
+def _when(text: str) -> str | None:
+    """A date (``YYYY-MM-DD``, when certain) or a clock time (``HH:MM``) as a sortable key; else None."""
+    date = _WHEN_DATE.search(text)
+    if date is not None:
+        readings = date_readings(date.group(0))
+        return "d" + readings[0] if len(readings) == 1 and readings[0][:4].isdigit() else None
+    time = _WHEN_TIME.search(text)
+    return "t" + normal_time(time.group(0)) if time is not None else None
+
+
+def _compare_when(constraint: Constraint, value: str) -> str | None:
+    """The verdict of a date or time bound, None when the threshold is neither; unknown across kinds."""
+    limit = _when(constraint.threshold)
+    if limit is None:
+        return None
+    have = _when(value)
+    if have is None or have[0] != limit[0]:
+        return "unknown"
+    ok = {"<=": have <= limit, ">=": have >= limit, "==": have == limit}.get(constraint.operator)
+    return "unknown" if ok is None else "pass" if ok else "fail"
+
+
 def evaluate(constraint: Constraint, value: str) -> str:
     """``"pass"``, ``"fail"`` or ``"unknown"`` for an option's ``value`` under ``constraint``."""
+    when = _compare_when(constraint, value) if constraint.operator in ("<=", ">=", "==") else None
+    if when is not None:
+        return when
     if constraint.operator in ("<=", ">="):
         have, limit = find_quantities(value), find_quantities(constraint.threshold)
         if not have or not limit:

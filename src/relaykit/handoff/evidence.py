@@ -64,6 +64,7 @@ from relaykit.handoff.text import (
     compile_id_pattern,
     find_quantities,
     format_number,
+    normal_date,
     normal_time,
     quantity_parts,
 )
@@ -438,7 +439,7 @@ class _Reader:
             elif kind == "time":
                 out.append(encode(normal_time(m.group(0)), "time"))
             elif kind == "date":
-                out.append(encode(m.group(0), "date"))
+                out.append(encode(normal_date(m.group(0)), "date"))
         return tuple(out)
 
     def _keeps(self, value: str) -> bool:

@@ -9,12 +9,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from relaykit.handoff.text import CURRENCY_CODES, QUANTITY_PATTERN
+from relaykit.handoff.text import CURRENCY_CODES, DATE_PATTERN, MONTH_START, QUANTITY_PATTERN, TIME_PATTERN
 from relaykit.memo import remembered
 from relaykit.text import STOPWORDS
 
-TIME_PATTERN = r"\b(?:[01]?\d|2[0-3]):[0-5]\d(?:\s?[ap]\.?m\.?)?\b|\b(?:1[0-2]|0?[1-9])\s?[ap]\.?m\.?(?![a-z])"
-DATE_PATTERN = r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b"
 _LETTER = "A-Za-z\u0130\u0131\u017f\u212a"
 """``[A-Za-z]`` as it matches case-insensitively (it also takes İ, ı, ſ and the Kelvin sign)."""
 _MONEY_START = "".join(sorted({code[0] for code in CURRENCY_CODES}))
@@ -24,7 +22,7 @@ TOKEN = re.compile(
     # faster: case is ignored only where a letter is literal (units, codes, "pm"), and a branch is tried only
     # where its first character can stand (a digit for a time or date; a digit, a currency sign or the first
     # letter of a currency code before two more letters for a quantity)
-    rf"(?=\d)(?:(?P<time>(?i:{TIME_PATTERN}))|(?P<date>{DATE_PATTERN}))"
+    rf"(?=\d|(?i:{MONTH_START}))(?:(?P<time>(?i:{TIME_PATTERN}))|(?P<date>{DATE_PATTERN}))"
     rf"|(?=[$£€¥\d]|(?i:[{_MONEY_START}][A-Z]{{2}}))(?P<qty>(?i:{QUANTITY_PATTERN}))"
     rf"|(?P<w>[{_LETTER}][{_LETTER}0-9]*(?:[-_./'+][{_LETTER}0-9]+)*)|(?P<mark>[✓✔✗✘❌✅✖👍👎]\uFE0F?))",
 )

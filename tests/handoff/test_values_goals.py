@@ -1,0 +1,89 @@
+"""Goals that put the count before its noun, bound a date or a clock time with a preposition, or write an
+amount the European way (issue 12, red-team group 20): each clause parses into its attribute and bound."""
+
+from __future__ import annotations
+
+import pytest
+
+from relaykit.handoff.constraints import evaluate, parse_constraints
+from relaykit.handoff.schema import Constraint
+
+
+def _parsed(goal: str) -> list[str]:
+    return [f"{c.name} {c.operator} {c.threshold}" for c in parse_constraints(goal)]
+
+
+@pytest.mark.parametrize(("goal", "expected"), [
+    ("Reserve a cabin for 6 persons.", ["capacity >= 6 persons"]),
+    ("Find a hall for 250 attendees under 4,000 GBP.", ["capacity >= 250 attendees", "price <= 4,000 GBP"]),
+    ("A table for 4.", ["capacity >= 4"]),
+    ("Need a van for 9 near the station.", ["capacity >= 9"]),
+    ("Rent a boat for at least 12 people.", ["people >= 12 people"]),  # a comparison: read as before
+])
+def test_head_counts_before_their_noun(goal: str, expected: list[str]) -> None:
+    assert _parsed(goal) == expected
+
+
+@pytest.mark.parametrize(("goal", "expected"), [
+    ("Sail on 4 April 2027.", ["date == 2027-04-04"]),
+    ("Depart on or after April 2, 2027 for under 300 EUR.", ["date >= 2027-04-02", "price <= 300 EUR"]),
+    ("Deliver no later than 15.06.2026.", ["date <= 2026-06-15"]),
+    ("Land before 9h30.", ["land <= 09:30"]),
+    ("Finish by 6 pm.", ["finish <= 18:00"]),
+    ("A studio free from 10am to 1pm.", ["free from <= 10:00", "free until >= 13:00"]),
+])
+def test_dates_and_times_bounded_by_a_preposition(goal: str, expected: list[str]) -> None:
+    assert _parsed(goal) == expected
+
+
+@pytest.mark.parametrize(("goal", "expected"), [
+    ("Pay at most 2,40 EUR per litre.", 2.4),
+    ("A bid below 12.500 EUR.", 12500.0),
+    ("Offer under 120k USD.", 120000.0),
+])
+def test_european_and_suffixed_thresholds(goal: str, expected: float) -> None:
+    from relaykit.handoff.text import find_quantities
+
+    (constraint,) = parse_constraints(goal)
+    assert constraint.operator == "<=" and find_quantities(constraint.threshold)[0].value == expected
+
+
+@pytest.mark.parametrize(("operator", "threshold", "value", "verdict"), [
+    (">=", "2027-04-02", "April 4, 2027", "pass"),
+    (">=", "2027-04-02", "30.03.2027", "fail"),
+    ("==", "2027-04-04", "4 April 2027", "pass"),
+    ("<=", "09:30", "9h10", "pass"),
+    ("<=", "09:30", "10:05", "fail"),
+    ("==", "2027-04-04", "04/05/2027", "unknown"),  # an ambiguous date is not judged
+    ("<=", "09:30", "2027-04-04", "unknown"),  # a date against a time
+    ("<=", "120000 USD", "$95k", "pass"),
+])
+def test_evaluate_dates_times_and_suffixes(operator: str, threshold: str, value: str, verdict: str) -> None:
+    constraint = Constraint.model_validate({"name": "x", "operator": operator, "threshold": threshold})
+    assert evaluate(constraint, value) == verdict
+
+
+def test_a_window_and_a_head_count_leave_no_stray_constraint() -> None:
+    assert _parsed("Hire a hall free from 9am to 5pm for 80 guests.") == [
+        "capacity >= 80 guests", "free from <= 09:00", "free until >= 17:00"]
+
+
+@pytest.mark.parametrize(("goal", "expected"), [
+    ("Choose a mill with minimum batch size at most 40 pallets.", ["batch size <= 40 pallets"]),
+    ("A lender whose maximum loan term is at least 20 years.", ["loan term >= 20 years"]),
+    ("Stay minimum 3 nights.", ["stay >= 3 nights"]),  # a number follows: still a bound
+])
+def test_minimum_and_maximum_in_a_name_are_not_bounds(goal: str, expected: list[str]) -> None:
+    assert _parsed(goal) == expected
+
+
+@pytest.mark.parametrize(("goal", "expected"), [
+    ("Book a studio that seats 30.", ["capacity >= 30"]),
+    ("A chalet sleeping 8 under 1.200 EUR.", ["capacity >= 8", "price <= 1.200 EUR"]),
+    ("A table for a party of 5.", ["capacity >= 5"]),
+    ("A coach for up to 40 passengers.", ["capacity >= 40 passengers"]),  # fits up to 40: at least 40 seats
+    ("Check out no later than 11h.", ["check out <= 11:00"]),
+    ("Support for up to 24 hours", ["h <= 24 hours"]),  # not a head count: unchanged
+])
+def test_more_head_count_and_hour_forms(goal: str, expected: list[str]) -> None:
+    assert _parsed(goal) == expected
