@@ -134,3 +134,10 @@ def test_more_grouping_and_multiplier_words(text: str, expected: list[tuple[floa
 @pytest.mark.parametrize(("found", "wanted"), [("asks 92,000", "$92k"), ("rent 1050 EUR", "1.050 EUR")])
 def test_audit_matches_a_wanted_value_written_in_another_form(found: str, wanted: str) -> None:
     assert value_matches(found, wanted)
+
+
+@pytest.mark.parametrize(("text", "value"), [("$3.499 per gallon", 3.499), ("£1.050 a litre", 1.05),
+                                             ("€8.500 a month", 8500.0), ("CHF 1.200", 1200.0)])
+def test_a_dot_groups_thousands_only_in_currencies_written_the_european_way(text: str, value: float) -> None:
+    (found,) = find_quantities(text)
+    assert found.value == pytest.approx(value)

@@ -241,6 +241,10 @@ def quantity_of(m: re.Match[str]) -> Quantity:
     return Quantity(value, unit, m.group(0).strip(), m.start())
 
 
+_DOT_DECIMAL_CURRENCIES = frozenset({"USD", "GBP", "CAD", "AUD", "NZD", "JPY", "CNY", "INR", "SGD", "HKD", "MXN"})
+"""Currencies whose amounts write the dot as the decimal mark: a dot before three digits stays a decimal there."""
+
+
 def quantity_parts(m: re.Match[str]) -> tuple[float, str | None]:
     """The value and unit of a match of ``QUANTITY_PATTERN`` (``quantity_of`` without building a ``Quantity``)."""
     sym, pre, num, code, word, unit_word = m.group("sym", "pre", "num", "code", "word", "unit")
@@ -252,7 +256,9 @@ def quantity_parts(m: re.Match[str]) -> tuple[float, str | None]:
     if unit is None and unit_word:
         unit = UNITS[unit_word.lower()]
     mult = m.group("mult")
-    value = number_value(num, money=unit in CURRENCY_CODES)
+    # a dot before three digits groups thousands only in currencies written the European way: "$3.499" and
+    # "£1.050" keep the dot as the decimal mark (fuel prices, exchange rates), "€8.500" is 8500
+    value = number_value(num, money=unit in CURRENCY_CODES and unit not in _DOT_DECIMAL_CURRENCIES)
     return (value * _MULTIPLIERS[mult.strip().lower()] if mult else value), unit
 
 
