@@ -70,6 +70,7 @@ from relaykit.handoff.text import (
 from relaykit.text import iter_lines
 
 _BLOCK_LINE = re.compile(r"^(?:\s+|[-*•]\s|[\w ()/-]{1,40}:)")
+_NOT_HEADING = frozenset("-*•+ \t")  # a bullet or an indented id heads its block only (see _Reader._headed)
 _TABLE_RULE = re.compile(r"^:?-{2,}:?$")
 _PLUS = re.compile(r"\s\+\s")  # "H01 + F02": a combination of options
 _SPEAKER = re.compile(r"^(?:\[[^\]]{1,25}\]\s*)?(?P<who>[A-Za-z][A-Za-z]{0,15})\s*:\s+(?=\S)")
@@ -115,6 +116,7 @@ class _Reader:
     spoken: bool = False  # the line before began with a speaker label
     line_subject: str | None = None  # the option the line's last attributed sentence was about
     section: str | None = None  # the option whose markdown heading the lines sit under
+    headed: str | None = None  # the option a line of its own ("Flat F21") heads, until another id is named
     index: int = 0
     option_words: dict[str, bool] = field(default_factory=dict)  # word -> is an option id (see _is_option)
     last_text: str | None = None  # the text ids() read last, and its ids
@@ -166,7 +168,9 @@ class _Reader:
         ids = self.ids(stripped)
         if stripped.startswith("#"):  # a markdown heading opens a section (of one option, or of none)
             self.section = ids[0] if len(ids) == 1 else None
-        if len(ids) == 1 and is_heading(stripped, ids[0]):
+        heading = len(ids) == 1 and is_heading(stripped, ids[0])
+        self._headed(line, ids, heading)
+        if heading:
             self.block = self.subject = ids[0]
             if verdict_of(stripped):  # "### PR1 - rejected"
                 self._apply(ids[0], stripped)
@@ -182,6 +186,14 @@ class _Reader:
         for sentence in sentences_of(stripped):
             self._sentence(sentence)
             self.index += 1
+
+    def _headed(self, line: str, ids: list[str], heading: bool) -> None:
+        """An id on a line of its own, not a bullet ("Flat F21", "F21:") heads the lines that follow, over blank
+        lines, until a line names another id: their id-less clauses are its evidence (as under "### F21")."""
+        if heading:
+            self.headed = ids[0] if line[:1] not in _NOT_HEADING else None
+        elif ids and self.headed not in ids:
+            self.headed = None
 
     def _unspoken(self, line: str) -> str:
         """The line without a dialogue speaker label ("Agent: AP7 is ..." -> "AP7 is ..."): a known speaker
@@ -309,8 +321,8 @@ class _Reader:
         if target is None and previous is None and self.line_subject is not None and self.block is None \
                 and not quantified(clause) and (typed(clause) or verdict_of(clause)):
             target = self.line_subject  # "MR3: seats twelve? No - the sign says 12 seats." goes on about MR3
-        if target is None and previous is None and self.section is not None and not quantified(clause):
-            target = self.section  # "### PR2\nSpeed 40 ppm, $280.": the section's option
+        if target is None and previous is None and (self.section or self.headed) and not quantified(clause):
+            target = self.section or self.headed  # "### PR2\nSpeed 40 ppm, $280.": the section's option
         if target is None:
             if typed(clause):
                 self.notes.append(clause)
