@@ -131,11 +131,23 @@ def _known_keys(trace: str, goal: str) -> frozenset[str]:
     known: set[str] = set()
     for source in (trace, goal):
         for line in iter_lines(source):
-            for _, key in _typed_keys(line):
+            for _, key in _line_keys(line):
                 known.add(key)
                 if key.startswith("q:"):
                     known.add(key.rsplit(":", 1)[0] + ":")
     return frozenset(known)
+
+
+def _line_keys(line: str) -> Iterator[tuple[str, str]]:
+    """The typed values of a trace line; a CSV row's ("SP1,19,200,yes") also cell by cell, where the comma
+    between two numbers separates cells rather than thousands (a payload writes them as 19 and 200)."""
+    yield from _typed_keys(line)
+    if line.count(",") >= 2 and ", " not in line and _DIGIT_COMMA.search(line):
+        for cell in line.split(","):
+            yield from _typed_keys(cell)
+
+
+_DIGIT_COMMA = re.compile(r"\d,\d")
 
 
 _TIME = re.compile(TIME_PATTERN, re.IGNORECASE)
