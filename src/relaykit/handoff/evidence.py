@@ -75,7 +75,13 @@ _TABLE_RULE = re.compile(r"^:?-{2,}:?$")
 _PLUS = re.compile(r"\s\+\s")  # "H01 + F02": a combination of options
 _SPEAKER = re.compile(r"^(?:\[[^\]]{1,25}\]\s*)?(?P<who>[A-Za-z][A-Za-z]{0,15})\s*:\s+(?=\S)")
 """A speaker label at a line start, after a bracketed time stamp ("[10:02] sam: ...") or none."""
-_NUMBERING = re.compile(r"^\(?\d{1,3}[.)]\s+(?=\D)")  # "1. PN1 - ...", "(2) ...": a list number, not a value
+_NUMBERING = re.compile(r"^(?:\(?\d{1,3}[.)]|(?:step|stage|phase|item|no\.?|#)\s?\d{1,3}\s?[-–—:.)]?)\s+(?=\D)",
+                        re.IGNORECASE)
+"""A list or step number at a line start ("1. PN1 - ...", "(2) ...", "Step 2 - SU-1: ..."): not a value."""
+_NUMBERED = frozenset("(#sSpPiInN")  # the first characters of a step marker (a digit too): the regex runs after
+_ORDINAL_LABELS = frozenset({"#", "no", "no.", "nr", "n°", "num", "step", "row", "idx", "index", "item", "pos"})
+"""Table or CSV column headers of a row number ("| # | Venue |"): their small integers are not values."""
+_SMALL_INTEGER = re.compile(r"\d{1,3}")
 _CSV_SPLIT = re.compile(r",(?![^()]*\))")  # commas outside parentheses ("reject (lead time, cert)" is one cell)
 _OPENER = re.compile(r"^(?:(?:starting|beginning|moving on|turning|continuing|going on|on) (?:with|to) |as for |"
                      r"as to |next up,? |first up,? |first off,? |then,? )", re.IGNORECASE)
@@ -117,6 +123,7 @@ class _Reader:
     line_subject: str | None = None  # the option the line's last attributed sentence was about
     section: str | None = None  # the option whose markdown heading the lines sit under
     headed: str | None = None  # the option a line of its own ("Flat F21") heads, until another id is named
+    numbered: int = 0  # the rows of the table or CSV block read so far (a row number column counts them)
     index: int = 0
     option_words: dict[str, bool] = field(default_factory=dict)  # word -> is an option id (see _is_option)
     last_text: str | None = None  # the text ids() read last, and its ids
@@ -149,7 +156,7 @@ class _Reader:
 
     def line(self, line: str) -> None:
         stripped = line.strip()
-        if stripped[:1].isdigit() or stripped[:1] == "(":
+        if stripped[:1].isdigit() or stripped[:1] in _NUMBERED:
             stripped = _NUMBERING.sub("", stripped)
         if ":" in stripped[:18]:
             stripped = self._unspoken(stripped)
@@ -157,7 +164,7 @@ class _Reader:
             self.spoken = False
         self.line_subject = None
         if not stripped:
-            self.block, self.header, self.csv, self.group = None, None, None, None
+            self.block, self.header, self.csv, self.group, self.numbered = None, None, None, None, 0
             return
         if stripped.count("|") >= 2:
             self._table_row(stripped)
@@ -236,6 +243,7 @@ class _Reader:
         if len(cells) >= 3 and self.block is None and (tabbed or not prose_or_notes(line)) and not self.ids(line) \
                 and all(c and len(c.split()) <= 3 and not typed(c) for c in cells):
             self.csv = [c.lower().replace("_", " ") for c in cells]  # "unit_price" labels like "unit price"
+            self.numbered = 0
         return False
 
     def _is_option(self, word: str) -> bool:
@@ -260,6 +268,7 @@ class _Reader:
         at = next((k for k, c in enumerate(cells) if self.ids(c)), None)
         if at is None:
             self.header = [c.lower().replace("_", " ") for c in cells]
+            self.numbered = 0
             if len(self.labels) < 4096:  # a table's header cells are labels
                 self.labels.update(w for c in self.header for w in TOKEN_WORDS.findall(c))
             return
@@ -272,9 +281,12 @@ class _Reader:
         if at is None:
             at = next(k for k, c in enumerate(cells) if self.ids(c))
         option_id = self.ids(cells[at])[0]
+        self.numbered += 1
         for k, cell in enumerate(cells):
             if k != at and cell:
                 label = header[k] if header and k < len(header) else ""
+                if _SMALL_INTEGER.fullmatch(cell) and self._row_number(label, cell, k < at):
+                    continue
                 decided = decision(label, cell)
                 if decided or (decision_label(label) and verdict_of(cell)):
                     label = ""  # "decision: reject (price)" needs no label word: the verdict cell says it
@@ -282,6 +294,13 @@ class _Reader:
                 self._apply(option_id, cell[cell.find("("):] if decided and "(" in cell else "" if decided else text,
                             decided)
         self.index += 1
+
+    def _row_number(self, label: str, cell: str, before_id: bool) -> bool:
+        """A small integer cell that numbers the rows: under a "#" / "no" / "step" header, or, before the id
+        cell under no header, the count of the table's rows so far ("| 1 | VN-4 | ...", "| 2 | VN-6 | ...")."""
+        if label:
+            return label in _ORDINAL_LABELS
+        return before_id and int(cell) in (self.numbered - 1, self.numbered)
 
     def _sentence(self, sentence: str) -> None:
         if sentence in self.goal:
