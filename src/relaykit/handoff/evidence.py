@@ -70,6 +70,10 @@ from relaykit.handoff.text import (
 from relaykit.text import iter_lines
 
 _BLOCK_LINE = re.compile(r"^(?:\s+|[-*•]\s|[\w ()/-]{1,40}:)")
+_COMPARISON = re.compile(r"(?P<amount>(?<![\w.-])(?:by\s+)?[$€£]?\d[\d,.]*(?:\s?(?:%|[A-Za-z$€£/]{1,8}))?\s+)?"
+                         r"\b(?!rather\b|other\b)(?:[A-Za-z]+er|more|less|fewer)(?:\s+[A-Za-z]+)?\s+(?P<than>than\s+)",
+                         re.IGNORECASE)
+"""A comparison ("$60 cheaper than ", "2 hours longer than ", "bigger than "): what follows "than" is its object."""
 _NOT_HEADING = frozenset("-*•+ \t")  # a bullet or an indented id heads its block only (see _Reader._headed)
 _TABLE_RULE = re.compile(r"^:?-{2,}:?$")
 _PLUS = re.compile(r"\s\+\s")  # "H01 + F02": a combination of options
@@ -318,6 +322,8 @@ class _Reader:
 
     def _clause(self, clause: str, previous: str | None) -> str | None:
         clause = _OPENER.sub("", clause)
+        if " than " in clause:
+            clause = self._compared(clause)
         if not clause:
             return previous
         ids = self.ids(clause)
@@ -349,6 +355,27 @@ class _Reader:
         self.subject = target
         self._apply(target, clause)
         return target
+
+    def _compared(self, clause: str) -> str:
+        """The clause without its comparisons with another option: "$60 cheaper than AF-118" states no value of
+        either option (the clause goes verbatim to the notes, the amount out of the row), and "than AF-118"
+        makes AF-118 the object, not a subject, of the clause. The clause's subject keeps the rest."""
+        cut: list[tuple[int, int]] = []
+        noted = False
+        for m in _COMPARISON.finditer(clause):
+            other = self.id_re.match(clause, m.end())
+            other = other if other is not None and self.ids(other.group(0)) else None
+            relative = m.group("amount") is not None and bool(typed(m.group("amount")))
+            if relative or other is not None:
+                cut.append((m.start() if relative else m.start("than"), other.end() if other else m.end()))
+                noted = noted or relative
+        if not cut:
+            return clause
+        if noted:
+            self.notes.append(clause)
+        for a, b in reversed(cut):
+            clause = clause[:a] + clause[b:]
+        return clause
 
     def _spoken_verdict(self, clause: str) -> bool:
         """A speaker's id-less clause with a verdict and no value ("ines: beyond what we can spend, park it"):
