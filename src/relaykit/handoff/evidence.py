@@ -77,8 +77,9 @@ _COMPARISON = re.compile(r"(?P<amount>(?<![\w.-])(?:by\s+)?[$€£]?\d[\d,.]*(?:
 _NOT_HEADING = frozenset("-*•+ \t")  # a bullet or an indented id heads its block only (see _Reader._headed)
 _TABLE_RULE = re.compile(r"^:?-{2,}:?$")
 _PLUS = re.compile(r"\s\+\s")  # "H01 + F02": a combination of options
-_SPEAKER = re.compile(r"^(?:\[[^\]]{1,25}\]\s*)?(?P<who>[A-Za-z][A-Za-z]{0,15})\s*:\s+(?=\S)")
-"""A speaker label at a line start, after a bracketed time stamp ("[10:02] sam: ...") or none."""
+_SPEAKER = re.compile(r"^(?:\[[^\]]{1,25}\]\s*|\d{1,2}:\d{2}(?::\d{2})?\s?(?:[AaPp][Mm])?\s+)?"
+                      r"(?P<who>[A-Za-z][A-Za-z]{0,15})\s*:\s+(?=\S)")
+"""A speaker label at a line start, after a time stamp ("[10:02] sam: ...", "10:02 sam: ...") or none."""
 _NUMBERING = re.compile(r"^(?:\(?\d{1,3}[.)]|(?:step|stage|phase|item|no\.?|#)\s?\d{1,3}\s?[-–—:.)]?)\s+(?=\D)",
                         re.IGNORECASE)
 """A list or step number at a line start ("1. PN1 - ...", "(2) ...", "Step 2 - SU-1: ..."): not a value."""
@@ -127,6 +128,7 @@ class _Reader:
     line_subject: str | None = None  # the option the line's last attributed sentence was about
     section: str | None = None  # the option whose markdown heading the lines sit under
     headed: str | None = None  # the option a line of its own ("Flat F21") heads, until another id is named
+    asked: str | None = None  # the option a speaker's question named ("Lena: and VN-9?"): what answers speak of
     numbered: int = 0  # the rows of the table or CSV block read so far (a row number column counts them)
     index: int = 0
     option_words: dict[str, bool] = field(default_factory=dict)  # word -> is an option id (see _is_option)
@@ -177,6 +179,8 @@ class _Reader:
         if ("," in stripped or "\t" in stripped) and self._csv_line(stripped):
             return
         ids = self.ids(stripped)
+        if self.spoken and ids:  # a question about one option: the id-less lines that answer it are about it
+            self.asked = ids[0] if len(ids) == 1 and stripped.endswith("?") else None
         if stripped.startswith("#"):  # a markdown heading opens a section (of one option, or of none)
             self.section = ids[0] if len(ids) == 1 else None
         heading = len(ids) == 1 and is_heading(stripped, ids[0])
@@ -217,7 +221,7 @@ class _Reader:
         said = found.group("who")
         who = said.lower()
         rest = line[found.end():]
-        known = who in SPEAKERS or who in self.speakers
+        known = who in SPEAKERS or who in self.speakers or found.start("who") > 0  # a time stamp: a chat line
         # "owner: fine, out.": a remark that only judges is spoken (a "decision: out" label is no speaker)
         remark = self.block is None and who not in DECISION_HEADERS and is_remark(rest) and not typed(rest)
         asked = said[0].isupper() and rest.endswith("?") and not typed(rest)
@@ -346,6 +350,8 @@ class _Reader:
         if target is None and previous is None and self.line_subject is not None and self.block is None \
                 and not quantified(clause) and (typed(clause) or verdict_of(clause)):
             target = self.line_subject  # "MR3: seats twelve? No - the sign says 12 seats." goes on about MR3
+        if target is None and previous is None and self.spoken and self.asked and not quantified(clause):
+            target = self.asked  # "Lena: and VN-9?" / "Omar: carries 4 tonnes": the answer is about VN-9
         if target is None and previous is None and (self.section or self.headed) and not quantified(clause):
             target = self.section or self.headed  # "### PR2\nSpeed 40 ppm, $280.": the section's option
         if target is None:
