@@ -24,7 +24,8 @@ def test_an_answer_belongs_to_the_option_asked_about(stamp: str) -> None:
 
 
 def test_a_stamped_answer_after_a_bare_id_question() -> None:
-    trace = "[08:40] kim: DK-12?\n[08:41] Raj: desk is 160 cm, 240 USD\n[08:41] kim: DK-15?\n[08:42] Raj: 120 cm, 199 USD"
+    trace = ("[08:40] kim: DK-12?\n[08:41] Raj: desk is 160 cm, 240 USD\n[08:41] kim: DK-15?\n"
+             "[08:42] Raj: 120 cm, 199 USD")
     text = read_evidence(trace, "A desk of at least 140 cm under 250 USD.").text()
     assert {"160", "240"} <= set(_row(text, "DK-12")) and {"120", "199"} <= set(_row(text, "DK-15"))
 
