@@ -26,3 +26,14 @@ def test_a_thousands_comma_in_prose_is_still_one_number() -> None:
     prose = "The loft LF-2 rents at 2,450 EUR a month."
     assert invented_values("LF-2 2450 EUR", prose) == []
     assert invented_values("LF-2 450 EUR", prose) == ["450 EUR"]
+
+
+def test_a_verbatim_payload_is_audited_as_the_reader_reads_it() -> None:
+    from relaykit.handoff import Fact
+
+    trace = "tier,eur_month,seats,ok\nT1,9,5,yes\nT2,14,25,no"
+    h = compress_handoff(trace, "A tier under 10 EUR a month with at least 5 seats.", "extract-rules")
+    facts = [Fact("T1", "price", "9"), Fact("T2", "seats", "25"), Fact("T1", "verdict", "pass"),
+             Fact("T2", "verdict", "eliminated")]
+    assert h.payload == trace and audit(h, facts, trace=trace).recall == 1.0
+    assert audit(h, [Fact("T2", "seats", "30")], trace=trace).recall == 0.0  # a value it never stated stays lost

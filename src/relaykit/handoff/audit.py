@@ -230,6 +230,15 @@ def _audit_table(payload: Mapping[str, Any], facts: list[Fact]) -> list[bool]:
     return _audit_text("\n".join(lines), facts)
 
 
+def _audit_read(text: str, goal: str, facts: list[Fact]) -> list[bool]:
+    """The facts a verbatim payload (the trace itself) states as the reader reads it: a CSV row's numbers, a
+    JSON record's flags, a line under an id heading are the option's even where no sentence names both."""
+    from relaykit.handoff.evidence import read_evidence  # the reader imports the audit's neighbours
+
+    table = read_evidence(text, goal).text()
+    return _audit_text(expand(table) or table, facts)
+
+
 def _is_table(payload: Mapping[str, Any]) -> bool:
     options = payload.get("options")
     return isinstance(options, list) and all(isinstance(o, Mapping) and "evidence" in o for o in options)
@@ -249,9 +258,11 @@ def audit(handoff: Handoff | Payload | Extraction, facts: Iterable[Fact | Mappin
         payload: str | Extraction = raw if not isinstance(raw, dict) else _as_extraction(raw)
         kept_flags = (_audit_extraction(payload, checked) if isinstance(payload, Extraction)
                       else _audit_text(payload, checked))
+    goal = handoff.goal if isinstance(handoff, Handoff) else ""
+    if isinstance(raw, str) and raw == trace and not all(kept_flags):
+        kept_flags = [k or r for k, r in zip(kept_flags, _audit_read(raw, goal, checked), strict=True)]
     kept = [f for f, k in zip(checked, kept_flags, strict=True) if k]
     lost = [f for f, k in zip(checked, kept_flags, strict=True) if not k]
-    goal = handoff.goal if isinstance(handoff, Handoff) else ""
     invented = invented_values(raw, trace, goal) if trace is not None else []
     return AuditReport(recall=len(kept) / len(checked) if checked else 1.0, kept=kept, lost=lost,
                        invented=invented)
