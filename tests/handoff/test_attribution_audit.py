@@ -32,7 +32,8 @@ def test_a_verbatim_payload_is_audited_as_the_reader_reads_it() -> None:
     from relaykit.handoff import Fact
 
     trace = "tier,eur_month,seats,ok\nT1,9,5,yes\nT2,14,25,no"
-    h = compress_handoff(trace, "A tier under 10 EUR a month with at least 5 seats.", "extract-rules")
+    h = compress_handoff(trace, "A tier under 10 EUR a month with at least 5 seats, SSO, audit logs, EU hosting "
+                         "and phone support.", "extract-rules")
     facts = [Fact("T1", "price", "9"), Fact("T2", "seats", "25"), Fact("T1", "verdict", "pass"),
              Fact("T2", "verdict", "eliminated")]
     assert h.payload == trace and audit(h, facts, trace=trace).recall == 1.0

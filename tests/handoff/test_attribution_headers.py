@@ -60,7 +60,8 @@ def test_a_bullet_id_heads_its_block_only() -> None:
 
 def test_a_payload_larger_than_its_trace_gives_way_to_the_trace_and_says_so() -> None:
     trace = "tier,eur_month,seats,ok\nT1,9,5,yes\nT2,14,25,no"
-    h = compress_handoff(trace, "A tier under 10 EUR a month with at least 5 seats.", "extract-rules")
+    h = compress_handoff(trace, "A tier under 10 EUR a month with at least 5 seats, SSO, audit logs, EU hosting "
+                         "and phone support.", "extract-rules")
     assert h.payload == trace and h.tokens_out == h.tokens_in and h.ratio == 1.0
     assert any("larger than the trace" in w and "verbatim" in w for w in h.warnings)
     assert h.accounting.notices == h.warnings

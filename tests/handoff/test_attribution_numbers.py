@@ -37,3 +37,14 @@ def test_step_and_stage_markers_are_not_values() -> None:
     steps = "step 4) BX-10 holds 12 litres.\nstep 5) BX-11 holds 30 litres."
     assert _row(steps, "A box of at least 20 litres.", "BX-11")[1] == "30"
     assert "5" not in _row(steps, "A box of at least 20 litres.", "BX-11")
+
+
+def test_a_header_naming_a_unit_types_its_bare_numbers() -> None:
+    trace = "unit,rent_eur,area_m2,balcony\nU-4,980,54,yes\nU-7,1120,71,no\nU-9,870,38,yes"
+    text = read_evidence(trace, "A flat under 1,000 EUR with at least 50 m2.").text()
+    header = text.split("\n")[0]
+    assert "EUR <=1000" in header and "m2 >=50" in header  # the bounds sit on their columns
+    assert _row(trace, "A flat under 1,000 EUR with at least 50 m2.", "U-7")[1:3] == ["1120", "71"]
+    tsv = "id\tweight kg\tmin order\nPL-1\t12\t40\nPL-2\t9\t100"  # "min order" names no minutes
+    text = read_evidence(tsv, "A pallet under 10 kg.").text()
+    assert "kg <=10" in text.split("\n")[0] and "min" not in text.split("\n")[0].split("|")[1]

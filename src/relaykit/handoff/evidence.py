@@ -57,6 +57,7 @@ from relaykit.handoff.reading import (
     sentences_of,
     token_matches,
     tokens_inside,
+    with_header_unit,
 )
 from relaykit.handoff.table import TOKEN_WORDS, EvidenceTable, Row, typed
 from relaykit.handoff.text import (
@@ -298,7 +299,7 @@ class _Reader:
                 decided = decision(label, cell)
                 if decided or (decision_label(label) and verdict_of(cell)):
                     label = ""  # "decision: reject (price)" needs no label word: the verdict cell says it
-                text = f"{label} {cell}".strip()
+                text = with_header_unit(label, cell) or f"{label} {cell}".strip()
                 self._apply(option_id, cell[cell.find("("):] if decided and "(" in cell else "" if decided else text,
                             decided)
         self.index += 1

@@ -15,6 +15,7 @@ from relaykit.handoff.compact import family
 from relaykit.handoff.compact_rules import collector_paused  # the reader pauses the collector as the writer does
 from relaykit.handoff.lexicon import TOKEN, fail_spans, pass_spans, verdict_of
 from relaykit.handoff.table import TOKEN_WORDS, typed
+from relaykit.handoff.text import find_quantities
 from relaykit.memo import remembered
 from relaykit.text import line_sentences
 
@@ -160,6 +161,40 @@ def decision_label(label: str) -> bool:
     return bool(DECISION_HEADERS & set(TOKEN_WORDS.findall(label)))
 
 
+_BARE_NUMBER = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?")
+_PERCENT_WORDS = frozenset({"pct", "percent", "%"})
+_NOT_UNITS = frozenset({"min", "max", "in", "at", "a", "s", "no", "nr"})  # "min order": no minutes
+
+
+def with_header_unit(label: str, cell: str) -> str | None:
+    """A bare number cell under a header that names its unit ("storage gb" / "200", "usd per seat" / "19",
+    "sla %" / "99.9") written with that unit ("storage 200 gb", "19 usd per seat"); None for any other cell."""
+    if not _BARE_NUMBER.fullmatch(cell):
+        return None
+    unit = header_unit(label)
+    if unit is None:
+        return None
+    before, said, after = unit
+    return " ".join(part for part in (before, cell, said, after) if part)
+
+
+@functools.lru_cache(maxsize=1024)
+def header_unit(label: str) -> tuple[str, str, str] | None:
+    """(words before, unit, words after) of a column header with a unit word or "%" (read by
+    ``find_quantities``, as after a number); None when it names none."""
+    words = TOKEN_WORDS.findall(label)
+    if "%" in label:
+        return " ".join(w for w in words if w.lower() not in _PERCENT_WORDS), "%", ""
+    for k, word in enumerate(words):
+        lowered = word.lower()
+        if lowered in _NOT_UNITS:
+            continue
+        found = find_quantities(f"1 {word}")
+        if lowered in _PERCENT_WORDS or (found and found[0].unit is not None and found[0].text == f"1 {word}"):
+            return " ".join(words[:k]), "%" if lowered in _PERCENT_WORDS else word, " ".join(words[k + 1:])
+    return None
+
+
 def tokens_inside(tokens: Sequence[re.Match[str]], spans: list[tuple[int, int]]) -> set[int]:
     """The indices of the tokens that start inside one of ``spans`` (token starts ascend: two bisections a span)."""
     starts = [m.start() for m in tokens]
@@ -216,4 +251,5 @@ __all__ = [
     "sentences_of",
     "token_matches",
     "tokens_inside",
+    "with_header_unit",
 ]
