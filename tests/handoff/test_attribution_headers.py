@@ -78,3 +78,10 @@ def test_a_smaller_payload_carries_no_size_warning() -> None:
     trace = VANS * 3
     h = compress_handoff(trace, "Hire a van under 80 EUR a day.", "extract-rules")
     assert h.tokens_out < h.tokens_in and not any("larger than the trace" in w for w in h.warnings)
+
+
+def test_a_title_of_no_option_ends_the_heading() -> None:
+    trace = "Room RM-2\nSeats 14 people.\n\nNext steps\nBudget is 300 USD in total.\n"
+    goal = "A room for 10 people."
+    assert "300" not in _row(trace, goal, "RM-2") and "14" in _row(trace, goal, "RM-2")
+    assert "note: Budget is 300 USD in total." in read_evidence(trace, goal).text()

@@ -75,6 +75,7 @@ _COMPARISON = re.compile(r"(?P<amount>(?<![\w.-])(?:by\s+)?[$€£]?\d[\d,.]*(?:
                          r"\b(?!rather\b|other\b)(?:[A-Za-z]+er|more|less|fewer)(?:\s+[A-Za-z]+)?\s+(?P<than>than\s+)",
                          re.IGNORECASE)
 """A comparison ("$60 cheaper than ", "2 hours longer than ", "bigger than "): what follows "than" is its object."""
+_TITLE = re.compile(r"#*\s*[A-Z][a-z]*(?: [A-Za-z][a-z]*)?:?")  # a title line of one or two words
 _NOT_HEADING = frozenset("-*•+ \t")  # a bullet or an indented id heads its block only (see _Reader._headed)
 _TABLE_RULE = re.compile(r"^:?-{2,}:?$")
 _PLUS = re.compile(r"\s\+\s")  # "H01 + F02": a combination of options
@@ -210,6 +211,8 @@ class _Reader:
             self.headed = ids[0] if line[:1] not in _NOT_HEADING else None
         elif ids and self.headed not in ids:
             self.headed = None
+        elif self.headed is not None and _TITLE.fullmatch(line.strip()) and verdict_of(line) is None:
+            self.headed = None  # "Summary", "Next steps": a heading of no option ends the option's
 
     def _unspoken(self, line: str) -> str:
         """The line without a dialogue speaker label ("Agent: AP7 is ..." -> "AP7 is ..."): a known speaker
