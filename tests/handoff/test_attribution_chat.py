@@ -34,3 +34,12 @@ def test_a_line_naming_another_option_ends_the_question() -> None:
     trace = "[10:00] Ana: PB-1?\n[10:01] Bo: 500 W\n[10:02] Bo: PB-4 is 900 W.\n[10:03] Bo: shipping 30 USD extra"
     text = read_evidence(trace, "A power bank of at least 600 W.").text()
     assert "500" in _row(text, "PB-1") and "30" not in _row(text, "PB-1")
+
+
+@pytest.mark.parametrize("form", ["({t}) {who}: ", "{t} - {who}: ", "{who} ({t}): ", "[Tue {t}] {who}: "])
+def test_other_stamp_forms(form: str) -> None:
+    said = [("ana", "SC-5?"), ("bo", "seats 30, 450 EUR"), ("ana", "SC-7?"), ("bo", "seats 55, 700 EUR")]
+    trace = "\n".join(form.format(t=f"16:{k:02d}", who=who) + text for k, (who, text) in enumerate(said))
+    text = read_evidence(trace, "A hall for 40 people under 800 EUR.").text()
+    assert {"30", "450"} <= set(_row(text, "SC-5")) and {"55", "700"} <= set(_row(text, "SC-7"))
+    assert "bo" not in _row(text, "SC-7") and "16:01" not in text

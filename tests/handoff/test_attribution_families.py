@@ -51,3 +51,16 @@ def test_the_object_of_a_comparison_gets_nothing_from_it() -> None:
     assert "32" not in _row(text, "RT-5") and "12" not in _row(text, "RT-5") and "note:" not in text
     plain = read_evidence("RT-5 costs 40 USD rather than RT-8's 52 USD.", "A box under 45 USD.").text()
     assert "40" in _row(plain, "RT-5")  # "rather than" is no comparison of amounts
+
+
+def test_other_comparison_forms() -> None:
+    goal = "A lens under 900 USD."
+    for said in ("LN-8 is cheaper by $120 than LN-2 but weighs 610 g.",
+                 "LN-8 comes in $120 under LN-2 but weighs 610 g.",
+                 "LN-8 weighs 610 g, 90 g lighter than the LN-2 lens."):
+        text = read_evidence(f"LN-2 costs 880 USD. {said}", goal).text()
+        assert "610" in _row(text, "LN-8") and "610" not in _row(text, "LN-2"), said
+        assert "120" not in " ".join(_row(text, "LN-8")) and "90" not in _row(text, "LN-8"), said
+        assert "note:" in text, said
+    budget = read_evidence("LN-2 costs 880 USD, 20 USD under budget.", goal).text()
+    assert "note:" not in budget  # "under budget" compares with no option

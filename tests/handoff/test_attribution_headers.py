@@ -85,3 +85,11 @@ def test_a_title_of_no_option_ends_the_heading() -> None:
     goal = "A room for 10 people."
     assert "300" not in _row(trace, goal, "RM-2") and "14" in _row(trace, goal, "RM-2")
     assert "note: Budget is 300 USD in total." in read_evidence(trace, goal).text()
+
+
+def test_a_bold_or_underlined_id_heading_heads_its_lines() -> None:
+    goal = "A studio under 900 EUR."
+    for trace in ("**Studio SD-1**\nAsking 850 EUR.\n\n**Studio SD-4**\nAsking 990 EUR.",
+                  "SD-1\n-----\nAsking 850 EUR.\n\nSD-4\n-----\nAsking 990 EUR."):
+        assert "850" in _row(trace, goal, "SD-1") and "990" in _row(trace, goal, "SD-4")
+        assert "990" not in _row(trace, goal, "SD-1")

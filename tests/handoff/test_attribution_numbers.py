@@ -48,3 +48,11 @@ def test_a_header_naming_a_unit_types_its_bare_numbers() -> None:
     tsv = "id\tweight kg\tmin order\nPL-1\t12\t40\nPL-2\t9\t100"  # "min order" names no minutes
     text = read_evidence(tsv, "A pallet under 10 kg.").text()
     assert "kg <=10" in text.split("\n")[0] and "min" not in text.split("\n")[0].split("|")[1]
+
+
+def test_letter_markers_and_row_cells_are_not_values() -> None:
+    goal = "A mixer of at least 20 litres."
+    lettered = "a) MX-3: bowl 18 litres.\nb) MX-8: bowl 25 litres."
+    assert "b" not in _row(lettered, goal, "MX-8") and "25" in _row(lettered, goal, "MX-8")
+    rows = "Row 1 | MX-3 | 18 litres\nRow 2 | MX-8 | 25 litres"
+    assert "2" not in _row(rows, goal, "MX-8") and "25" in _row(rows, goal, "MX-8")

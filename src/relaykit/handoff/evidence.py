@@ -71,24 +71,31 @@ from relaykit.handoff.text import (
 from relaykit.text import iter_lines
 
 _BLOCK_LINE = re.compile(r"^(?:\s+|[-*•]\s|[\w ()/-]{1,40}:)")
-_COMPARISON = re.compile(r"(?P<amount>(?<![\w.-])(?:by\s+)?[$€£]?\d[\d,.]*(?:\s?(?:%|[A-Za-z$€£/]{1,8}))?\s+)?"
-                         r"\b(?!rather\b|other\b)(?:[A-Za-z]+er|more|less|fewer)(?:\s+[A-Za-z]+)?\s+(?P<than>than\s+)",
-                         re.IGNORECASE)
-"""A comparison ("$60 cheaper than ", "2 hours longer than ", "bigger than "): what follows "than" is its object."""
+_AMOUNT = r"(?<![\w.-])[$€£]?\d[\d,.]*(?:\s?(?:%|[A-Za-z$€£/]{1,8}))?"
+_COMPARISON = re.compile(rf"(?P<amount>(?:by\s+)?{_AMOUNT}\s+)?\b(?!rather\b|other\b)(?:[A-Za-z]+er|more|less|fewer)"
+                         rf"(?:\s+[A-Za-z]+){{0,3}}?(?:\s+by\s+(?P<by>{_AMOUNT}))?\s+(?P<than>than\s+)"
+                         rf"|(?P<short>{_AMOUNT})\s+(?:under|over|below|above|short of)\s+", re.IGNORECASE)
+"""A comparison ("$60 cheaper than ", "cheaper by $60 than ", "2 km closer to the venue than ", "bigger than ",
+"$60 under " an id): what follows is its object."""
+_COMPARES = re.compile(r" (?:than|under|over|below|above|short of) ")  # cheap test before _COMPARISON
 _TITLE = re.compile(r"#*\s*[A-Z][a-z]*(?: [A-Za-z][a-z]*)?:?")  # a title line of one or two words
-_NOT_HEADING = frozenset("-*•+ \t")  # a bullet or an indented id heads its block only (see _Reader._headed)
+_NOT_HEADING = re.compile(r"[-*•+]\s|\s")  # a bullet or an indented id heads its block only (see _headed)
 _TABLE_RULE = re.compile(r"^:?-{2,}:?$")
 _PLUS = re.compile(r"\s\+\s")  # "H01 + F02": a combination of options
-_SPEAKER = re.compile(r"^(?:\[[^\]]{1,25}\]\s*|\d{1,2}:\d{2}(?::\d{2})?\s?(?:[AaPp][Mm])?\s+)?"
-                      r"(?P<who>[A-Za-z][A-Za-z]{0,15})\s*:\s+(?=\S)")
-"""A speaker label at a line start, after a time stamp ("[10:02] sam: ...", "10:02 sam: ...") or none."""
-_NUMBERING = re.compile(r"^(?:\(?\d{1,3}[.)]|(?:step|stage|phase|item|no\.?|#)\s?\d{1,3}\s?[-–—:.)]?)\s+(?=\D)",
+_SPEAKER = re.compile(r"^(?P<stamp>\[[^\]]{1,25}\]\s*|\([^)]{1,25}\)\s*|"
+                      r"\d{1,2}:\d{2}(?::\d{2})?\s?(?:[AaPp][Mm])?\s*(?:[-–—|]\s*)?(?=[A-Za-z]))?"
+                      r"(?P<who>[A-Za-z][A-Za-z]{0,15})(?P<after>\s*\([^)]{1,25}\))?\s*:\s+(?=\S)")
+"""A speaker label at a line start, with a time stamp ("[10:02] sam: ...", "10:02 - sam: ...", "Sam (10:02): ...")
+or none."""
+_CLOCK = re.compile(r"\d:\d\d")
+_NUMBERING = re.compile(r"^(?:\(?\d{1,3}[.)]|[a-h]\)|(?:step|stage|phase|item|no\.?|#)\s?\d{1,3}\s?[-–—:.)]?)\s+(?=\D)",
                         re.IGNORECASE)
 """A list or step number at a line start ("1. PN1 - ...", "(2) ...", "Step 2 - SU-1: ..."): not a value."""
 _NUMBERED = frozenset("(#sSpPiInN")  # the first characters of a step marker (a digit too): the regex runs after
 _ORDINAL_LABELS = frozenset({"#", "no", "no.", "nr", "n°", "num", "step", "row", "idx", "index", "item", "pos"})
 """Table or CSV column headers of a row number ("| # | Venue |"): their small integers are not values."""
 _SMALL_INTEGER = re.compile(r"\d{1,3}")
+_ROW_CELL = re.compile(r"(?:row|step|item|no\.?|nr\.?|#)\s?\d{1,3}", re.IGNORECASE)  # "Row 2": a row number cell
 _CSV_SPLIT = re.compile(r",(?![^()]*\))")  # commas outside parentheses ("reject (lead time, cert)" is one cell)
 _OPENER = re.compile(r"^(?:(?:starting|beginning|moving on|turning|continuing|going on|on) (?:with|to) |as for |"
                      r"as to |next up,? |first up,? |first off,? |then,? )", re.IGNORECASE)
@@ -164,7 +171,7 @@ class _Reader:
 
     def line(self, line: str) -> None:
         stripped = line.strip()
-        if stripped[:1].isdigit() or stripped[:1] in _NUMBERED:
+        if stripped[:1].isdigit() or stripped[:1] in _NUMBERED or stripped[1:2] == ")":
             stripped = _NUMBERING.sub("", stripped)
         if ":" in stripped[:18]:
             stripped = self._unspoken(stripped)
@@ -208,7 +215,7 @@ class _Reader:
         """An id on a line of its own, not a bullet ("Flat F21", "F21:") heads the lines that follow, over blank
         lines, until a line names another id: their id-less clauses are its evidence (as under "### F21")."""
         if heading:
-            self.headed = ids[0] if line[:1] not in _NOT_HEADING else None
+            self.headed = ids[0] if not _NOT_HEADING.match(line) else None
         elif ids and self.headed not in ids:
             self.headed = None
         elif self.headed is not None and _TITLE.fullmatch(line.strip()) and verdict_of(line) is None:
@@ -225,7 +232,8 @@ class _Reader:
         said = found.group("who")
         who = said.lower()
         rest = line[found.end():]
-        known = who in SPEAKERS or who in self.speakers or found.start("who") > 0  # a time stamp: a chat line
+        stamped = _CLOCK.search(f"{found.group('stamp') or ''}{found.group('after') or ''}") is not None
+        known = who in SPEAKERS or who in self.speakers or stamped  # a time stamp: a chat line
         # "owner: fine, out.": a remark that only judges is spoken (a "decision: out" label is no speaker)
         remark = self.block is None and who not in DECISION_HEADERS and is_remark(rest) and not typed(rest)
         asked = said[0].isupper() and rest.endswith("?") and not typed(rest)
@@ -297,7 +305,8 @@ class _Reader:
         for k, cell in enumerate(cells):
             if k != at and cell:
                 label = header[k] if header and k < len(header) else ""
-                if _SMALL_INTEGER.fullmatch(cell) and self._row_number(label, cell, k < at):
+                if (_SMALL_INTEGER.fullmatch(cell) and self._row_number(label, cell, k < at)) \
+                        or (k < at and _ROW_CELL.fullmatch(cell)):
                     continue
                 decided = decision(label, cell)
                 if decided or (decision_label(label) and verdict_of(cell)):
@@ -330,7 +339,7 @@ class _Reader:
 
     def _clause(self, clause: str, previous: str | None) -> str | None:
         clause = _OPENER.sub("", clause)
-        if " than " in clause:
+        if _COMPARES.search(clause):
             clause = self._compared(clause)
         if not clause:
             return previous
@@ -375,7 +384,9 @@ class _Reader:
         for m in _COMPARISON.finditer(clause):
             other = self.id_re.match(clause, m.end())
             other = other if other is not None and self.ids(other.group(0)) else None
-            relative = m.group("amount") is not None and bool(typed(m.group("amount")))
+            if m.group("short") is not None and other is None:
+                continue  # "60 USD under budget": no comparison with an option
+            relative = any(m.group(g) is not None and typed(m.group(g)) for g in ("amount", "by", "short"))
             if relative or other is not None:
                 cut.append((m.start() if relative else m.start("than"), other.end() if other else m.end()))
                 noted = noted or relative
