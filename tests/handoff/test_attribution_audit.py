@@ -38,3 +38,15 @@ def test_a_verbatim_payload_is_audited_as_the_reader_reads_it() -> None:
              Fact("T2", "verdict", "eliminated")]
     assert h.payload == trace and audit(h, facts, trace=trace).recall == 1.0
     assert audit(h, [Fact("T2", "seats", "30")], trace=trace).recall == 0.0  # a value it never stated stays lost
+
+
+def test_a_semicolon_csv_is_read_as_rows() -> None:
+    from relaykit.handoff import read_evidence
+
+    trace = "bike;price_eur;range_km;ok\nEB-2;1890;70;yes\nEB-5;2450;110;no\nEB-6;1500;40;no"
+    h = compress_handoff(trace, "An e-bike under 2,000 EUR with at least 60 km range.", "extract-rules")
+    assert h.tokens_out < h.tokens_in and audit(h, [], trace=trace).invented == []
+    row = next(line for line in h.payload_text.split("\n") if line.startswith("EB-5 "))
+    assert row.split()[1:3] == ["2450", "110"] and row.endswith("-")
+    prose = read_evidence("seat; legroom; meal\nFL-1 is roomy; FL-2 is tight; FL-3 is fine", "A flight.").text()
+    assert "tight" not in next(line for line in prose.split("\n") if line.startswith("FL-1 "))

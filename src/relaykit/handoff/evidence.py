@@ -185,7 +185,7 @@ class _Reader:
             self._table_row(stripped)
             return
         self.header = None
-        if ("," in stripped or "\t" in stripped) and self._csv_line(stripped):
+        if ("," in stripped or "\t" in stripped or ";" in stripped) and self._csv_line(stripped):
             return
         ids = self.ids(stripped)
         if self.spoken and ids:  # a question about one option: the id-less lines that answer it are about it
@@ -253,8 +253,11 @@ class _Reader:
         tabbed = "\t" in line  # tab-separated: the cells are whatever the tabs hold
         if self.csv is None and (self.block is not None or (not tabbed and prose_or_notes(line))):
             return False  # prose, a bullet or a label line: no CSV header (the common case, decided cheaply)
-        cells = [c.strip() for c in (line.split("\t") if tabbed else _CSV_SPLIT.split(line))]
-        if self.csv is not None and len(cells) == len(self.csv) and self.ids(line):
+        semicolons = not tabbed and "," not in line  # "SP1;19;200;yes": a semicolon-separated row
+        cells = [c.strip() for c in (line.split("\t") if tabbed else line.split(";") if semicolons
+                                     else _CSV_SPLIT.split(line))]
+        if self.csv is not None and len(cells) == len(self.csv) and self.ids(line) \
+                and (not semicolons or (len(self.ids(line)) == 1 and " " not in line.split(";", 1)[0])):
             if len(self.labels) < 4096:  # a CSV header's cells are labels
                 self.labels.update(w for c in self.csv for w in TOKEN_WORDS.findall(c))
             self._cells(cells, self.csv)
