@@ -43,3 +43,11 @@ def test_other_stamp_forms(form: str) -> None:
     text = read_evidence(trace, "A hall for 40 people under 800 EUR.").text()
     assert {"30", "450"} <= set(_row(text, "SC-5")) and {"55", "700"} <= set(_row(text, "SC-7"))
     assert "bo" not in _row(text, "SC-7") and "16:01" not in text
+
+
+def test_a_first_unknown_speaker_before_an_option_sentence_is_no_label() -> None:
+    trace = ("mira: KB-12 is a 75 percent board at 129 USD\ntom: ok\nmira: KB-30 has a full layout, 189 USD\n"
+             "winner: KB-12 because it is cheaper")
+    text = read_evidence(trace, "A keyboard under 150 USD.").text()
+    assert "mira" not in text and {"129"} <= set(_row(text, "KB-12")) and "189" in _row(text, "KB-30")
+    assert _row(text, "KB-12")[-1] == "+"  # "winner:" is a verdict label, not a speaker

@@ -239,12 +239,19 @@ class _Reader:
         asked = said[0].isupper() and rest.endswith("?") and not typed(rest)
         # an answer to a speaker's line: a capitalised label, or any label before an option id ("sam: VN6 fits 40")
         answers = answered and self.block is None and (said[0].isupper() or bool(self.ids(rest)))
-        if known or remark or asked or answers:
+        if known or remark or asked or answers or self._tells(who, rest):
             if len(self.speakers) < 64:
                 self.speakers.add(who)
             self.spoken = True
             return rest
         return line
+
+    def _tells(self, who: str, rest: str) -> bool:
+        """A one-word label before a sentence that opens with an option id ("alex: GV-51 is an 80 GB card"): who
+        speaks, not what the option's value is (never a decision or verdict label: "winner: GV-51 ...")."""
+        words = rest.split(None, 3)
+        return len(words) >= 3 and self.block is None and who not in DECISION_HEADERS \
+            and words[1][:1].islower() and bool(self.ids(words[0])) and verdict_of(who) is None
 
     def _csv_line(self, line: str) -> bool:
         """Read a CSV row under the CSV header seen before; False when the line is not such a row. A line of
