@@ -36,12 +36,14 @@ from relaykit.handoff.lexicon import (
 )
 from relaykit.handoff.reading import (
     BOTH_START,
+    COMPARES,
     CONNECTORS,
     DECISION_HEADERS,
     NO_TOKENS,
     ORDINAL,
     SPEAKERS,
     TOGETHER,
+    bullet_or_indented,
     clauses_of,
     collector_paused,
     compared_to,
@@ -54,10 +56,13 @@ from relaykit.handoff.reading import (
     option_ids,
     prose_or_notes,
     respective,
+    row_number,
     sentences_of,
+    title_line,
     token_matches,
     tokens_inside,
     with_header_unit,
+    without_comparisons,
 )
 from relaykit.handoff.table import TOKEN_WORDS, EvidenceTable, Row, typed
 from relaykit.handoff.text import (
@@ -71,15 +76,6 @@ from relaykit.handoff.text import (
 from relaykit.text import iter_lines
 
 _BLOCK_LINE = re.compile(r"^(?:\s+|[-*•]\s|[\w ()/-]{1,40}:)")
-_AMOUNT = r"(?<![\w.-])[$€£]?\d[\d,.]*(?:\s?(?:%|[A-Za-z$€£/]{1,8}))?"
-_COMPARISON = re.compile(rf"(?P<amount>(?:by\s+)?{_AMOUNT}\s+)?\b(?!rather\b|other\b)(?:[A-Za-z]+er|more|less|fewer)"
-                         rf"(?:\s+[A-Za-z]+){{0,3}}?(?:\s+by\s+(?P<by>{_AMOUNT}))?\s+(?P<than>than\s+)"
-                         rf"|(?P<short>{_AMOUNT})\s+(?:under|over|below|above|short of)\s+", re.IGNORECASE)
-"""A comparison ("$60 cheaper than ", "cheaper by $60 than ", "2 km closer to the venue than ", "bigger than ",
-"$60 under " an id): what follows is its object."""
-_COMPARES = re.compile(r" (?:than|under|over|below|above|short of) ")  # cheap test before _COMPARISON
-_TITLE = re.compile(r"#*\s*[A-Z][a-z]*(?: [A-Za-z][a-z]*)?:?")  # a title line of one or two words
-_NOT_HEADING = re.compile(r"[-*•+]\s|\s")  # a bullet or an indented id heads its block only (see _headed)
 _TABLE_RULE = re.compile(r"^:?-{2,}:?$")
 _PLUS = re.compile(r"\s\+\s")  # "H01 + F02": a combination of options
 _SPEAKER = re.compile(r"^(?P<stamp>\[[^\]]{1,25}\]\s*|\([^)]{1,25}\)\s*|"
@@ -92,10 +88,6 @@ _NUMBERING = re.compile(r"^(?:\(?\d{1,3}[.)]|[a-h]\)|(?:step|stage|phase|item|no
                         re.IGNORECASE)
 """A list or step number at a line start ("1. PN1 - ...", "(2) ...", "Step 2 - SU-1: ..."): not a value."""
 _NUMBERED = frozenset("(#sSpPiInN")  # the first characters of a step marker (a digit too): the regex runs after
-_ORDINAL_LABELS = frozenset({"#", "no", "no.", "nr", "n°", "num", "step", "row", "idx", "index", "item", "pos"})
-"""Table or CSV column headers of a row number ("| # | Venue |"): their small integers are not values."""
-_SMALL_INTEGER = re.compile(r"\d{1,3}")
-_ROW_CELL = re.compile(r"(?:row|step|item|no\.?|nr\.?|#)\s?\d{1,3}", re.IGNORECASE)  # "Row 2": a row number cell
 _CSV_SPLIT = re.compile(r",(?![^()]*\))")  # commas outside parentheses ("reject (lead time, cert)" is one cell)
 _OPENER = re.compile(r"^(?:(?:starting|beginning|moving on|turning|continuing|going on|on) (?:with|to) |as for |"
                      r"as to |next up,? |first up,? |first off,? |then,? )", re.IGNORECASE)
@@ -215,10 +207,10 @@ class _Reader:
         """An id on a line of its own, not a bullet ("Flat F21", "F21:") heads the lines that follow, over blank
         lines, until a line names another id: their id-less clauses are its evidence (as under "### F21")."""
         if heading:
-            self.headed = ids[0] if not _NOT_HEADING.match(line) else None
+            self.headed = ids[0] if not bullet_or_indented(line) else None
         elif ids and self.headed not in ids:
             self.headed = None
-        elif self.headed is not None and _TITLE.fullmatch(line.strip()) and verdict_of(line) is None:
+        elif self.headed is not None and title_line(line.strip()) and verdict_of(line) is None:
             self.headed = None  # "Summary", "Next steps": a heading of no option ends the option's
 
     def _unspoken(self, line: str) -> str:
@@ -315,8 +307,7 @@ class _Reader:
         for k, cell in enumerate(cells):
             if k != at and cell:
                 label = header[k] if header and k < len(header) else ""
-                if (_SMALL_INTEGER.fullmatch(cell) and self._row_number(label, cell, k < at)) \
-                        or (k < at and _ROW_CELL.fullmatch(cell)):
+                if row_number(label, cell, k < at, self.numbered):
                     continue
                 decided = decision(label, cell)
                 if decided or (decision_label(label) and verdict_of(cell)):
@@ -325,13 +316,6 @@ class _Reader:
                 self._apply(option_id, cell[cell.find("("):] if decided and "(" in cell else "" if decided else text,
                             decided)
         self.index += 1
-
-    def _row_number(self, label: str, cell: str, before_id: bool) -> bool:
-        """A small integer cell that numbers the rows: under a "#" / "no" / "step" header, or, before the id
-        cell under no header, the count of the table's rows so far ("| 1 | VN-4 | ...", "| 2 | VN-6 | ...")."""
-        if label:
-            return label in _ORDINAL_LABELS
-        return before_id and int(cell) in (self.numbered - 1, self.numbered)
 
     def _sentence(self, sentence: str) -> None:
         if sentence in self.goal:
@@ -349,8 +333,10 @@ class _Reader:
 
     def _clause(self, clause: str, previous: str | None) -> str | None:
         clause = _OPENER.sub("", clause)
-        if _COMPARES.search(clause):
-            clause = self._compared(clause)
+        if COMPARES.search(clause):
+            clause, relative = without_comparisons(clause, self.id_re, self._is_option)
+            if relative is not None:
+                self.notes.append(relative)
         if not clause:
             return previous
         ids = self.ids(clause)
@@ -384,29 +370,6 @@ class _Reader:
         self.subject = target
         self._apply(target, clause)
         return target
-
-    def _compared(self, clause: str) -> str:
-        """The clause without its comparisons with another option: "$60 cheaper than AF-118" states no value of
-        either option (the clause goes verbatim to the notes, the amount out of the row), and "than AF-118"
-        makes AF-118 the object, not a subject, of the clause. The clause's subject keeps the rest."""
-        cut: list[tuple[int, int]] = []
-        noted = False
-        for m in _COMPARISON.finditer(clause):
-            other = self.id_re.match(clause, m.end())
-            other = other if other is not None and self.ids(other.group(0)) else None
-            if m.group("short") is not None and other is None:
-                continue  # "60 USD under budget": no comparison with an option
-            relative = any(m.group(g) is not None and typed(m.group(g)) for g in ("amount", "by", "short"))
-            if relative or other is not None:
-                cut.append((m.start() if relative else m.start("than"), other.end() if other else m.end()))
-                noted = noted or relative
-        if not cut:
-            return clause
-        if noted:
-            self.notes.append(clause)
-        for a, b in reversed(cut):
-            clause = clause[:a] + clause[b:]
-        return clause
 
     def _spoken_verdict(self, clause: str) -> bool:
         """A speaker's id-less clause with a verdict and no value ("ines: beyond what we can spend, park it"):
