@@ -65,6 +65,7 @@ def compress_handoff(
     from relaykit.embeddings import open_embedder
     from relaykit.handoff import audit, invented_values
     from relaykit.handoff import compress_handoff as compress
+    from relaykit.handoff.base import LARGER_THAN_TRACE
     from relaykit.models import open_model
 
     settings = dict(parse_setting(s) for s in setting)
@@ -79,11 +80,8 @@ def compress_handoff(
     lost = [vars(f) for f in report.lost] if report else []
     invented = invented_values(handoff.payload, trace, goal)
     warnings = list(handoff.warnings)
-    if handoff.tokens_out > handoff.tokens_in:
-        warnings.append(f"the payload ({handoff.tokens_out} tokens) is larger than the trace "
-                        f"({handoff.tokens_in} tokens): pass the trace on as it is, or try another method")
-    if as_json:
-        for warning in warnings[len(handoff.warnings):]:
+    if as_json:  # the hand-off's notices travel in the JSON; the one about its size is also said on stderr
+        for warning in (w for w in warnings if LARGER_THAN_TRACE in w):
             err_console.print(f"[yellow]warning:[/yellow] {escape(warning)}", highlight=False)
         print_json({"method": method, "payload": handoff.payload, "accounting": handoff.accounting.to_dict(),
                     "tokens_in": handoff.tokens_in, "tokens_out": handoff.tokens_out, "ratio": handoff.ratio,

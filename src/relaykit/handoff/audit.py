@@ -140,16 +140,23 @@ def _known_keys(trace: str, goal: str) -> frozenset[str]:
     known: set[str] = set()
     for source in (trace, goal):
         for line in iter_lines(source):
-            readings = (line, line.replace(",", ", ")) if _COMMA_BETWEEN_DIGITS.search(line) else (line,)
-            for text in readings:  # "SP1,19,200,yes" (a CSV row) states 19 and 200 as well as 19,200
-                for _, key in _typed_keys(text):
-                    known.add(key)
-                    if key.startswith("q:"):
-                        known.add(key.rsplit(":", 1)[0] + ":")
+            for _, key in _line_keys(line):
+                known.add(key)
+                if key.startswith("q:"):
+                    known.add(key.rsplit(":", 1)[0] + ":")
     return frozenset(known)
 
 
-_COMMA_BETWEEN_DIGITS = re.compile(r"\d,\d")
+def _line_keys(line: str) -> Iterator[tuple[str, str]]:
+    """The typed values of a trace line; a CSV row's ("SP1,19,200,yes") also cell by cell, where the comma
+    between two numbers separates cells rather than thousands (a payload writes them as 19 and 200)."""
+    yield from _typed_keys(line)
+    if line.count(",") >= 2 and ", " not in line and _DIGIT_COMMA.search(line):
+        for cell in line.split(","):
+            yield from _typed_keys(cell)
+
+
+_DIGIT_COMMA = re.compile(r"\d,\d")
 
 
 _TIME = re.compile(TIME_PATTERN, re.IGNORECASE)
@@ -236,6 +243,15 @@ def _audit_table(payload: Mapping[str, Any], facts: list[Fact]) -> list[bool]:
     return _audit_text("\n".join(lines), facts)
 
 
+def _audit_read(text: str, goal: str, facts: list[Fact]) -> list[bool]:
+    """The facts a verbatim payload (the trace itself) states as the reader reads it: a CSV row's numbers, a
+    JSON record's flags, a line under an id heading are the option's even where no sentence names both."""
+    from relaykit.handoff.evidence import read_evidence  # the reader imports the audit's neighbours
+
+    table = read_evidence(text, goal).text()
+    return _audit_text(expand(table) or table, facts)
+
+
 def _is_table(payload: Mapping[str, Any]) -> bool:
     options = payload.get("options")
     return isinstance(options, list) and all(isinstance(o, Mapping) and "evidence" in o for o in options)
@@ -255,9 +271,11 @@ def audit(handoff: Handoff | Payload | Extraction, facts: Iterable[Fact | Mappin
         payload: str | Extraction = raw if not isinstance(raw, dict) else _as_extraction(raw)
         kept_flags = (_audit_extraction(payload, checked) if isinstance(payload, Extraction)
                       else _audit_text(payload, checked))
+    goal = handoff.goal if isinstance(handoff, Handoff) else ""
+    if isinstance(raw, str) and raw == trace and not all(kept_flags):
+        kept_flags = [k or r for k, r in zip(kept_flags, _audit_read(raw, goal, checked), strict=True)]
     kept = [f for f, k in zip(checked, kept_flags, strict=True) if k]
     lost = [f for f, k in zip(checked, kept_flags, strict=True) if not k]
-    goal = handoff.goal if isinstance(handoff, Handoff) else ""
     invented = invented_values(raw, trace, goal) if trace is not None else []
     return AuditReport(recall=len(kept) / len(checked) if checked else 1.0, kept=kept, lost=lost,
                        invented=invented)

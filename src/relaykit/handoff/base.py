@@ -254,6 +254,20 @@ def _resources(impl: Compressor, model: Model | None, embedder: Embedder | None)
     return model, embedder
 
 
+LARGER_THAN_TRACE = "is larger than the trace"
+"""The words of the notice a hand-off carries when its payload came out larger than its trace."""
+
+
+def _no_larger(trace: str, result: Compressed, name: str, tokens_in: int, tokens_out: int) -> Compressed:
+    """A payload larger than its trace: a text payload gives way to the trace itself (every fact kept, fewer
+    tokens) and says so; a JSON payload (asked for by its shape) stays, with a warning."""
+    said = f"the {name} payload ({tokens_out} tokens) {LARGER_THAN_TRACE} ({tokens_in} tokens)"
+    if isinstance(result.payload, str):
+        return Compressed(trace, warnings=(*result.warnings, f"{said}: the trace is passed on verbatim instead"))
+    return Compressed(result.payload, result.kept_units, result.dropped_units,
+                      (*result.warnings, f"{said}: pass the trace on as it is, or try another method"))
+
+
 def compress_handoff(trace: str | bytes, goal: str, method: str | Compressor = "prune", *,
                      model: Model | None = None, embedder: Embedder | None = None, **settings: Any) -> Handoff:
     """Compress an upstream ``trace`` for the next agent, which also receives ``goal``.
@@ -276,6 +290,9 @@ def compress_handoff(trace: str | bytes, goal: str, method: str | Compressor = "
     seconds = time.perf_counter() - started
     tokens_in = count_tokens(trace)
     tokens_out = tokens_in if result.payload is trace else count_tokens(payload_text(result.payload))
+    if tokens_out > tokens_in:
+        result = _no_larger(trace, result, name, tokens_in, tokens_out)
+        tokens_out = tokens_in if result.payload is trace else count_tokens(payload_text(result.payload))
     accounting = Accounting(tokens_in, tokens_out, method=name, kept=result.kept_units or (),
                             dropped=result.dropped_units or (), notices=result.warnings,
                             usage=job.meter.usage(seconds))
@@ -285,6 +302,7 @@ def compress_handoff(trace: str | bytes, goal: str, method: str | Compressor = "
 
 __all__ = [
     "HANDOFF_METHODS",
+    "LARGER_THAN_TRACE",
     "Compressed",
     "CompressionCost",
     "Compressor",

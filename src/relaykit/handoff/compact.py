@@ -450,11 +450,37 @@ def render(rows: Iterable[RowLike], protected: frozenset[str] = frozenset(),
         return _render(rows, protected, labels, names, constraints)
 
 
+_SHAPE = re.compile(r"([A-Za-z]+)(\W?)\d")
+
+
+def _lone_families(rows: Sequence[RowLike]) -> dict[str, str]:
+    """Families of one option each whose ids differ only in their letters ("LH-401", "EW-77", "FR-930": flights
+    of three carriers), mapped to one shared family: one list of one kind of option gets one header, not one
+    each. The shape is the prefix's length and separator; families of two or more options keep their own."""
+    first: dict[str, str] = {}
+    counts: Counter[str] = Counter()
+    for row in rows:
+        name = family(row.id)
+        first.setdefault(name, row.id)
+        counts[name] += 1
+    if len(counts) < 2 or len(rows) > 4 * len(counts):  # most traces: few families, several options each
+        return {}
+    shapes: dict[str, list[str]] = defaultdict(list)
+    for name, n in counts.items():
+        shape = _SHAPE.match(first[name]) if n == 1 else None
+        if shape is not None:
+            shapes[f"{len(shape.group(1))}{shape.group(2)}"].append(name)
+    return {name: names[0] for names in shapes.values() if len(names) >= 2 for name in names}
+
+
 def _render(rows: Iterable[RowLike], protected: frozenset[str], labels: frozenset[str], names: frozenset[str],
             constraints: Sequence[Constraint]) -> tuple[list[str], list[Constraint]]:
     families: dict[str, list[RowLike]] = defaultdict(list)
+    rows = list(rows)
+    merged = _lone_families(rows)
     for row in rows:
-        families[family(row.id)].append(row)
+        name = family(row.id)
+        families[merged.get(name, name)].append(row)
     groups = [_Group(group, protected, labels, names) for group in families.values()]
     phrases = frozenset((words[0], words[1]) for c in constraints if len(words := c.name.lower().split()) == 2)
     for group in groups:  # a goal's two-word name ("work mode"): see _pair_labels

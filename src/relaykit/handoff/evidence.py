@@ -36,12 +36,14 @@ from relaykit.handoff.lexicon import (
 )
 from relaykit.handoff.reading import (
     BOTH_START,
+    COMPARES,
     CONNECTORS,
     DECISION_HEADERS,
     NO_TOKENS,
     ORDINAL,
     SPEAKERS,
     TOGETHER,
+    bullet_or_indented,
     clauses_of,
     collector_paused,
     compared_to,
@@ -54,9 +56,13 @@ from relaykit.handoff.reading import (
     option_ids,
     prose_or_notes,
     respective,
+    row_number,
     sentences_of,
+    title_line,
     token_matches,
     tokens_inside,
+    with_header_unit,
+    without_comparisons,
 )
 from relaykit.handoff.table import TOKEN_WORDS, EvidenceTable, Row, typed
 from relaykit.handoff.text import (
@@ -73,9 +79,16 @@ from relaykit.text import iter_lines
 _BLOCK_LINE = re.compile(r"^(?:\s+|[-*•]\s|[\w ()/-]{1,40}:)")
 _TABLE_RULE = re.compile(r"^:?-{2,}:?$")
 _PLUS = re.compile(r"\s\+\s")  # "H01 + F02": a combination of options
-_SPEAKER = re.compile(r"^(?:\[[^\]]{1,25}\]\s*)?(?P<who>[A-Za-z][A-Za-z]{0,15})\s*:\s+(?=\S)")
-"""A speaker label at a line start, after a bracketed time stamp ("[10:02] sam: ...") or none."""
-_NUMBERING = re.compile(r"^\(?\d{1,3}[.)]\s+(?=\D)")  # "1. PN1 - ...", "(2) ...": a list number, not a value
+_SPEAKER = re.compile(r"^(?P<stamp>\[[^\]]{1,25}\]\s*|\([^)]{1,25}\)\s*|"
+                      r"\d{1,2}:\d{2}(?::\d{2})?\s?(?:[AaPp][Mm])?\s*(?:[-–—|]\s*)?(?=[A-Za-z]))?"
+                      r"(?P<who>[A-Za-z][A-Za-z]{0,15})(?P<after>\s*\([^)]{1,25}\))?\s*:\s+(?=\S)")
+"""A speaker label at a line start, with a time stamp ("[10:02] sam: ...", "10:02 - sam: ...", "Sam (10:02): ...")
+or none."""
+_CLOCK = re.compile(r"\d:\d\d")
+_NUMBERING = re.compile(r"^(?:\(?\d{1,3}[.)]|[a-h]\)|(?:step|stage|phase|item|no\.?|#)\s?\d{1,3}\s?[-–—:.)]?)\s+(?=\D)",
+                        re.IGNORECASE)
+"""A list or step number at a line start ("1. PN1 - ...", "(2) ...", "Step 2 - SU-1: ..."): not a value."""
+_NUMBERED = frozenset("(#sSpPiInN")  # the first characters of a step marker (a digit too): the regex runs after
 _CSV_SPLIT = re.compile(r",(?![^()]*\))")  # commas outside parentheses ("reject (lead time, cert)" is one cell)
 _OPENER = re.compile(r"^(?:(?:starting|beginning|moving on|turning|continuing|going on|on) (?:with|to) |as for |"
                      r"as to |next up,? |first up,? |first off,? |then,? )", re.IGNORECASE)
@@ -116,6 +129,9 @@ class _Reader:
     spoken: bool = False  # the line before began with a speaker label
     line_subject: str | None = None  # the option the line's last attributed sentence was about
     section: str | None = None  # the option whose markdown heading the lines sit under
+    headed: str | None = None  # the option a line of its own ("Flat F21") heads, until another id is named
+    asked: str | None = None  # the option a speaker's question named ("Lena: and VN-9?"): what answers speak of
+    numbered: int = 0  # the rows of the table or CSV block read so far (a row number column counts them)
     index: int = 0
     option_words: dict[str, bool] = field(default_factory=dict)  # word -> is an option id (see _is_option)
     last_text: str | None = None  # the text ids() read last, and its ids
@@ -148,7 +164,7 @@ class _Reader:
 
     def line(self, line: str) -> None:
         stripped = line.strip()
-        if stripped[:1].isdigit() or stripped[:1] == "(":
+        if stripped[:1].isdigit() or stripped[:1] in _NUMBERED or stripped[1:2] == ")":
             stripped = _NUMBERING.sub("", stripped)
         if ":" in stripped[:18]:
             stripped = self._unspoken(stripped)
@@ -156,18 +172,22 @@ class _Reader:
             self.spoken = False
         self.line_subject = None
         if not stripped:
-            self.block, self.header, self.csv, self.group = None, None, None, None
+            self.block, self.header, self.csv, self.group, self.numbered = None, None, None, None, 0
             return
         if stripped.count("|") >= 2:
             self._table_row(stripped)
             return
         self.header = None
-        if ("," in stripped or "\t" in stripped) and self._csv_line(stripped):
+        if ("," in stripped or "\t" in stripped or ";" in stripped) and self._csv_line(stripped):
             return
         ids = self.ids(stripped)
+        if self.spoken and ids:  # a question about one option: the id-less lines that answer it are about it
+            self.asked = ids[0] if len(ids) == 1 and stripped.endswith("?") else None
         if stripped.startswith("#"):  # a markdown heading opens a section (of one option, or of none)
             self.section = ids[0] if len(ids) == 1 else None
-        if len(ids) == 1 and is_heading(stripped, ids[0]):
+        heading = len(ids) == 1 and is_heading(stripped, ids[0])
+        self._headed(line, ids, heading)
+        if heading:
             self.block = self.subject = ids[0]
             if verdict_of(stripped):  # "### PR1 - rejected"
                 self._apply(ids[0], stripped)
@@ -184,6 +204,16 @@ class _Reader:
             self._sentence(sentence)
             self.index += 1
 
+    def _headed(self, line: str, ids: list[str], heading: bool) -> None:
+        """An id on a line of its own, not a bullet ("Flat F21", "F21:") heads the lines that follow, over blank
+        lines, until a line names another id: their id-less clauses are its evidence (as under "### F21")."""
+        if heading:
+            self.headed = ids[0] if not bullet_or_indented(line) else None
+        elif ids and self.headed not in ids:
+            self.headed = None
+        elif self.headed is not None and title_line(line.strip()) and verdict_of(line) is None:
+            self.headed = None  # "Summary", "Next steps": a heading of no option ends the option's
+
     def _unspoken(self, line: str) -> str:
         """The line without a dialogue speaker label ("Agent: AP7 is ..." -> "AP7 is ..."): a known speaker
         word, a label seen before a question ("Me: And AP9?"), one that answers a speaker's line, or one whose
@@ -195,18 +225,26 @@ class _Reader:
         said = found.group("who")
         who = said.lower()
         rest = line[found.end():]
-        known = who in SPEAKERS or who in self.speakers
+        stamped = _CLOCK.search(f"{found.group('stamp') or ''}{found.group('after') or ''}") is not None
+        known = who in SPEAKERS or who in self.speakers or stamped  # a time stamp: a chat line
         # "owner: fine, out.": a remark that only judges is spoken (a "decision: out" label is no speaker)
         remark = self.block is None and who not in DECISION_HEADERS and is_remark(rest) and not typed(rest)
         asked = said[0].isupper() and rest.endswith("?") and not typed(rest)
         # an answer to a speaker's line: a capitalised label, or any label before an option id ("sam: VN6 fits 40")
         answers = answered and self.block is None and (said[0].isupper() or bool(self.ids(rest)))
-        if known or remark or asked or answers:
+        if known or remark or asked or answers or self._tells(who, rest):
             if len(self.speakers) < 64:
                 self.speakers.add(who)
             self.spoken = True
             return rest
         return line
+
+    def _tells(self, who: str, rest: str) -> bool:
+        """A one-word label before a sentence that opens with an option id ("alex: GV-51 is an 80 GB card"): who
+        speaks, not what the option's value is (never a decision or verdict label: "winner: GV-51 ...")."""
+        words = rest.split(None, 3)
+        return len(words) >= 3 and self.block is None and who not in DECISION_HEADERS \
+            and words[1][:1].islower() and bool(self.ids(words[0])) and verdict_of(who) is None
 
     def _csv_line(self, line: str) -> bool:
         """Read a CSV row under the CSV header seen before; False when the line is not such a row. A line of
@@ -215,8 +253,11 @@ class _Reader:
         tabbed = "\t" in line  # tab-separated: the cells are whatever the tabs hold
         if self.csv is None and (self.block is not None or (not tabbed and prose_or_notes(line))):
             return False  # prose, a bullet or a label line: no CSV header (the common case, decided cheaply)
-        cells = [c.strip() for c in (line.split("\t") if tabbed else _CSV_SPLIT.split(line))]
-        if self.csv is not None and len(cells) == len(self.csv) and self.ids(line):
+        semicolons = not tabbed and "," not in line  # "SP1;19;200;yes": a semicolon-separated row
+        cells = [c.strip() for c in (line.split("\t") if tabbed else line.split(";") if semicolons
+                                     else _CSV_SPLIT.split(line))]
+        if self.csv is not None and len(cells) == len(self.csv) and self.ids(line) \
+                and (not semicolons or (len(self.ids(line)) == 1 and " " not in line.split(";", 1)[0])):
             if len(self.labels) < 4096:  # a CSV header's cells are labels
                 self.labels.update(w for c in self.csv for w in TOKEN_WORDS.findall(c))
             self._cells(cells, self.csv)
@@ -225,6 +266,7 @@ class _Reader:
         if len(cells) >= 3 and self.block is None and (tabbed or not prose_or_notes(line)) and not self.ids(line) \
                 and all(c and len(c.split()) <= 3 and not typed(c) for c in cells):
             self.csv = [c.lower().replace("_", " ") for c in cells]  # "unit_price" labels like "unit price"
+            self.numbered = 0
         return False
 
     def _is_option(self, word: str) -> bool:
@@ -249,6 +291,7 @@ class _Reader:
         at = next((k for k, c in enumerate(cells) if self.ids(c)), None)
         if at is None:
             self.header = [c.lower().replace("_", " ") for c in cells]
+            self.numbered = 0
             if len(self.labels) < 4096:  # a table's header cells are labels
                 self.labels.update(w for c in self.header for w in TOKEN_WORDS.findall(c))
             return
@@ -261,13 +304,16 @@ class _Reader:
         if at is None:
             at = next(k for k, c in enumerate(cells) if self.ids(c))
         option_id = self.ids(cells[at])[0]
+        self.numbered += 1
         for k, cell in enumerate(cells):
             if k != at and cell:
                 label = header[k] if header and k < len(header) else ""
+                if row_number(label, cell, k < at, self.numbered):
+                    continue
                 decided = decision(label, cell)
                 if decided or (decision_label(label) and verdict_of(cell)):
                     label = ""  # "decision: reject (price)" needs no label word: the verdict cell says it
-                text = f"{label} {cell}".strip()
+                text = with_header_unit(label, cell) or f"{label} {cell}".strip()
                 self._apply(option_id, cell[cell.find("("):] if decided and "(" in cell else "" if decided else text,
                             decided)
         self.index += 1
@@ -288,6 +334,10 @@ class _Reader:
 
     def _clause(self, clause: str, previous: str | None) -> str | None:
         clause = _OPENER.sub("", clause)
+        if COMPARES.search(clause):
+            clause, relative = without_comparisons(clause, self.id_re, self._is_option)
+            if relative is not None:
+                self.notes.append(relative)
         if not clause:
             return previous
         ids = self.ids(clause)
@@ -310,8 +360,10 @@ class _Reader:
         if target is None and previous is None and self.line_subject is not None and self.block is None \
                 and not quantified(clause) and (typed(clause) or verdict_of(clause)):
             target = self.line_subject  # "MR3: seats twelve? No - the sign says 12 seats." goes on about MR3
-        if target is None and previous is None and self.section is not None and not quantified(clause):
-            target = self.section  # "### PR2\nSpeed 40 ppm, $280.": the section's option
+        if target is None and previous is None and self.spoken and self.asked and not quantified(clause):
+            target = self.asked  # "Lena: and VN-9?" / "Omar: carries 4 tonnes": the answer is about VN-9
+        if target is None and previous is None and (self.section or self.headed) and not quantified(clause):
+            target = self.section or self.headed  # "### PR2\nSpeed 40 ppm, $280.": the section's option
         if target is None:
             if typed(clause):
                 self.notes.append(clause)

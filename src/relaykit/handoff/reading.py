@@ -8,13 +8,14 @@ import functools
 import re
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import pairwise
 
 from relaykit.handoff.compact import family
 from relaykit.handoff.compact_rules import collector_paused  # the reader pauses the collector as the writer does
 from relaykit.handoff.lexicon import TOKEN, fail_spans, pass_spans, verdict_of
 from relaykit.handoff.table import TOKEN_WORDS, typed
+from relaykit.handoff.text import find_quantities
 from relaykit.memo import remembered
 from relaykit.text import line_sentences
 
@@ -160,6 +161,103 @@ def decision_label(label: str) -> bool:
     return bool(DECISION_HEADERS & set(TOKEN_WORDS.findall(label)))
 
 
+_BARE_NUMBER = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?")
+_PERCENT_WORDS = frozenset({"pct", "percent", "%"})
+_NOT_UNITS = frozenset({"min", "max", "in", "at", "a", "s", "no", "nr"})  # "min order": no minutes
+
+
+def with_header_unit(label: str, cell: str) -> str | None:
+    """A bare number cell under a header that names its unit ("storage gb" / "200", "usd per seat" / "19",
+    "sla %" / "99.9") written with that unit ("storage 200 gb", "19 usd per seat"); None for any other cell."""
+    if not _BARE_NUMBER.fullmatch(cell):
+        return None
+    unit = header_unit(label)
+    if unit is None:
+        return None
+    before, said, after = unit
+    return " ".join(part for part in (before, cell, said, after) if part)
+
+
+@functools.lru_cache(maxsize=1024)
+def header_unit(label: str) -> tuple[str, str, str] | None:
+    """(words before, unit, words after) of a column header with a unit word or "%" (read by
+    ``find_quantities``, as after a number); None when it names none."""
+    words = TOKEN_WORDS.findall(label)
+    if "%" in label:
+        return " ".join(w for w in words if w.lower() not in _PERCENT_WORDS), "%", ""
+    for k, word in enumerate(words):
+        lowered = word.lower()
+        if lowered in _NOT_UNITS:
+            continue
+        found = find_quantities(f"1 {word}")
+        if lowered in _PERCENT_WORDS or (found and found[0].unit is not None and found[0].text == f"1 {word}"):
+            return " ".join(words[:k]), "%" if lowered in _PERCENT_WORDS else word, " ".join(words[k + 1:])
+    return None
+
+
+_AMOUNT = r"(?<![\w.-])[$€£]?\d[\d,.]*(?:\s?(?:%|[A-Za-z$€£/]{1,8}))?"
+_COMPARISON = re.compile(rf"(?P<amount>(?:by\s+)?{_AMOUNT}\s+)?\b(?!rather\b|other\b)(?:[A-Za-z]+er|more|less|fewer)"
+                         rf"(?:\s+[A-Za-z]+){{0,3}}?(?:\s+by\s+(?P<by>{_AMOUNT}))?\s+(?P<than>than\s+)"
+                         rf"|(?P<short>{_AMOUNT})\s+(?:under|over|below|above|short of)\s+", re.IGNORECASE)
+"""A comparison ("$60 cheaper than ", "cheaper by $60 than ", "2 km closer to the venue than ", "bigger than ",
+"$60 under " an id): what follows is its object."""
+COMPARES = re.compile(r" (?:than|under|over|below|above|short of) ")
+"""A cheap test for a clause that may hold a comparison (see ``without_comparisons``)."""
+
+
+def without_comparisons(clause: str, id_re: re.Pattern[str],
+                        is_option: Callable[[str], bool]) -> tuple[str, str | None]:
+    """The clause without its comparisons with another option, and the clause itself when it states a relative
+    amount (it then travels verbatim as a note): "$60 cheaper than AF-118" is no value of either option, and
+    "than AF-118" makes AF-118 the object, not a subject, of the clause; its subject keeps the rest."""
+    cut: list[tuple[int, int]] = []
+    relative_seen = False
+    for m in _COMPARISON.finditer(clause):
+        other = id_re.match(clause, m.end())
+        other = other if other is not None and is_option(other.group(0)) else None
+        if m.group("short") is not None and other is None:
+            continue  # "60 USD under budget": no comparison with an option
+        relative = any(m.group(g) is not None and typed(m.group(g)) for g in ("amount", "by", "short"))
+        if relative or other is not None:
+            cut.append((m.start() if relative else m.start("than"), other.end() if other else m.end()))
+            relative_seen = relative_seen or relative
+    if not cut:
+        return clause, None
+    kept = clause
+    for a, b in reversed(cut):
+        kept = kept[:a] + kept[b:]
+    return kept, clause if relative_seen else None
+
+
+_ORDINAL_LABELS = frozenset({"#", "no", "no.", "nr", "n°", "num", "step", "row", "idx", "index", "item", "pos"})
+"""Table or CSV column headers of a row number ("| # | Venue |"): their small integers are not values."""
+_SMALL_INTEGER = re.compile(r"\d{1,3}")
+_ROW_CELL = re.compile(r"(?:row|step|item|no\.?|nr\.?|#)\s?\d{1,3}", re.IGNORECASE)  # "Row 2": a row number cell
+
+
+def row_number(label: str, cell: str, before_id: bool, rows: int) -> bool:
+    """Whether a table or CSV cell numbers its row: a small integer under a "#" / "no" / "step" header or, before
+    the id cell under no header, the count of the table's ``rows`` so far ("| 1 | VN-4 |", "| 2 | VN-6 |"); a
+    "Row 2" / "#2" cell before the id."""
+    if _SMALL_INTEGER.fullmatch(cell):
+        return label in _ORDINAL_LABELS if label else before_id and int(cell) in (rows - 1, rows)
+    return before_id and _ROW_CELL.fullmatch(cell) is not None
+
+
+_TITLE = re.compile(r"#*\s*[A-Z][a-z]*(?: [A-Za-z][a-z]*)?:?")
+_BULLET_OR_INDENT = re.compile(r"[-*•+]\s|\s")
+
+
+def title_line(line: str) -> bool:
+    """A title line of one or two words ("Summary", "Next steps"), as a stripped line."""
+    return _TITLE.fullmatch(line) is not None
+
+
+def bullet_or_indented(line: str) -> bool:
+    """A line (not stripped) that opens with a bullet or is indented: an id on it heads its block only."""
+    return _BULLET_OR_INDENT.match(line) is not None
+
+
 def tokens_inside(tokens: Sequence[re.Match[str]], spans: list[tuple[int, int]]) -> set[int]:
     """The indices of the tokens that start inside one of ``spans`` (token starts ascend: two bisections a span)."""
     starts = [m.start() for m in tokens]
@@ -193,6 +291,7 @@ def id_matches(id_re: re.Pattern[str], text: str) -> tuple[str, ...]:
 
 __all__ = [
     "BOTH_START",
+    "COMPARES",
     "CONNECTORS",
     "DECISION_HEADERS",
     "KIND",
@@ -201,6 +300,7 @@ __all__ = [
     "ORDINAL",
     "SPEAKERS",
     "TOGETHER",
+    "bullet_or_indented",
     "clauses_of",
     "collector_paused",
     "compared_to",
@@ -213,7 +313,11 @@ __all__ = [
     "option_ids",
     "prose_or_notes",
     "respective",
+    "row_number",
     "sentences_of",
+    "title_line",
     "token_matches",
     "tokens_inside",
+    "with_header_unit",
+    "without_comparisons",
 ]
