@@ -42,6 +42,7 @@ from relaykit.handoff.reading import (
     ORDINAL,
     SPEAKERS,
     TOGETHER,
+    boolean_decision,
     clauses_of,
     collector_paused,
     compared_to,
@@ -70,6 +71,7 @@ from relaykit.handoff.text import (
 from relaykit.text import iter_lines
 
 _BLOCK_LINE = re.compile(r"^(?:\s+|[-*•]\s|[\w ()/-]{1,40}:)")
+_STRUCK = re.compile(r"~~(?=\S)(.+?)(?<=\S)~~")
 _TABLE_RULE = re.compile(r"^:?-{2,}:?$")
 _PLUS = re.compile(r"\s\+\s")  # "H01 + F02": a combination of options
 _SPEAKER = re.compile(r"^(?:\[[^\]]{1,25}\]\s*)?(?P<who>[A-Za-z][A-Za-z]{0,15})\s*:\s+(?=\S)")
@@ -146,6 +148,15 @@ class _Reader:
         return list(kept)
 
     def line(self, line: str) -> None:
+        if "~~" in line:  # "- ~~ST-41: 780 EUR~~": an option struck through is crossed off
+            struck = [i for m in _STRUCK.finditer(line) for i in self.ids(m.group(1))]
+            self._line(line.replace("~~", ""))
+            for option_id in struck:
+                self._row(option_id).verdicts += "f"
+            return
+        self._line(line)
+
+    def _line(self, line: str) -> None:
         stripped = line.strip()
         if stripped[:1].isdigit() or stripped[:1] == "(":
             stripped = _NUMBERING.sub("", stripped)
@@ -393,8 +404,9 @@ class _Reader:
         """What an attributed clause says: its verdict, the reason of a fail, its label words, and the words and
         typed values (encoded) that are evidence, in order."""
         labels = self._labels(text) if ":" in text or "=" in text else ()
-        verdict = verdict_of(text) or shared or keyed_decision(text)
-        blocked: list[tuple[int, int]] = []  # where words are verdict or reason, not evidence
+        keyed = boolean_decision(text)  # '"passes": false' states the verdict, whatever words the clause holds
+        verdict = keyed[0] if keyed else verdict_of(text) or shared or keyed_decision(text)
+        blocked: list[tuple[int, int]] = [keyed[1:]] if keyed else []  # where words are verdict or reason
         spans: list[tuple[int, int]] = []
         reason = None
         if verdict == "fail":
@@ -402,8 +414,8 @@ class _Reader:
             reason = why[0] if why is not None else None
             spans = fail_spans(text)
             if spans:  # a reason travels as the reason
-                blocked = [*spans, (why[1], why[2])] if why is not None else spans
-        elif verdict == "pass":
+                blocked = [*blocked, *spans, (why[1], why[2])] if why is not None else [*blocked, *spans]
+        elif verdict == "pass" and not keyed:
             blocked = pass_spans(text)  # "looks good", "a fit": the verdict cell says it
         return verdict, reason, labels, self._evidence(text, blocked, spans)
 

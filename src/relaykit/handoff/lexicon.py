@@ -48,7 +48,10 @@ REMARK_PASS_PHRASES = ("viable", "keep on the list", "keep it on the list", "kep
                 "goes forward", "a keeper", "back on the list", "fine by me", "still good", "can live with it",
                 "keep as backup", "keep it as backup", "keep it as a backup", "count it in", "book it", "go for it",
                 "take it", "sounds like a plan", "a yes", "a clear yes", "a firm yes", "happy with it",
-                "happy with that one")
+                "happy with that one", "my choice", "our choice", "my pick", "first choice", "what we take",
+                "what we'll take", "the one we take", "i recommend", "we recommend", "i'd recommend", "we'd recommend",
+                "the only one left", "only one left", "last one standing", "within budget", "within the budget",
+                "within our budget", "meets both", "satisfies both", "clears both")
 """Pass phrases of remarks ("Made the cut.", "Back in."): verdicts, but their words are evidence elsewhere."""
 FAIL_PHRASES = ("drops out", "dropped out", "crossed off", "ruled out", "rules out", "no-go", "no go", "✗", "✘", "❌",
                 "eliminated", "eliminate", "rejected", "excluded", "disqualified", "discarded", "dropped", "fails",
@@ -92,7 +95,10 @@ _FAIL_EXTRA = (r"too (?:pricey|expensive|costly|dear|far|distant|small|big|large
                r"|(?:not|no longer|hardly) (?:really |quite |exactly |truly |much of )?(?:an? )?"
                r"(?:option|viable|contender)"  # "not really an option"
                r"|^(?:drop|cut|veto|reject|nix|scrap|ditch|skip|bin|nope|no way)(?=\s*[.!]*\s*$)"  # "Drop." alone
-               r"|(?:he|she|it|they|that)(?:['’]s|['’]re) out(?! of)")  # "she's out" ("that's out of the running")
+               r"|(?:he|she|it|they|that)(?:['’]s|['’]re) out(?! of)"  # "she's out" ("that's out of the running")
+               r"|^no(?=\s*[.!]*\s*$)"  # a bare "No." after what an option offers (not after a question: evidence)
+               r"|(?:^|(?<=[-–—,:;] )|(?<=is )|(?<=are )|(?<=was )|(?<=['’]s ))(?:the )?wrong [a-z]+(?: [a-z]+)?"
+               r"(?=\s*[.!]*\s*$)")  # "Wrong day.", "it's the wrong region" (not "nothing wrong with it")
 
 
 
@@ -133,7 +139,7 @@ FAIL_PHRASE_PATTERN = r"(?<![\w-])(?:" + _trie(FAIL_PHRASES + REMARK_FAIL_PHRASE
 FAIL_EXTRA_PATTERN = r"(?<![\w-])(?:" + _FAIL_EXTRA + r")(?![\w-])"
 _FAIL_PHRASE_RE = re.compile(FAIL_PHRASE_PATTERN)  # on folded text, as every phrase pattern here
 _FAIL_EXTRA_RE = re.compile(FAIL_EXTRA_PATTERN)
-_EXTRA_TRIGGERS = frozenset({"too", "limit", "budget", "cap", "ceiling", "maximum", "max", "no", "nope", "out", "off",
+_EXTRA_TRIGGERS = frozenset({"wrong", "too", "limit", "budget", "cap", "ceiling", "maximum", "max", "no", "nope", "out", "off",
                              "not", "aside", "longer", "hardly", "drop", "cut", "veto", "reject", "nix", "scrap",
                              "ditch", "skip", "bin"})
 """Words one of the ``_FAIL_EXTRA`` patterns needs: without them that (slower) regex is not run."""
@@ -160,7 +166,16 @@ def _fail_matches(text: str, words: set[str] | None = None) -> tuple[re.Match[st
 _PASS_EXTRA = (r"(?:keep|keeping|works|stays)(?=\s*(?:[.!,;)]|$|for (?:us|me|the)|fine|well|great))"
                r"|(?:(?:she|he|it|they|that|this one)(?:['’]s|['’]re| is| are)|stays|remains|still|is|back)"
                r" (?:still )?in"
-               r"(?=\s*(?:[.!,;)]|$))")
+               r"(?=\s*(?:[.!,;)]|$))"
+               # "Good.", "that's fine then", "... per day - fine.", "SA1 is fine", "so R4 it is": a clause that
+               # only approves (a bare word, after a dash, or after an id-like word; "the view is fine" is not one)
+               r"|(?:^(?:(?:that|it|this|this one|that one)(?:['’]s| is) |(?:all|looks|seems|sounds|very) )?"
+               r"|(?<=[-–—] )|^[a-z]*[\w-]*\d[\w-]* (?:is|looks|seems) )"
+               r"(?:fine|good|great|perfect)(?= then| too| by me| for us| with me|\s*[.!]*\s*$)"
+               r"|(?:^|(?<=so )|(?<=ok )|(?<=then ))[a-z]*[\w-]*\d[\w-]* it is(?=\s*[.!]*\s*$)"
+               # "Recommendation: LH-401.", "Final choice - KX2": a label naming one id-like word and nothing else
+               r"|^(?:(?:our |my |the |final |top )?(?:recommendation|choice|pick|winner|selection))"
+               r"(?=\s*[:=–—-]\s*[a-z]*[\w-]*\d[\w-]*\s*[.!]*\s*$)")
 PASS_PATTERN = r"(?<![\w-])(?:" + _trie(PASS_PHRASES + REMARK_PASS_PHRASES) + "|" + _PASS_EXTRA + r")(?![\w-])"
 _PASS_RE = re.compile(PASS_PATTERN)  # on folded text
 _WOULD_BEFORE = re.compile(r"\b(?:would|could|might|may)\s+(?:only\s+|still\s+|have\s+)?$", re.IGNORECASE)
@@ -207,11 +222,12 @@ def _key_word(phrase: str) -> str:
 
 
 _MARKS = frozenset(p for p in PASS_PHRASES + FAIL_PHRASES if not _TOKENS.search(p))
-_FAIL_TRIGGERS = frozenset(_key_word(p) for p in FAIL_PHRASES + REMARK_FAIL_PHRASES if p not in _MARKS) | {
+_FAIL_TRIGGERS = frozenset(_key_word(p) for p in FAIL_PHRASES + REMARK_FAIL_PHRASES if p not in _MARKS) | {"wrong",
     "too", "limit", "budget", "cap", "ceiling", "maximum", "max", "no", "nope", "out", "off", "does", "do", "did",
     "not", "aside", "longer", "hardly", "drop", "cut", "veto", "reject", "nix", "scrap", "ditch", "skip", "bin"}
 _PASS_TRIGGERS = frozenset(_key_word(p) for p in PASS_PHRASES + REMARK_PASS_PHRASES if p not in _MARKS) | {
-    "keep", "keeping", "works", "stays", "in"}
+    "keep", "keeping", "works", "stays", "in", "fine", "good", "great", "perfect", "it", "recommendation", "choice",
+    "pick", "winner", "selection"}
 _TRIGGERS = _FAIL_TRIGGERS | _PASS_TRIGGERS
 """One word of every verdict phrase and pattern: a clause with none of them (and no mark) has no verdict."""
 _MARK_RE = re.compile("[" + "".join(sorted(_MARKS)) + "]")
@@ -281,7 +297,7 @@ def _reason_items(text: str) -> list[str]:
     return items
 
 
-_QUANTIFIED = re.compile(r"\b(?:none|all|others?|every\w*|rest|remaining|both|each|any\w*|no option\w*)\b",
+_QUANTIFIED = re.compile(r"(?<!meets )(?<!meet )(?<!clears )(?<!satisfies )(?<!passes )(?<!fails )\b(?:none|all|others?|every\w*|rest|remaining|both|each|any\w*|no option\w*)\b",
                          re.IGNORECASE)
 _LEADING = re.compile(r"^(?:(?:so|then|and|but|thus|hence|therefore)[\s,]+)?", re.IGNORECASE)
 _INTERJECTION = re.compile(r"^(?:fine|ok|okay|yes|yep|yeah|no|nope|nah|right|well|sure|alright|good|great|agreed|"

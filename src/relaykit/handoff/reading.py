@@ -19,13 +19,18 @@ from relaykit.memo import remembered
 from relaykit.text import line_sentences
 
 DECISION_HEADERS = frozenset({"decision", "verdict", "status", "result", "outcome", "pass", "passes", "feasible",
-                              "eligible", "shortlisted", "shortlist", "selected", "accepted", "keep", "ok"})
+                              "eligible", "shortlisted", "shortlist", "selected", "accepted", "keep", "ok",
+                              "passed", "qualifies", "qualified", "approved", "suitable", "viable", "chosen"})
 """Table or CSV column headers whose yes / no cells are the row's verdict."""
 _YES = frozenset({"yes", "y", "true", "ok", "pass", "✓", "✔", "✅", "go", "select", "selected", "pick", "take", "keep"})
 _NO = frozenset({"no", "n", "false", "fail", "✗", "✘", "❌", "drop", "cut", "skip", "out", "x", "nope"})
 """A decision cell's first word (``drop (price)``, ``yes``) under a decision header."""
 _BARE_DECISIONS = {"keep": "pass", "drop": "fail", "skip": "fail", "cut": "fail", "select": "pass"}
 """Cells that are a verdict by themselves, under any header or none."""
+_BOOLEAN_KEY = re.compile(
+    r"(?<![\w-])[\"']?(?P<label>[A-Za-z][\w -]{0,30}?)[\"']?\s*[:=]\s*[\"']?(?P<value>true|false|yes|no)[\"']?(?![\w-])",
+    re.IGNORECASE)
+"""A decision key with a boolean anywhere in a clause (``"passes": false``, ``ok: true``, ``feasible=no``)."""
 _KEYED = re.compile(r"^[-*•\s]*(?P<label>[A-Za-z][\w ]{0,30}?)\s*[:=]\s*(?P<value>[^:=]+)$")
 _TWO_WORDS = re.compile(r"\s*(?:[A-Za-z-]+\s+){0,2}")
 
@@ -63,13 +68,30 @@ def keyed_decision(text: str) -> str | None:
     return decision(keyed.group("label").lower(), keyed.group("value")) if keyed else None
 
 
+def boolean_decision(text: str) -> tuple[str, int, int] | None:
+    """The verdict a JSON / YAML / key=value decision key states with a boolean (``{"passes": false}``,
+    ``ok: true``, ``eligible=no``), and its span: it wins over verdict words elsewhere in the clause (the key
+    "passes" or "ok" says nothing by itself). None when the clause has no such key (the last one counts)."""
+    if ":" not in text and "=" not in text:
+        return None
+    found = None
+    for match in _BOOLEAN_KEY.finditer(text):
+        label = match.group("label").lower().replace("_", " ").replace("-", " ")
+        if DECISION_HEADERS & set(label.split()):
+            found = match
+    if found is None:
+        return None
+    value = found.group("value").lower()
+    return ("pass" if value in ("true", "yes") else "fail"), found.start(), found.end()
+
+
 def decision(label: str, cell: str) -> str | None:
     """``"pass"`` / ``"fail"`` for a yes / no cell under a decision header (a cell that is only "keep" or
     "drop" needs no header), else None."""
     said = cell.strip(" .!").lower().split(" (")[0].split(":")[0].strip()
     if said in _BARE_DECISIONS:
         return _BARE_DECISIONS[said]
-    if not label or not DECISION_HEADERS & set(TOKEN_WORDS.findall(label)):
+    if not label or not decision_label(label):
         return None
     return "pass" if said in _YES else "fail" if said in _NO else None
 
@@ -156,8 +178,13 @@ NO_TOKENS: frozenset[int] = frozenset()
 
 @functools.lru_cache(maxsize=1024)
 def decision_label(label: str) -> bool:
-    """Whether a table or CSV column's header names a decision ("verdict", "status"): its cells are verdicts."""
-    return bool(DECISION_HEADERS & set(TOKEN_WORDS.findall(label)))
+    """Whether a table or CSV column's header names a decision ("verdict", "status", or only marks: "✓/✗",
+    "✅ / ❌"): its cells are verdicts."""
+    return bool(DECISION_HEADERS & set(TOKEN_WORDS.findall(label))) or _MARKS_ONLY.fullmatch(label) is not None
+
+
+_MARKS_ONLY = re.compile(r"[\s/|?,()-]*(?:[✓✔✗✘❌✅✖]\uFE0F?[\s/|?,()-]*)+")
+"""A header cell of verdict marks and separators only (no word): a decision column."""
 
 
 def tokens_inside(tokens: Sequence[re.Match[str]], spans: list[tuple[int, int]]) -> set[int]:
@@ -204,6 +231,7 @@ __all__ = [
     "clauses_of",
     "collector_paused",
     "compared_to",
+    "boolean_decision",
     "decision",
     "decision_label",
     "id_matches",
