@@ -139,8 +139,8 @@ FAIL_PHRASE_PATTERN = r"(?<![\w-])(?:" + _trie(FAIL_PHRASES + REMARK_FAIL_PHRASE
 FAIL_EXTRA_PATTERN = r"(?<![\w-])(?:" + _FAIL_EXTRA + r")(?![\w-])"
 _FAIL_PHRASE_RE = re.compile(FAIL_PHRASE_PATTERN)  # on folded text, as every phrase pattern here
 _FAIL_EXTRA_RE = re.compile(FAIL_EXTRA_PATTERN)
-_EXTRA_TRIGGERS = frozenset({"wrong", "too", "limit", "budget", "cap", "ceiling", "maximum", "max", "no", "nope", "out", "off",
-                             "not", "aside", "longer", "hardly", "drop", "cut", "veto", "reject", "nix", "scrap",
+_EXTRA_TRIGGERS = frozenset({"wrong", "too", "limit", "budget", "cap", "ceiling", "maximum", "max", "no", "nope", "out",
+                             "off", "not", "aside", "longer", "hardly", "drop", "cut", "veto", "reject", "nix", "scrap",
                              "ditch", "skip", "bin"})
 """Words one of the ``_FAIL_EXTRA`` patterns needs: without them that (slower) regex is not run."""
 
@@ -297,7 +297,8 @@ def _reason_items(text: str) -> list[str]:
     return items
 
 
-_QUANTIFIED = re.compile(r"(?<!meets )(?<!meet )(?<!clears )(?<!satisfies )(?<!passes )(?<!fails )\b(?:none|all|others?|every\w*|rest|remaining|both|each|any\w*|no option\w*)\b",
+_QUANTIFIED = re.compile(r"(?<!meets )(?<!meet )(?<!clears )(?<!satisfies )(?<!passes )(?<!fails )"  # "meets both"
+                         r"\b(?:none|all|others?|every\w*|rest|remaining|both|each|any\w*|no option\w*)\b",
                          re.IGNORECASE)
 _LEADING = re.compile(r"^(?:(?:so|then|and|but|thus|hence|therefore)[\s,]+)?", re.IGNORECASE)
 _INTERJECTION = re.compile(r"^(?:fine|ok|okay|yes|yep|yeah|no|nope|nah|right|well|sure|alright|good|great|agreed|"

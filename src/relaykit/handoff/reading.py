@@ -28,7 +28,8 @@ _NO = frozenset({"no", "n", "false", "fail", "✗", "✘", "❌", "drop", "cut",
 _BARE_DECISIONS = {"keep": "pass", "drop": "fail", "skip": "fail", "cut": "fail", "select": "pass"}
 """Cells that are a verdict by themselves, under any header or none."""
 _BOOLEAN_KEY = re.compile(
-    r"(?<![\w-])[\"']?(?P<label>[A-Za-z][\w -]{0,30}?)[\"']?\s*[:=]\s*[\"']?(?P<value>true|false|yes|no)[\"']?(?![\w-])",
+    r"(?<![\w-])[\"']?(?P<label>[A-Za-z][\w -]{0,30}?)[\"']?\s*[:=]\s*[\"']?(?P<value>true|false|yes|no)[\"']?"
+    r"(?![\w-])",
     re.IGNORECASE)
 """A decision key with a boolean anywhere in a clause (``"passes": false``, ``ok: true``, ``feasible=no``)."""
 _KEYED = re.compile(r"^[-*•\s]*(?P<label>[A-Za-z][\w ]{0,30}?)\s*[:=]\s*(?P<value>[^:=]+)$")
@@ -228,10 +229,10 @@ __all__ = [
     "ORDINAL",
     "SPEAKERS",
     "TOGETHER",
+    "boolean_decision",
     "clauses_of",
     "collector_paused",
     "compared_to",
-    "boolean_decision",
     "decision",
     "decision_label",
     "id_matches",
