@@ -18,6 +18,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 
+from relaykit.handoff.collective import group_verdict, only_one
 from relaykit.handoff.compact import encode, encode_text
 from relaykit.handoff.compact_read import ParsedRow, parse_compact
 from relaykit.handoff.constraints import parse_constraints
@@ -126,6 +127,9 @@ class _Reader:
     bounds: dict[str | None, tuple[float, ...]] = field(default_factory=dict)  # the thresholds' values by unit
     kept_words: dict[str, bool] = field(default_factory=dict)  # word -> is evidence (see _keeps)
     kinds_known: int = 0  # how many kinds there were when kept_words was filled
+    paragraph: dict[str, None] = field(default_factory=dict)  # the paragraph's ids, in the order first named
+    named_ids: tuple[str, ...] = ()  # the ids of the sentence being read
+    listed: str | None = None  # the verdict of the heading the list being read sits under ("Rejected:")
 
     def __post_init__(self) -> None:
         for t in self.thresholds:
@@ -148,13 +152,25 @@ class _Reader:
         return list(kept)
 
     def line(self, line: str) -> None:
-        if "~~" in line:  # "- ~~ST-41: 780 EUR~~": an option struck through is crossed off
-            struck = [i for m in _STRUCK.finditer(line) for i in self.ids(m.group(1))]
-            self._line(line.replace("~~", ""))
-            for option_id in struck:
-                self._row(option_id).verdicts += "f"
-            return
-        self._line(line)
+        struck = [i for m in _STRUCK.finditer(line) for i in self.ids(m.group(1))] if "~~" in line else []
+        if (self.listed is not None or line[-1:] == ":") and self._listed(line):
+            return  # "Rejected:" heads a list: no remark on the option before
+        self._line(line.replace("~~", "") if struck else line)
+        for option_id in struck:  # "- ~~ST-41: 780 EUR~~": an option struck through is crossed off
+            self._row(option_id).verdicts += "f"
+        if self.listed is not None and line.strip():
+            self._judge(self.ids(line), self.listed)
+
+    def _listed(self, line: str) -> bool:
+        """A list under a verdict heading ("Shortlist:", "Rejected:") until a blank line: its options take
+        the heading's verdict (unless they have one of their own). True for such a heading line."""
+        said = line.strip().rstrip(":")
+        if not said:
+            self.listed = None
+        elif line.rstrip().endswith(":") and len(said.split()) <= 3 and not self.ids(said):
+            self.listed = verdict_of(said)
+            return self.listed is not None
+        return False
 
     def _line(self, line: str) -> None:
         stripped = line.strip()
@@ -167,6 +183,7 @@ class _Reader:
         self.line_subject = None
         if not stripped:
             self.block, self.header, self.csv, self.group = None, None, None, None
+            self.paragraph = {}
             return
         if stripped.count("|") >= 2:
             self._table_row(stripped)
@@ -288,6 +305,7 @@ class _Reader:
         ids = self.ids(sentence)
         if len(ids) > 1 and _PLUS.search(sentence):
             return  # a combination of options: a derived statement
+        self.named_ids = tuple(ids)
         kind = kind_before(sentence[:sentence.find(ids[0])]) if ids else None
         if kind is not None:
             self.kinds.add(kind)
@@ -304,7 +322,9 @@ class _Reader:
         if len(ids) > 1:
             self._several(clause, ids)
             return ids[-1]
-        if not ids and self.group and BOTH_START.match(clause):  # "Both are out.", "so neither passes"
+        if not ids and self._judged_together(clause):  # "the last two fail", "all others pass", "neither works"
+            return None
+        if not ids and self.group and BOTH_START.match(clause):  # "Both are out."
             for option_id in self.group:
                 self._apply(option_id, clause)
             return None
@@ -328,7 +348,28 @@ class _Reader:
             return None
         self.subject = target
         self._apply(target, clause)
+        if ids and ("nly" in clause or "alone" in clause) and only_one(clause, target, clause.find(target)):
+            self._judge([i for i in self._order() if i != target], "fail")  # "Only HS3 survives."
         return target
+
+    def _order(self) -> list[str]:
+        """The options a collective verdict may speak of: the paragraph's (else the trace's) in order."""
+        named = self.named_ids
+        return list(self.paragraph if any(i not in named for i in self.paragraph) else self.rows)
+
+    def _judged_together(self, clause: str) -> bool:
+        pair = self.pair if self.group and len(self.group) == 2 else None
+        found = group_verdict(clause, self._order(), self.named_ids, pair, self.subject)
+        if found is not None:
+            self._judge(*found)
+        return found is not None
+
+    def _judge(self, ids: list[str], verdict: str) -> None:
+        """A verdict said of several options at once: it goes to those without a verdict of their own."""
+        for option_id in ids:
+            row = self._row(option_id)
+            if not row.verdicts:
+                row.verdicts = verdict[0]
 
     def _spoken_verdict(self, clause: str) -> bool:
         """A speaker's id-less clause with a verdict and no value ("ines: beyond what we can spend, park it"):
@@ -390,6 +431,8 @@ class _Reader:
             if len(self.labels) < 4096:
                 self.labels.update(said)
         row = self.rows.get(option_id) or self._row(option_id)
+        if option_id not in self.paragraph:
+            self.paragraph[option_id] = None
         if verdict and len(row.verdicts) < 64:
             row.verdicts += verdict[0]
         if not row.sentences or row.sentences[-1] != self.index:

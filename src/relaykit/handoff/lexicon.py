@@ -49,7 +49,8 @@ REMARK_PASS_PHRASES = ("viable", "keep on the list", "keep it on the list", "kep
                 "keep as backup", "keep it as backup", "keep it as a backup", "count it in", "book it", "go for it",
                 "take it", "sounds like a plan", "a yes", "a clear yes", "a firm yes", "happy with it",
                 "happy with that one", "my choice", "our choice", "my pick", "first choice", "what we take",
-                "what we'll take", "the one we take", "i recommend", "we recommend", "i'd recommend", "we'd recommend",
+                "what we'll take", "the one we take", "we'll book", "we will book", "i'll book", "let's book",
+                "we're booking", "we book", "i recommend", "we recommend", "i'd recommend", "we'd recommend",
                 "the only one left", "only one left", "last one standing", "within budget", "within the budget",
                 "within our budget", "meets both", "satisfies both", "clears both")
 """Pass phrases of remarks ("Made the cut.", "Back in."): verdicts, but their words are evidence elsewhere."""

@@ -138,7 +138,9 @@ def option_ids(trace: str, id_re: re.Pattern[str], exclude: frozenset[str]) -> f
 
 
 _CLAUSE_SPLIT = re.compile(r";\s*|,?\s+(?:while|whereas)\s+|,\s+but\s+"
-                           r"|,\s+(?:and\s+)?(?=the (?:former|latter|first|second)\b)", re.IGNORECASE)
+                           r"|,\s+(?:and\s+)?(?=the (?:former|latter|first|second)\b)"
+                           r"|\s+and\s+(?=the (?:former|latter)\s+(?:is|was|gets|goes|stays|passes|fails)\b)",
+                           re.IGNORECASE)
 
 SPEAKERS = frozenset({"me", "i", "you", "we", "agent", "user", "assistant", "customer", "client", "bot", "human",
                       "ai", "q", "a", "system", "auditor", "researcher", "booker", "planner", "manager", "analyst",
@@ -207,7 +209,7 @@ def sentences_of(line: str) -> tuple[str, ...]:
 
 @remembered
 def clauses_of(sentence: str) -> tuple[str, ...]:
-    if ";" not in sentence and "," not in sentence and "wh" not in sentence.lower():
+    if ";" not in sentence and "," not in sentence and "wh" not in sentence.lower() and "and the" not in sentence:
         return (sentence.strip(),)  # nothing _CLAUSE_SPLIT splits at ("while" and "whereas" need their "wh")
     return tuple(clause.strip() for clause in _CLAUSE_SPLIT.split(sentence))
 
