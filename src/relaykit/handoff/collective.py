@@ -13,6 +13,7 @@ import re
 from collections.abc import Sequence
 
 from relaykit.handoff.lexicon import verdict_of
+from relaykit.handoff.table import Row
 
 _COUNTS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
            "ten": 10, "both": 2}
@@ -45,7 +46,8 @@ def group_verdict(clause: str, order: Sequence[str], named: Sequence[str], pair:
     """The options an id-less clause judges together, and the verdict ("the last two fail" -> the last two of
     ``order``, ``"fail"``). ``order``: the ids of the paragraph (or trace) in the order first named; ``named``:
     the ids of the same sentence; ``pair``: the two ids a clause named together last; ``subject``: the option
-    spoken of last. None when the clause is no such verdict or its group does not fit ``order``."""
+    spoken of last. None when the clause is no such verdict; no ids when its group does not fit ``order``
+    (the verdict then stays unknown: "the other one is out" among three)."""
     found = _SELECTOR.match(clause)
     if found is None:
         return None
@@ -55,20 +57,19 @@ def group_verdict(clause: str, order: Sequence[str], named: Sequence[str], pair:
     if found.group("neither"):  # "neither works", "none of them qualifies": a pass word negated
         neither = clause[found.start("neither"):][:7].lower() == "neither"
         ids = list(pair) if neither and pair else list(order) if not neither or len(order) == 2 else []
-        return (ids, "fail" if verdict == "pass" else verdict) if ids else None
+        return ids, "fail" if verdict == "pass" else verdict
     if found.group("end"):
         n = _count(found.group("n"))
         if n is None or n > len(order) or n == 0:
-            return None
+            return [], verdict
         first = found.group("end").lower() in ("first", "top")
         return (list(order[:n]) if first else list(order[-n:])), verdict
     excluded = set(named) or ({subject} if subject else set())
     others = [i for i in order if i not in excluded]
     wanted = _count(found.group("m"))
-    if not excluded or not others or (wanted is not None and wanted != len(others)):
-        return None
-    if found.group("others").lower().rstrip().endswith("other") and len(others) != 1:  # "the other is our pick"
-        return None
+    single = found.group("others").lower().rstrip().endswith("other") and found.group("m") is None
+    if not excluded or (wanted is not None and wanted != len(others)) or (single and len(others) != 1):
+        return [], verdict  # "the other is our pick" needs one other option, "the other two" two
     return others, verdict
 
 
@@ -80,4 +81,74 @@ def only_one(clause: str, option_id: str, at: int) -> bool:
     return verdict_of(clause) == "pass"
 
 
-__all__ = ["group_verdict", "only_one"]
+_STRUCK = re.compile(r"~~(?=\S)(.+?)(?<=\S)~~")
+
+
+class GroupVerdicts:
+    """The evidence reader's part that judges several options at once (a mixin of ``evidence._Reader``)."""
+
+    rows: dict[str, Row]
+    paragraph: dict[str, None]  # the paragraph's ids, in the order first named
+    named_ids: tuple[str, ...]  # the ids of the sentence being read
+    listed: str | None  # the verdict of the heading the list being read sits under ("Rejected:")
+    pair: tuple[str, str] | None
+    group: list[str] | None
+    subject: str | None
+
+    def ids(self, text: str) -> list[str]:
+        raise NotImplementedError
+
+    def _row(self, option_id: str) -> Row:
+        raise NotImplementedError
+
+    def line(self, line: str) -> None:
+        """Read one line of the trace (``_line``), with what only whole lines say: options struck through and
+        lists under a verdict heading."""
+        struck = self.struck(line) if "~~" in line else []
+        if (self.listed is not None or line[-1:] == ":") and self._listed(line):
+            return  # "Rejected:" heads a list: no remark on the option before
+        self._line(line.replace("~~", "") if struck else line)
+        for option_id in struck:  # "- ~~ST-41: 780 EUR~~": an option struck through is crossed off
+            self._row(option_id).verdicts += "f"
+        if self.listed is not None and line.strip():
+            self._judge(self.ids(line), self.listed)
+
+    def _line(self, line: str) -> None:
+        raise NotImplementedError
+
+    def struck(self, line: str) -> list[str]:
+        """The ids inside ``~~...~~`` spans of ``line``: options struck through (crossed off)."""
+        return [i for m in _STRUCK.finditer(line) for i in self.ids(m.group(1))]
+
+    def _listed(self, line: str) -> bool:
+        """A list under a verdict heading ("Shortlist:", "Rejected:") until a blank line: its options take
+        the heading's verdict (unless they have one of their own). True for such a heading line."""
+        said = line.strip().rstrip(":")
+        if not said:
+            self.listed = None
+        elif line.rstrip().endswith(":") and len(said.split()) <= 3 and not self.ids(said):
+            self.listed = verdict_of(said)
+            return self.listed is not None
+        return False
+
+    def _order(self) -> list[str]:
+        """The options a collective verdict may speak of: the paragraph's (else the trace's) in order."""
+        named = self.named_ids
+        return list(self.paragraph if any(i not in named for i in self.paragraph) else self.rows)
+
+    def _judged_together(self, clause: str) -> bool:
+        pair = self.pair if self.group and len(self.group) == 2 else None
+        found = group_verdict(clause, self._order(), self.named_ids, pair, self.subject)
+        if found is not None:
+            self._judge(*found)
+        return found is not None
+
+    def _judge(self, ids: list[str], verdict: str) -> None:
+        """A verdict said of several options at once: it goes to those without a verdict of their own."""
+        for option_id in ids:
+            row = self._row(option_id)
+            if not row.verdicts:
+                row.verdicts = verdict[0]
+
+
+__all__ = ["GroupVerdicts", "group_verdict", "only_one"]

@@ -18,7 +18,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 
-from relaykit.handoff.collective import group_verdict, only_one
+from relaykit.handoff.collective import GroupVerdicts, only_one
 from relaykit.handoff.compact import encode, encode_text
 from relaykit.handoff.compact_read import ParsedRow, parse_compact
 from relaykit.handoff.constraints import parse_constraints
@@ -72,7 +72,7 @@ from relaykit.handoff.text import (
 from relaykit.text import iter_lines
 
 _BLOCK_LINE = re.compile(r"^(?:\s+|[-*•]\s|[\w ()/-]{1,40}:)")
-_STRUCK = re.compile(r"~~(?=\S)(.+?)(?<=\S)~~")
+_ANSWER = re.compile(r"^(?:no|nope|nah|yes|yep|yeah)\b\W*$", re.IGNORECASE)
 _TABLE_RULE = re.compile(r"^:?-{2,}:?$")
 _PLUS = re.compile(r"\s\+\s")  # "H01 + F02": a combination of options
 _SPEAKER = re.compile(r"^(?:\[[^\]]{1,25}\]\s*)?(?P<who>[A-Za-z][A-Za-z]{0,15})\s*:\s+(?=\S)")
@@ -98,7 +98,7 @@ NAMED_MEMORY = 2048
 
 
 @dataclass
-class _Reader:
+class _Reader(GroupVerdicts):
     id_re: re.Pattern[str]
     options: frozenset[str] | None  # the ids that are options (None: every id match)
     goal: str
@@ -130,6 +130,7 @@ class _Reader:
     paragraph: dict[str, None] = field(default_factory=dict)  # the paragraph's ids, in the order first named
     named_ids: tuple[str, ...] = ()  # the ids of the sentence being read
     listed: str | None = None  # the verdict of the heading the list being read sits under ("Rejected:")
+    asked: bool = False  # the sentence before asked a question about no option by id ("Pets allowed?")
 
     def __post_init__(self) -> None:
         for t in self.thresholds:
@@ -150,27 +151,6 @@ class _Reader:
             kept = tuple(dict.fromkeys(found if options is None else [i for i in found if i in options]))
         self.last_text, self.last_ids = text, kept
         return list(kept)
-
-    def line(self, line: str) -> None:
-        struck = [i for m in _STRUCK.finditer(line) for i in self.ids(m.group(1))] if "~~" in line else []
-        if (self.listed is not None or line[-1:] == ":") and self._listed(line):
-            return  # "Rejected:" heads a list: no remark on the option before
-        self._line(line.replace("~~", "") if struck else line)
-        for option_id in struck:  # "- ~~ST-41: 780 EUR~~": an option struck through is crossed off
-            self._row(option_id).verdicts += "f"
-        if self.listed is not None and line.strip():
-            self._judge(self.ids(line), self.listed)
-
-    def _listed(self, line: str) -> bool:
-        """A list under a verdict heading ("Shortlist:", "Rejected:") until a blank line: its options take
-        the heading's verdict (unless they have one of their own). True for such a heading line."""
-        said = line.strip().rstrip(":")
-        if not said:
-            self.listed = None
-        elif line.rstrip().endswith(":") and len(said.split()) <= 3 and not self.ids(said):
-            self.listed = verdict_of(said)
-            return self.listed is not None
-        return False
 
     def _line(self, line: str) -> None:
         stripped = line.strip()
@@ -305,6 +285,9 @@ class _Reader:
         ids = self.ids(sentence)
         if len(ids) > 1 and _PLUS.search(sentence):
             return  # a combination of options: a derived statement
+        asked, self.asked = self.asked, sentence.endswith("?") and not ids
+        if asked and _ANSWER.match(sentence):
+            return  # "Pets allowed? No.": the answer to a question, not a verdict
         self.named_ids = tuple(ids)
         kind = kind_before(sentence[:sentence.find(ids[0])]) if ids else None
         if kind is not None:
@@ -351,25 +334,6 @@ class _Reader:
         if ids and ("nly" in clause or "alone" in clause) and only_one(clause, target, clause.find(target)):
             self._judge([i for i in self._order() if i != target], "fail")  # "Only HS3 survives."
         return target
-
-    def _order(self) -> list[str]:
-        """The options a collective verdict may speak of: the paragraph's (else the trace's) in order."""
-        named = self.named_ids
-        return list(self.paragraph if any(i not in named for i in self.paragraph) else self.rows)
-
-    def _judged_together(self, clause: str) -> bool:
-        pair = self.pair if self.group and len(self.group) == 2 else None
-        found = group_verdict(clause, self._order(), self.named_ids, pair, self.subject)
-        if found is not None:
-            self._judge(*found)
-        return found is not None
-
-    def _judge(self, ids: list[str], verdict: str) -> None:
-        """A verdict said of several options at once: it goes to those without a verdict of their own."""
-        for option_id in ids:
-            row = self._row(option_id)
-            if not row.verdicts:
-                row.verdicts = verdict[0]
 
     def _spoken_verdict(self, clause: str) -> bool:
         """A speaker's id-less clause with a verdict and no value ("ines: beyond what we can spend, park it"):

@@ -51,7 +51,9 @@ REMARK_PASS_PHRASES = ("viable", "keep on the list", "keep it on the list", "kep
                 "happy with that one", "my choice", "our choice", "my pick", "first choice", "what we take",
                 "what we'll take", "the one we take", "we'll book", "we will book", "i'll book", "let's book",
                 "we're booking", "we book", "i recommend", "we recommend", "i'd recommend", "we'd recommend",
-                "the only one left", "only one left", "last one standing", "within budget", "within the budget",
+                "qualify", "survive", "the only one left", "only one left", "only option left", "only one remaining",
+                "only option remaining",
+                "only candidate left", "only choice left", "last one standing", "within budget", "within the budget",
                 "within our budget", "meets both", "satisfies both", "clears both")
 """Pass phrases of remarks ("Made the cut.", "Back in."): verdicts, but their words are evidence elsewhere."""
 FAIL_PHRASES = ("drops out", "dropped out", "crossed off", "ruled out", "rules out", "no-go", "no go", "✗", "✘", "❌",

@@ -139,7 +139,11 @@ def option_ids(trace: str, id_re: re.Pattern[str], exclude: frozenset[str]) -> f
 
 _CLAUSE_SPLIT = re.compile(r";\s*|,?\s+(?:while|whereas)\s+|,\s+but\s+"
                            r"|,\s+(?:and\s+)?(?=the (?:former|latter|first|second)\b)"
-                           r"|\s+and\s+(?=the (?:former|latter)\s+(?:is|was|gets|goes|stays|passes|fails)\b)",
+                           r"|\s+and\s+(?=the (?:former|latter)\s+(?:is|was|gets|goes|stays|passes|fails)\b)"
+                           # ", all others pass", ", the last two are out": a verdict on a group of its own
+                           r"|,\s+(?:and\s+|but\s+|while\s+)?(?=(?:all|every|each) (?:the )?others?\b"
+                           r"|the (?:others?|rest|remaining)\b"
+                           r"|(?:the )?(?:first|last|final) (?:one|two|three|four|\d)\b)",
                            re.IGNORECASE)
 
 SPEAKERS = frozenset({"me", "i", "you", "we", "agent", "user", "assistant", "customer", "client", "bot", "human",
