@@ -137,6 +137,8 @@ class GroupVerdicts:
         return list(self.paragraph if any(i not in named for i in self.paragraph) else self.rows)
 
     def _judged_together(self, clause: str) -> bool:
+        if _SELECTOR.match(clause) is None:  # most clauses: the options in order are not even listed
+            return False
         pair = self.pair if self.group and len(self.group) == 2 else None
         found = group_verdict(clause, self._order(), self.named_ids, pair, self.subject)
         if found is not None:

@@ -100,7 +100,8 @@ _FAIL_EXTRA = (r"too (?:pricey|expensive|costly|dear|far|distant|small|big|large
                r"|^(?:drop|cut|veto|reject|nix|scrap|ditch|skip|bin|nope|no way)(?=\s*[.!]*\s*$)"  # "Drop." alone
                r"|(?:he|she|it|they|that)(?:['’]s|['’]re) out(?! of)"  # "she's out" ("that's out of the running")
                r"|^no(?=\s*[.!]*\s*$)"  # a bare "No." after what an option offers (not after a question: evidence)
-               r"|(?:^|(?<=[-–—,:;] )|(?<=is )|(?<=are )|(?<=was )|(?<=['’]s ))(?:the )?wrong [a-z]+(?: [a-z]+)?"
+               r"|(?=(?:the )?wrong )(?:^|(?<=[-–—,:;] )|(?<=is )|(?<=are )|(?<=was )|(?<=['’]s ))(?:the )?wrong"
+               r" [a-z]+(?: [a-z]+)?"
                r"(?=\s*[.!]*\s*$)")  # "Wrong day.", "it's the wrong region" (not "nothing wrong with it")
 
 
@@ -169,16 +170,19 @@ def _fail_matches(text: str, words: set[str] | None = None) -> tuple[re.Match[st
 _PASS_EXTRA = (r"(?:keep|keeping|works|stays)(?=\s*(?:[.!,;)]|$|for (?:us|me|the)|fine|well|great))"
                r"|(?:(?:she|he|it|they|that|this one)(?:['’]s|['’]re| is| are)|stays|remains|still|is|back)"
                r" (?:still )?in"
-               r"(?=\s*(?:[.!,;)]|$))"
-               # "Good.", "that's fine then", "... per day - fine.", "SA1 is fine", "so R4 it is": a clause that
-               # only approves (a bare word, after a dash, or after an id-like word; "the view is fine" is not one)
-               r"|(?:^(?:(?:that|it|this|this one|that one)(?:['’]s| is) |(?:all|looks|seems|sounds|very) )?"
-               r"|(?<=[-–—] )|^[a-z]*[\w-]*\d[\w-]* (?:is|looks|seems) )"
-               r"(?:fine|good|great|perfect)(?= then| too| by me| for us| with me|\s*[.!]*\s*$)"
-               r"|(?:^|(?<=so )|(?<=ok )|(?<=then ))[a-z]*[\w-]*\d[\w-]* it is(?=\s*[.!]*\s*$)"
-               # "Recommendation: LH-401.", "Final choice - KX2": a label naming one id-like word and nothing else
-               r"|^(?:(?:our |my |the |final |top )?(?:recommendation|choice|pick|winner|selection))"
-               r"(?=\s*[:=–—-]\s*[a-z]*[\w-]*\d[\w-]*\s*[.!]*\s*$)")
+               r"(?=\s*(?:[.!,;)]|$))")
+# "Good.", "that's fine then", "... per day - fine.", "SA1 is fine", "so R4 it is", "Recommendation: LH-401.": a
+# clause that only approves (a bare word, after a dash, or after an id-like word; "the view is fine" is not one).
+# A pattern of its own, run only on clauses with one of its words: its alternatives are anchored at a clause start.
+_APPROVAL = (r"(?:^(?:(?:so|ok|okay|then),? )?(?:(?:that|it|this|this one|that one)(?:['’]s| is) "
+             r"|(?:all|looks|seems|sounds|very) |[a-z]*[\w-]*\d[\w-]* (?:is|looks|seems) )?|(?<=[-–—] ))"
+             r"(?:fine|good|great|perfect)(?= then| too| by me| for us| with me|\s*[.!]*\s*$)"
+             r"|^(?:(?:so|ok|okay|then),? )?[a-z]*[\w-]*\d[\w-]* it is(?=\s*[.!]*\s*$)"
+             r"|^(?:our |my |the |final |top )?(?:recommendation|choice|pick|winner|selection)"
+             r"(?=\s*[:=–—-]\s*[a-z]*[\w-]*\d[\w-]*\s*[.!]*\s*$)")
+_APPROVAL_RE = re.compile(_APPROVAL)  # on folded text
+_APPROVAL_WORDS = frozenset({"fine", "good", "great", "perfect", "recommendation", "choice", "pick", "winner",
+                             "selection"})
 PASS_PATTERN = r"(?<![\w-])(?:" + _trie(PASS_PHRASES + REMARK_PASS_PHRASES) + "|" + _PASS_EXTRA + r")(?![\w-])"
 _PASS_RE = re.compile(PASS_PATTERN)  # on folded text
 _WOULD_BEFORE = re.compile(r"\b(?:would|could|might|may)\s+(?:only\s+|still\s+|have\s+)?$", re.IGNORECASE)
@@ -229,16 +233,21 @@ _FAIL_TRIGGERS = frozenset(_key_word(p) for p in FAIL_PHRASES + REMARK_FAIL_PHRA
     "too", "limit", "budget", "cap", "ceiling", "maximum", "max", "no", "nope", "out", "off", "does", "do", "did",
     "not", "aside", "longer", "hardly", "drop", "cut", "veto", "reject", "nix", "scrap", "ditch", "skip", "bin"}
 _PASS_TRIGGERS = frozenset(_key_word(p) for p in PASS_PHRASES + REMARK_PASS_PHRASES if p not in _MARKS) | {
-    "keep", "keeping", "works", "stays", "in", "fine", "good", "great", "perfect", "it", "recommendation", "choice",
-    "pick", "winner", "selection"}
-_TRIGGERS = _FAIL_TRIGGERS | _PASS_TRIGGERS
+    "keep", "keeping", "works", "stays", "in"}
+_TRIGGERS = _FAIL_TRIGGERS | _PASS_TRIGGERS | _APPROVAL_WORDS
 """One word of every verdict phrase and pattern: a clause with none of them (and no mark) has no verdict."""
 _MARK_RE = re.compile("[" + "".join(sorted(_MARKS)) + "]")
 
 
 def may_judge(text: str) -> bool:
     """Whether ``text`` may hold a verdict at all: a cheap word-set test before the phrase regexes."""
-    return not _TRIGGERS.isdisjoint(_TOKENS.findall(text.lower())) or _MARK_RE.search(text) is not None
+    return not _TRIGGERS.isdisjoint(_TOKENS.findall(text.lower())) or _MARK_RE.search(text) is not None \
+        or _it_is(text)
+
+
+def _it_is(text: str) -> bool:
+    """Whether a clause ends "... it is" ("so R4 it is"): a pick, read without making "it" a trigger word."""
+    return text.rstrip(" .!").endswith(" it is")
 
 
 @remembered
@@ -260,7 +269,17 @@ def verdict_of(text: str) -> str | None:
         if text[match.start():match.end()].lower() in ("fits", "fit") and _COUNTED.match(text, match.end()):
             continue  # "fits 60 people": a capacity, not a verdict
         return "fail" if _NOT_BEFORE.search(text[:match.start()]) else "pass"
-    return None
+    approved = _approval(text, words)
+    return None if approved is None else "fail" if _NOT_BEFORE.search(text[:approved.start()]) else "pass"
+
+
+def _approval(text: str, words: set[str] | None = None, low: str | None = None) -> re.Match[str] | None:
+    """The approval (``_APPROVAL``) of a clause, looked for only where one of its words is."""
+    low = folded(text) if low is None else low
+    if (not any(w in low for w in _APPROVAL_WORDS) if words is None else _APPROVAL_WORDS.isdisjoint(words)) \
+            and not _it_is(text):
+        return None
+    return _APPROVAL_RE.search(low)
 
 
 _COUNTED = re.compile(r"\s*(?:up to\s+|about\s+|around\s+)?\d")
@@ -339,7 +358,8 @@ def _opens(text: str) -> bool:
 
 def _judges(rest: str) -> bool:
     low = folded(rest)
-    return bool(_FAIL_PHRASE_RE.match(low) or _FAIL_EXTRA_RE.match(low) or _PASS_RE.match(low))
+    return bool(_FAIL_PHRASE_RE.match(low) or _FAIL_EXTRA_RE.match(low) or _PASS_RE.match(low)
+                or _APPROVAL_RE.match(low))
 
 
 _REMARK_WORDS = re.compile(r"[A-Za-z']+")
@@ -375,7 +395,10 @@ def without_interjection(text: str) -> str:
 
 def pass_spans(text: str) -> list[tuple[int, int]]:
     """Where ``text`` states a pass ("looks good", "a fit"): words there are verdict, not evidence."""
-    return [m.span() for m in _PASS_RE.finditer(folded(text))]
+    low = folded(text)
+    spans = [m.span() for m in _PASS_RE.finditer(low)]
+    approved = _approval(text, None, low)
+    return [*spans, approved.span()] if approved else spans
 
 
 def fail_spans(text: str) -> list[tuple[int, int]]:

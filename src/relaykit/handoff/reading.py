@@ -137,9 +137,9 @@ def option_ids(trace: str, id_re: re.Pattern[str], exclude: frozenset[str]) -> f
     return frozenset(i for i in distinct if family_of[i] in families or not families)
 
 
-_CLAUSE_SPLIT = re.compile(r";\s*|,?\s+(?:while|whereas)\s+|,\s+but\s+"
+_CLAUSE_SPLIT = re.compile(r";\s*|,?\s+(?:while\s+|whereas\s+"
+                           r"|and\s+(?=the (?:former|latter)\s+(?:is|was|gets|goes|stays|passes|fails)\b))|,\s+but\s+"
                            r"|,\s+(?:and\s+)?(?=the (?:former|latter|first|second)\b)"
-                           r"|\s+and\s+(?=the (?:former|latter)\s+(?:is|was|gets|goes|stays|passes|fails)\b)"
                            # ", all others pass", ", the last two are out": a verdict on a group of its own
                            r"|,\s+(?:and\s+|but\s+|while\s+)?(?=(?:all|every|each) (?:the )?others?\b"
                            r"|the (?:others?|rest|remaining)\b"
