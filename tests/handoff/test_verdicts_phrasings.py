@@ -61,6 +61,9 @@ def test_a_column_headed_by_marks_holds_the_verdicts(header: str) -> None:
     ("Paint PN-20: 2 coats, 44 EUR. PN-21: 1 coat, 52 EUR. Final choice: PN-20.", {"PN-20": "pass", "PN-21": None}),
     ("We priced LN2 at 700 USD, LN5 at 820 USD and LN7 at 910 USD. We'll book LN2, the other two are out.",
      {"LN2": "pass", "LN5": "eliminated", "LN7": "eliminated"}),
+    ("Cottage CG-3 sleeps 6 for 140 GBP; cottage CG-8 sleeps 4 for 120 GBP. The former is dropped and the latter "
+     "is our pick.", {"CG-3": "eliminated", "CG-8": "pass"}),
+    ("ana: DR5?\nben: 7 drawers, 210 EUR, fine\nana: DR6?\nben: 3 drawers, nope", {"DR5": "pass", "DR6": "eliminated"}),
     ("Shuttles SH1 (9 seats) and SH2 (12 seats) were compared. Neither qualifies.",
      {"SH1": "eliminated", "SH2": "eliminated"}),
 ])

@@ -346,7 +346,8 @@ class _Reader(GroupVerdicts):
             return None
         said = match.group(0).lower()
         if said in ("the former", "the latter"):
-            return self.pair[0 if said == "the former" else 1] if self.pair else None
+            pair = self.pair or (tuple(self.paragraph) if len(self.paragraph) == 2 else None)  # two options so far
+            return pair[0 if said == "the former" else 1] if pair else None
         return self.subject
 
     def _several(self, clause: str, ids: list[str]) -> None:

@@ -86,7 +86,7 @@ _FAIL_EXTRA = (r"too (?:pricey|expensive|costly|dear|far|distant|small|big|large
                r"|too (?!many\b|much\b)[a-z]+(?=\s*(?:[,.;:!)]|$|[-–—]|(?:for|to|and|so|but|anyway)\b))"
                r"|(?:over|above|exceeds?|exceeding|past) (?:(?:our|the|my|their|its) )?(?:[\w.,-]+ ){0,2}"
                r"(?:limit|budget|cap|ceiling|maximum|max)\b"  # "over our limit", "above the 10 USD cap"
-               r"|(?<=[-–—] )(?:no|nope)(?=\s*[.!]?\s*$)"  # "Too heavy - no."
+               r"|(?<=[-–—,] )(?:no|nope)(?=\s*[.!]?\s*$)"  # "Too heavy - no.", "3 drawers, nope"
                r"|(?:it|they|that) (?:does|do|did) not(?=\s*[.!]?\s*$)"  # "... would pass if ...; it does not."
                r"|(?:put|rule|knock|count|leave|cross|strike|struck)(?:s|ting|ing|ed)? (?:[\w-]+ ){1,2}"
                r"(?:out|off)\b(?! of)"  # "which puts IP42 out", "rules CR7 out", "crossed VX2 off"
@@ -171,11 +171,12 @@ _PASS_EXTRA = (r"(?:keep|keeping|works|stays)(?=\s*(?:[.!,;)]|$|for (?:us|me|the
                r"|(?:(?:she|he|it|they|that|this one)(?:['’]s|['’]re| is| are)|stays|remains|still|is|back)"
                r" (?:still )?in"
                r"(?=\s*(?:[.!,;)]|$))")
-# "Good.", "that's fine then", "... per day - fine.", "SA1 is fine", "so R4 it is", "Recommendation: LH-401.": a
-# clause that only approves (a bare word, after a dash, or after an id-like word; "the view is fine" is not one).
+# "Good.", "that's fine then", "... per day - fine.", "seats 12, fine", "SA1 is fine", "so R4 it is",
+# "Recommendation: LH-401.": a clause that only approves (a bare word, after a dash or comma, or after an id-like
+# word; "the view is fine" is not one).
 # A pattern of its own, run only on clauses with one of its words: its alternatives are anchored at a clause start.
 _APPROVAL = (r"(?:^(?:(?:so|ok|okay|then),? )?(?:(?:that|it|this|this one|that one)(?:['’]s| is) "
-             r"|(?:all|looks|seems|sounds|very) |[a-z]*[\w-]*\d[\w-]* (?:is|looks|seems) )?|(?<=[-–—] ))"
+             r"|(?:all|looks|seems|sounds|very) |[a-z]*[\w-]*\d[\w-]* (?:is|looks|seems) )?|(?<=[-–—,] ))"
              r"(?:fine|good|great|perfect)(?= then| too| by me| for us| with me|\s*[.!]*\s*$)"
              r"|^(?:(?:so|ok|okay|then),? )?[a-z]*[\w-]*\d[\w-]* it is(?=\s*[.!]*\s*$)"
              r"|^(?:our |my |the |final |top )?(?:recommendation|choice|pick|winner|selection)"
