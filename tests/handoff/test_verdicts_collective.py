@@ -30,6 +30,13 @@ def verdicts(trace: str, goal: str = "Pick one under the limit.") -> dict[str, s
      {"GYM4": "eliminated", "GYM6": "eliminated", "GYM8": "pass"}),
     ("1. Call DC-3: 2 vans, 180 USD.\n2. Call DC-8: 1 van, 95 USD.\n3. DC-8 is the only option left.",
      {"DC-3": "eliminated", "DC-8": "pass"}),
+    # the others, as "everything else", "nothing else", "no other", "none but"
+    ("Tent TN2 weighs 1.9 kg, TN4 2.6 kg, TN7 3.1 kg. TN2 is kept; everything else is out.",
+     {"TN2": "pass", "TN4": "eliminated", "TN7": "eliminated"}),
+    ("Router RT-1: 4 ports. Router RT-2: 8 ports. Router RT-3: 2 ports.\nRT-2 fits. Nothing else works.",
+     {"RT-1": "eliminated", "RT-2": "pass", "RT-3": "eliminated"}),
+    ("Guides GD5 (French, 80 EUR), GD6 (German, 75 EUR), GD9 (French, 95 EUR). None but GD5 qualifies.",
+     {"GD5": "pass", "GD6": "eliminated", "GD9": "eliminated"}),
     # neither / none
     ("Plan Z1 gives 20 GB for 12 USD. Plan Z2 gives 50 GB for 31 USD. Neither one qualifies.",
      {"Z1": "eliminated", "Z2": "eliminated"}),

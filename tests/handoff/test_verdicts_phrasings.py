@@ -36,7 +36,14 @@ def test_a_boolean_key_is_no_evidence_and_a_plain_boolean_is_no_verdict() -> Non
                           "Under 80 USD.")
     assert table.rows["BK-31"].verdict == "eliminated" and "false" not in table.rows["BK-31"].evidence
     assert boolean_decision('"wifi": true, "parking": false') is None  # attributes, not decisions
-    assert boolean_decision("ok: maybe") is None
+    assert boolean_decision("pets_ok: true") is None and boolean_decision("ok: maybe") is None
+    assert boolean_decision('"excluded": true') == ("fail", 0, 16)
+    assert boolean_decision("ruled_out: false") == (None, 0, 16)  # not ruled out says no verdict either way
+
+
+def test_an_elimination_key_set_to_false_is_no_fail() -> None:
+    trace = '[{"ref": "GX-10", "mbps": 300, "dropped": false}, {"ref": "GX-11", "mbps": 90, "dropped": true}]'
+    assert verdicts(trace) == {"GX-10": None, "GX-11": "eliminated"}
 
 
 @pytest.mark.parametrize("header", ["✓/✗", "✅ / ❌", "✔"])

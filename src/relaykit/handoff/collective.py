@@ -23,13 +23,15 @@ _SELECTOR = re.compile(
     rf"(?:the\s+)?(?P<end>first|last|final|top|bottom)\s+{_COUNT}(?:\s+(?:ones?|options?|of them|candidates?))?"
     r"|(?P<others>(?:all\s+(?:the\s+)?)?(?:the\s+)?(?:others?|rest|remaining(?:\s+ones?)?)"
     rf"(?:\s+{_COUNT.replace('?P<n>', '?P<m>')})?(?:\s+(?:ones?|options?|candidates?))?"
-    r"|(?:all|every|each)\s+(?:the\s+)?other(?:\s+(?:ones?|options?|candidates?))?)"
+    r"|(?:all|every|each)\s+(?:the\s+)?other(?:\s+(?:ones?|options?|candidates?))?|(?:everything|all)\s+else)"
     r"|(?P<neither>neither(?:\s+(?:one|of them|option))?|none(?:\s+of\s+(?:them|these|those|the\s+\w+))?"
-    r"|nothing\s+(?:else\s+)?(?=works|passes|qualifies|fits|survives))"
+    r"|(?:no|not one)\s+other(?:\s+(?:one|option|candidate|offer)s?)?"
+    r"|nothing(?:\s+else)?(?=\s+(?:works|passes|qualifies|fits|survives)))"
     r")(?=\s|[,:.!]|$)",
     re.IGNORECASE)
 """The start of a clause that names a group of options by position or as "the others", "neither", "none"."""
-_ONLY_BEFORE = re.compile(r"(?:^|\b(?:so|and|but|then|thus|hence|therefore|that)\s+|[,:;]\s*)only\s+$", re.IGNORECASE)
+_ONLY_BEFORE = re.compile(r"(?:^|\b(?:so|and|but|then|thus|hence|therefore|that)\s+|[,:;]\s*)"
+                          r"(?:only|none but|nothing but|no one but|nobody but)\s+$", re.IGNORECASE)
 _ONLY_AFTER = re.compile(r"^\s+(?:is|was|remains|stays)\s+(?:the\s+)?only\s+(?:one|option|candidate)\b"
                          r"|^\s+alone\b", re.IGNORECASE)
 """"Only SU-1 ..." and "SU-1 is the only one ..." / "SU-1 alone ...": one option passes, so the others fail."""
@@ -49,33 +51,46 @@ def group_verdict(clause: str, order: Sequence[str], named: Sequence[str], pair:
     spoken of last. None when the clause is no such verdict; no ids when its group does not fit ``order``
     (the verdict then stays unknown: "the other one is out" among three)."""
     found = _SELECTOR.match(clause)
-    if found is None:
+    verdict = verdict_of(clause[found.end():]) if found is not None else None
+    if found is None or verdict is None:
         return None
-    verdict = verdict_of(clause[found.end():])
-    if verdict is None:
-        return None
-    if found.group("neither"):  # "neither works", "none of them qualifies": a pass word negated
-        neither = clause[found.start("neither"):][:7].lower() == "neither"
-        ids = list(pair) if neither and pair else list(order) if not neither or len(order) == 2 else []
-        return ids, "fail" if verdict == "pass" else verdict
-    if found.group("end"):
+    said = found.group(0).lower()
+    if found.group("neither"):
+        verdict = "fail" if verdict == "pass" else verdict  # "neither works", "none of them qualifies"
+        if _OTHER.search(said) is None:  # "none of the others", "nothing else", "no other option": the others
+            neither = "neither" in said
+            ids = list(pair) if neither and pair else list(order) if not neither or len(order) == 2 else []
+            return ids, verdict
+    elif found.group("end"):
         n = _count(found.group("n"))
         if n is None or n > len(order) or n == 0:
             return [], verdict
         first = found.group("end").lower() in ("first", "top")
         return (list(order[:n]) if first else list(order[-n:])), verdict
+    return _others(said, _count(found.group("m")), order, named, subject), verdict
+
+
+def _others(said: str, wanted: int | None, order: Sequence[str], named: Sequence[str],
+            subject: str | None) -> list[str]:
+    """The options other than those of the sentence (or, when it names none, than the one spoken of last);
+    none when they are not as many as said ("the other two", "the other" for one)."""
     excluded = set(named) or ({subject} if subject else set())
     others = [i for i in order if i not in excluded]
-    wanted = _count(found.group("m"))
-    single = found.group("others").lower().rstrip().endswith("other") and found.group("m") is None
+    single = said.rstrip().endswith("other") and wanted is None  # "the other is our pick"
     if not excluded or (wanted is not None and wanted != len(others)) or (single and len(others) != 1):
-        return [], verdict  # "the other is our pick" needs one other option, "the other two" two
-    return others, verdict
+        return []
+    return others
 
 
-def only_one(clause: str, option_id: str, at: int) -> bool:
-    """Whether ``clause`` (naming ``option_id`` at ``at``) says that option alone is left ("Only HS3 survives.",
-    "SU-1 is the only one left", "only LH-401 makes it in time"): with a pass verdict, the others fail."""
+_OTHER = re.compile(r"\bother|\belse\b|\brest\b|\bremaining\b")
+
+
+def only_one(clause: str, option_id: str) -> bool:
+    """Whether ``clause`` (naming ``option_id``) says that option alone is left ("Only HS3 survives.", "SU-1 is
+    the only one left", "none but LH-401 makes it"): with a pass verdict, the others fail."""
+    if "nly" not in clause and "alone" not in clause and " but " not in clause:
+        return False  # most clauses, decided without a regex
+    at = clause.find(option_id)
     if _ONLY_BEFORE.search(clause[:at]) is None and _ONLY_AFTER.match(clause[at + len(option_id):]) is None:
         return False
     return verdict_of(clause) == "pass"

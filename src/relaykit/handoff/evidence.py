@@ -331,7 +331,7 @@ class _Reader(GroupVerdicts):
             return None
         self.subject = target
         self._apply(target, clause)
-        if ids and ("nly" in clause or "alone" in clause) and only_one(clause, target, clause.find(target)):
+        if ids and only_one(clause, target):
             self._judge([i for i in self._order() if i != target], "fail")  # "Only HS3 survives."
         return target
 
@@ -417,12 +417,12 @@ class _Reader(GroupVerdicts):
         blocked: list[tuple[int, int]] = [keyed[1:]] if keyed else []  # where words are verdict or reason
         spans: list[tuple[int, int]] = []
         reason = None
-        if verdict == "fail":
+        if verdict == "fail" and not keyed:
             why = reason_of(text) or parenthesised_reason(text)
             reason = why[0] if why is not None else None
             spans = fail_spans(text)
             if spans:  # a reason travels as the reason
-                blocked = [*blocked, *spans, (why[1], why[2])] if why is not None else [*blocked, *spans]
+                blocked = [*spans, (why[1], why[2])] if why is not None else spans
         elif verdict == "pass" and not keyed:
             blocked = pass_spans(text)  # "looks good", "a fit": the verdict cell says it
         return verdict, reason, labels, self._evidence(text, blocked, spans)

@@ -20,7 +20,8 @@ from relaykit.text import line_sentences
 
 DECISION_HEADERS = frozenset({"decision", "verdict", "status", "result", "outcome", "pass", "passes", "feasible",
                               "eligible", "shortlisted", "shortlist", "selected", "accepted", "keep", "ok",
-                              "passed", "qualifies", "qualified", "approved", "suitable", "viable", "chosen"})
+                              "passed", "qualifies", "qualified", "approved", "suitable", "viable", "chosen",
+                              "meets", "acceptable", "recommended"})
 """Table or CSV column headers whose yes / no cells are the row's verdict."""
 _YES = frozenset({"yes", "y", "true", "ok", "pass", "✓", "✔", "✅", "go", "select", "selected", "pick", "take", "keep"})
 _NO = frozenset({"no", "n", "false", "fail", "✗", "✘", "❌", "drop", "cut", "skip", "out", "x", "nope"})
@@ -69,21 +70,34 @@ def keyed_decision(text: str) -> str | None:
     return decision(keyed.group("label").lower(), keyed.group("value")) if keyed else None
 
 
-def boolean_decision(text: str) -> tuple[str, int, int] | None:
+def boolean_decision(text: str) -> tuple[str | None, int, int] | None:
     """The verdict a JSON / YAML / key=value decision key states with a boolean (``{"passes": false}``,
-    ``ok: true``, ``eligible=no``), and its span: it wins over verdict words elsewhere in the clause (the key
-    "passes" or "ok" says nothing by itself). None when the clause has no such key (the last one counts)."""
+    ``ok: true``, ``eligible=no``, ``"eliminated": true``), and its span: it wins over verdict words elsewhere
+    in the clause (the key "passes" or "ok" says nothing by itself). A key of other words is an attribute
+    ("pets_ok: true", "wifi: yes"); "eliminated: false" says no verdict (None with its span). None without
+    such a key (the last one counts)."""
     if ":" not in text and "=" not in text:
         return None
-    found = None
+    found: tuple[str | None, int, int] | None = None
     for match in _BOOLEAN_KEY.finditer(text):
-        label = match.group("label").lower().replace("_", " ").replace("-", " ")
-        if DECISION_HEADERS & set(label.split()):
-            found = match
-    if found is None:
-        return None
-    value = found.group("value").lower()
-    return ("pass" if value in ("true", "yes") else "fail"), found.start(), found.end()
+        yes = match.group("value").lower() in ("true", "yes")
+        segments = match.group("label").lower().split()  # "price=49 ISO approved=False": the key is "approved"
+        for k in range(len(segments)):
+            words = set(" ".join(segments[k:]).replace("_", " ").replace("-", " ").split()) - _KEY_FILLER
+            if words and words <= DECISION_HEADERS:
+                found = ("pass" if yes else "fail"), match.start(), match.end()
+            elif words and words <= _ELIMINATION_KEYS:
+                found = ("fail" if yes else None), match.start(), match.end()
+            else:
+                continue
+            break
+    return found
+
+
+_KEY_FILLER = frozenset({"is", "overall", "final", "all", "check", "checks", "the", "criteria", "constraints",
+                         "requirements", "was", "has", "been"})
+_ELIMINATION_KEYS = frozenset({"eliminated", "rejected", "excluded", "dropped", "failed", "fails", "disqualified",
+                               "ruled", "out", "discarded"})
 
 
 def decision(label: str, cell: str) -> str | None:
