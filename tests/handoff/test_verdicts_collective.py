@@ -37,9 +37,16 @@ def verdicts(trace: str, goal: str = "Pick one under the limit.") -> dict[str, s
      {"RT-1": "eliminated", "RT-2": "pass", "RT-3": "eliminated"}),
     ("Guides GD5 (French, 80 EUR), GD6 (German, 75 EUR), GD9 (French, 95 EUR). None but GD5 qualifies.",
      {"GD5": "pass", "GD6": "eliminated", "GD9": "eliminated"}),
+    # ordinals named one by one, and "all three"
+    ("Drone DR1 flies 20 min, DR2 35 min, DR3 12 min, DR4 41 min.\nThe first and third are rejected; the second "
+     "and the last pass.", {"DR1": "eliminated", "DR2": "pass", "DR3": "eliminated", "DR4": "pass"}),
+    ("Mic MC-1: 120 EUR. Mic MC-2: 140 EUR. Mic MC-3: 99 EUR.\nAll three are acceptable.",
+     {"MC-1": "pass", "MC-2": "pass", "MC-3": "pass"}),
     # neither / none
     ("Plan Z1 gives 20 GB for 12 USD. Plan Z2 gives 50 GB for 31 USD. Neither one qualifies.",
      {"Z1": "eliminated", "Z2": "eliminated"}),
+    ("Lens LS-2 costs 610 EUR and weighs 900 g. Lens LS-5 costs 480 EUR and weighs 1,400 g. Neither fits: the "
+     "first is over budget and the second is too heavy.", {"LS-2": "eliminated", "LS-5": "eliminated"}),
     ("Quotes: RF1 at 900 EUR, RF2 at 1,150 EUR, RF3 at 980 EUR. None of them fits.",
      {"RF1": "eliminated", "RF2": "eliminated", "RF3": "eliminated"}),
 ])
@@ -54,6 +61,11 @@ def test_a_group_verdict_judges_the_options_it_names(trace: str, expected: dict[
     ("Loft LF2 is 40 m2. Loft LF3 is 55 m2.\nThe first three are out.", {"LF2": None, "LF3": None}),
     # neither among three options, with no pair named together: ambiguous
     ("CP1 is 5 km out. CP2 is 8 km out. CP3 is 2 km out. Neither works.", {"CP1": None, "CP2": None, "CP3": None}),
+    ("Mic MC-1: 120 EUR. Mic MC-2: 140 EUR. Mic MC-3: 99 EUR.\nAll four are acceptable.",
+     {"MC-1": None, "MC-2": None, "MC-3": None}),
+    # "neither is over budget" negates a fail: less than a verdict
+    ("Plan Z1 gives 20 GB for 12 USD. Plan Z2 gives 50 GB for 31 USD. Neither is over budget.",
+     {"Z1": None, "Z2": None}),
     # "only" without a verdict is evidence, not a verdict
     ("Only HB1 has a sauna. HB2 costs 80 USD.", {"HB1": None, "HB2": None}),
     # an option's own verdict is not overruled by a group verdict
@@ -88,6 +100,12 @@ def test_a_struck_through_option_is_crossed_off_and_a_verdict_heading_judges_its
         "JR-7": None, "JR-8": "eliminated", "SE-1": "pass", "SE-2": "eliminated", "SE-3": "pass",
         "SE-4": "eliminated", "SE-5": "eliminated"}
     assert "1 year" in table.rows["JR-8"].evidence  # a struck option keeps its values
+
+
+def test_html_strikethrough_crosses_an_option_off() -> None:
+    table = read_evidence("<li>PX2 - 4 cores, 60 USD</li>\n<li><del>PX3 - 2 cores, 35 USD</del></li>", "4 cores.")
+    assert table.rows["PX3"].verdict == "eliminated" and table.rows["PX2"].verdict is None
+    assert "35 USD" in table.rows["PX3"].evidence
 
 
 def test_a_struck_value_is_a_correction_not_a_verdict() -> None:

@@ -80,7 +80,9 @@ def test_short_approvals_and_rejections(trace: str, expected: dict[str, str | No
 
 @pytest.mark.parametrize(("clause", "expected"), [
     ("Good.", "pass"), ("that's great then", "pass"), ("VX-4 looks fine", "pass"), ("so PR2 it is", "pass"),
-    ("the latter is what we'll take", "pass"), ("the only option left", "pass"), ("Wrong colour.", "fail"),
+    ("the latter is what we'll take", "pass"), ("Nah.", "fail"), ("Ideal.", "pass"), ("All good.", "pass"),
+    ("TB-4 gets my vote", "pass"), ("the others don't fit", "fail"),
+    ("it is not the right size", "fail"), ("the only option left", "pass"), ("Wrong colour.", "fail"),
     ("it's the wrong model", "fail"), ("No.", "fail"),
     # not verdicts: an attribute that is fine, nothing wrong, a good view
     ("the view is fine", None), ("nothing wrong with the roof", None), ("a good location near the bay", None),

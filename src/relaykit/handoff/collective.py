@@ -23,7 +23,12 @@ _SELECTOR = re.compile(
     rf"(?:the\s+)?(?P<end>first|last|final|top|bottom)\s+{_COUNT}(?:\s+(?:ones?|options?|of them|candidates?))?"
     r"|(?P<others>(?:all\s+(?:the\s+)?)?(?:the\s+)?(?:others?|rest|remaining(?:\s+ones?)?)"
     rf"(?:\s+{_COUNT.replace('?P<n>', '?P<m>')})?(?:\s+(?:ones?|options?|candidates?))?"
-    r"|(?:all|every|each)\s+(?:the\s+)?other(?:\s+(?:ones?|options?|candidates?))?|(?:everything|all)\s+else)"
+    r"|(?:all|every|each)\s+(?:the\s+)?other(?:\s+(?:ones?|options?|candidates?))?"
+    r"|(?:everything|everyone|everybody|all)\s+else)"
+    r"|(?P<ordinals>(?:the\s+)?(?:first|second|third|fourth|fifth|last)"
+    r"(?:(?:\s*,\s*|\s+and\s+|\s*&\s*)(?:the\s+)?(?:first|second|third|fourth|fifth|last))+(?:\s+(?:ones|options))?)"
+    r"|(?P<all>all\s+" + _COUNT.replace("?P<n>", "?P<k>") + r"(?:\s+of\s+them)?|all(?:\s+of\s+(?:them|these|those))?"
+    r"|they\s+all)"
     r"|(?P<neither>neither(?:\s+(?:one|of them|option))?|none(?:\s+of\s+(?:them|these|those|the\s+\w+))?"
     r"|(?:no|not one)\s+other(?:\s+(?:one|option|candidate|offer)s?)?"
     r"|nothing(?:\s+else)?(?=\s+(?:works|passes|qualifies|fits|survives)))"
@@ -51,12 +56,21 @@ def group_verdict(clause: str, order: Sequence[str], named: Sequence[str], pair:
     spoken of last. None when the clause is no such verdict; no ids when its group does not fit ``order``
     (the verdict then stays unknown: "the other one is out" among three)."""
     found = _SELECTOR.match(clause)
-    verdict = verdict_of(clause[found.end():]) if found is not None else None
+    # the group's own predicate: "Neither works: the first covers too little ..." is judged by "works"
+    verdict = verdict_of(_EXPLAINED.split(clause[found.end():], 1)[0]) if found is not None else None
     if found is None or verdict is None:
         return None
     said = found.group(0).lower()
+    if found.group("ordinals"):  # "the first and third fail"
+        at = [_ORDINALS[w] for w in _ORDINAL_WORDS.findall(said)]
+        return ([order[k] for k in at] if all(-len(order) <= k < len(order) for k in at) else []), verdict
+    if found.group("all"):  # "all three are out", "all of them pass"
+        n = _count(found.group("k"))
+        return (list(order) if n is None or n == len(order) else []), verdict
     if found.group("neither"):
-        verdict = "fail" if verdict == "pass" else verdict  # "neither works", "none of them qualifies"
+        if verdict == "fail":  # "neither is over budget" says less than a verdict
+            return [], verdict
+        verdict = "fail"  # "neither works", "none of them qualifies": a pass word negated
         if _OTHER.search(said) is None:  # "none of the others", "nothing else", "no other option": the others
             neither = "neither" in said
             ids = list(pair) if neither and pair else list(order) if not neither or len(order) == 2 else []
@@ -82,6 +96,9 @@ def _others(said: str, wanted: int | None, order: Sequence[str], named: Sequence
     return others
 
 
+_EXPLAINED = re.compile(r"[:;,(]|\s[-–—]\s")
+_ORDINALS = {"first": 0, "second": 1, "third": 2, "fourth": 3, "fifth": 4, "last": -1}
+_ORDINAL_WORDS = re.compile(r"first|second|third|fourth|fifth|last")
 _OTHER = re.compile(r"\bother|\belse\b|\brest\b|\bremaining\b")
 
 
@@ -96,7 +113,8 @@ def only_one(clause: str, option_id: str) -> bool:
     return verdict_of(clause) == "pass"
 
 
-_STRUCK = re.compile(r"~~(?=\S)(.+?)(?<=\S)~~")
+_STRUCK = re.compile(r"~~(?=\S)(.+?)(?<=\S)~~|<(?:s|del|strike)>(.+?)</(?:s|del|strike)>", re.IGNORECASE)
+_STRIKE_MARKS = re.compile(r"~~|</?(?:s|del|strike)>", re.IGNORECASE)
 
 
 class GroupVerdicts:
@@ -119,10 +137,10 @@ class GroupVerdicts:
     def line(self, line: str) -> None:
         """Read one line of the trace (``_line``), with what only whole lines say: options struck through and
         lists under a verdict heading."""
-        struck = self.struck(line) if "~~" in line else []
+        struck = self.struck(line) if "~~" in line or "</" in line else []
         if (self.listed is not None or line[-1:] == ":") and self._listed(line):
             return  # "Rejected:" heads a list: no remark on the option before
-        self._line(line.replace("~~", "") if struck else line)
+        self._line(_STRIKE_MARKS.sub("", line) if struck else line)
         for option_id in struck:  # "- ~~ST-41: 780 EUR~~": an option struck through is crossed off
             self._row(option_id).verdicts += "f"
         if self.listed is not None and line.strip():
@@ -133,7 +151,7 @@ class GroupVerdicts:
 
     def struck(self, line: str) -> list[str]:
         """The ids inside ``~~...~~`` spans of ``line``: options struck through (crossed off)."""
-        return [i for m in _STRUCK.finditer(line) for i in self.ids(m.group(1))]
+        return [i for m in _STRUCK.finditer(line) for i in self.ids(m.group(1) or m.group(2))]
 
     def _listed(self, line: str) -> bool:
         """A list under a verdict heading ("Shortlist:", "Rejected:") until a blank line: its options take

@@ -51,7 +51,8 @@ REMARK_PASS_PHRASES = ("viable", "keep on the list", "keep it on the list", "kep
                 "happy with that one", "my choice", "our choice", "my pick", "first choice", "what we take",
                 "what we'll take", "the one we take", "we'll book", "we will book", "i'll book", "let's book",
                 "we're booking", "we book", "i recommend", "we recommend", "i'd recommend", "we'd recommend",
-                "qualify", "survive", "the only one left", "only one left", "only option left", "only one remaining",
+                "qualify", "survive", "my vote", "our vote", "gets the nod", "sole survivor", "only survivor",
+                "the only one left", "only one left", "only option left", "only one remaining",
                 "only option remaining",
                 "only candidate left", "only choice left", "last one standing", "within budget", "within the budget",
                 "within our budget", "meets both", "satisfies both", "clears both")
@@ -79,7 +80,9 @@ REMARK_FAIL_PHRASES = ("not an option", "not viable", "unviable", "non-viable",
                 "remove it", "take it off", "taken off", "ditch it", "ditched", "scrap it", "nixed", "nix it",
                 "no thanks", "hard no", "forget it", "bin it", "binned", "not happening", "absolutely not",
                 "definitely not", "certainly not", "we'll pass", "i'll pass", "we will pass", "i will pass",
-                "we pass", "we’ll pass", "i’ll pass", "no dice", "strike that one", "a firm no", "a clear no")
+                "we pass", "we’ll pass", "i’ll pass", "no dice", "strike that one", "a firm no", "a clear no",
+                "don't fit", "do not fit", "doesn't fit", "does not fit", "don't make it", "doesn't make it",
+                "does not make it", "do not make it", "didn't make it", "did not make it")
 """Fail phrases of remarks ("Shelved.", "Not for us."): verdicts, but their words are evidence elsewhere."""
 _FAIL_EXTRA = (r"too (?:pricey|expensive|costly|dear|far|distant|small|big|large|slow|junior|old|late|early|few|"
                r"little|short|long|noisy|cramped|high|low|remote)"
@@ -97,11 +100,11 @@ _FAIL_EXTRA = (r"too (?:pricey|expensive|costly|dear|far|distant|small|big|large
                r"|(?:set|sets|setting|put|puts|putting|lay|lays|laying|laid) (?:[\w-]+ ){1,2}aside"  # "set KX8 aside"
                r"|(?:not|no longer|hardly) (?:really |quite |exactly |truly |much of )?(?:an? )?"
                r"(?:option|viable|contender)"  # "not really an option"
-               r"|^(?:drop|cut|veto|reject|nix|scrap|ditch|skip|bin|nope|no way)(?=\s*[.!]*\s*$)"  # "Drop." alone
+               r"|^(?:drop|cut|veto|reject|nix|scrap|ditch|skip|bin|nope|nah|no way)(?=\s*[.!]*\s*$)"  # "Drop." alone
                r"|(?:he|she|it|they|that)(?:['’]s|['’]re) out(?! of)"  # "she's out" ("that's out of the running")
                r"|^no(?=\s*[.!]*\s*$)"  # a bare "No." after what an option offers (not after a question: evidence)
                r"|(?=(?:the )?wrong )(?:^|(?<=[-–—,:;] )|(?<=is )|(?<=are )|(?<=was )|(?<=['’]s ))(?:the )?wrong"
-               r" [a-z]+(?: [a-z]+)?"
+               r" [a-z]+(?: [a-z]+)?|(?<![\w-])not (?:the )?right (?=[a-z]+\s*[.!]*\s*$)[a-z]+"
                r"(?=\s*[.!]*\s*$)")  # "Wrong day.", "it's the wrong region" (not "nothing wrong with it")
 
 
@@ -143,9 +146,9 @@ FAIL_PHRASE_PATTERN = r"(?<![\w-])(?:" + _trie(FAIL_PHRASES + REMARK_FAIL_PHRASE
 FAIL_EXTRA_PATTERN = r"(?<![\w-])(?:" + _FAIL_EXTRA + r")(?![\w-])"
 _FAIL_PHRASE_RE = re.compile(FAIL_PHRASE_PATTERN)  # on folded text, as every phrase pattern here
 _FAIL_EXTRA_RE = re.compile(FAIL_EXTRA_PATTERN)
-_EXTRA_TRIGGERS = frozenset({"wrong", "too", "limit", "budget", "cap", "ceiling", "maximum", "max", "no", "nope", "out",
-                             "off", "not", "aside", "longer", "hardly", "drop", "cut", "veto", "reject", "nix", "scrap",
-                             "ditch", "skip", "bin"})
+_EXTRA_TRIGGERS = frozenset({"wrong", "nah", "too", "limit", "budget", "cap", "ceiling", "maximum", "max", "no",
+                             "nope", "out", "off", "not", "aside", "longer", "hardly", "drop", "cut", "veto",
+                             "reject", "nix", "scrap", "ditch", "skip", "bin"})
 """Words one of the ``_FAIL_EXTRA`` patterns needs: without them that (slower) regex is not run."""
 
 
@@ -177,13 +180,13 @@ _PASS_EXTRA = (r"(?:keep|keeping|works|stays)(?=\s*(?:[.!,;)]|$|for (?:us|me|the
 # A pattern of its own, run only on clauses with one of its words: its alternatives are anchored at a clause start.
 _APPROVAL = (r"(?:^(?:(?:so|ok|okay|then),? )?(?:(?:that|it|this|this one|that one)(?:['’]s| is) "
              r"|(?:all|looks|seems|sounds|very) |[a-z]*[\w-]*\d[\w-]* (?:is|looks|seems) )?|(?<=[-–—,] ))"
-             r"(?:fine|good|great|perfect)(?= then| too| by me| for us| with me|\s*[.!]*\s*$)"
+             r"(?:fine|good|great|perfect|ideal|excellent|nice)(?= then| too| by me| for us| with me|\s*[.!]*\s*$)"
              r"|^(?:(?:so|ok|okay|then),? )?[a-z]*[\w-]*\d[\w-]* it is(?=\s*[.!]*\s*$)"
              r"|^(?:our |my |the |final |top )?(?:recommendation|choice|pick|winner|selection)"
              r"(?=\s*[:=–—-]\s*[a-z]*[\w-]*\d[\w-]*\s*[.!]*\s*$)")
 _APPROVAL_RE = re.compile(_APPROVAL)  # on folded text
-_APPROVAL_WORDS = frozenset({"fine", "good", "great", "perfect", "recommendation", "choice", "pick", "winner",
-                             "selection"})
+_APPROVAL_WORDS = frozenset({"fine", "good", "great", "perfect", "ideal", "excellent", "nice", "recommendation",
+                             "choice", "pick", "winner", "selection"})
 PASS_PATTERN = r"(?<![\w-])(?:" + _trie(PASS_PHRASES + REMARK_PASS_PHRASES) + "|" + _PASS_EXTRA + r")(?![\w-])"
 _PASS_RE = re.compile(PASS_PATTERN)  # on folded text
 _WOULD_BEFORE = re.compile(r"\b(?:would|could|might|may)\s+(?:only\s+|still\s+|have\s+)?$", re.IGNORECASE)
@@ -230,9 +233,10 @@ def _key_word(phrase: str) -> str:
 
 
 _MARKS = frozenset(p for p in PASS_PHRASES + FAIL_PHRASES if not _TOKENS.search(p))
-_FAIL_TRIGGERS = frozenset(_key_word(p) for p in FAIL_PHRASES + REMARK_FAIL_PHRASES if p not in _MARKS) | {"wrong",
-    "too", "limit", "budget", "cap", "ceiling", "maximum", "max", "no", "nope", "out", "off", "does", "do", "did",
-    "not", "aside", "longer", "hardly", "drop", "cut", "veto", "reject", "nix", "scrap", "ditch", "skip", "bin"}
+_FAIL_TRIGGERS = frozenset(_key_word(p) for p in FAIL_PHRASES + REMARK_FAIL_PHRASES if p not in _MARKS) | {
+    "wrong", "nah", "too", "limit", "budget", "cap", "ceiling", "maximum", "max", "no", "nope", "out", "off", "does",
+    "do", "did", "not", "aside", "longer", "hardly", "drop", "cut", "veto", "reject", "nix", "scrap", "ditch", "skip",
+    "bin"}
 _PASS_TRIGGERS = frozenset(_key_word(p) for p in PASS_PHRASES + REMARK_PASS_PHRASES if p not in _MARKS) | {
     "keep", "keeping", "works", "stays", "in"}
 _TRIGGERS = _FAIL_TRIGGERS | _PASS_TRIGGERS | _APPROVAL_WORDS
@@ -321,7 +325,8 @@ def _reason_items(text: str) -> list[str]:
 
 
 _QUANTIFIED = re.compile(r"(?<!meets )(?<!meet )(?<!clears )(?<!satisfies )(?<!passes )(?<!fails )"  # "meets both"
-                         r"\b(?:none|all|others?|every\w*|rest|remaining|both|each|any\w*|no option\w*)\b",
+                         r"\b(?:none|all(?!\s+(?:good|fine|set|clear)\b)|others?|every\w*|rest|remaining|both|each|"
+                         r"any\w*|no option\w*)\b",
                          re.IGNORECASE)
 _LEADING = re.compile(r"^(?:(?:so|then|and|but|thus|hence|therefore)[\s,]+)?", re.IGNORECASE)
 _INTERJECTION = re.compile(r"^(?:fine|ok|okay|yes|yep|yeah|no|nope|nah|right|well|sure|alright|good|great|agreed|"
