@@ -35,6 +35,8 @@ _SELECTOR = re.compile(
     r")(?=\s|[,:.!]|$)",
     re.IGNORECASE)
 """The start of a clause that names a group of options by position or as "the others", "neither", "none"."""
+GROUP_START = _SELECTOR
+"""``_SELECTOR`` for the reader: tested before a clause's options in order are even listed."""
 _ONLY_BEFORE = re.compile(r"(?:^|\b(?:so|and|but|then|thus|hence|therefore|that)\s+|[,:;]\s*)"
                           r"(?:only|none but|nothing but|no one but|nobody but)\s+$", re.IGNORECASE)
 _ONLY_AFTER = re.compile(r"^\s+(?:is|was|remains|stays)\s+(?:the\s+)?only\s+(?:one|option|candidate)\b"
@@ -122,7 +124,7 @@ class GroupVerdicts:
 
     rows: dict[str, Row]
     paragraph: dict[str, None]  # the paragraph's ids, in the order first named
-    named_ids: tuple[str, ...]  # the ids of the sentence being read
+    named_ids: list[str]  # the ids of the sentence being read
     listed: str | None  # the verdict of the heading the list being read sits under ("Rejected:")
     pair: tuple[str, str] | None
     group: list[str] | None
@@ -170,8 +172,7 @@ class GroupVerdicts:
         return list(self.paragraph if any(i not in named for i in self.paragraph) else self.rows)
 
     def _judged_together(self, clause: str) -> bool:
-        if _SELECTOR.match(clause) is None:  # most clauses: the options in order are not even listed
-            return False
+        """Judge the options a clause that opens with ``GROUP_START`` speaks of; False when it is no verdict."""
         pair = self.pair if self.group and len(self.group) == 2 else None
         found = group_verdict(clause, self._order(), self.named_ids, pair, self.subject)
         if found is not None:
@@ -186,4 +187,4 @@ class GroupVerdicts:
                 row.verdicts = verdict[0]
 
 
-__all__ = ["GroupVerdicts", "group_verdict", "only_one"]
+__all__ = ["GROUP_START", "GroupVerdicts", "group_verdict", "only_one"]

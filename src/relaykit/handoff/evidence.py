@@ -18,7 +18,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 
-from relaykit.handoff.collective import GroupVerdicts, only_one
+from relaykit.handoff.collective import GROUP_START, GroupVerdicts, only_one
 from relaykit.handoff.compact import encode, encode_text
 from relaykit.handoff.compact_read import ParsedRow, parse_compact
 from relaykit.handoff.constraints import parse_constraints
@@ -128,7 +128,7 @@ class _Reader(GroupVerdicts):
     kept_words: dict[str, bool] = field(default_factory=dict)  # word -> is evidence (see _keeps)
     kinds_known: int = 0  # how many kinds there were when kept_words was filled
     paragraph: dict[str, None] = field(default_factory=dict)  # the paragraph's ids, in the order first named
-    named_ids: tuple[str, ...] = ()  # the ids of the sentence being read
+    named_ids: list[str] = field(default_factory=list)  # the ids of the sentence being read
     listed: str | None = None  # the verdict of the heading the list being read sits under ("Rejected:")
     asked: bool = False  # the sentence before asked a question about no option by id ("Pets allowed?")
 
@@ -288,7 +288,7 @@ class _Reader(GroupVerdicts):
         asked, self.asked = self.asked, sentence.endswith("?") and not ids
         if asked and _ANSWER.match(sentence):
             return  # "Pets allowed? No.": the answer to a question, not a verdict
-        self.named_ids = tuple(ids)
+        self.named_ids = ids
         kind = kind_before(sentence[:sentence.find(ids[0])]) if ids else None
         if kind is not None:
             self.kinds.add(kind)
@@ -305,7 +305,8 @@ class _Reader(GroupVerdicts):
         if len(ids) > 1:
             self._several(clause, ids)
             return ids[-1]
-        if not ids and self._judged_together(clause):  # "the last two fail", "all others pass", "neither works"
+        # "the last two fail", "all others pass", "neither works": a verdict on a group of options
+        if not ids and GROUP_START.match(clause) and self._judged_together(clause):
             return None
         if not ids and self.group and BOTH_START.match(clause):  # "Both are out."
             for option_id in self.group:
@@ -331,7 +332,7 @@ class _Reader(GroupVerdicts):
             return None
         self.subject = target
         self._apply(target, clause)
-        if ids and only_one(clause, target):
+        if ids and ("nly" in clause or "alone" in clause or " but " in clause) and only_one(clause, target):
             self._judge([i for i in self._order() if i != target], "fail")  # "Only HS3 survives."
         return target
 
