@@ -151,13 +151,13 @@ def option_ids(trace: str, id_re: re.Pattern[str], exclude: frozenset[str]) -> f
     return frozenset(i for i in distinct if family_of[i] in families or not families)
 
 
-_CLAUSE_SPLIT = re.compile(r";\s*|,?\s+(?:while\s+|whereas\s+"
-                           r"|and\s+(?=the (?:former|latter)\s+(?:is|was|gets|goes|stays|passes|fails)\b))|,\s+but\s+"
+_CLAUSE_SPLIT = re.compile(r";\s*|,?\s+(?:while|whereas)\s+|,\s+but\s+"
                            r"|,\s+(?:and\s+)?(?=the (?:former|latter|first|second)\b)"
                            # ", all others pass", ", the last two are out": a verdict on a group of its own
                            r"|,\s+(?:and\s+|but\s+|while\s+)?(?=(?:all|every|each) (?:the )?others?\b"
                            r"|the (?:others?|rest|remaining)\b"
-                           r"|(?:the )?(?:first|last|final) (?:one|two|three|four|\d)\b)",
+                           r"|(?:the )?(?:first|last|final) (?:one|two|three|four|\d)\b)"
+                           r"|\band\s+(?=the (?:former|latter)\s+(?:is|was|gets|goes|stays|passes|fails)\b)",
                            re.IGNORECASE)
 
 SPEAKERS = frozenset({"me", "i", "you", "we", "agent", "user", "assistant", "customer", "client", "bot", "human",
@@ -227,7 +227,8 @@ def sentences_of(line: str) -> tuple[str, ...]:
 
 @remembered
 def clauses_of(sentence: str) -> tuple[str, ...]:
-    if ";" not in sentence and "," not in sentence and "wh" not in sentence.lower() and "and the" not in sentence:
+    if ";" not in sentence and "," not in sentence and "wh" not in sentence.lower() \
+            and "the former" not in sentence and "the latter" not in sentence:
         return (sentence.strip(),)  # nothing _CLAUSE_SPLIT splits at ("while" and "whereas" need their "wh")
     return tuple(clause.strip() for clause in _CLAUSE_SPLIT.split(sentence))
 
