@@ -37,6 +37,10 @@ _SELECTOR = re.compile(
 """The start of a clause that names a group of options by position or as "the others", "neither", "none"."""
 GROUP_START = _SELECTOR
 """``_SELECTOR`` for the reader: tested before a clause's options in order are even listed."""
+GROUP_OPENERS = frozenset({"so ", "so,", "and", "but", "the", "thu", "hen", "whi", "whe", "fir", "las", "fin", "top",
+                           "bot", "all", "eve", "eac", "oth", "res", "rem", "sec", "thi", "fou", "fif", "nei", "non",
+                           "no ", "not"})
+"""The first three letters (lower case) of every clause ``GROUP_START`` may match: a set test before the regex."""
 _ONLY_BEFORE = re.compile(r"(?:^|\b(?:so|and|but|then|thus|hence|therefore|that)\s+|[,:;]\s*)"
                           r"(?:only|none but|nothing but|no one but|nobody but)\s+$", re.IGNORECASE)
 _ONLY_AFTER = re.compile(r"^\s+(?:is|was|remains|stays)\s+(?:the\s+)?only\s+(?:one|option|candidate)\b"
@@ -187,4 +191,4 @@ class GroupVerdicts:
                 row.verdicts = verdict[0]
 
 
-__all__ = ["GROUP_START", "GroupVerdicts", "group_verdict", "only_one"]
+__all__ = ["GROUP_OPENERS", "GROUP_START", "GroupVerdicts", "group_verdict", "only_one"]

@@ -18,7 +18,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 
-from relaykit.handoff.collective import GROUP_START, GroupVerdicts, only_one
+from relaykit.handoff.collective import GROUP_OPENERS, GROUP_START, GroupVerdicts, only_one
 from relaykit.handoff.compact import encode, encode_text
 from relaykit.handoff.compact_read import ParsedRow, parse_compact
 from relaykit.handoff.constraints import parse_constraints
@@ -306,7 +306,8 @@ class _Reader(GroupVerdicts):
             self._several(clause, ids)
             return ids[-1]
         # "the last two fail", "all others pass", "neither works": a verdict on a group of options
-        if not ids and GROUP_START.match(clause) and self._judged_together(clause):
+        if not ids and clause[:3].lower() in GROUP_OPENERS and GROUP_START.match(clause) \
+                and self._judged_together(clause):
             return None
         if not ids and self.group and BOTH_START.match(clause):  # "Both are out."
             for option_id in self.group:
@@ -332,7 +333,8 @@ class _Reader(GroupVerdicts):
             return None
         self.subject = target
         self._apply(target, clause)
-        if ids and ("nly" in clause or "alone" in clause or " but " in clause) and only_one(clause, target):
+        if ids and ("nly " in clause or "alone" in clause or "ne but" in clause or "ng but" in clause
+                    or "dy but" in clause) and only_one(clause, target):
             self._judge([i for i in self._order() if i != target], "fail")  # "Only HS3 survives."
         return target
 

@@ -103,9 +103,11 @@ _FAIL_EXTRA = (r"too (?:pricey|expensive|costly|dear|far|distant|small|big|large
                r"|^(?:drop|cut|veto|reject|nix|scrap|ditch|skip|bin|nope|nah|no way)(?=\s*[.!]*\s*$)"  # "Drop." alone
                r"|(?:he|she|it|they|that)(?:['’]s|['’]re) out(?! of)"  # "she's out" ("that's out of the running")
                r"|^no(?=\s*[.!]*\s*$)"  # a bare "No." after what an option offers (not after a question: evidence)
-               r"|(?=(?:the )?wrong )(?:^|(?<=[-–—,:;] )|(?<=is )|(?<=are )|(?<=was )|(?<=['’]s ))(?:the )?wrong"
-               r" [a-z]+(?: [a-z]+)?|(?<![\w-])not (?:the )?right (?=[a-z]+\s*[.!]*\s*$)[a-z]+"
-               r"(?=\s*[.!]*\s*$)")  # "Wrong day.", "it's the wrong region" (not "nothing wrong with it")
+               )
+# "Wrong day.", "it's the wrong region", "not the right size" (not "nothing wrong with it"): run only on clauses
+# with "wrong" or "right"
+_WRONG = (r"(?:(?:^|(?<=[-–—,:;] )|(?<=is )|(?<=are )|(?<=was )|(?<=['’]s ))(?:the )?wrong [a-z]+(?: [a-z]+)?"
+          r"|not (?:the )?right [a-z]+)(?=\s*[.!]*\s*$)")
 
 
 
@@ -146,7 +148,8 @@ FAIL_PHRASE_PATTERN = r"(?<![\w-])(?:" + _trie(FAIL_PHRASES + REMARK_FAIL_PHRASE
 FAIL_EXTRA_PATTERN = r"(?<![\w-])(?:" + _FAIL_EXTRA + r")(?![\w-])"
 _FAIL_PHRASE_RE = re.compile(FAIL_PHRASE_PATTERN)  # on folded text, as every phrase pattern here
 _FAIL_EXTRA_RE = re.compile(FAIL_EXTRA_PATTERN)
-_EXTRA_TRIGGERS = frozenset({"wrong", "nah", "too", "limit", "budget", "cap", "ceiling", "maximum", "max", "no",
+_WRONG_RE = re.compile(r"(?<![\w-])(?:" + _WRONG + r")(?![\w-])")
+_EXTRA_TRIGGERS = frozenset({"nah", "too", "limit", "budget", "cap", "ceiling", "maximum", "max", "no",
                              "nope", "out", "off", "not", "aside", "longer", "hardly", "drop", "cut", "veto",
                              "reject", "nix", "scrap", "ditch", "skip", "bin"})
 """Words one of the ``_FAIL_EXTRA`` patterns needs: without them that (slower) regex is not run."""
@@ -167,6 +170,8 @@ def _fail_matches(text: str, words: set[str] | None = None) -> tuple[re.Match[st
     said = words if words is not None else set(_TOKENS.findall(text.lower()))
     if not _EXTRA_TRIGGERS.isdisjoint(said):
         found = tuple(sorted([*found, *_FAIL_EXTRA_RE.finditer(low)], key=lambda m: m.start()))
+    if "wrong" in said or "right" in said:
+        found = tuple(sorted([*found, *_WRONG_RE.finditer(low)], key=lambda m: m.start()))
     _last_fail = (text, found)
     return found
 # "keep.", "works for us", "so it stays."; "she's in.", "still in" (at a clause's end only: "is in the centre")
@@ -232,12 +237,28 @@ def _key_word(phrase: str) -> str:
     return max(rare, key=len) if rare else phrase
 
 
+_RARE_WORD = {"within budget": "budget", "within the budget": "budget", "within our budget": "budget",
+              "the only one left": "left", "only one left": "left", "only option left": "left",
+              "only candidate left": "left", "only choice left": "left", "only one remaining": "remaining",
+              "only option remaining": "remaining", "meets both": "meets", "satisfies both": "satisfies",
+              "clears both": "clears", "gets the nod": "nod", "sole survivor": "survivor", "only survivor": "survivor",
+              "don't make it": "make", "doesn't make it": "make", "does not make it": "make", "do not make it": "make",
+              "didn't make it": "make", "did not make it": "make", "don't fit": "fit", "do not fit": "fit",
+              "doesn't fit": "fit", "does not fit": "fit", "let's book": "book", "i'll book": "book",
+              "we're booking": "booking", "we'll book": "book", "we will book": "book", "we book": "book"}
+"""The trigger word of a phrase where ``_key_word`` would pick a common one ("within" of "within budget")."""
+
+
+def _trigger(phrase: str) -> str:
+    return _RARE_WORD.get(phrase) or _key_word(phrase)
+
+
 _MARKS = frozenset(p for p in PASS_PHRASES + FAIL_PHRASES if not _TOKENS.search(p))
-_FAIL_TRIGGERS = frozenset(_key_word(p) for p in FAIL_PHRASES + REMARK_FAIL_PHRASES if p not in _MARKS) | {
-    "wrong", "nah", "too", "limit", "budget", "cap", "ceiling", "maximum", "max", "no", "nope", "out", "off", "does",
-    "do", "did", "not", "aside", "longer", "hardly", "drop", "cut", "veto", "reject", "nix", "scrap", "ditch", "skip",
-    "bin"}
-_PASS_TRIGGERS = frozenset(_key_word(p) for p in PASS_PHRASES + REMARK_PASS_PHRASES if p not in _MARKS) | {
+_FAIL_TRIGGERS = frozenset(_trigger(p) for p in FAIL_PHRASES + REMARK_FAIL_PHRASES if p not in _MARKS) | {
+    "wrong", "right", "nah", "too", "limit", "budget", "cap", "ceiling", "maximum", "max", "no", "nope", "out", "off",
+    "does", "do", "did", "not", "aside", "longer", "hardly", "drop", "cut", "veto", "reject", "nix", "scrap", "ditch",
+    "skip", "bin"}
+_PASS_TRIGGERS = frozenset(_trigger(p) for p in PASS_PHRASES + REMARK_PASS_PHRASES if p not in _MARKS) | {
     "keep", "keeping", "works", "stays", "in"}
 _TRIGGERS = _FAIL_TRIGGERS | _PASS_TRIGGERS | _APPROVAL_WORDS
 """One word of every verdict phrase and pattern: a clause with none of them (and no mark) has no verdict."""
@@ -365,7 +386,7 @@ def _opens(text: str) -> bool:
 def _judges(rest: str) -> bool:
     low = folded(rest)
     return bool(_FAIL_PHRASE_RE.match(low) or _FAIL_EXTRA_RE.match(low) or _PASS_RE.match(low)
-                or _APPROVAL_RE.match(low))
+                or _APPROVAL_RE.match(low) or _WRONG_RE.match(low))
 
 
 _REMARK_WORDS = re.compile(r"[A-Za-z']+")

@@ -28,10 +28,8 @@ _NO = frozenset({"no", "n", "false", "fail", "✗", "✘", "❌", "drop", "cut",
 """A decision cell's first word (``drop (price)``, ``yes``) under a decision header."""
 _BARE_DECISIONS = {"keep": "pass", "drop": "fail", "skip": "fail", "cut": "fail", "select": "pass"}
 """Cells that are a verdict by themselves, under any header or none."""
-_BOOLEAN_KEY = re.compile(
-    r"(?<![\w-])[\"']?(?P<label>[A-Za-z][\w -]{0,30}?)[\"']?\s*[:=]\s*[\"']?(?P<value>true|false|yes|no)[\"']?"
-    r"(?![\w-])",
-    re.IGNORECASE)
+_BOOLEAN_VALUE = re.compile(r"[:=]\s*[\"']?(?:true|false|yes|no)[\"']?(?![\w-])", re.IGNORECASE)
+_KEY_BEFORE = re.compile(r"(?<![\w-])[\"']?(?P<label>[A-Za-z][\w -]{0,30}?)[\"']?\s*$")
 """A decision key with a boolean anywhere in a clause (``"passes": false``, ``ok: true``, ``feasible=no``)."""
 _KEYED = re.compile(r"^[-*•\s]*(?P<label>[A-Za-z][\w ]{0,30}?)\s*[:=]\s*(?P<value>[^:=]+)$")
 _TWO_WORDS = re.compile(r"\s*(?:[A-Za-z-]+\s+){0,2}")
@@ -79,15 +77,20 @@ def boolean_decision(text: str) -> tuple[str | None, int, int] | None:
     if ":" not in text and "=" not in text:
         return None
     found: tuple[str | None, int, int] | None = None
-    for match in _BOOLEAN_KEY.finditer(text):
-        yes = match.group("value").lower() in ("true", "yes")
+    for value in _BOOLEAN_VALUE.finditer(text):  # the values first: a key is looked for only before one
+        head = text[max(0, value.start() - 34):value.start()]
+        match = _KEY_BEFORE.search(head)
+        if match is None:
+            continue
+        yes = value.group(0).lstrip(":= \"'").lower().startswith(("t", "y"))
+        start = value.start() - len(head) + match.start()
         segments = match.group("label").lower().split()  # "price=49 ISO approved=False": the key is "approved"
         for k in range(len(segments)):
             words = set(" ".join(segments[k:]).replace("_", " ").replace("-", " ").split()) - _KEY_FILLER
             if words and words <= DECISION_HEADERS:
-                found = ("pass" if yes else "fail"), match.start(), match.end()
+                found = ("pass" if yes else "fail"), start, value.end()
             elif words and words <= _ELIMINATION_KEYS:
-                found = ("fail" if yes else None), match.start(), match.end()
+                found = ("fail" if yes else None), start, value.end()
             else:
                 continue
             break
