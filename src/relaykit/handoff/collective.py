@@ -140,19 +140,19 @@ class GroupVerdicts:
     def _row(self, option_id: str) -> Row:
         raise NotImplementedError
 
-    def line(self, line: str) -> None:
-        """Read one line of the trace (``_line``), with what only whole lines say: options struck through and
+    def marked_line(self, line: str) -> None:
+        """Read a line with what only whole lines say (``line`` reads the rest): options struck through and
         lists under a verdict heading."""
         struck = self.struck(line) if "~~" in line or "</" in line else []
         if (self.listed is not None or line[-1:] == ":") and self._listed(line):
             return  # "Rejected:" heads a list: no remark on the option before
-        self._line(_STRIKE_MARKS.sub("", line) if struck else line)
+        self.line(_STRIKE_MARKS.sub("", line) if struck else line, plain=True)
         for option_id in struck:  # "- ~~ST-41: 780 EUR~~": an option struck through is crossed off
             self._row(option_id).verdicts += "f"
         if self.listed is not None and line.strip():
             self._judge(self.ids(line), self.listed)
 
-    def _line(self, line: str) -> None:
+    def line(self, line: str, plain: bool = False) -> None:
         raise NotImplementedError
 
     def struck(self, line: str) -> list[str]:

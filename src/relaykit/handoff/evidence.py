@@ -152,7 +152,10 @@ class _Reader(GroupVerdicts):
         self.last_text, self.last_ids = text, kept
         return list(kept)
 
-    def _line(self, line: str) -> None:
+    def line(self, line: str, plain: bool = False) -> None:
+        if not plain and ("~~" in line or "</" in line or line[-1:] == ":" or self.listed is not None):
+            self.marked_line(line)  # struck through, or a list's verdict heading (see GroupVerdicts)
+            return
         stripped = line.strip()
         if stripped[:1].isdigit() or stripped[:1] == "(":
             stripped = _NUMBERING.sub("", stripped)

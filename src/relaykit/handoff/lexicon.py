@@ -268,7 +268,7 @@ _MARK_RE = re.compile("[" + "".join(sorted(_MARKS)) + "]")
 def may_judge(text: str) -> bool:
     """Whether ``text`` may hold a verdict at all: a cheap word-set test before the phrase regexes."""
     return not _TRIGGERS.isdisjoint(_TOKENS.findall(text.lower())) or _MARK_RE.search(text) is not None \
-        or _it_is(text)
+        or text.rstrip(" .!").endswith(" it is")
 
 
 def _it_is(text: str) -> bool:
@@ -295,15 +295,15 @@ def verdict_of(text: str) -> str | None:
         if text[match.start():match.end()].lower() in ("fits", "fit") and _COUNTED.match(text, match.end()):
             continue  # "fits 60 people": a capacity, not a verdict
         return "fail" if _NOT_BEFORE.search(text[:match.start()]) else "pass"
-    approved = _approval(text, words)
+    if _APPROVAL_WORDS.isdisjoint(words) and not text.rstrip(" .!").endswith(" it is"):
+        return None  # most clauses: no approval word
+    approved = _APPROVAL_RE.search(folded(text))
     return None if approved is None else "fail" if _NOT_BEFORE.search(text[:approved.start()]) else "pass"
 
 
-def _approval(text: str, words: set[str] | None = None, low: str | None = None) -> re.Match[str] | None:
-    """The approval (``_APPROVAL``) of a clause, looked for only where one of its words is."""
-    low = folded(text) if low is None else low
-    if (not any(w in low for w in _APPROVAL_WORDS) if words is None else _APPROVAL_WORDS.isdisjoint(words)) \
-            and not _it_is(text):
+def _approval(text: str, low: str) -> re.Match[str] | None:
+    """The approval (``_APPROVAL``) of a clause (``low``: folded), looked for only where one of its words is."""
+    if not any(w in low for w in _APPROVAL_WORDS) and not _it_is(text):
         return None
     return _APPROVAL_RE.search(low)
 
@@ -424,7 +424,7 @@ def pass_spans(text: str) -> list[tuple[int, int]]:
     """Where ``text`` states a pass ("looks good", "a fit"): words there are verdict, not evidence."""
     low = folded(text)
     spans = [m.span() for m in _PASS_RE.finditer(low)]
-    approved = _approval(text, None, low)
+    approved = _approval(text, low)
     return [*spans, approved.span()] if approved else spans
 
 

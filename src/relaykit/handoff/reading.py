@@ -155,13 +155,14 @@ def option_ids(trace: str, id_re: re.Pattern[str], exclude: frozenset[str]) -> f
 
 
 _CLAUSE_SPLIT = re.compile(r";\s*|,?\s+(?:while|whereas)\s+|,\s+but\s+"
-                           r"|,\s+(?:and\s+)?(?=the (?:former|latter|first|second)\b)"
-                           # ", all others pass", ", the last two are out": a verdict on a group of its own
-                           r"|,\s+(?:and\s+|but\s+|while\s+)?(?=(?:all|every|each) (?:the )?others?\b"
-                           r"|the (?:others?|rest|remaining)\b"
-                           r"|(?:the )?(?:first|last|final) (?:one|two|three|four|\d)\b)"
-                           r"|\band\s+(?=the (?:former|latter)\s+(?:is|was|gets|goes|stays|passes|fails)\b)",
-                           re.IGNORECASE)
+                           r"|,\s+(?:and\s+)?(?=the (?:former|latter|first|second)\b)", re.IGNORECASE)
+_GROUP_SPLIT = re.compile(r",\s+(?:and\s+|but\s+|while\s+)?(?=(?:all|every|each) (?:the )?others?\b"
+                          r"|the (?:others?|rest|remaining)\b"
+                          r"|(?:the )?(?:first|last|final) (?:one|two|three|four|\d)\b)"
+                          r"|\band\s+(?=the (?:former|latter)\s+(?:is|was|gets|goes|stays|passes|fails)\b)",
+                          re.IGNORECASE)
+"""More clause starts: ", all others pass", ", the last two are out" (a verdict on a group of its own), "... and
+the former is what we take"; tried only in sentences with one of the words it needs."""
 
 SPEAKERS = frozenset({"me", "i", "you", "we", "agent", "user", "assistant", "customer", "client", "bot", "human",
                       "ai", "q", "a", "system", "auditor", "researcher", "booker", "planner", "manager", "analyst",
@@ -233,7 +234,12 @@ def clauses_of(sentence: str) -> tuple[str, ...]:
     if ";" not in sentence and "," not in sentence and "wh" not in sentence.lower() \
             and "the former" not in sentence and "the latter" not in sentence:
         return (sentence.strip(),)  # nothing _CLAUSE_SPLIT splits at ("while" and "whereas" need their "wh")
-    return tuple(clause.strip() for clause in _CLAUSE_SPLIT.split(sentence))
+    parts = _CLAUSE_SPLIT.split(sentence)
+    low = sentence.lower()
+    if "other" in low or "rest" in low or "remaining" in low or "first" in low or "last" in low or "final" in low \
+            or "former" in low or "latter" in low:  # one of the words _GROUP_SPLIT needs
+        parts = [piece for part in parts for piece in _GROUP_SPLIT.split(part)]
+    return tuple(clause.strip() for clause in parts)
 
 
 @remembered
