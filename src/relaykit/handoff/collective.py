@@ -176,12 +176,21 @@ class GroupVerdicts:
         return list(self.paragraph if any(i not in named for i in self.paragraph) else self.rows)
 
     def _judged_together(self, clause: str) -> bool:
-        """Judge the options a clause that opens with ``GROUP_START`` speaks of; False when it is no verdict."""
+        """Judge the options an id-less clause speaks of together ("the last two fail"); False when it is no
+        such verdict (most clauses: decided by their first letters, then ``GROUP_START``)."""
+        if clause[:3].lower() not in GROUP_OPENERS or GROUP_START.match(clause) is None:
+            return False
         pair = self.pair if self.group and len(self.group) == 2 else None
         found = group_verdict(clause, self._order(), self.named_ids, pair, self.subject)
         if found is not None:
             self._judge(*found)
         return found is not None
+
+    def _only_one(self, clause: str, ids: list[str]) -> None:
+        """After a clause naming one option: when it says that option alone is left, the others fail."""
+        if len(ids) == 1 and ("nly " in clause or "alone" in clause or "ne but" in clause or "ng but" in clause
+                              or "dy but" in clause) and only_one(clause, ids[0]):
+            self._judge([i for i in self._order() if i != ids[0]], "fail")
 
     def _judge(self, ids: list[str], verdict: str) -> None:
         """A verdict said of several options at once: it goes to those without a verdict of their own."""

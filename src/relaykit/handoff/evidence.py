@@ -18,7 +18,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 
-from relaykit.handoff.collective import GROUP_OPENERS, GROUP_START, GroupVerdicts, only_one
+from relaykit.handoff.collective import GroupVerdicts
 from relaykit.handoff.compact import encode, encode_text
 from relaykit.handoff.compact_read import ParsedRow, parse_compact
 from relaykit.handoff.constraints import parse_constraints
@@ -130,7 +130,7 @@ class _Reader(GroupVerdicts):
     paragraph: dict[str, None] = field(default_factory=dict)  # the paragraph's ids, in the order first named
     named_ids: list[str] = field(default_factory=list)  # the ids of the sentence being read
     listed: str | None = None  # the verdict of the heading the list being read sits under ("Rejected:")
-    asked: bool = False  # the sentence before asked a question about no option by id ("Pets allowed?")
+    questioned: bool = False  # the sentence before asked a question about no option by id ("Pets allowed?")
 
     def __post_init__(self) -> None:
         for t in self.thresholds:
@@ -288,8 +288,8 @@ class _Reader(GroupVerdicts):
         ids = self.ids(sentence)
         if len(ids) > 1 and _PLUS.search(sentence):
             return  # a combination of options: a derived statement
-        asked, self.asked = self.asked, sentence.endswith("?") and not ids
-        if asked and _ANSWER.match(sentence):
+        questioned, self.questioned = self.questioned, sentence.endswith("?") and not ids
+        if questioned and _ANSWER.match(sentence):
             return  # "Pets allowed? No.": the answer to a question, not a verdict
         self.named_ids = ids
         kind = kind_before(sentence[:sentence.find(ids[0])]) if ids else None
@@ -308,9 +308,7 @@ class _Reader(GroupVerdicts):
         if len(ids) > 1:
             self._several(clause, ids)
             return ids[-1]
-        # "the last two fail", "all others pass", "neither works": a verdict on a group of options
-        if not ids and clause[:3].lower() in GROUP_OPENERS and GROUP_START.match(clause) \
-                and self._judged_together(clause):
+        if not ids and self._judged_together(clause):  # "the last two fail", "all others pass", "neither works"
             return None
         if not ids and self.group and BOTH_START.match(clause):  # "Both are out."
             for option_id in self.group:
@@ -336,9 +334,7 @@ class _Reader(GroupVerdicts):
             return None
         self.subject = target
         self._apply(target, clause)
-        if ids and ("nly " in clause or "alone" in clause or "ne but" in clause or "ng but" in clause
-                    or "dy but" in clause) and only_one(clause, target):
-            self._judge([i for i in self._order() if i != target], "fail")  # "Only HS3 survives."
+        self._only_one(clause, ids)  # "Only HS3 survives.": the others fail
         return target
 
     def _spoken_verdict(self, clause: str) -> bool:
