@@ -20,6 +20,11 @@ def verdicts(trace: str, goal: str = "Pick one under the limit.") -> dict[str, s
      "The final two are rejected.", {"BT-10": None, "BT-12": "eliminated", "BT-15": "eliminated"}),
     ("WX1 ships in 3 days; WX2 in 9 days; WX3 in 12 days; WX4 in 2 days.\nThe first 2 qualify, the last two don't "
      "make the cut.", {"WX1": "pass", "WX2": "pass", "WX3": "eliminated", "WX4": "eliminated"}),
+    # options under block headings ("- CX1" then its lines), and markdown sections
+    ("Options:\n- CX1\n  load: 2 t\n- CX2\n  load: 5 t\n- CX3\n  load: 7 t\nThe final two pass.",
+     {"CX1": None, "CX2": "pass", "CX3": "pass"}),
+    ("### CX1\nload: 2 t\n### CX2\nload: 5 t\n### CX3\nload: 7 t\nThe first one fails.",
+     {"CX1": "eliminated", "CX2": None, "CX3": None}),
     # the others, named against the option(s) of the same sentence
     ("Tutor T7 charges 30 EUR an hour.\nTutor T8 charges 55 EUR an hour.\nTutor T9 charges 28 EUR an hour.\n"
      "T8 is rejected on price, every other one passes.", {"T7": "pass", "T8": "eliminated", "T9": "pass"}),

@@ -111,8 +111,9 @@ _OTHER = re.compile(r"\bother|\belse\b|\brest\b|\bremaining\b")
 def only_one(clause: str, option_id: str) -> bool:
     """Whether ``clause`` (naming ``option_id``) says that option alone is left ("Only HS3 survives.", "SU-1 is
     the only one left", "none but LH-401 makes it"): with a pass verdict, the others fail."""
-    if "nly" not in clause and "alone" not in clause and " but " not in clause:
-        return False  # most clauses, decided without a regex
+    if "nly " not in clause and "alone" not in clause and "ne but" not in clause and "ng but" not in clause \
+            and "dy but" not in clause:
+        return False  # most clauses, decided without a regex ("none but", "nothing but", "nobody but")
     at = clause.find(option_id)
     if _ONLY_BEFORE.search(clause[:at]) is None and _ONLY_AFTER.match(clause[at + len(option_id):]) is None:
         return False
@@ -178,7 +179,7 @@ class GroupVerdicts:
     def _judged_together(self, clause: str) -> bool:
         """Judge the options an id-less clause speaks of together ("the last two fail"); False when it is no
         such verdict (most clauses: decided by their first letters, then ``GROUP_START``)."""
-        if clause[:3].lower() not in GROUP_OPENERS or GROUP_START.match(clause) is None:
+        if GROUP_START.match(clause) is None:  # (the reader tests GROUP_OPENERS first)
             return False
         pair = self.pair if self.group and len(self.group) == 2 else None
         found = group_verdict(clause, self._order(), self.named_ids, pair, self.subject)
@@ -188,8 +189,7 @@ class GroupVerdicts:
 
     def _only_one(self, clause: str, ids: list[str]) -> None:
         """After a clause naming one option: when it says that option alone is left, the others fail."""
-        if len(ids) == 1 and ("nly " in clause or "alone" in clause or "ne but" in clause or "ng but" in clause
-                              or "dy but" in clause) and only_one(clause, ids[0]):
+        if len(ids) == 1 and only_one(clause, ids[0]):
             self._judge([i for i in self._order() if i != ids[0]], "fail")
 
     def _judge(self, ids: list[str], verdict: str) -> None:

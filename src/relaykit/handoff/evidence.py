@@ -18,7 +18,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 
-from relaykit.handoff.collective import GroupVerdicts
+from relaykit.handoff.collective import GROUP_OPENERS, GroupVerdicts
 from relaykit.handoff.compact import encode, encode_text
 from relaykit.handoff.compact_read import ParsedRow, parse_compact
 from relaykit.handoff.constraints import parse_constraints
@@ -128,6 +128,7 @@ class _Reader(GroupVerdicts):
     kept_words: dict[str, bool] = field(default_factory=dict)  # word -> is evidence (see _keeps)
     kinds_known: int = 0  # how many kinds there were when kept_words was filled
     paragraph: dict[str, None] = field(default_factory=dict)  # the paragraph's ids, in the order first named
+    paragraph_at: int = 0  # the index of the paragraph's first sentence
     named_ids: list[str] = field(default_factory=list)  # the ids of the sentence being read
     listed: str | None = None  # the verdict of the heading the list being read sits under ("Rejected:")
     questioned: bool = False  # the sentence before asked a question about no option by id ("Pets allowed?")
@@ -153,7 +154,7 @@ class _Reader(GroupVerdicts):
         return list(kept)
 
     def line(self, line: str, plain: bool = False) -> None:
-        if not plain and ("~~" in line or "</" in line or line[-1:] == ":" or self.listed is not None):
+        if not plain and (self.listed is not None or "~~" in line or "</" in line or line.endswith(":")):
             self.marked_line(line)  # struck through, or a list's verdict heading (see GroupVerdicts)
             return
         stripped = line.strip()
@@ -166,7 +167,7 @@ class _Reader(GroupVerdicts):
         self.line_subject = None
         if not stripped:
             self.block, self.header, self.csv, self.group = None, None, None, None
-            self.paragraph = {}
+            self.paragraph, self.paragraph_at = {}, self.index
             return
         if stripped.count("|") >= 2:
             self._table_row(stripped)
@@ -183,6 +184,7 @@ class _Reader(GroupVerdicts):
                 self._apply(ids[0], stripped)
             else:
                 self._row(ids[0]).sentences.append(self.index)
+                self.paragraph[ids[0]] = None
             self.index += 1
             return
         if not ids and self.block is not None and _BLOCK_LINE.match(line):
@@ -308,7 +310,7 @@ class _Reader(GroupVerdicts):
         if len(ids) > 1:
             self._several(clause, ids)
             return ids[-1]
-        if not ids and self._judged_together(clause):  # "the last two fail", "all others pass", "neither works"
+        if not ids and clause[:3].lower() in GROUP_OPENERS and self._judged_together(clause):  # "the last two fail"
             return None
         if not ids and self.group and BOTH_START.match(clause):  # "Both are out."
             for option_id in self.group:
@@ -334,7 +336,8 @@ class _Reader(GroupVerdicts):
             return None
         self.subject = target
         self._apply(target, clause)
-        self._only_one(clause, ids)  # "Only HS3 survives.": the others fail
+        if ids and ("nly " in clause or " but" in clause or "alone" in clause):
+            self._only_one(clause, ids)  # "Only HS3 survives.": the others fail
         return target
 
     def _spoken_verdict(self, clause: str) -> bool:
@@ -398,11 +401,11 @@ class _Reader(GroupVerdicts):
             if len(self.labels) < 4096:
                 self.labels.update(said)
         row = self.rows.get(option_id) or self._row(option_id)
-        if option_id not in self.paragraph:
-            self.paragraph[option_id] = None
         if verdict and len(row.verdicts) < 64:
             row.verdicts += verdict[0]
         if not row.sentences or row.sentences[-1] != self.index:
+            if not row.sentences or row.sentences[-1] < self.paragraph_at:  # first named in this paragraph
+                self.paragraph[option_id] = None
             row.sentences.append(self.index)
         row.add_break()
         if reason is not None:

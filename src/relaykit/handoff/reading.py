@@ -235,9 +235,9 @@ def clauses_of(sentence: str) -> tuple[str, ...]:
             and "the former" not in sentence and "the latter" not in sentence:
         return (sentence.strip(),)  # nothing _CLAUSE_SPLIT splits at ("while" and "whereas" need their "wh")
     parts = _CLAUSE_SPLIT.split(sentence)
-    low = sentence.lower()
-    if "other" in low or "rest" in low or "remaining" in low or "first" in low or "last" in low or "final" in low \
-            or "former" in low or "latter" in low:  # one of the words _GROUP_SPLIT needs
+    if (", " in sentence and ("other" in sentence or "rest" in sentence or "remaining" in sentence  # the words
+                              or "first" in sentence or "last" in sentence or "final" in sentence)) \
+            or "the former" in sentence or "the latter" in sentence:  # _GROUP_SPLIT needs (mid-sentence)
         parts = [piece for part in parts for piece in _GROUP_SPLIT.split(part)]
     return tuple(clause.strip() for clause in parts)
 
