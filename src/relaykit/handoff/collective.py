@@ -179,7 +179,7 @@ class GroupVerdicts:
     def _judged_together(self, clause: str) -> bool:
         """Judge the options an id-less clause speaks of together ("the last two fail"); False when it is no
         such verdict (most clauses: decided by their first letters, then ``GROUP_START``)."""
-        if GROUP_START.match(clause) is None:  # (the reader tests GROUP_OPENERS first)
+        if clause[:3].lower() not in GROUP_OPENERS or GROUP_START.match(clause) is None:
             return False
         pair = self.pair if self.group and len(self.group) == 2 else None
         found = group_verdict(clause, self._order(), self.named_ids, pair, self.subject)
@@ -189,7 +189,7 @@ class GroupVerdicts:
 
     def _only_one(self, clause: str, ids: list[str]) -> None:
         """After a clause naming one option: when it says that option alone is left, the others fail."""
-        if len(ids) == 1 and only_one(clause, ids[0]):
+        if len(ids) == 1 and ("nly " in clause or " but" in clause or "alone" in clause) and only_one(clause, ids[0]):
             self._judge([i for i in self._order() if i != ids[0]], "fail")
 
     def _judge(self, ids: list[str], verdict: str) -> None:

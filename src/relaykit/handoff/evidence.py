@@ -18,7 +18,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 
-from relaykit.handoff.collective import GROUP_OPENERS, GroupVerdicts
+from relaykit.handoff.collective import GroupVerdicts
 from relaykit.handoff.compact import encode, encode_text
 from relaykit.handoff.compact_read import ParsedRow, parse_compact
 from relaykit.handoff.constraints import parse_constraints
@@ -310,7 +310,7 @@ class _Reader(GroupVerdicts):
         if len(ids) > 1:
             self._several(clause, ids)
             return ids[-1]
-        if not ids and clause[:3].lower() in GROUP_OPENERS and self._judged_together(clause):  # "the last two fail"
+        if not ids and self._judged_together(clause):  # "the last two fail", "all others pass", "neither works"
             return None
         if not ids and self.group and BOTH_START.match(clause):  # "Both are out."
             for option_id in self.group:
@@ -336,8 +336,7 @@ class _Reader(GroupVerdicts):
             return None
         self.subject = target
         self._apply(target, clause)
-        if ids and ("nly " in clause or " but" in clause or "alone" in clause):
-            self._only_one(clause, ids)  # "Only HS3 survives.": the others fail
+        self._only_one(clause, ids)  # "Only HS3 survives.": the others fail
         return target
 
     def _spoken_verdict(self, clause: str) -> bool:
