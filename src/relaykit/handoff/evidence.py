@@ -18,6 +18,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 
+from relaykit.handoff.collective import GroupVerdicts
 from relaykit.handoff.compact import encode, encode_text
 from relaykit.handoff.compact_read import ParsedRow, parse_compact
 from relaykit.handoff.constraints import parse_constraints
@@ -43,6 +44,7 @@ from relaykit.handoff.reading import (
     ORDINAL,
     SPEAKERS,
     TOGETHER,
+    boolean_decision,
     bullet_or_indented,
     clauses_of,
     collector_paused,
@@ -77,6 +79,7 @@ from relaykit.handoff.text import (
 from relaykit.text import iter_lines
 
 _BLOCK_LINE = re.compile(r"^(?:\s+|[-*•]\s|[\w ()/-]{1,40}:)")
+_ANSWER = re.compile(r"^(?:no|nope|nah|yes|yep|yeah)\b\W*$", re.IGNORECASE)
 _TABLE_RULE = re.compile(r"^:?-{2,}:?$")
 _PLUS = re.compile(r"\s\+\s")  # "H01 + F02": a combination of options
 _SPEAKER = re.compile(r"^(?P<stamp>\[[^\]]{1,25}\]\s*|\([^)]{1,25}\)\s*|"
@@ -109,7 +112,7 @@ NAMED_MEMORY = 2048
 
 
 @dataclass
-class _Reader:
+class _Reader(GroupVerdicts):
     id_re: re.Pattern[str]
     options: frozenset[str] | None  # the ids that are options (None: every id match)
     goal: str
@@ -141,6 +144,11 @@ class _Reader:
     bounds: dict[str | None, tuple[float, ...]] = field(default_factory=dict)  # the thresholds' values by unit
     kept_words: dict[str, bool] = field(default_factory=dict)  # word -> is evidence (see _keeps)
     kinds_known: int = 0  # how many kinds there were when kept_words was filled
+    paragraph: dict[str, None] = field(default_factory=dict)  # the paragraph's ids, in the order first named
+    paragraph_at: int = 0  # the index of the paragraph's first sentence
+    named_ids: list[str] = field(default_factory=list)  # the ids of the sentence being read
+    listed: str | None = None  # the verdict of the heading the list being read sits under ("Rejected:")
+    questioned: bool = False  # the sentence before asked a question about no option by id ("Pets allowed?")
 
     def __post_init__(self) -> None:
         for t in self.thresholds:
@@ -162,7 +170,10 @@ class _Reader:
         self.last_text, self.last_ids = text, kept
         return list(kept)
 
-    def line(self, line: str) -> None:
+    def line(self, line: str, plain: bool = False) -> None:
+        if not plain and (self.listed is not None or "~~" in line or "</" in line or line.endswith(":")):
+            self.marked_line(line)  # struck through, or a list's verdict heading (see GroupVerdicts)
+            return
         stripped = line.strip()
         if stripped[:1].isdigit() or stripped[:1] in _NUMBERED or stripped[1:2] == ")":
             stripped = _NUMBERING.sub("", stripped)
@@ -173,6 +184,7 @@ class _Reader:
         self.line_subject = None
         if not stripped:
             self.block, self.header, self.csv, self.group, self.numbered = None, None, None, None, 0
+            self.paragraph, self.paragraph_at = {}, self.index
             return
         if stripped.count("|") >= 2:
             self._table_row(stripped)
@@ -193,6 +205,7 @@ class _Reader:
                 self._apply(ids[0], stripped)
             else:
                 self._row(ids[0]).sentences.append(self.index)
+                self.paragraph[ids[0]] = None
             self.index += 1
             return
         if not ids and self.block is not None and _BLOCK_LINE.match(line):
@@ -324,6 +337,10 @@ class _Reader:
         ids = self.ids(sentence)
         if len(ids) > 1 and _PLUS.search(sentence):
             return  # a combination of options: a derived statement
+        questioned, self.questioned = self.questioned, sentence.endswith("?") and not ids
+        if questioned and _ANSWER.match(sentence):
+            return  # "Pets allowed? No.": the answer to a question, not a verdict
+        self.named_ids = ids
         kind = kind_before(sentence[:sentence.find(ids[0])]) if ids else None
         if kind is not None:
             self.kinds.add(kind)
@@ -344,7 +361,9 @@ class _Reader:
         if len(ids) > 1:
             self._several(clause, ids)
             return ids[-1]
-        if not ids and self.group and BOTH_START.match(clause):  # "Both are out.", "so neither passes"
+        if not ids and self._judged_together(clause):  # "the last two fail", "all others pass", "neither works"
+            return None
+        if not ids and self.group and BOTH_START.match(clause):  # "Both are out."
             for option_id in self.group:
                 self._apply(option_id, clause)
             return None
@@ -370,6 +389,7 @@ class _Reader:
             return None
         self.subject = target
         self._apply(target, clause)
+        self._only_one(clause, ids)  # "Only HS3 survives.": the others fail
         return target
 
     def _spoken_verdict(self, clause: str) -> bool:
@@ -383,7 +403,8 @@ class _Reader:
             return None
         said = match.group(0).lower()
         if said in ("the former", "the latter"):
-            return self.pair[0 if said == "the former" else 1] if self.pair else None
+            pair = self.pair or (tuple(self.paragraph) if len(self.paragraph) == 2 else None)  # two options so far
+            return pair[0 if said == "the former" else 1] if pair else None
         return self.subject
 
     def _several(self, clause: str, ids: list[str]) -> None:
@@ -435,6 +456,8 @@ class _Reader:
         if verdict and len(row.verdicts) < 64:
             row.verdicts += verdict[0]
         if not row.sentences or row.sentences[-1] != self.index:
+            if not row.sentences or row.sentences[-1] < self.paragraph_at:  # first named in this paragraph
+                self.paragraph[option_id] = None
             row.sentences.append(self.index)
         row.add_break()
         if reason is not None:
@@ -446,17 +469,18 @@ class _Reader:
         """What an attributed clause says: its verdict, the reason of a fail, its label words, and the words and
         typed values (encoded) that are evidence, in order."""
         labels = self._labels(text) if ":" in text or "=" in text else ()
-        verdict = verdict_of(text) or shared or keyed_decision(text)
-        blocked: list[tuple[int, int]] = []  # where words are verdict or reason, not evidence
+        keyed = boolean_decision(text)  # '"passes": false' states the verdict, whatever words the clause holds
+        verdict = keyed[0] if keyed else verdict_of(text) or shared or keyed_decision(text)
+        blocked: list[tuple[int, int]] = [keyed[1:]] if keyed else []  # where words are verdict or reason
         spans: list[tuple[int, int]] = []
         reason = None
-        if verdict == "fail":
+        if verdict == "fail" and not keyed:
             why = reason_of(text) or parenthesised_reason(text)
             reason = why[0] if why is not None else None
             spans = fail_spans(text)
             if spans:  # a reason travels as the reason
                 blocked = [*spans, (why[1], why[2])] if why is not None else spans
-        elif verdict == "pass":
+        elif verdict == "pass" and not keyed:
             blocked = pass_spans(text)  # "looks good", "a fit": the verdict cell says it
         return verdict, reason, labels, self._evidence(text, blocked, spans)
 

@@ -46,7 +46,14 @@ REMARK_PASS_PHRASES = ("viable", "keep on the list", "keep it on the list", "kep
                 "goes forward", "a keeper", "back on the list", "fine by me", "still good", "can live with it",
                 "keep as backup", "keep it as backup", "keep it as a backup", "count it in", "book it", "go for it",
                 "take it", "sounds like a plan", "a yes", "a clear yes", "a firm yes", "happy with it",
-                "happy with that one")
+                "happy with that one", "my choice", "our choice", "my pick", "first choice", "what we take",
+                "what we'll take", "the one we take", "we'll book", "we will book", "i'll book", "let's book",
+                "we're booking", "we book", "i recommend", "we recommend", "i'd recommend", "we'd recommend",
+                "qualify", "survive", "my vote", "our vote", "gets the nod", "sole survivor", "only survivor",
+                "the only one left", "only one left", "only option left", "only one remaining",
+                "only option remaining",
+                "only candidate left", "only choice left", "last one standing", "within budget", "within the budget",
+                "within our budget", "meets both", "satisfies both", "clears both")
 """Pass phrases of remarks ("Made the cut.", "Back in."): verdicts, but their words are evidence elsewhere."""
 FAIL_PHRASES = ("drops out", "dropped out", "crossed off", "ruled out", "rules out", "no-go", "no go", "✗", "✘", "❌",
                 "eliminated", "eliminate", "rejected", "excluded", "disqualified", "discarded", "dropped", "fails",
@@ -71,14 +78,16 @@ REMARK_FAIL_PHRASES = ("not an option", "not viable", "unviable", "non-viable",
                 "remove it", "take it off", "taken off", "ditch it", "ditched", "scrap it", "nixed", "nix it",
                 "no thanks", "hard no", "forget it", "bin it", "binned", "not happening", "absolutely not",
                 "definitely not", "certainly not", "we'll pass", "i'll pass", "we will pass", "i will pass",
-                "we pass", "we’ll pass", "i’ll pass", "no dice", "strike that one", "a firm no", "a clear no")
+                "we pass", "we’ll pass", "i’ll pass", "no dice", "strike that one", "a firm no", "a clear no",
+                "don't fit", "do not fit", "doesn't fit", "does not fit", "don't make it", "doesn't make it",
+                "does not make it", "do not make it", "didn't make it", "did not make it")
 """Fail phrases of remarks ("Shelved.", "Not for us."): verdicts, but their words are evidence elsewhere."""
 _FAIL_EXTRA = (r"too (?:pricey|expensive|costly|dear|far|distant|small|big|large|slow|junior|old|late|early|few|"
                r"little|short|long|noisy|cramped|high|low|remote)"
                r"|too (?!many\b|much\b)[a-z]+(?=\s*(?:[,.;:!)]|$|[-–—]|(?:for|to|and|so|but|anyway)\b))"
                r"|(?:over|above|exceeds?|exceeding|past) (?:(?:our|the|my|their|its) )?(?:[\w.,-]+ ){0,2}"
                r"(?:limit|budget|cap|ceiling|maximum|max)\b"  # "over our limit", "above the 10 USD cap"
-               r"|(?<=[-–—] )(?:no|nope)(?=\s*[.!]?\s*$)"  # "Too heavy - no."
+               r"|(?<=[-–—,] )(?:no|nope)(?=\s*[.!]?\s*$)"  # "Too heavy - no.", "3 drawers, nope"
                r"|(?:it|they|that) (?:does|do|did) not(?=\s*[.!]?\s*$)"  # "... would pass if ...; it does not."
                r"|(?:put|rule|knock|count|leave|cross|strike|struck)(?:s|ting|ing|ed)? (?:[\w-]+ ){1,2}"
                r"(?:out|off)\b(?! of)"  # "which puts IP42 out", "rules CR7 out", "crossed VX2 off"
@@ -89,8 +98,14 @@ _FAIL_EXTRA = (r"too (?:pricey|expensive|costly|dear|far|distant|small|big|large
                r"|(?:set|sets|setting|put|puts|putting|lay|lays|laying|laid) (?:[\w-]+ ){1,2}aside"  # "set KX8 aside"
                r"|(?:not|no longer|hardly) (?:really |quite |exactly |truly |much of )?(?:an? )?"
                r"(?:option|viable|contender)"  # "not really an option"
-               r"|^(?:drop|cut|veto|reject|nix|scrap|ditch|skip|bin|nope|no way)(?=\s*[.!]*\s*$)"  # "Drop." alone
-               r"|(?:he|she|it|they|that)(?:['’]s|['’]re) out(?! of)")  # "she's out" ("that's out of the running")
+               r"|^(?:drop|cut|veto|reject|nix|scrap|ditch|skip|bin|nope|nah|no way)(?=\s*[.!]*\s*$)"  # "Drop." alone
+               r"|(?:he|she|it|they|that)(?:['’]s|['’]re) out(?! of)"  # "she's out" ("that's out of the running")
+               r"|^no(?=\s*[.!]*\s*$)"  # a bare "No." after what an option offers (not after a question: evidence)
+               )
+# "Wrong day.", "it's the wrong region", "not the right size" (not "nothing wrong with it"): run only on clauses
+# with "wrong" or "right"
+_WRONG = (r"(?:(?:^|(?<=[-–—,:;] )|(?<=is )|(?<=are )|(?<=was )|(?<=['’]s ))(?:the )?wrong [a-z]+(?: [a-z]+)?"
+          r"|not (?:the )?right [a-z]+)(?=\s*[.!]*\s*$)")
 
 
 
@@ -131,9 +146,10 @@ FAIL_PHRASE_PATTERN = r"(?<![\w-])(?:" + _trie(FAIL_PHRASES + REMARK_FAIL_PHRASE
 FAIL_EXTRA_PATTERN = r"(?<![\w-])(?:" + _FAIL_EXTRA + r")(?![\w-])"
 _FAIL_PHRASE_RE = re.compile(FAIL_PHRASE_PATTERN)  # on folded text, as every phrase pattern here
 _FAIL_EXTRA_RE = re.compile(FAIL_EXTRA_PATTERN)
-_EXTRA_TRIGGERS = frozenset({"too", "limit", "budget", "cap", "ceiling", "maximum", "max", "no", "nope", "out", "off",
-                             "not", "aside", "longer", "hardly", "drop", "cut", "veto", "reject", "nix", "scrap",
-                             "ditch", "skip", "bin"})
+_WRONG_RE = re.compile(r"(?<![\w-])(?:" + _WRONG + r")(?![\w-])")
+_EXTRA_TRIGGERS = frozenset({"nah", "too", "limit", "budget", "cap", "ceiling", "maximum", "max", "no",
+                             "nope", "out", "off", "not", "aside", "longer", "hardly", "drop", "cut", "veto",
+                             "reject", "nix", "scrap", "ditch", "skip", "bin"})
 """Words one of the ``_FAIL_EXTRA`` patterns needs: without them that (slower) regex is not run."""
 
 
@@ -152,6 +168,8 @@ def _fail_matches(text: str, words: set[str] | None = None) -> tuple[re.Match[st
     said = words if words is not None else set(_TOKENS.findall(text.lower()))
     if not _EXTRA_TRIGGERS.isdisjoint(said):
         found = tuple(sorted([*found, *_FAIL_EXTRA_RE.finditer(low)], key=lambda m: m.start()))
+    if "wrong" in said or "right" in said:
+        found = tuple(sorted([*found, *_WRONG_RE.finditer(low)], key=lambda m: m.start()))
     _last_fail = (text, found)
     return found
 # "keep.", "works for us", "so it stays."; "she's in.", "still in" (at a clause's end only: "is in the centre")
@@ -159,6 +177,19 @@ _PASS_EXTRA = (r"(?:keep|keeping|works|stays)(?=\s*(?:[.!,;)]|$|for (?:us|me|the
                r"|(?:(?:she|he|it|they|that|this one)(?:['’]s|['’]re| is| are)|stays|remains|still|is|back)"
                r" (?:still )?in"
                r"(?=\s*(?:[.!,;)]|$))")
+# "Good.", "that's fine then", "... per day - fine.", "seats 12, fine", "SA1 is fine", "so R4 it is",
+# "Recommendation: LH-401.": a clause that only approves (a bare word, after a dash or comma, or after an id-like
+# word; "the view is fine" is not one).
+# A pattern of its own, run only on clauses with one of its words: its alternatives are anchored at a clause start.
+_APPROVAL = (r"(?:^(?:(?:so|ok|okay|then),? )?(?:(?:that|it|this|this one|that one)(?:['’]s| is) "
+             r"|(?:all|looks|seems|sounds|very) |[a-z]*[\w-]*\d[\w-]* (?:is|looks|seems) )?|(?<=[-–—,] ))"
+             r"(?:fine|good|great|perfect|ideal|excellent|nice)(?= then| too| by me| for us| with me|\s*[.!]*\s*$)"
+             r"|^(?:(?:so|ok|okay|then),? )?[a-z]*[\w-]*\d[\w-]* it is(?=\s*[.!]*\s*$)"
+             r"|^(?:our |my |the |final |top )?(?:recommendation|choice|pick|winner|selection)"
+             r"(?=\s*[:=–—-]\s*[a-z]*[\w-]*\d[\w-]*\s*[.!]*\s*$)")
+_APPROVAL_RE = re.compile(_APPROVAL)  # on folded text
+_APPROVAL_WORDS = frozenset({"fine", "good", "great", "perfect", "ideal", "excellent", "nice", "recommendation",
+                             "choice", "pick", "winner", "selection"})
 PASS_PATTERN = r"(?<![\w-])(?:" + _trie(PASS_PHRASES + REMARK_PASS_PHRASES) + "|" + _PASS_EXTRA + r")(?![\w-])"
 _PASS_RE = re.compile(PASS_PATTERN)  # on folded text
 _WOULD_BEFORE = re.compile(r"\b(?:would|could|might|may)\s+(?:only\s+|still\s+|have\s+)?$", re.IGNORECASE)
@@ -204,20 +235,43 @@ def _key_word(phrase: str) -> str:
     return max(rare, key=len) if rare else phrase
 
 
+_RARE_WORD = {"within budget": "budget", "within the budget": "budget", "within our budget": "budget",
+              "the only one left": "left", "only one left": "left", "only option left": "left",
+              "only candidate left": "left", "only choice left": "left", "only one remaining": "remaining",
+              "only option remaining": "remaining", "meets both": "meets", "satisfies both": "satisfies",
+              "clears both": "clears", "gets the nod": "nod", "sole survivor": "survivor", "only survivor": "survivor",
+              "don't make it": "make", "doesn't make it": "make", "does not make it": "make", "do not make it": "make",
+              "didn't make it": "make", "did not make it": "make", "don't fit": "fit", "do not fit": "fit",
+              "doesn't fit": "fit", "does not fit": "fit", "let's book": "book", "i'll book": "book",
+              "we're booking": "booking", "we'll book": "book", "we will book": "book", "we book": "book"}
+"""The trigger word of a phrase where ``_key_word`` would pick a common one ("within" of "within budget")."""
+
+
+def _trigger(phrase: str) -> str:
+    return _RARE_WORD.get(phrase) or _key_word(phrase)
+
+
 _MARKS = frozenset(p for p in PASS_PHRASES + FAIL_PHRASES if not _TOKENS.search(p))
-_FAIL_TRIGGERS = frozenset(_key_word(p) for p in FAIL_PHRASES + REMARK_FAIL_PHRASES if p not in _MARKS) | {
-    "too", "limit", "budget", "cap", "ceiling", "maximum", "max", "no", "nope", "out", "off", "does", "do", "did",
-    "not", "aside", "longer", "hardly", "drop", "cut", "veto", "reject", "nix", "scrap", "ditch", "skip", "bin"}
-_PASS_TRIGGERS = frozenset(_key_word(p) for p in PASS_PHRASES + REMARK_PASS_PHRASES if p not in _MARKS) | {
+_FAIL_TRIGGERS = frozenset(_trigger(p) for p in FAIL_PHRASES + REMARK_FAIL_PHRASES if p not in _MARKS) | {
+    "wrong", "right", "nah", "too", "limit", "budget", "cap", "ceiling", "maximum", "max", "no", "nope", "out", "off",
+    "does", "do", "did", "not", "aside", "longer", "hardly", "drop", "cut", "veto", "reject", "nix", "scrap", "ditch",
+    "skip", "bin"}
+_PASS_TRIGGERS = frozenset(_trigger(p) for p in PASS_PHRASES + REMARK_PASS_PHRASES if p not in _MARKS) | {
     "keep", "keeping", "works", "stays", "in"}
-_TRIGGERS = _FAIL_TRIGGERS | _PASS_TRIGGERS
+_TRIGGERS = _FAIL_TRIGGERS | _PASS_TRIGGERS | _APPROVAL_WORDS
 """One word of every verdict phrase and pattern: a clause with none of them (and no mark) has no verdict."""
 _MARK_RE = re.compile("[" + "".join(sorted(_MARKS)) + "]")
 
 
 def may_judge(text: str) -> bool:
     """Whether ``text`` may hold a verdict at all: a cheap word-set test before the phrase regexes."""
-    return not _TRIGGERS.isdisjoint(_TOKENS.findall(text.lower())) or _MARK_RE.search(text) is not None
+    return not _TRIGGERS.isdisjoint(_TOKENS.findall(text.lower())) or _MARK_RE.search(text) is not None \
+        or text.rstrip(" .!").endswith(" it is")
+
+
+def _it_is(text: str) -> bool:
+    """Whether a clause ends "... it is" ("so R4 it is"): a pick, read without making "it" a trigger word."""
+    return text.rstrip(" .!").endswith(" it is")
 
 
 @remembered
@@ -239,7 +293,17 @@ def verdict_of(text: str) -> str | None:
         if text[match.start():match.end()].lower() in ("fits", "fit") and _COUNTED.match(text, match.end()):
             continue  # "fits 60 people": a capacity, not a verdict
         return "fail" if _NOT_BEFORE.search(text[:match.start()]) else "pass"
-    return None
+    if _APPROVAL_WORDS.isdisjoint(words) and not text.rstrip(" .!").endswith(" it is"):
+        return None  # most clauses: no approval word
+    approved = _APPROVAL_RE.search(folded(text))
+    return None if approved is None else "fail" if _NOT_BEFORE.search(text[:approved.start()]) else "pass"
+
+
+def _approval(text: str, low: str) -> re.Match[str] | None:
+    """The approval (``_APPROVAL``) of a clause (``low``: folded), looked for only where one of its words is."""
+    if not any(w in low for w in _APPROVAL_WORDS) and not _it_is(text):
+        return None
+    return _APPROVAL_RE.search(low)
 
 
 _COUNTED = re.compile(r"\s*(?:up to\s+|about\s+|around\s+)?\d")
@@ -279,7 +343,9 @@ def _reason_items(text: str) -> list[str]:
     return items
 
 
-_QUANTIFIED = re.compile(r"\b(?:none|all|others?|every\w*|rest|remaining|both|each|any\w*|no option\w*)\b",
+_QUANTIFIED = re.compile(r"(?<!meets )(?<!meet )(?<!clears )(?<!satisfies )(?<!passes )(?<!fails )"  # "meets both"
+                         r"\b(?:none|all(?!\s+(?:good|fine|set|clear)\b)|others?|every\w*|rest|remaining|both|each|"
+                         r"any\w*|no option\w*)\b",
                          re.IGNORECASE)
 _LEADING = re.compile(r"^(?:(?:so|then|and|but|thus|hence|therefore)[\s,]+)?", re.IGNORECASE)
 _INTERJECTION = re.compile(r"^(?:fine|ok|okay|yes|yep|yeah|no|nope|nah|right|well|sure|alright|good|great|agreed|"
@@ -317,7 +383,8 @@ def _opens(text: str) -> bool:
 
 def _judges(rest: str) -> bool:
     low = folded(rest)
-    return bool(_FAIL_PHRASE_RE.match(low) or _FAIL_EXTRA_RE.match(low) or _PASS_RE.match(low))
+    return bool(_FAIL_PHRASE_RE.match(low) or _FAIL_EXTRA_RE.match(low) or _PASS_RE.match(low)
+                or _APPROVAL_RE.match(low) or _WRONG_RE.match(low))
 
 
 _REMARK_WORDS = re.compile(r"[A-Za-z']+")
@@ -353,7 +420,10 @@ def without_interjection(text: str) -> str:
 
 def pass_spans(text: str) -> list[tuple[int, int]]:
     """Where ``text`` states a pass ("looks good", "a fit"): words there are verdict, not evidence."""
-    return [m.span() for m in _PASS_RE.finditer(folded(text))]
+    low = folded(text)
+    spans = [m.span() for m in _PASS_RE.finditer(low)]
+    approved = _approval(text, low)
+    return [*spans, approved.span()] if approved else spans
 
 
 def fail_spans(text: str) -> list[tuple[int, int]]:

@@ -20,13 +20,18 @@ from relaykit.memo import remembered
 from relaykit.text import line_sentences
 
 DECISION_HEADERS = frozenset({"decision", "verdict", "status", "result", "outcome", "pass", "passes", "feasible",
-                              "eligible", "shortlisted", "shortlist", "selected", "accepted", "keep", "ok"})
+                              "eligible", "shortlisted", "shortlist", "selected", "accepted", "keep", "ok",
+                              "passed", "qualifies", "qualified", "approved", "suitable", "viable", "chosen",
+                              "meets", "acceptable", "recommended"})
 """Table or CSV column headers whose yes / no cells are the row's verdict."""
 _YES = frozenset({"yes", "y", "true", "ok", "pass", "✓", "✔", "✅", "go", "select", "selected", "pick", "take", "keep"})
 _NO = frozenset({"no", "n", "false", "fail", "✗", "✘", "❌", "drop", "cut", "skip", "out", "x", "nope"})
 """A decision cell's first word (``drop (price)``, ``yes``) under a decision header."""
 _BARE_DECISIONS = {"keep": "pass", "drop": "fail", "skip": "fail", "cut": "fail", "select": "pass"}
 """Cells that are a verdict by themselves, under any header or none."""
+_BOOLEAN_VALUE = re.compile(r"[:=]\s*[\"']?(?:true|false|yes|no)[\"']?(?![\w-])", re.IGNORECASE)
+_KEY_BEFORE = re.compile(r"(?<![\w-])[\"']?(?P<label>[A-Za-z][\w -]{0,30}?)[\"']?\s*$")
+"""A decision key with a boolean anywhere in a clause (``"passes": false``, ``ok: true``, ``feasible=no``)."""
 _KEYED = re.compile(r"^[-*•\s]*(?P<label>[A-Za-z][\w ]{0,30}?)\s*[:=]\s*(?P<value>[^:=]+)$")
 _TWO_WORDS = re.compile(r"\s*(?:[A-Za-z-]+\s+){0,2}")
 
@@ -64,13 +69,48 @@ def keyed_decision(text: str) -> str | None:
     return decision(keyed.group("label").lower(), keyed.group("value")) if keyed else None
 
 
+def boolean_decision(text: str) -> tuple[str | None, int, int] | None:
+    """The verdict a JSON / YAML / key=value decision key states with a boolean (``{"passes": false}``,
+    ``ok: true``, ``eligible=no``, ``"eliminated": true``), and its span: it wins over verdict words elsewhere
+    in the clause (the key "passes" or "ok" says nothing by itself). A key of other words is an attribute
+    ("pets_ok: true", "wifi: yes"); "eliminated: false" says no verdict (None with its span). None without
+    such a key (the last one counts)."""
+    if ":" not in text and "=" not in text:
+        return None
+    found: tuple[str | None, int, int] | None = None
+    for value in _BOOLEAN_VALUE.finditer(text):  # the values first: a key is looked for only before one
+        head = text[max(0, value.start() - 34):value.start()]
+        match = _KEY_BEFORE.search(head)
+        if match is None:
+            continue
+        yes = value.group(0).lstrip(":= \"'").lower().startswith(("t", "y"))
+        start = value.start() - len(head) + match.start()
+        segments = match.group("label").lower().split()  # "price=49 ISO approved=False": the key is "approved"
+        for k in range(len(segments)):
+            words = set(" ".join(segments[k:]).replace("_", " ").replace("-", " ").split()) - _KEY_FILLER
+            if words and words <= DECISION_HEADERS:
+                found = ("pass" if yes else "fail"), start, value.end()
+            elif words and words <= _ELIMINATION_KEYS:
+                found = ("fail" if yes else None), start, value.end()
+            else:
+                continue
+            break
+    return found
+
+
+_KEY_FILLER = frozenset({"is", "overall", "final", "all", "check", "checks", "the", "criteria", "constraints",
+                         "requirements", "was", "has", "been"})
+_ELIMINATION_KEYS = frozenset({"eliminated", "rejected", "excluded", "dropped", "failed", "fails", "disqualified",
+                               "ruled", "out", "discarded"})
+
+
 def decision(label: str, cell: str) -> str | None:
     """``"pass"`` / ``"fail"`` for a yes / no cell under a decision header (a cell that is only "keep" or
     "drop" needs no header), else None."""
     said = cell.strip(" .!").lower().split(" (")[0].split(":")[0].strip()
     if said in _BARE_DECISIONS:
         return _BARE_DECISIONS[said]
-    if not label or not DECISION_HEADERS & set(TOKEN_WORDS.findall(label)):
+    if not label or not decision_label(label):
         return None
     return "pass" if said in _YES else "fail" if said in _NO else None
 
@@ -117,6 +157,13 @@ def option_ids(trace: str, id_re: re.Pattern[str], exclude: frozenset[str]) -> f
 
 _CLAUSE_SPLIT = re.compile(r";\s*|,?\s+(?:while|whereas)\s+|,\s+but\s+"
                            r"|,\s+(?:and\s+)?(?=the (?:former|latter|first|second)\b)", re.IGNORECASE)
+_GROUP_SPLIT = re.compile(r",\s+(?:and\s+|but\s+|while\s+)?(?=(?:all|every|each) (?:the )?others?\b"
+                          r"|the (?:others?|rest|remaining)\b"
+                          r"|(?:the )?(?:first|last|final) (?:one|two|three|four|\d)\b)"
+                          r"|\band\s+(?=the (?:former|latter)\s+(?:is|was|gets|goes|stays|passes|fails)\b)",
+                          re.IGNORECASE)
+"""More clause starts: ", all others pass", ", the last two are out" (a verdict on a group of its own), "... and
+the former is what we take"; tried only in sentences with one of the words it needs."""
 
 SPEAKERS = frozenset({"me", "i", "you", "we", "agent", "user", "assistant", "customer", "client", "bot", "human",
                       "ai", "q", "a", "system", "auditor", "researcher", "booker", "planner", "manager", "analyst",
@@ -157,8 +204,13 @@ NO_TOKENS: frozenset[int] = frozenset()
 
 @functools.lru_cache(maxsize=1024)
 def decision_label(label: str) -> bool:
-    """Whether a table or CSV column's header names a decision ("verdict", "status"): its cells are verdicts."""
-    return bool(DECISION_HEADERS & set(TOKEN_WORDS.findall(label)))
+    """Whether a table or CSV column's header names a decision ("verdict", "status", or only marks: "✓/✗",
+    "✅ / ❌"): its cells are verdicts."""
+    return bool(DECISION_HEADERS & set(TOKEN_WORDS.findall(label))) or _MARKS_ONLY.fullmatch(label) is not None
+
+
+_MARKS_ONLY = re.compile(r"[\s/|?,()-]*(?:[✓✔✗✘❌✅✖]\uFE0F?[\s/|?,()-]*)+")
+"""A header cell of verdict marks and separators only (no word): a decision column."""
 
 
 _BARE_NUMBER = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?")
@@ -277,9 +329,15 @@ def sentences_of(line: str) -> tuple[str, ...]:
 
 @remembered
 def clauses_of(sentence: str) -> tuple[str, ...]:
-    if ";" not in sentence and "," not in sentence and "wh" not in sentence.lower():
+    if ";" not in sentence and "," not in sentence and "wh" not in sentence.lower() \
+            and "the former" not in sentence and "the latter" not in sentence:
         return (sentence.strip(),)  # nothing _CLAUSE_SPLIT splits at ("while" and "whereas" need their "wh")
-    return tuple(clause.strip() for clause in _CLAUSE_SPLIT.split(sentence))
+    parts = _CLAUSE_SPLIT.split(sentence)
+    if (", " in sentence and ("other" in sentence or "rest" in sentence or "remaining" in sentence  # the words
+                              or "first" in sentence or "last" in sentence or "final" in sentence)) \
+            or "the former" in sentence or "the latter" in sentence:  # _GROUP_SPLIT needs (mid-sentence)
+        parts = [piece for part in parts for piece in _GROUP_SPLIT.split(part)]
+    return tuple(clause.strip() for clause in parts)
 
 
 @remembered
@@ -300,6 +358,7 @@ __all__ = [
     "ORDINAL",
     "SPEAKERS",
     "TOGETHER",
+    "boolean_decision",
     "bullet_or_indented",
     "clauses_of",
     "collector_paused",
