@@ -124,6 +124,7 @@ class _Group:
     valued: dict[Key, set[str]] = field(default_factory=dict)  # see _note_valued
     goal_stems: frozenset[str] = frozenset()  # the first five letters of the longer goal names
     bound_words: dict[Key, frozenset[str]] = field(default_factory=dict)  # see bound_words()
+    side_words: dict[tuple[Key, bool], tuple[frozenset[str], frozenset[str]]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.goal_names = frozenset(singular(w) for w in self.names - self.protected)
@@ -206,9 +207,8 @@ class _Group:
             for i, key in keys.items():
                 if rates and key[0] not in CURRENCY_CODES:
                     continue
-                labels = RATE_WORDS if rates else self.labels.get(key, _NONE) | known_labels(key[0], before)
+                labels, bound = (RATE_WORDS, _NONE) if rates else self._side_words(key, before)
                 names = self.names if before and not rates else _NONE
-                bound = _NONE if rates else self.bound_words.get(key, _NONE) | unit_words(key[0])
                 # "nightly" of "nightly rate of USD 270": past a price's label, what it is per goes with it
                 per = RATE_ADJECTIVES if before and not rates and key[0] in CURRENCY_CODES else _NONE
                 moved: list[int] = []
@@ -226,6 +226,16 @@ class _Group:
         at = {key: i for i, key in keys.items()}
         return gone, {key: tuple((items[j][0].lower(), j - at[key]) for j in sorted(set(js)))
                       for key, js in said.items()}
+
+    def _side_words(self, key: Key, before: bool) -> tuple[frozenset[str], frozenset[str]]:
+        """The words that label a value of column ``key`` on one side, and the words its bound and unit say
+        (remembered per column: ``labels`` and ``bound_words`` are fixed before any row is stripped)."""
+        found = self.side_words.get((key, before))
+        if found is None:
+            found = (frozenset(self.labels.get(key, _NONE) | known_labels(key[0], before)),
+                     frozenset(self.bound_words.get(key, _NONE) | unit_words(key[0])))
+            self.side_words[(key, before)] = found
+        return found
 
     def _written(self, items: list[Item], i: int, gone: set[int]) -> list[int]:
         """The words right before value ``i`` that the trace wrote as a label ("hourly rate: €100")."""
@@ -251,6 +261,7 @@ class _Group:
         self.stripped = [] if self.cache is not None else None
         for items, keys in self._parsed():
             gone, said = self._strip(items, keys)
+            gone |= self._bare_labels(items)  # what _free leaves out: moved words and bare label clauses
             if self.stripped is not None:
                 self.stripped.append(gone)
             for key, label in said.items():
@@ -290,7 +301,8 @@ class _Group:
                         | set(named.get(c, ()))) for c, (lead, key) in enumerate(zip(self.before, self.columns,
                                                                                      strict=True))]
         for k, (row, (items, keys)) in enumerate(zip(self.rows, self._parsed(), strict=True)):
-            gone = self.stripped[k] if self.stripped is not None else self._strip(items, keys)[0]
+            gone = self.stripped[k] if self.stripped is not None \
+                else self._strip(items, keys)[0] | self._bare_labels(items)
             words = self._free(items, gone, {})
             left = self._unstated(row, {key: items[i][0] for i, key in keys.items()}, words, (marks, shown), bounds,
                                   wants)
@@ -368,23 +380,24 @@ class _Group:
 
     def _free(self, items: list[Item], gone: set[int], labelled: dict[str, None],
               seen: dict[str, list[tuple[str, str]]] | None = None) -> list[str]:
-        """The row's words that stay: not moved, and not the label that leads a clause naming a category
-        (``region us-east``, ``pets allowed``); such labels go once into the ``other`` header. ``seen``
-        gathers the two words after each label taken out (for ``_pair_labels``)."""
+        """The row's words that stay: not moved or bare labels (``gone``, see ``_bare_labels``), and not the
+        label that leads a clause naming a category (``region us-east``, ``pets allowed``); such labels go once
+        into the ``other`` header. ``seen`` gathers the two words after each label taken out (for
+        ``_pair_labels``)."""
         out: list[str] = []
         leading = True  # nothing of this clause kept yet
         stripped = ""  # the word before, when it was a label taken out
-        bare = self._bare_labels(items)
+        last = len(items) - 1
         for j, (word, unit) in enumerate(items):
             if unit == BREAK:
                 leading = True
                 continue
-            if unit is not None or j in gone or j in bare:
+            if unit is not None or j in gone:
                 continue
             lowered = word.lower()
             if filler_form(lowered) and lowered not in self.protected:
                 continue  # "charged", "offered": how the trace said it, not what it said
-            after = next((w.lower() for w, u in items[j + 1:j + 2] if u is None), "")
+            after = items[j + 1][0].lower() if j < last and items[j + 1][1] is None else ""
             goal_name = singular(lowered) in self.goal_names or lowered[:5] in self.goal_stems
             label = (goal_name or lowered in self.names or lowered in self.written_labels) if leading else \
                 self._labels_too(lowered, goal_name, stripped)
@@ -395,7 +408,7 @@ class _Group:
                 # one label word at a time ("cabin premium economy" keeps "premium"), but for a label the
                 # trace wrote as one ("Departure Window" over a table column) or a pair (_pair_labels)
                 if seen is not None:
-                    then = next((w.lower() for w, u in items[j + 2:j + 3] if u is None), "")
+                    then = items[j + 2][0].lower() if j + 1 < last and items[j + 2][1] is None else ""
                     seen[lowered].append((after, then))
                 leading = False
                 stripped = lowered
