@@ -153,10 +153,7 @@ class _Group:
             self.columns += [k for k in keys.values() if k not in self.columns]
             for i, key in keys.items():
                 having[key] += 1
-                words = {(j - i, items[j][0].lower()) for j in _near(items, i)}
-                near[key].update({w for _, w in words})
-                for slot, word in words:
-                    slots[key][slot][word] += 1
+                _count_near(items, i, slots[key], near[key])
                 self._note_valued(items, i, key)
         out: dict[Key, set[str]] = {}
         self.near_words = {key: set(counts) for key, counts in near.items()}
@@ -200,29 +197,27 @@ class _Group:
     def _strip(self, items: list[Item], keys: dict[int, Key]) -> tuple[set[int], dict[Key, Moved]]:
         """The word indices that move to the header, and each value's moved words (its label here)."""
         gone: set[int] = set()
-        said: dict[Key, list[int]] = defaultdict(list)
+        said: dict[Key, list[int]] = {}
         sides = {i: _sides(items, i) for i in keys}
-        for rates, before in ((True, False), (True, True), (False, True), (False, False)):
-            # what a price is per binds to the price; then a word before a value is its label, then one after
+        # what a price is per binds to the price (after it, then before it)
+        money = [(i, key) for i, key in keys.items() if key[0] in CURRENCY_CODES]
+        for side in (1, 0):
+            for i, key in money:
+                moved = _run(items, sides[i][side], gone, RATE_WORDS, _NONE, _NONE, _NONE)
+                gone.update(moved)
+                said.setdefault(key, []).extend(moved)
+        # then a word before a value is its label, then one after
+        for before in (True, False):
+            names = self.names if before else _NONE
             for i, key in keys.items():
-                if rates and key[0] not in CURRENCY_CODES:
-                    continue
-                labels, bound = (RATE_WORDS, _NONE) if rates else self._side_words(key, before)
-                names = self.names if before and not rates else _NONE
+                labels, bound = self._side_words(key, before)
                 # "nightly" of "nightly rate of USD 270": past a price's label, what it is per goes with it
-                per = RATE_ADJECTIVES if before and not rates and key[0] in CURRENCY_CODES else _NONE
-                moved: list[int] = []
-                for j in sides[i][0 if before else 1]:  # only words that touch the value, in a run
-                    word = items[j][0].lower()
-                    if j not in gone and word not in labels and word not in names and singular(word) not in bound \
-                            and not (moved and word in per):
-                        break
-                    moved.append(j)
-                moved = [j for j in moved if j not in gone]
-                if before and not rates:
+                per = RATE_ADJECTIVES if before and key[0] in CURRENCY_CODES else _NONE
+                moved = _run(items, sides[i][0 if before else 1], gone, labels, names, bound, per)
+                if before:
                     moved += self._written(items, i, gone)
                 gone.update(moved)
-                said[key] += moved
+                said.setdefault(key, []).extend(moved)
         at = {key: i for i, key in keys.items()}
         return gone, {key: tuple((items[j][0].lower(), j - at[key]) for j in sorted(set(js)))
                       for key, js in said.items()}
@@ -449,6 +444,33 @@ class _Group:
         if bare and len(items) > start:
             out.update(range(start, len(items)))
         return out
+
+
+def _count_near(items: list[Item], i: int, slots: dict[int, Counter[str]], near: Counter[str]) -> None:
+    """Count each word touching value ``i`` at its place (``slots``, by offset) and once in ``near``."""
+    words = set()
+    for j in _near(items, i):
+        word = items[j][0].lower()
+        slot = slots[j - i]
+        slot[word] = slot.get(word, 0) + 1
+        words.add(word)
+    for word in words:
+        near[word] = near.get(word, 0) + 1
+
+
+def _run(items: list[Item], side: list[int], gone: set[int], labels: frozenset[str], names: frozenset[str],
+         bound: frozenset[str], per: frozenset[str]) -> list[int]:
+    """The words of ``side`` (indices, from the value outwards) that move with a value: a run of its labels,
+    names, bound or unit words, and words what a price is per (``per``, past a label), and words already moved."""
+    moved: list[int] = []
+    for j in side:  # only words that touch the value, in a run
+        if j not in gone:
+            word = items[j][0].lower()
+            if word not in labels and word not in names and singular(word) not in bound \
+                    and not (moved and word in per):
+                break
+        moved.append(j)
+    return [j for j in moved if j not in gone]
 
 
 def render(rows: Iterable[RowLike], protected: frozenset[str] = frozenset(),
