@@ -64,8 +64,9 @@ from relaykit.handoff.compact_rules import (
     violates,
     wanted,
 )
+from relaykit.handoff.compact_rules import count_near as _count_near
 from relaykit.handoff.compact_rules import keys_of as _keys
-from relaykit.handoff.compact_rules import near as _near
+from relaykit.handoff.compact_rules import side_run as _side_run
 from relaykit.handoff.compact_rules import sides as _sides
 from relaykit.handoff.schema import Constraint
 from relaykit.handoff.text import CURRENCY_CODES
@@ -146,7 +147,7 @@ class _Group:
         """Per column, the words that label it: next to the column's value in most rows, and where a row
         lacks the word, the place holds nothing or another such word ("notice period" / "notice"). A word
         whose place holds other words in other rows is a value ("us-east" in 4 rows, "ap-south" in one)."""
-        slots: dict[Key, dict[int, Counter[str]]] = defaultdict(lambda: defaultdict(Counter))
+        slots: defaultdict[Key, defaultdict[int, Counter[str]]] = defaultdict(lambda: defaultdict(Counter))
         near: dict[Key, Counter[str]] = defaultdict(Counter)
         having: Counter[Key] = Counter()
         for items, keys in self._parsed():
@@ -203,7 +204,7 @@ class _Group:
         money = [(i, key) for i, key in keys.items() if key[0] in CURRENCY_CODES]
         for side in (1, 0):
             for i, key in money:
-                moved = _run(items, sides[i][side], gone, RATE_WORDS, _NONE, _NONE, _NONE)
+                moved = _side_run(items, sides[i][side], gone, RATE_WORDS, _NONE, _NONE, _NONE)
                 gone.update(moved)
                 said.setdefault(key, []).extend(moved)
         # then a word before a value is its label, then one after
@@ -213,7 +214,7 @@ class _Group:
                 labels, bound = self._side_words(key, before)
                 # "nightly" of "nightly rate of USD 270": past a price's label, what it is per goes with it
                 per = RATE_ADJECTIVES if before and key[0] in CURRENCY_CODES else _NONE
-                moved = _run(items, sides[i][0 if before else 1], gone, labels, names, bound, per)
+                moved = _side_run(items, sides[i][0 if before else 1], gone, labels, names, bound, per)
                 if before:
                     moved += self._written(items, i, gone)
                 gone.update(moved)
@@ -444,33 +445,6 @@ class _Group:
         if bare and len(items) > start:
             out.update(range(start, len(items)))
         return out
-
-
-def _count_near(items: list[Item], i: int, slots: dict[int, Counter[str]], near: Counter[str]) -> None:
-    """Count each word touching value ``i`` at its place (``slots``, by offset) and once in ``near``."""
-    words = set()
-    for j in _near(items, i):
-        word = items[j][0].lower()
-        slot = slots[j - i]
-        slot[word] = slot.get(word, 0) + 1
-        words.add(word)
-    for word in words:
-        near[word] = near.get(word, 0) + 1
-
-
-def _run(items: list[Item], side: list[int], gone: set[int], labels: frozenset[str], names: frozenset[str],
-         bound: frozenset[str], per: frozenset[str]) -> list[int]:
-    """The words of ``side`` (indices, from the value outwards) that move with a value: a run of its labels,
-    names, bound or unit words, and words what a price is per (``per``, past a label), and words already moved."""
-    moved: list[int] = []
-    for j in side:  # only words that touch the value, in a run
-        if j not in gone:
-            word = items[j][0].lower()
-            if word not in labels and word not in names and singular(word) not in bound \
-                    and not (moved and word in per):
-                break
-        moved.append(j)
-    return [j for j in moved if j not in gone]
 
 
 def render(rows: Iterable[RowLike], protected: frozenset[str] = frozenset(),

@@ -13,6 +13,7 @@ import contextlib
 import functools
 import gc
 import re
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -336,6 +337,33 @@ def near(items: list[Item], i: int) -> list[int]:
         after.append(j)
         j += 1
     return before + after
+
+
+def count_near(items: list[Item], i: int, slots: defaultdict[int, Counter[str]], seen: Counter[str]) -> None:
+    """Count each word touching value ``i`` at its place (``slots``, by offset) and once in ``seen``."""
+    words: set[str] = set()
+    for j in near(items, i):
+        word = items[j][0].lower()
+        slot = slots[j - i]
+        slot[word] = slot.get(word, 0) + 1
+        words.add(word)
+    for word in words:
+        seen[word] = seen.get(word, 0) + 1
+
+
+def side_run(items: list[Item], side: list[int], gone: set[int], labels: frozenset[str], names: frozenset[str],
+             bound: frozenset[str], per: frozenset[str]) -> list[int]:
+    """The words of ``side`` (indices, from the value outwards) that move with a value: a run of its labels,
+    names, bound or unit words, and words what a price is per (``per``, past a label), and words already moved."""
+    moved: list[int] = []
+    for j in side:  # only words that touch the value, in a run
+        if j not in gone:
+            word = items[j][0].lower()
+            if word not in labels and word not in names and _singular(word) not in bound \
+                    and not (moved and word in per):
+                break
+        moved.append(j)
+    return [j for j in moved if j not in gone]
 
 
 @contextlib.contextmanager
