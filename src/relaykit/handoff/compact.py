@@ -220,7 +220,7 @@ class _Group:
                 gone.update(moved)
                 said.setdefault(key, []).extend(moved)
         at = {key: i for i, key in keys.items()}
-        return gone, {key: tuple((items[j][0].lower(), j - at[key]) for j in sorted(set(js)))
+        return gone, {key: tuple((items[j][0].lower(), j - at[key]) for j in sorted(set(js))) if js else ()
                       for key, js in said.items()}
 
     def _side_words(self, key: Key, before: bool) -> tuple[frozenset[str], frozenset[str]]:

@@ -320,8 +320,17 @@ def keys_of(items: list[Item]) -> dict[int, tuple[str, int]]:
 
 def sides(items: list[Item], i: int) -> tuple[list[int], list[int]]:
     """The words touching value ``i``: before it (nearest first, up to 3) and after it (up to 2)."""
-    touching = near(items, i)
-    return [j for j in reversed(touching) if j < i], [j for j in touching if j > i]
+    before: list[int] = []
+    j = i - 1
+    while j >= 0 and items[j][1] is None and len(before) < 3:
+        before.append(j)
+        j -= 1
+    after: list[int] = []
+    j, end = i + 1, len(items)
+    while j < end and items[j][1] is None and len(after) < 2:
+        after.append(j)
+        j += 1
+    return before, after
 
 
 def near(items: list[Item], i: int) -> list[int]:

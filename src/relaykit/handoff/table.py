@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from array import array
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -56,6 +57,14 @@ class Row:
         """Append a word or an encoded value unless the row already holds it."""
         if not _holds(self.body, token):
             self.body = f"{self.body} {token}" if self.body else token
+
+    def extend(self, tokens: Iterable[str]) -> None:
+        """``add`` each token in turn (a token the body lacks even as text is new: no whole-token search)."""
+        body = self.body
+        for token in tokens:
+            if token not in body or not _holds(body, token):
+                body = f"{body} {token}" if body else token
+        self.body = body
 
     @property
     def verdict(self) -> str | None:
