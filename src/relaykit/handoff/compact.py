@@ -65,7 +65,7 @@ from relaykit.handoff.compact_rules import (
     wanted,
 )
 from relaykit.handoff.compact_rules import count_near as _count_near
-from relaykit.handoff.compact_rules import keys_of as _keys
+from relaykit.handoff.compact_rules import parse_row as _parse_row
 from relaykit.handoff.compact_rules import side_run as _side_run
 from relaykit.handoff.compact_rules import sides as _sides
 from relaykit.handoff.schema import Constraint
@@ -140,8 +140,7 @@ class _Group:
             yield from self.cache
         else:
             for row in self.rows:
-                items = items_of(row.body)
-                yield items, _keys(items)
+                yield _parse_row(row.body)
 
     def _labels(self) -> dict[Key, set[str]]:
         """Per column, the words that label it: next to the column's value in most rows, and where a row
@@ -248,7 +247,7 @@ class _Group:
     def load(self) -> None:
         """Hold this family's rows parsed for the next passes (one family at a time, and not a huge one)."""
         if len(self.rows) <= _CACHE_ROWS:
-            self.cache = [(items, _keys(items)) for items in (items_of(r.body) for r in self.rows)]
+            self.cache = [_parse_row(r.body) for r in self.rows]
 
     def prepare(self) -> list[list[str]]:
         """The header words of each column (nearest-before first), from the labels stripped off every row."""
