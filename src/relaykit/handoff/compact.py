@@ -197,27 +197,33 @@ class _Group:
     def _strip(self, items: list[Item], keys: dict[int, Key]) -> tuple[set[int], dict[Key, Moved]]:
         """The word indices that move to the header, and each value's moved words (its label here)."""
         gone: set[int] = set()
-        said: dict[Key, list[int]] = {}
         sides = {i: _sides(items, i) for i in keys}
         # what a price is per binds to the price (after it, then before it)
         money = [(i, key) for i, key in keys.items() if key[0] in CURRENCY_CODES]
+        said: dict[Key, list[int]] = {key: [] for _, key in money}
         for side in (1, 0):
             for i, key in money:
-                moved = _side_run(items, sides[i][side], gone, RATE_WORDS, _NONE, _NONE, _NONE)
-                gone.update(moved)
-                said.setdefault(key, []).extend(moved)
+                if sides[i][side]:
+                    moved = _side_run(items, sides[i][side], gone, RATE_WORDS, _NONE, _NONE, _NONE)
+                    gone.update(moved)
+                    said[key] += moved
         # then a word before a value is its label, then one after
+        known = self.side_words
         for before in (True, False):
-            names = self.names if before else _NONE
+            names, side = (self.names, 0) if before else (_NONE, 1)
             for i, key in keys.items():
-                labels, bound = self._side_words(key, before)
-                # "nightly" of "nightly rate of USD 270": past a price's label, what it is per goes with it
-                per = RATE_ADJECTIVES if before and key[0] in CURRENCY_CODES else _NONE
-                moved = _side_run(items, sides[i][0 if before else 1], gone, labels, names, bound, per)
+                moved = said.setdefault(key, [])
+                if sides[i][side]:
+                    labels, bound = known.get((key, before)) or self._side_words(key, before)
+                    # "nightly" of "nightly rate of USD 270": past a price's label, what it is per goes with it
+                    per = RATE_ADJECTIVES if before and key[0] in CURRENCY_CODES else _NONE
+                    run = _side_run(items, sides[i][side], gone, labels, names, bound, per)
+                else:
+                    run = []
                 if before:
-                    moved += self._written(items, i, gone)
-                gone.update(moved)
-                said.setdefault(key, []).extend(moved)
+                    run += self._written(items, i, gone)  # may take the run's words again: the set drops them
+                gone.update(run)
+                moved += run
         at = {key: i for i, key in keys.items()}
         return gone, {key: tuple((items[j][0].lower(), j - at[key]) for j in sorted(set(js))) if js else ()
                       for key, js in said.items()}
