@@ -59,10 +59,10 @@ class Row:
             self.body = f"{self.body} {token}" if self.body else token
 
     def extend(self, tokens: Iterable[str]) -> None:
-        """``add`` each token in turn (a token the body lacks even as text is new: no whole-token search)."""
+        """``add`` each token in turn (one call per clause, not one per token)."""
         body = self.body
         for token in tokens:
-            if token not in body or not _holds(body, token):
+            if not _holds(body, token):
                 body = f"{body} {token}" if body else token
         self.body = body
 
