@@ -398,10 +398,11 @@ class _Group:
             lowered = word.lower()
             if filler_form(lowered) and lowered not in self.protected:
                 continue  # "charged", "offered": how the trace said it, not what it said
-            after = items[j + 1][0].lower() if j < last and items[j + 1][1] is None else ""
-            goal_name = singular(lowered) in self.goal_names or lowered[:5] in self.goal_stems
+            named = singular(lowered) in self.goal_names
+            goal_name = named or lowered[:5] in self.goal_stems
             label = (goal_name or lowered in self.names or lowered in self.written_labels) if leading else \
                 self._labels_too(lowered, goal_name, stripped)
+            after = items[j + 1][0].lower() if label and j < last and items[j + 1][1] is None else ""
             if label and lowered not in self.protected and after and after not in _BARE:
                 # a clause's leading label, or the goal's name for an attribute before a word elsewhere in it
                 # ("airline easyJet window night cabin economy"): said once in the header
@@ -414,7 +415,7 @@ class _Group:
                 leading = False
                 stripped = lowered
                 continue
-            if not leading and out and out[-1].lower() not in _BARE and singular(lowered) in self.goal_names \
+            if not leading and out and out[-1].lower() not in _BARE and named \
                     and lowered not in self.protected and items[j + 1:j + 2] in ([], [(BREAK, BREAK)]):
                 continue  # the goal's name after the clause's value ("national network"): the header says it
             out.append(word)
