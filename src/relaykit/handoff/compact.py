@@ -525,6 +525,7 @@ def _render(rows: Iterable[RowLike], protected: frozenset[str], labels: frozense
         wants = wanted(left) if len(groups) == 1 else applying(wanted(left), (r.body.split(" ") for r in group.rows))
         out += group.lines(head, bound, named, wants, stated, same)
         group.cache = group.stripped = None
+        group.side_words.clear()  # a group done holds nothing it no longer needs (memory at 100k options)
     return out, left
 
 
