@@ -64,8 +64,9 @@ from relaykit.handoff.compact_rules import (
     violates,
     wanted,
 )
-from relaykit.handoff.compact_rules import keys_of as _keys
-from relaykit.handoff.compact_rules import near as _near
+from relaykit.handoff.compact_rules import count_near as _count_near
+from relaykit.handoff.compact_rules import parse_row as _parse_row
+from relaykit.handoff.compact_rules import side_run as _side_run
 from relaykit.handoff.compact_rules import sides as _sides
 from relaykit.handoff.schema import Constraint
 from relaykit.handoff.text import CURRENCY_CODES
@@ -124,6 +125,7 @@ class _Group:
     valued: dict[Key, set[str]] = field(default_factory=dict)  # see _note_valued
     goal_stems: frozenset[str] = frozenset()  # the first five letters of the longer goal names
     bound_words: dict[Key, frozenset[str]] = field(default_factory=dict)  # see bound_words()
+    side_words: dict[tuple[Key, bool], tuple[frozenset[str], frozenset[str]]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.goal_names = frozenset(singular(w) for w in self.names - self.protected)
@@ -138,24 +140,20 @@ class _Group:
             yield from self.cache
         else:
             for row in self.rows:
-                items = items_of(row.body)
-                yield items, _keys(items)
+                yield _parse_row(row.body)
 
     def _labels(self) -> dict[Key, set[str]]:
         """Per column, the words that label it: next to the column's value in most rows, and where a row
         lacks the word, the place holds nothing or another such word ("notice period" / "notice"). A word
         whose place holds other words in other rows is a value ("us-east" in 4 rows, "ap-south" in one)."""
-        slots: dict[Key, dict[int, Counter[str]]] = defaultdict(lambda: defaultdict(Counter))
+        slots: defaultdict[Key, defaultdict[int, Counter[str]]] = defaultdict(lambda: defaultdict(Counter))
         near: dict[Key, Counter[str]] = defaultdict(Counter)
         having: Counter[Key] = Counter()
         for items, keys in self._parsed():
             self.columns += [k for k in keys.values() if k not in self.columns]
             for i, key in keys.items():
                 having[key] += 1
-                words = {(j - i, items[j][0].lower()) for j in _near(items, i)}
-                near[key].update({w for _, w in words})
-                for slot, word in words:
-                    slots[key][slot][word] += 1
+                _count_near(items, i, slots[key], near[key])
                 self._note_valued(items, i, key)
         out: dict[Key, set[str]] = {}
         self.near_words = {key: set(counts) for key, counts in near.items()}
@@ -199,33 +197,46 @@ class _Group:
     def _strip(self, items: list[Item], keys: dict[int, Key]) -> tuple[set[int], dict[Key, Moved]]:
         """The word indices that move to the header, and each value's moved words (its label here)."""
         gone: set[int] = set()
-        said: dict[Key, list[int]] = defaultdict(list)
         sides = {i: _sides(items, i) for i in keys}
-        for rates, before in ((True, False), (True, True), (False, True), (False, False)):
-            # what a price is per binds to the price; then a word before a value is its label, then one after
+        # what a price is per binds to the price (after it, then before it)
+        money = [(i, key) for i, key in keys.items() if key[0] in CURRENCY_CODES]
+        said: dict[Key, list[int]] = {key: [] for _, key in money}
+        for side in (1, 0):
+            for i, key in money:
+                if sides[i][side]:
+                    moved = _side_run(items, sides[i][side], gone, RATE_WORDS, _NONE, _NONE, _NONE)
+                    gone.update(moved)
+                    said[key] += moved
+        # then a word before a value is its label, then one after
+        known = self.side_words
+        for before in (True, False):
+            names, side = (self.names, 0) if before else (_NONE, 1)
             for i, key in keys.items():
-                if rates and key[0] not in CURRENCY_CODES:
-                    continue
-                labels = RATE_WORDS if rates else self.labels.get(key, _NONE) | known_labels(key[0], before)
-                names = self.names if before and not rates else _NONE
-                bound = _NONE if rates else self.bound_words.get(key, _NONE) | unit_words(key[0])
-                # "nightly" of "nightly rate of USD 270": past a price's label, what it is per goes with it
-                per = RATE_ADJECTIVES if before and not rates and key[0] in CURRENCY_CODES else _NONE
-                moved: list[int] = []
-                for j in sides[i][0 if before else 1]:  # only words that touch the value, in a run
-                    word = items[j][0].lower()
-                    if j not in gone and word not in labels and word not in names and singular(word) not in bound \
-                            and not (moved and word in per):
-                        break
-                    moved.append(j)
-                moved = [j for j in moved if j not in gone]
-                if before and not rates:
-                    moved += self._written(items, i, gone)
-                gone.update(moved)
-                said[key] += moved
+                moved = said.setdefault(key, [])
+                if sides[i][side]:
+                    labels, bound = known.get((key, before)) or self._side_words(key, before)
+                    # "nightly" of "nightly rate of USD 270": past a price's label, what it is per goes with it
+                    per = RATE_ADJECTIVES if before and key[0] in CURRENCY_CODES else _NONE
+                    run = _side_run(items, sides[i][side], gone, labels, names, bound, per)
+                else:
+                    run = []
+                if before:
+                    run += self._written(items, i, gone)  # may take the run's words again: the set drops them
+                gone.update(run)
+                moved += run
         at = {key: i for i, key in keys.items()}
-        return gone, {key: tuple((items[j][0].lower(), j - at[key]) for j in sorted(set(js)))
+        return gone, {key: tuple((items[j][0].lower(), j - at[key]) for j in sorted(set(js))) if js else ()
                       for key, js in said.items()}
+
+    def _side_words(self, key: Key, before: bool) -> tuple[frozenset[str], frozenset[str]]:
+        """The words that label a value of column ``key`` on one side, and the words its bound and unit say
+        (remembered per column: ``labels`` and ``bound_words`` are fixed before any row is stripped)."""
+        found = self.side_words.get((key, before))
+        if found is None:
+            found = (frozenset(self.labels.get(key, _NONE) | known_labels(key[0], before)),
+                     frozenset(self.bound_words.get(key, _NONE) | unit_words(key[0])))
+            self.side_words[(key, before)] = found
+        return found
 
     def _written(self, items: list[Item], i: int, gone: set[int]) -> list[int]:
         """The words right before value ``i`` that the trace wrote as a label ("hourly rate: €100")."""
@@ -242,7 +253,7 @@ class _Group:
     def load(self) -> None:
         """Hold this family's rows parsed for the next passes (one family at a time, and not a huge one)."""
         if len(self.rows) <= _CACHE_ROWS:
-            self.cache = [(items, _keys(items)) for items in (items_of(r.body) for r in self.rows)]
+            self.cache = [_parse_row(r.body) for r in self.rows]
 
     def prepare(self) -> list[list[str]]:
         """The header words of each column (nearest-before first), from the labels stripped off every row."""
@@ -251,6 +262,7 @@ class _Group:
         self.stripped = [] if self.cache is not None else None
         for items, keys in self._parsed():
             gone, said = self._strip(items, keys)
+            gone |= self._bare_labels(items)  # what _free leaves out: moved words and bare label clauses
             if self.stripped is not None:
                 self.stripped.append(gone)
             for key, label in said.items():
@@ -290,7 +302,8 @@ class _Group:
                         | set(named.get(c, ()))) for c, (lead, key) in enumerate(zip(self.before, self.columns,
                                                                                      strict=True))]
         for k, (row, (items, keys)) in enumerate(zip(self.rows, self._parsed(), strict=True)):
-            gone = self.stripped[k] if self.stripped is not None else self._strip(items, keys)[0]
+            gone = self.stripped[k] if self.stripped is not None \
+                else self._strip(items, keys)[0] | self._bare_labels(items)
             words = self._free(items, gone, {})
             left = self._unstated(row, {key: items[i][0] for i, key in keys.items()}, words, (marks, shown), bounds,
                                   wants)
@@ -368,26 +381,28 @@ class _Group:
 
     def _free(self, items: list[Item], gone: set[int], labelled: dict[str, None],
               seen: dict[str, list[tuple[str, str]]] | None = None) -> list[str]:
-        """The row's words that stay: not moved, and not the label that leads a clause naming a category
-        (``region us-east``, ``pets allowed``); such labels go once into the ``other`` header. ``seen``
-        gathers the two words after each label taken out (for ``_pair_labels``)."""
+        """The row's words that stay: not moved or bare labels (``gone``, see ``_bare_labels``), and not the
+        label that leads a clause naming a category (``region us-east``, ``pets allowed``); such labels go once
+        into the ``other`` header. ``seen`` gathers the two words after each label taken out (for
+        ``_pair_labels``)."""
         out: list[str] = []
         leading = True  # nothing of this clause kept yet
         stripped = ""  # the word before, when it was a label taken out
-        bare = self._bare_labels(items)
+        last = len(items) - 1
         for j, (word, unit) in enumerate(items):
             if unit == BREAK:
                 leading = True
                 continue
-            if unit is not None or j in gone or j in bare:
+            if unit is not None or j in gone:
                 continue
             lowered = word.lower()
             if filler_form(lowered) and lowered not in self.protected:
                 continue  # "charged", "offered": how the trace said it, not what it said
-            after = next((w.lower() for w, u in items[j + 1:j + 2] if u is None), "")
-            goal_name = singular(lowered) in self.goal_names or lowered[:5] in self.goal_stems
+            named = singular(lowered) in self.goal_names
+            goal_name = named or lowered[:5] in self.goal_stems
             label = (goal_name or lowered in self.names or lowered in self.written_labels) if leading else \
                 self._labels_too(lowered, goal_name, stripped)
+            after = items[j + 1][0].lower() if label and j < last and items[j + 1][1] is None else ""
             if label and lowered not in self.protected and after and after not in _BARE:
                 # a clause's leading label, or the goal's name for an attribute before a word elsewhere in it
                 # ("airline easyJet window night cabin economy"): said once in the header
@@ -395,12 +410,12 @@ class _Group:
                 # one label word at a time ("cabin premium economy" keeps "premium"), but for a label the
                 # trace wrote as one ("Departure Window" over a table column) or a pair (_pair_labels)
                 if seen is not None:
-                    then = next((w.lower() for w, u in items[j + 2:j + 3] if u is None), "")
+                    then = items[j + 2][0].lower() if j + 1 < last and items[j + 2][1] is None else ""
                     seen[lowered].append((after, then))
                 leading = False
                 stripped = lowered
                 continue
-            if not leading and out and out[-1].lower() not in _BARE and singular(lowered) in self.goal_names \
+            if not leading and out and out[-1].lower() not in _BARE and named \
                     and lowered not in self.protected and items[j + 1:j + 2] in ([], [(BREAK, BREAK)]):
                 continue  # the goal's name after the clause's value ("national network"): the header says it
             out.append(word)
@@ -510,6 +525,7 @@ def _render(rows: Iterable[RowLike], protected: frozenset[str], labels: frozense
         wants = wanted(left) if len(groups) == 1 else applying(wanted(left), (r.body.split(" ") for r in group.rows))
         out += group.lines(head, bound, named, wants, stated, same)
         group.cache = group.stripped = None
+        group.side_words.clear()  # a group done holds nothing it no longer needs (memory at 100k options)
     return out, left
 
 

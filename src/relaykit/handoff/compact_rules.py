@@ -13,6 +13,7 @@ import contextlib
 import functools
 import gc
 import re
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -306,6 +307,26 @@ def items_of(body: str) -> list[Item]:
     return out
 
 
+def parse_row(body: str) -> tuple[list[Item], dict[int, tuple[str, int]]]:
+    """``items_of`` and ``keys_of`` of a row body in one pass (the compact writer parses every row twice)."""
+    items: list[Item] = []
+    keys: dict[int, tuple[str, int]] = {}
+    seen: dict[str, int] = {}
+    for token in body.split(" "):
+        if token == BREAK:
+            items.append((BREAK, BREAK))
+        elif SEP in token:
+            value, _, unit = token.partition(SEP)
+            if unit != BREAK:
+                rank = seen.get(unit, 0)
+                keys[len(items)] = (unit, rank)
+                seen[unit] = rank + 1
+            items.append((value, unit))
+        elif token:
+            items.append((token, None))
+    return items, keys
+
+
 def keys_of(items: list[Item]) -> dict[int, tuple[str, int]]:
     seen: dict[str, int] = {}  # a plain dict: a Counter's missing key costs a Python call (once per row)
     keys = {}
@@ -319,8 +340,17 @@ def keys_of(items: list[Item]) -> dict[int, tuple[str, int]]:
 
 def sides(items: list[Item], i: int) -> tuple[list[int], list[int]]:
     """The words touching value ``i``: before it (nearest first, up to 3) and after it (up to 2)."""
-    touching = near(items, i)
-    return [j for j in reversed(touching) if j < i], [j for j in touching if j > i]
+    before: list[int] = []
+    j = i - 1
+    while j >= 0 and items[j][1] is None and len(before) < 3:
+        before.append(j)
+        j -= 1
+    after: list[int] = []
+    j, end = i + 1, len(items)
+    while j < end and items[j][1] is None and len(after) < 2:
+        after.append(j)
+        j += 1
+    return before, after
 
 
 def near(items: list[Item], i: int) -> list[int]:
@@ -336,6 +366,33 @@ def near(items: list[Item], i: int) -> list[int]:
         after.append(j)
         j += 1
     return before + after
+
+
+def count_near(items: list[Item], i: int, slots: defaultdict[int, Counter[str]], seen: Counter[str]) -> None:
+    """Count each word touching value ``i`` at its place (``slots``, by offset) and once in ``seen``."""
+    words: set[str] = set()
+    for j in near(items, i):
+        word = items[j][0].lower()
+        slot = slots[j - i]
+        slot[word] = slot.get(word, 0) + 1
+        words.add(word)
+    for word in words:
+        seen[word] = seen.get(word, 0) + 1
+
+
+def side_run(items: list[Item], side: list[int], gone: set[int], labels: frozenset[str], names: frozenset[str],
+             bound: frozenset[str], per: frozenset[str]) -> list[int]:
+    """The words of ``side`` (indices, from the value outwards) that move with a value: a run of its labels,
+    names, bound or unit words, and words what a price is per (``per``, past a label), and words already moved."""
+    moved: list[int] = []
+    for j in side:  # only words that touch the value, in a run
+        if j not in gone:
+            word = items[j][0].lower()
+            if word not in labels and word not in names and _singular(word) not in bound \
+                    and not (moved and word in per):
+                break
+        moved.append(j)
+    return [j for j in moved if j not in gone]
 
 
 @contextlib.contextmanager

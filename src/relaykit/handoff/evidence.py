@@ -462,8 +462,7 @@ class _Reader(GroupVerdicts):
         row.add_break()
         if reason is not None:
             row.add_reason(reason)
-        for token in tokens:
-            row.add(token)
+        row.extend(tokens)
 
     def _read(self, text: str, shared: str | None) -> _Clause:
         """What an attributed clause says: its verdict, the reason of a fail, its label words, and the words and

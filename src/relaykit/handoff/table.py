@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from array import array
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -56,6 +57,14 @@ class Row:
         """Append a word or an encoded value unless the row already holds it."""
         if not _holds(self.body, token):
             self.body = f"{self.body} {token}" if self.body else token
+
+    def extend(self, tokens: Iterable[str]) -> None:
+        """``add`` each token in turn (one call per clause, not one per token)."""
+        body = self.body
+        for token in tokens:
+            if not _holds(body, token):
+                body = f"{body} {token}" if body else token
+        self.body = body
 
     @property
     def verdict(self) -> str | None:
