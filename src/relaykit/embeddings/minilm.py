@@ -12,11 +12,13 @@ where ``import sentence_transformers`` alone took ~7 s on two cores.
 
 from __future__ import annotations
 
+import functools
 import json
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -231,19 +233,33 @@ class MiniLM:
             out[rows] = encode(self.weights, batch, real)
 
         workers = min(len(groups), worker_count())
-        try:
-            from threadpoolctl import threadpool_limits
-        except ImportError:  # without it, one batch at a time on a multi-threaded BLAS
-            workers = 1
-        if workers <= 1:
+        controller = _blas_controller()
+        if controller is None:  # without threadpoolctl, one batch at a time on a multi-threaded BLAS
             for rows in groups:
                 run(rows)
             return out
-        from concurrent.futures import ThreadPoolExecutor
+        # one BLAS thread per batch on every path: a multi-threaded BLAS may sum in another order (OpenBLAS
+        # 0.3.31 does), and a vector must not depend on how many threads computed it
+        with controller.limit(limits=1, user_api="blas"):
+            if workers <= 1:
+                for rows in groups:
+                    run(rows)
+                return out
+            from concurrent.futures import ThreadPoolExecutor
 
-        with threadpool_limits(limits=1, user_api="blas"), ThreadPoolExecutor(workers) as pool:
-            list(pool.map(run, groups))
+            with ThreadPoolExecutor(workers) as pool:
+                list(pool.map(run, groups))
         return out
+
+
+@functools.lru_cache(maxsize=1)
+def _blas_controller() -> Any:
+    """threadpoolctl's view of the loaded BLAS libraries, made once (0.2 ms each time otherwise), or None."""
+    try:
+        from threadpoolctl import ThreadpoolController
+    except ImportError:
+        return None
+    return ThreadpoolController()
 
 
 def worker_count() -> int:
