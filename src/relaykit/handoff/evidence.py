@@ -26,6 +26,7 @@ from relaykit.handoff.lexicon import (
     COMPARATORS,
     DROP_WORDS,
     PRONOUN_START,
+    TOKEN,
     fail_spans,
     is_remark,
     parenthesised_reason,
@@ -140,7 +141,9 @@ class _Reader(GroupVerdicts):
     last_text: str | None = None  # the text ids() read last, and its ids
     last_ids: tuple[str, ...] = ()
     clauses: dict[tuple[str, str | None, int], _Clause] = field(default_factory=dict)  # see _apply
-    named: dict[tuple[str, str | None, int], _Clause] = field(default_factory=dict)  # those naming their option
+    named: dict[tuple[str, str | None, int] | tuple[str, str | None, int, None], _Clause] = field(
+        default_factory=dict)  # those naming their option
+    masks: dict[str, str] = field(default_factory=dict)  # option id -> its masked form, "" when none (id_mask)
     bounds: dict[str | None, tuple[float, ...]] = field(default_factory=dict)  # the thresholds' values by unit
     kept_words: dict[str, bool] = field(default_factory=dict)  # word -> is evidence (see _keeps)
     kinds_known: int = 0  # how many kinds there were when kept_words was filled
@@ -438,10 +441,24 @@ class _Reader(GroupVerdicts):
         self.subject = ids[-1]
 
     def _apply(self, option_id: str, text: str, shared: str | None = None) -> None:
-        key = (text, shared, len(self.kinds))  # kinds only grow: their count says which were known
-        # a clause that names its option recurs only where the whole audit does: it has a memory of its own, so
-        # that in a trace that never repeats, the clauses that do recur (cells, boilerplate) stay remembered
-        memory, bound = (self.named, NAMED_MEMORY) if option_id in text else (self.clauses, CLAUSE_MEMORY)
+        key: tuple[str, str | None, int] | tuple[str, str | None, int, None] = (text, shared, len(self.kinds))
+        # (kinds only grow: their count says which were known.) A clause that names its option has a memory of
+        # its own, so that in a trace that never repeats, the clauses that do recur (cells, boilerplate) stay
+        # remembered there; it is remembered with its option's digits masked ("HT\0\0 is accepted"), for it
+        # reads the same for every option of the family (see ``masked``)
+        if option_id in text:
+            memory, bound = self.named, NAMED_MEMORY
+            mask = self.masks.get(option_id)
+            if mask is None:
+                mask = id_mask(option_id)
+                if len(self.masks) >= 8192:
+                    self.masks.clear()
+                self.masks[option_id] = mask
+            said = masked(text, option_id, mask) if mask else None
+            if said is not None:
+                key = (said, shared, len(self.kinds), None)  # four items: never equal to a plain text's key
+        else:
+            memory, bound = self.clauses, CLAUSE_MEMORY
         read = memory.get(key)
         if read is None:
             read = self._read(text, shared)
@@ -542,6 +559,46 @@ class _Reader(GroupVerdicts):
             if abs(number - value) <= close:
                 return any(m.lastgroup == "w" and m.group(0).lower() in COMPARATORS for m in before)
         return False
+
+
+_PLAIN_ID = re.compile(r"[A-Z]{1,3}\d{1,4}")
+_BEFORE_ID = frozenset(" \t(|,;\"")
+_AFTER_ID = frozenset(" \t),;|\"")
+_END_AFTER_ID = frozenset(".:!?")
+
+
+def id_mask(option_id: str) -> str:
+    """An id as a clause memory key writes it (``HT\\0\\0`` for ``HT07``), or "" where its digits cannot be
+    masked: only a plain id (capitals, then digits) that the tokeniser reads as one word (``USD1`` is a price)."""
+    if _PLAIN_ID.fullmatch(option_id) is None:
+        return ""
+    token = TOKEN.fullmatch(option_id)
+    if token is None or token.lastgroup != "w":
+        return ""
+    digits = len(option_id) - len(option_id.rstrip("0123456789"))
+    return option_id[:-digits] + "\0" * digits
+
+
+def masked(text: str, option_id: str, mask: str) -> str | None:
+    """``text`` with every ``option_id`` written ``mask``, where each stands apart (between spaces, brackets,
+    commas, a sentence end...; not after a number: "5 PM1"), or None. What the reader makes of a clause then
+    does not depend on the id's digits: its letters stay, a digit is read as any digit (no number, time or
+    date can start inside the id), places in the clause keep their offsets, and the id itself is never
+    evidence. So clauses that differ only in which option of a family they name are read once."""
+    at, n, size = text.find(option_id), len(option_id), len(text)
+    while at >= 0:
+        if at:
+            before = text[at - 1]
+            if before not in _BEFORE_ID or (at >= 2 and before in " \t" and text[at - 2].isdigit()):
+                return None
+        end = at + n
+        if end < size:
+            after = text[end]
+            if after not in _AFTER_ID and (after not in _END_AFTER_ID or (end + 1 < size
+                                                                           and text[end + 1] not in " \t")):
+                return None
+        at = text.find(option_id, end)
+    return text.replace(option_id, mask)
 
 
 def read_evidence(trace: str, goal: str, *, id_pattern: str | None = None) -> EvidenceTable:
