@@ -143,6 +143,7 @@ class _Reader(GroupVerdicts):
     clauses: dict[tuple[str, str | None, int], _Clause] = field(default_factory=dict)  # see _apply
     named: dict[tuple[str, str | None, int] | tuple[str, str | None, int, None], _Clause] = field(
         default_factory=dict)  # those naming their option
+    quantities: dict[str, tuple[float, str | None, str]] = field(default_factory=dict)  # amount -> its reading
     masks: dict[str, str] = field(default_factory=dict)  # option id -> its masked form, "" when none (id_mask)
     bounds: dict[str | None, tuple[float, ...]] = field(default_factory=dict)  # the thresholds' values by unit
     kept_words: dict[str, bool] = field(default_factory=dict)  # word -> is evidence (see _keeps)
@@ -508,7 +509,7 @@ class _Reader(GroupVerdicts):
         if len(self.kinds) != self.kinds_known:  # a word's fate depends on the kinds: they only grow
             self.kept_words.clear()
             self.kinds_known = len(self.kinds)
-        kept_words = self.kept_words
+        kept_words, quantities = self.kept_words, self.quantities
         shut = tokens_inside(tokens, blocked) if blocked else NO_TOKENS
         out: list[str] = []
         for k, m in enumerate(tokens):
@@ -524,10 +525,17 @@ class _Reader(GroupVerdicts):
                 if kept:
                     out.append(value)
             elif kind == "qty":
-                number, unit = quantity_parts(m)
-                limits = bounds.get(unit)
-                if not (limits and self._is_threshold(number, limits, tokens[max(0, k - 3):k])):
-                    out.append(encode(format_number(number), unit or "#"))
+                said = m.group(0)
+                known = quantities.get(said)
+                if known is None:  # the same amounts recur ("4 stars", "USD 180"): each is parsed once
+                    number, unit = quantity_parts(m)
+                    known = number, unit, encode(format_number(number), unit or "#")
+                    if len(quantities) >= 8192:
+                        quantities.clear()
+                    quantities[said] = known
+                limits = bounds.get(known[1])
+                if not (limits and self._is_threshold(known[0], limits, tokens[max(0, k - 3):k])):
+                    out.append(known[2])
             elif kind == "time":
                 out.append(encode(normal_time(m.group(0)), "time"))
             elif kind == "date":
