@@ -26,7 +26,6 @@ from relaykit.handoff.lexicon import (
     COMPARATORS,
     DROP_WORDS,
     PRONOUN_START,
-    TOKEN,
     fail_spans,
     is_remark,
     parenthesised_reason,
@@ -52,10 +51,12 @@ from relaykit.handoff.reading import (
     compared_to,
     decision,
     decision_label,
+    id_mask,
     id_matches,
     is_heading,
     keyed_decision,
     kind_before,
+    masked,
     option_ids,
     prose_or_notes,
     respective,
@@ -106,6 +107,8 @@ _LABEL_EQUALS = re.compile(f"(?P<label>(?!))|{_EQUALS_LABEL}")  # and for one wi
 
 _Clause = tuple[str | None, str | None, tuple[tuple[str, ...], ...], tuple[str, ...]]
 """What ``_Reader._read`` makes of a clause: verdict, reason, label words, evidence tokens."""
+_Key = tuple[str, str | None, int] | tuple[str, str | None, int, None]
+"""A clause memory's key: the clause (its option's digits masked: four items), shared verdict, kinds known."""
 CLAUSE_MEMORY = 4096
 """Clauses a reader remembers (boilerplate recurs: "The inventory is closed, so ..."); a bound on memory."""
 NAMED_MEMORY = 2048
@@ -140,9 +143,8 @@ class _Reader(GroupVerdicts):
     option_words: dict[str, bool] = field(default_factory=dict)  # word -> is an option id (see _is_option)
     last_text: str | None = None  # the text ids() read last, and its ids
     last_ids: tuple[str, ...] = ()
-    clauses: dict[tuple[str, str | None, int], _Clause] = field(default_factory=dict)  # see _apply
-    named: dict[tuple[str, str | None, int] | tuple[str, str | None, int, None], _Clause] = field(
-        default_factory=dict)  # those naming their option
+    clauses: dict[_Key, _Clause] = field(default_factory=dict)  # see _apply
+    named: dict[_Key, _Clause] = field(default_factory=dict)  # those naming their option
     quantities: dict[str, tuple[float, str | None, str]] = field(default_factory=dict)  # amount -> its reading
     masks: dict[str, str] = field(default_factory=dict)  # option id -> its masked form, "" when none (id_mask)
     bounds: dict[str | None, tuple[float, ...]] = field(default_factory=dict)  # the thresholds' values by unit
@@ -442,7 +444,7 @@ class _Reader(GroupVerdicts):
         self.subject = ids[-1]
 
     def _apply(self, option_id: str, text: str, shared: str | None = None) -> None:
-        key: tuple[str, str | None, int] | tuple[str, str | None, int, None] = (text, shared, len(self.kinds))
+        key: _Key = (text, shared, len(self.kinds))
         # (kinds only grow: their count says which were known.) A clause that names its option has a memory of
         # its own, so that in a trace that never repeats, the clauses that do recur (cells, boilerplate) stay
         # remembered there; it is remembered with its option's digits masked ("HT\0\0 is accepted"), for it
@@ -455,9 +457,9 @@ class _Reader(GroupVerdicts):
                 if len(self.masks) >= 8192:
                     self.masks.clear()
                 self.masks[option_id] = mask
-            said = masked(text, option_id, mask) if mask else None
-            if said is not None:
-                key = (said, shared, len(self.kinds), None)  # four items: never equal to a plain text's key
+            template = masked(text, option_id, mask) if mask else None
+            if template is not None:
+                key = (template, shared, len(self.kinds), None)  # four items: never equal to a plain text's key
         else:
             memory, bound = self.clauses, CLAUSE_MEMORY
         read = memory.get(key)
@@ -567,46 +569,6 @@ class _Reader(GroupVerdicts):
             if abs(number - value) <= close:
                 return any(m.lastgroup == "w" and m.group(0).lower() in COMPARATORS for m in before)
         return False
-
-
-_PLAIN_ID = re.compile(r"[A-Z]{1,3}\d{1,4}")
-_BEFORE_ID = frozenset(" \t(|,;\"")
-_AFTER_ID = frozenset(" \t),;|\"")
-_END_AFTER_ID = frozenset(".:!?")
-
-
-def id_mask(option_id: str) -> str:
-    """An id as a clause memory key writes it (``HT\\0\\0`` for ``HT07``), or "" where its digits cannot be
-    masked: only a plain id (capitals, then digits) that the tokeniser reads as one word (``USD1`` is a price)."""
-    if _PLAIN_ID.fullmatch(option_id) is None:
-        return ""
-    token = TOKEN.fullmatch(option_id)
-    if token is None or token.lastgroup != "w":
-        return ""
-    digits = len(option_id) - len(option_id.rstrip("0123456789"))
-    return option_id[:-digits] + "\0" * digits
-
-
-def masked(text: str, option_id: str, mask: str) -> str | None:
-    """``text`` with every ``option_id`` written ``mask``, where each stands apart (between spaces, brackets,
-    commas, a sentence end...; not after a number: "5 PM1"), or None. What the reader makes of a clause then
-    does not depend on the id's digits: its letters stay, a digit is read as any digit (no number, time or
-    date can start inside the id), places in the clause keep their offsets, and the id itself is never
-    evidence. So clauses that differ only in which option of a family they name are read once."""
-    at, n, size = text.find(option_id), len(option_id), len(text)
-    while at >= 0:
-        if at:
-            before = text[at - 1]
-            if before not in _BEFORE_ID or (at >= 2 and before in " \t" and text[at - 2].isdigit()):
-                return None
-        end = at + n
-        if end < size:
-            after = text[end]
-            if after not in _AFTER_ID and (after not in _END_AFTER_ID or (end + 1 < size
-                                                                           and text[end + 1] not in " \t")):
-                return None
-        at = text.find(option_id, end)
-    return text.replace(option_id, mask)
 
 
 def read_evidence(trace: str, goal: str, *, id_pattern: str | None = None) -> EvidenceTable:
