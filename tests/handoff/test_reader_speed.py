@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from relaykit.handoff.compact import family
 from relaykit.handoff.corpus import STYLES, corpus
 from relaykit.handoff.lexicon import (
     DATE_PATTERN,
@@ -162,3 +163,9 @@ def test_parse_row_is_items_of_then_keys_of() -> None:
         items = items_of(body)
         assert parse_row(body) == (items, keys_of(items))
     assert parse_row(f"9{SEP}km 8{SEP}km")[1] == {0: ("km", 0), 1: ("km", 1)}
+
+
+def test_family_strips_as_the_regex_it_replaces() -> None:
+    ids = ["H07", "VND-7", "VND-", "123", "HT", "AB-12-3", "GV141", "H\u0663", "H01\n", "SU-1", "a-b-1", ""]
+    for identifier in ids:
+        assert family(identifier) == re.sub(r"[-\d]+$", "", identifier), identifier

@@ -92,9 +92,15 @@ class RowLike(Protocol):
     def verdict(self) -> str | None: ...
 
 
+_FAMILY_TAIL = re.compile(r"[-\d]+$")
+
+
 def family(identifier: str) -> str:
-    """The letter prefix of an id (``H`` for ``H07``, ``VND-`` stripped to ``VND``)."""
-    return re.sub(r"[-\d]+$", "", identifier)
+    """The letter prefix of an id (``H`` for ``H07``, ``VND-`` stripped to ``VND``). An ASCII id is stripped
+    with ``str.rstrip`` (the same answer, without a regex call: a large trace has many ids)."""
+    if identifier.isascii() and not identifier.endswith("\n"):
+        return identifier.rstrip("-0123456789")
+    return _FAMILY_TAIL.sub("", identifier)
 
 
 Key = tuple[str, int]  # (unit, rank of the value among the row's values of that unit)
@@ -115,6 +121,7 @@ class _Group:
     other: bool = False
     cache: list[tuple[list[Item], dict[int, Key]]] | None = None
     stripped: list[set[int]] | None = None
+    freed: list[list[str]] | None = None  # each cached row's words as prepare() found them (see lines())
     before: list[set[str]] = field(default_factory=list)  # per column, its header words that lead its values
 
     near_words: dict[Key, set[str]] = field(default_factory=dict)  # every word seen touching a column's values
@@ -260,6 +267,7 @@ class _Group:
         places: dict[Key, dict[str, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0]))
         seen: dict[str, list[tuple[str, str]]] = defaultdict(list)
         self.stripped = [] if self.cache is not None else None
+        self.freed = [] if self.cache is not None else None
         for items, keys in self._parsed():
             gone, said = self._strip(items, keys)
             gone |= self._bare_labels(items)  # what _free leaves out: moved words and bare label clauses
@@ -269,7 +277,10 @@ class _Group:
                 for word, place in label:
                     places[key][word][0] += place
                     places[key][word][1] += 1
-            self.other = bool(self._free(items, gone, self.labelled, seen)) or self.other
+            free = self._free(items, gone, self.labelled, seen)
+            if self.freed is not None:
+                self.freed.append(free)
+            self.other = bool(free) or self.other
         self._pair_labels(seen)
         self.before = [{w for w, (total, _) in places[k].items() if total < 0} for k in self.columns]
         return [sorted(places[k], key=lambda w: places[k][w][0] / places[k][w][1]) for k in self.columns]
@@ -304,7 +315,8 @@ class _Group:
         for k, (row, (items, keys)) in enumerate(zip(self.rows, self._parsed(), strict=True)):
             gone = self.stripped[k] if self.stripped is not None \
                 else self._strip(items, keys)[0] | self._bare_labels(items)
-            words = self._free(items, gone, {})
+            # the words prepare() kept are the same unless two-word labels were found since (see _labels_too)
+            words = self.freed[k] if self.freed is not None and not self.pairs else self._free(items, gone, {})
             left = self._unstated(row, {key: items[i][0] for i, key in keys.items()}, words, (marks, shown), bounds,
                                   wants)
             if same:
@@ -524,7 +536,7 @@ def _render(rows: Iterable[RowLike], protected: frozenset[str], labels: frozense
         # one family: every wanted word speaks of it (no row need have it); else only where some row has it
         wants = wanted(left) if len(groups) == 1 else applying(wanted(left), (r.body.split(" ") for r in group.rows))
         out += group.lines(head, bound, named, wants, stated, same)
-        group.cache = group.stripped = None
+        group.cache = group.stripped = group.freed = None
         group.side_words.clear()  # a group done holds nothing it no longer needs (memory at 100k options)
     return out, left
 

@@ -51,10 +51,12 @@ from relaykit.handoff.reading import (
     compared_to,
     decision,
     decision_label,
+    id_mask,
     id_matches,
     is_heading,
     keyed_decision,
     kind_before,
+    masked,
     option_ids,
     prose_or_notes,
     respective,
@@ -105,6 +107,8 @@ _LABEL_EQUALS = re.compile(f"(?P<label>(?!))|{_EQUALS_LABEL}")  # and for one wi
 
 _Clause = tuple[str | None, str | None, tuple[tuple[str, ...], ...], tuple[str, ...]]
 """What ``_Reader._read`` makes of a clause: verdict, reason, label words, evidence tokens."""
+_Key = tuple[str, str | None, int] | tuple[str, str | None, int, None]
+"""A clause memory's key: the clause (its option's digits masked: four items), shared verdict, kinds known."""
 CLAUSE_MEMORY = 4096
 """Clauses a reader remembers (boilerplate recurs: "The inventory is closed, so ..."); a bound on memory."""
 NAMED_MEMORY = 2048
@@ -139,8 +143,10 @@ class _Reader(GroupVerdicts):
     option_words: dict[str, bool] = field(default_factory=dict)  # word -> is an option id (see _is_option)
     last_text: str | None = None  # the text ids() read last, and its ids
     last_ids: tuple[str, ...] = ()
-    clauses: dict[tuple[str, str | None, int], _Clause] = field(default_factory=dict)  # see _apply
-    named: dict[tuple[str, str | None, int], _Clause] = field(default_factory=dict)  # those naming their option
+    clauses: dict[_Key, _Clause] = field(default_factory=dict)  # see _apply
+    named: dict[_Key, _Clause] = field(default_factory=dict)  # those naming their option
+    quantities: dict[str, tuple[float, str | None, str]] = field(default_factory=dict)  # amount -> its reading
+    masks: dict[str, str] = field(default_factory=dict)  # option id -> its masked form, "" when none (id_mask)
     bounds: dict[str | None, tuple[float, ...]] = field(default_factory=dict)  # the thresholds' values by unit
     kept_words: dict[str, bool] = field(default_factory=dict)  # word -> is evidence (see _keeps)
     kinds_known: int = 0  # how many kinds there were when kept_words was filled
@@ -438,10 +444,24 @@ class _Reader(GroupVerdicts):
         self.subject = ids[-1]
 
     def _apply(self, option_id: str, text: str, shared: str | None = None) -> None:
-        key = (text, shared, len(self.kinds))  # kinds only grow: their count says which were known
-        # a clause that names its option recurs only where the whole audit does: it has a memory of its own, so
-        # that in a trace that never repeats, the clauses that do recur (cells, boilerplate) stay remembered
-        memory, bound = (self.named, NAMED_MEMORY) if option_id in text else (self.clauses, CLAUSE_MEMORY)
+        key: _Key = (text, shared, len(self.kinds))
+        # (kinds only grow: their count says which were known.) A clause that names its option has a memory of
+        # its own, so that in a trace that never repeats, the clauses that do recur (cells, boilerplate) stay
+        # remembered there; it is remembered with its option's digits masked ("HT\0\0 is accepted"), for it
+        # reads the same for every option of the family (see ``masked``)
+        if option_id in text:
+            memory, bound = self.named, NAMED_MEMORY
+            mask = self.masks.get(option_id)
+            if mask is None:
+                mask = id_mask(option_id)
+                if len(self.masks) >= 8192:
+                    self.masks.clear()
+                self.masks[option_id] = mask
+            template = masked(text, option_id, mask) if mask else None
+            if template is not None:
+                key = (template, shared, len(self.kinds), None)  # four items: never equal to a plain text's key
+        else:
+            memory, bound = self.clauses, CLAUSE_MEMORY
         read = memory.get(key)
         if read is None:
             read = self._read(text, shared)
@@ -491,7 +511,7 @@ class _Reader(GroupVerdicts):
         if len(self.kinds) != self.kinds_known:  # a word's fate depends on the kinds: they only grow
             self.kept_words.clear()
             self.kinds_known = len(self.kinds)
-        kept_words = self.kept_words
+        kept_words, quantities = self.kept_words, self.quantities
         shut = tokens_inside(tokens, blocked) if blocked else NO_TOKENS
         out: list[str] = []
         for k, m in enumerate(tokens):
@@ -507,10 +527,17 @@ class _Reader(GroupVerdicts):
                 if kept:
                     out.append(value)
             elif kind == "qty":
-                number, unit = quantity_parts(m)
-                limits = bounds.get(unit)
-                if not (limits and self._is_threshold(number, limits, tokens[max(0, k - 3):k])):
-                    out.append(encode(format_number(number), unit or "#"))
+                said = m.group(0)
+                known = quantities.get(said)
+                if known is None:  # the same amounts recur ("4 stars", "USD 180"): each is parsed once
+                    number, unit = quantity_parts(m)
+                    known = number, unit, encode(format_number(number), unit or "#")
+                    if len(quantities) >= 8192:
+                        quantities.clear()
+                    quantities[said] = known
+                limits = bounds.get(known[1])
+                if not (limits and self._is_threshold(known[0], limits, tokens[max(0, k - 3):k])):
+                    out.append(known[2])
             elif kind == "time":
                 out.append(encode(normal_time(m.group(0)), "time"))
             elif kind == "date":

@@ -347,6 +347,46 @@ def id_matches(id_re: re.Pattern[str], text: str) -> tuple[str, ...]:
     return tuple(m.group(0) for m in id_re.finditer(text))
 
 
+_PLAIN_ID = re.compile(r"[A-Z]{1,3}\d{1,4}")
+_BEFORE_ID = frozenset(" \t(|,;\"")
+_AFTER_ID = frozenset(" \t),;|\"")
+_END_AFTER_ID = frozenset(".:!?")
+
+
+def id_mask(option_id: str) -> str:
+    """An id as a clause memory key writes it (``HT\\0\\0`` for ``HT07``), or "" where its digits cannot be
+    masked: only a plain id (capitals, then digits) that the tokeniser reads as one word (``USD1`` is a price)."""
+    if _PLAIN_ID.fullmatch(option_id) is None:
+        return ""
+    token = TOKEN.fullmatch(option_id)
+    if token is None or token.lastgroup != "w":
+        return ""
+    digits = len(option_id) - len(option_id.rstrip("0123456789"))
+    return option_id[:-digits] + "\0" * digits
+
+
+def masked(text: str, option_id: str, mask: str) -> str | None:
+    """``text`` with every ``option_id`` written ``mask``, where each stands apart (between spaces, brackets,
+    commas, a sentence end...; not after a number: "5 PM1"), or None. What the reader makes of a clause then
+    does not depend on the id's digits: its letters stay, a digit is read as any digit (no number, time or
+    date can start inside the id), places in the clause keep their offsets, and the id itself is never
+    evidence. So clauses that differ only in which option of a family they name are read once."""
+    at, n, size = text.find(option_id), len(option_id), len(text)
+    while at >= 0:
+        if at:
+            before = text[at - 1]
+            if before not in _BEFORE_ID or (at >= 2 and before in " \t" and text[at - 2].isdigit()):
+                return None
+        end = at + n
+        if end < size:
+            after = text[end]
+            if after not in _AFTER_ID and (after not in _END_AFTER_ID or (end + 1 < size
+                                                                           and text[end + 1] not in " \t")):
+                return None
+        at = text.find(option_id, end)
+    return text.replace(option_id, mask)
+
+
 __all__ = [
     "BOTH_START",
     "COMPARES",
@@ -365,10 +405,12 @@ __all__ = [
     "compared_to",
     "decision",
     "decision_label",
+    "id_mask",
     "id_matches",
     "is_heading",
     "keyed_decision",
     "kind_before",
+    "masked",
     "option_ids",
     "prose_or_notes",
     "respective",
