@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import itertools
 import re
@@ -42,6 +43,15 @@ def cosine(a: npt.ArrayLike, b: npt.ArrayLike) -> float:
 
 
 _WORD = re.compile(r"[A-Za-z0-9$€£.]+")
+_EXACT_SQUARES = 2**24  # float32 adds whole numbers exactly below this: the norm needs no float32 pass
+
+
+@functools.lru_cache(maxsize=1 << 15)
+def _hashed(feature: str) -> tuple[int, float]:
+    """A feature's 32-bit hash and sign. Remembered (a bounded LRU): a cache embeds one query per lookup, its
+    words recur, and one BLAKE2b per feature was most of the embedding's cost."""
+    digest = hashlib.blake2b(feature.encode(), digest_size=8).digest()
+    return int.from_bytes(digest[:4], "little"), 1.0 if digest[4] & 1 else -1.0
 
 
 class HashingEmbedder:
@@ -55,11 +65,21 @@ class HashingEmbedder:
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         for row, text in enumerate(texts):
             words = [w.lower().strip(".") for w in _WORD.findall(text)]
-            for feature in words + [a + " " + b for a, b in itertools.pairwise(words)]:
-                digest = hashlib.blake2b(feature.encode(), digest_size=8).digest()
-                index = int.from_bytes(digest[:4], "little") % self.dim
-                out[row, index] += 1.0 if digest[4] & 1 else -1.0
-        return normalise(out)
+            counts: dict[int, float] = {}
+            for feature in itertools.chain(words, map(" ".join, itertools.pairwise(words))):
+                number, sign = _hashed(feature)
+                index = number % self.dim
+                counts[index] = counts.get(index, 0.0) + sign
+            if not counts:
+                continue
+            values = np.fromiter(counts.values(), dtype=np.float32, count=len(counts))
+            squares = sum(value * value for value in counts.values())
+            if squares >= _EXACT_SQUARES:  # a word repeated thousands of times: float32 sums are inexact
+                out[row, list(counts)] = values
+                out[row: row + 1] = normalise(out[row: row + 1])
+            elif squares:  # the very float32 norm and quotients ``normalise`` computes, without its passes
+                out[row, list(counts)] = values / np.sqrt(np.float32(squares))
+        return out
 
 
 class MiniLMEmbedder:

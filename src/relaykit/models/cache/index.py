@@ -51,12 +51,27 @@ def _projection(dim: int) -> Vectors:
 
 
 _VECDOT = getattr(np, "vecdot", None)  # numpy >= 2: row-by-row dot products in numpy's own SIMD loops
+HELD = 500
+"""Rows per ``_rowdot`` call, at most: numpy gives the GIL up around a loop of more (its
+NPY_BEGIN_THREADS_THRESHOLDED), and a thread that gives it up for a few microseconds among busy threads waits
+for another's whole turn to get it back (with several writer threads, the 512 cells' scores of every search cost
+such a wait, more than the arithmetic); a few calls of at most this many rows keep the GIL."""
 
 
 def _rowdot(matrix: Vectors, vector: Vectors) -> Vectors:
-    """``matrix @ vector`` without BLAS: a BLAS matrix product wakes its thread pool, whose spinning threads cost
-    milliseconds to every thread of the process on a busy machine (and einsum is three times slower)."""
-    out: Vectors = np.einsum("ij,j->i", matrix, vector) if _VECDOT is None else _VECDOT(matrix, vector)
+    """``matrix @ vector`` without BLAS (a BLAS matrix product wakes its thread pool, whose spinning threads cost
+    milliseconds to every thread of the process on a busy machine; einsum is three times slower), ``HELD``
+    rows per call."""
+    if _VECDOT is None:
+        slow: Vectors = np.einsum("ij,j->i", matrix, vector)
+        return slow
+    n = matrix.shape[0]
+    if n <= HELD:
+        out: Vectors = _VECDOT(matrix, vector)
+        return out
+    out = np.empty(n, dtype=np.float32)
+    for start in range(0, n, HELD):
+        _VECDOT(matrix[start: start + HELD], vector, out=out[start: start + HELD])
     return out
 
 
@@ -86,12 +101,13 @@ class _Cell:
 
     def extend(self, ids: Ids, proj: Vectors, norm2: Vectors) -> None:
         need = self.size + len(ids)
-        if need > len(self.ids):
-            capacity = max(16, need, self.size * 2)
-            self.ids = np.resize(self.ids, capacity)
-            grown = np.zeros((capacity, PROJECTED_DIM + 1), dtype=np.float32)
+        if need > len(self.ids):  # room for 1/HEADROOM more (a cell filled at a build takes rows next), or double
+            capacity = max(16, need + need // HEADROOM, self.size * 2)
+            grown_ids = np.empty(capacity, dtype=np.int64)  # not zeroed: nothing past ``size`` is read
+            grown_ids[: self.size] = self.ids[: self.size]
+            grown = np.empty((capacity, PROJECTED_DIM + 1), dtype=np.float32)
             grown[: self.size] = self.rows[: self.size]
-            self.rows = grown
+            self.ids, self.rows = grown_ids, grown
         self.ids[self.size: need] = ids
         self.rows[self.size: need, :PROJECTED_DIM] = proj
         self.rows[self.size: need, PROJECTED_DIM] = norm2 / 2.0
@@ -228,7 +244,7 @@ class GroupIndex:
         self._cell[rows] = cells
         order = np.argsort(cells, kind="stable")
         rows, cells = rows[order], cells[order]
-        starts = np.flatnonzero(np.r_[True, cells[1:] != cells[:-1]])
+        starts = np.concatenate([[0], np.flatnonzero(cells[1:] != cells[:-1]) + 1])
         for start, end in itertools.pairwise([*starts.tolist(), len(rows)]):
             ids = rows[start:end]
             self._cells[int(cells[start])].extend(ids, self._proj[ids], self._norm2[ids])

@@ -1,0 +1,59 @@
+"""What keeps a semantic writer's index work small: dot products in calls that keep the GIL, cells with room
+for the rows filed after a build (no copy of the cell per batch), the same results as before."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from relaykit.models.cache import index as index_module
+from relaykit.models.cache.index import EXACT_BELOW, HELD, LOOSE, GroupIndex
+
+
+def unit_rows(rng: np.random.Generator, n: int, dim: int = 64) -> np.ndarray:
+    rows = rng.standard_normal((n, dim)).astype(np.float32)
+    return rows / np.linalg.norm(rows, axis=1, keepdims=True)
+
+
+@pytest.mark.parametrize("rows", [1, HELD, HELD + 1, 512, 2047, 3 * HELD + 7])
+def test_rowdot_scores_at_most_held_rows_per_call_with_the_same_bytes(rows: int, monkeypatch: Any) -> None:
+    rng = np.random.default_rng(rows)
+    matrix, vector = unit_rows(rng, rows, 65), unit_rows(rng, 1, 65)[0]
+    expected = np.vecdot(matrix, vector)
+    calls: list[int] = []
+    vecdot = np.vecdot
+
+    def counted(a: np.ndarray, b: np.ndarray, **kwargs: Any) -> Any:
+        calls.append(a.shape[0])
+        return vecdot(a, b, **kwargs)
+
+    monkeypatch.setattr(index_module, "_VECDOT", counted)
+    got = index_module._rowdot(matrix, vector)
+    assert got.tobytes() == expected.tobytes()
+    assert max(calls) <= HELD and sum(calls) == rows, "a call over HELD rows gives the GIL up"
+
+
+def test_cells_drawn_at_a_build_take_the_next_batch_without_growing() -> None:
+    rng = np.random.default_rng(7)
+    index = GroupIndex()
+    index.add([f"k{i}" for i in range(EXACT_BELOW * 2)], unit_rows(rng, EXACT_BELOW * 2))
+    index.view()  # draws the cells
+    arrays = [(cell.ids, cell.rows) for cell in index._cells]
+    assert all(len(cell.ids) > cell.size for cell in index._cells), "a cell left full at its build"
+    for i in range(LOOSE):  # one batch of pending rows, filed into the cells
+        index.add([f"n{i}"], unit_rows(rng, 1))
+    assert index.pending == 0
+    assert all(cell.ids is ids and cell.rows is rows for cell, (ids, rows) in zip(index._cells, arrays))
+    found = [index.search(vector, threshold=0.99) for vector in index._full[: len(index)][-LOOSE:]]
+    assert [hits[0][0] for hits in found] == [f"n{i}" for i in range(LOOSE)]
+
+
+def test_a_full_cell_doubles_and_keeps_its_rows() -> None:
+    cell = index_module._Cell(np.arange(20), np.ones((20, 64), np.float32), np.full(20, 2.0, np.float32))
+    assert len(cell.ids) == 22 and cell.size == 20  # 1/HEADROOM more
+    for start in range(20, 100, 5):
+        cell.extend(np.arange(start, start + 5), np.full((5, 64), start, np.float32), np.zeros(5, np.float32))
+    assert cell.size == 100 and cell.ids[:100].tolist() == list(range(100))
+    assert cell.rows[:20, 64].tolist() == [1.0] * 20 and cell.rows[95, 0] == 95.0
