@@ -126,17 +126,17 @@ def _stage1(plan: Plan, present: dict[int, Step], floor: list[int], room: int, b
     t = plan.trajectory
     masking = s.dropped != "remove" or plan.mask_rest
     steps_room = room - (_held(s.facts_share, room) if masking else 0)  # the rest: the facts block
-    chosen = _pack(plan, present, floor, steps_room, cost, masker, s)
+    out = _with_past(t, _pack(plan, present, floor, steps_room, cost, masker, s))
     if masking and s.facts_share > 0:
-        chosen = _facts(t, chosen, budget, cost, masker)
+        out = _facts(out, budget, cost, masker)
     if masking and len(present) <= BREADTH_MAX_STEPS:  # or masks first
-        broad = _pack_masked_first(plan, present, floor, steps_room, cost, masker)
+        broad = _with_past(t, _pack_masked_first(plan, present, floor, steps_room, cost, masker))
         if s.facts_share > 0:
-            broad = _facts(t, broad, budget, cost, masker)
+            broad = _facts(broad, budget, cost, masker)
         facts = FactWords(masker.actionable())
-        if facts.score(_with_past(t, broad)) > facts.score(_with_past(t, chosen)):
-            chosen = broad
-    return _with_past(t, chosen)
+        if facts.score(broad) > facts.score(out):
+            out = broad
+    return out
 
 
 def _degrade_best(plan: Plan, present: dict[int, Step], floor: list[int], room: int, budget: int, cost: Cost,
@@ -159,7 +159,7 @@ def _degrade_best(plan: Plan, present: dict[int, Step], floor: list[int], room: 
                         raise
                     continue
                 if masking and s.facts_share > 0:
-                    out = _with_past(out, _facts(out, {st.index: st for st in out.past}, budget, cost, masker))
+                    out = _facts(out, budget, cost, masker)
                 score = facts.score(out)
                 if best is None or score >= best[0]:  # ties: the later (smaller share; least important dropped)
                     best = (score, out, notices)
@@ -311,38 +311,45 @@ def _held(share: float, room: int) -> int:
     return min(math.floor(share * room), MAX_BLOCK_TOKENS)
 
 
-def _facts(t: Trajectory, chosen: dict[int, Step], budget: int, cost: Cost, masker: Masker) -> dict[int, Step]:
-    """``chosen`` with one deduplicated block of the facts of its elided steps in the tokens the budget leaves
-    (:mod:`relaykit.trajectory.facts`), inside the oldest masked step's placeholder (or the newest dropped
-    step's, masked for it); unchanged when there is no room, no host or nothing new to say."""
-    room = budget - cost.total(_with_past(t, chosen))
+def _facts(t: Trajectory, budget: int, cost: Cost, masker: Masker) -> Trajectory:
+    """``t`` with one deduplicated block of the facts of its elided steps in the tokens the budget leaves
+    (:mod:`relaykit.trajectory.facts`), inside the oldest masked step's placeholder, else the newest dropped
+    step's (masked for it), else after the current observation (no step's masked form fits beside the block:
+    the tightest budgets); unchanged when there is no room or nothing new to say."""
+    room = budget - cost.total(t)
     original = masker.original.steps
+    chosen = {step.index: step for step in t.past}
     elided = [s for s in masker.original.past if s.index not in chosen or chosen[s.index].masked][-ELIDED_WINDOW:]
     if room < MIN_BLOCK_TOKENS or not elided:
-        return chosen
+        return t
     out = dict(chosen)
     host = min((i for i in out if out[i].masked and block_slot(out[i], t.form) is not None), default=None)
     if host is None:
         host = next((s.index for s in reversed(elided) if block_slot(masker.mask(s), t.form) is not None
                      and cost.step(masker.mask(s)) + MIN_BLOCK_TOKENS <= room), None)
-        if host is None:
-            return chosen
-        out[host] = masker.mask(original[host])
-        room -= cost.step(out[host])
+        if host is not None:
+            out[host] = masker.mask(original[host])
+            room -= cost.step(out[host])
+    current = t.steps[-1]
+    if host is None and block_slot(current, t.form) is None:
+        return t
     items = rank_items(elided, len(t.steps), facts_context(_with_past(t, out)), masker.frequencies(),
-                       masker.actionable())
-    base, limit = cost.step(out[host]), room - tokens.count(FACTS_LABEL, cost.encoding) - 2
+                       masker.actionable(), masker.acted())
+    target = out[host] if host is not None else current
+    base, limit = cost.step(target), room - tokens.count(FACTS_LABEL, cost.encoding) - 2
     for _ in range(4):  # the exact cost of the host with its block decides; tighten if the estimate was short
         block = block_text(items, limit, cost.encoding)
         if not block:
-            return chosen
-        filled = with_block(out[host], block, t.form)
+            return t
+        filled = with_block(target, block, t.form, inside=host is not None)
         over = cost.step(filled) - base - room
         if over <= 0:
+            if host is None:
+                return t.with_steps([*t.past, filled])
             out[host] = filled
-            return out
+            return _with_past(t, out)
         limit -= over
-    return chosen
+    return t
 
 
 def _with_past(t: Trajectory, kept: dict[int, Step]) -> Trajectory:

@@ -112,6 +112,7 @@ class Masker:
         self._masked: dict[int, Step] = {}
         self._known_words: frozenset[str] | None = None
         self._shapes: frozenset[tuple[str, int]] | None = None
+        self._acted: dict[str, int] | None = None
 
     def actionable(self) -> frozenset[tuple[str, int]]:
         """The shapes of the values the last ``ACTION_WINDOW`` actions pass (see ``digest.action_shapes``)."""
@@ -119,6 +120,14 @@ class Masker:
             recent = dict.fromkeys(step.action_text for step in self.original.steps[-ACTION_WINDOW:])
             self._shapes = action_shapes(recent)
         return self._shapes
+
+    def acted(self) -> dict[str, int]:
+        """Each word an action names -> the newest step whose action names it (the current step's included)."""
+        if self._acted is None:
+            self._acted = {}
+            for step in self.original.steps:
+                self._acted.update(dict.fromkeys(text_words(step.action_text), step.index))
+        return self._acted
 
     def frequencies(self) -> Counter[str]:
         """In how many blocks (task, pending turn, each step) of the original trajectory each word occurs."""
