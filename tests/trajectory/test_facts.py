@@ -22,7 +22,7 @@ from relaykit.trajectory import (
     validate,
 )
 from relaykit.trajectory.budget import minimum_budget
-from relaykit.trajectory.digest import shape
+from relaykit.trajectory.digest import digest, shape
 from relaykit.trajectory.facts import FACTS_LABEL, MAX_BLOCK_TOKENS, rank_items, sibling_kinds, step_items
 from relaykit.trajectory.plan import Masker
 
@@ -167,3 +167,18 @@ def test_when_no_step_can_host_the_block_it_follows_the_current_observation() ->
     last = str(out.messages[-1]["content"])
     assert FACTS_LABEL in last and "KQ4471" in last.split(FACTS_LABEL, 1)[1]  # from the dropped steps
     assert out.accounting.tokens_out <= out.accounting.budget and out.valid and validate(out.messages) == []
+
+
+def test_a_digest_puts_siblings_of_an_acted_on_item_first() -> None:
+    text = 'orders: ["KQ4471", "KQ8820"]; noted by agent Ruth'
+    df = {"ruth": 4, "kq4471": 2, "kq8820": 1}
+    kind = shape("KQ8820")[0]
+    assert digest(text, 40, df).split(", ")[0] == "Ruth"  # recurrence alone
+    assert digest(text, 40, df, siblings=frozenset({kind})).split(", ")[:2] == ["KQ4471", "KQ8820"]
+    msgs = [{"role": "system", "content": "You are a support agent."}, {"role": "user", "content": "Check my orders."}]
+    for action, obs in [("list orders", 'orders: ["KQ4471", "KQ88201"]; agent Mona Vale'),
+                        ("get order KQ4471", "KQ4471 shipped; Mona Vale notes."), ("ask agent", "Mona Vale: fine"),
+                        ("wait", "done")]:
+        msgs += [{"role": "assistant", "content": action}, {"role": "user", "content": obs}]
+    masker = Masker(parse(msgs), TrajectorySettings(dropped="placeholder", digest_tokens=10))
+    assert "KQ88201" in masker.placeholder(0) and "Mona" not in masker.placeholder(0)  # the masker passes the kinds

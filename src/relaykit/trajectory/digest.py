@@ -111,14 +111,19 @@ def action_shapes(actions: Iterable[str]) -> frozenset[tuple[str, int]]:
 _QUOTED_VALUE = re.compile(r"[\"']([^\"'\n]{2,40})[\"']")
 ACTIONABLE = 2.0
 """The rank bonus of an item shaped like a value some action passed (an id like those the agent acts on)."""
+SIBLING = 3.0
+"""The rank bonus of an item of the same kind (character classes) as an item of its step that a later action
+named: a sibling on the list the agent picks from (the other orders, files, objects of a room), the evidence
+that a once-mentioned item will be acted on (:func:`relaykit.trajectory.facts.sibling_kinds`)."""
 
 
 def digest(text: str, max_tokens: int, df: Mapping[str, int] | None = None, encoding: str = "o200k_base",
            known: frozenset[str] | set[str] = frozenset(),
-           actionable: frozenset[tuple[str, int]] = frozenset()) -> str:
+           actionable: frozenset[tuple[str, int]] = frozenset(), siblings: frozenset[str] = frozenset()) -> str:
     """At most ``max_tokens`` tokens of the facts in ``text``, most recurrent first (``""`` for none). Items
     whose words are all in ``known`` (what the context holds anyway) are left out; items shaped like a value
-    an action passed (``actionable``, from :func:`action_shapes`) rank ahead by :data:`ACTIONABLE`."""
+    an action passed (``actionable``, from :func:`action_shapes`) rank ahead by :data:`ACTIONABLE`, and items of
+    the ``siblings`` kinds (character classes of items a later action named) by :data:`SIBLING`."""
     if max_tokens <= 0 or not text:
         return ""
     items = [item for item in candidates(text) if not known or not set(words(item)) <= known]
@@ -127,6 +132,7 @@ def digest(text: str, max_tokens: int, df: Mapping[str, int] | None = None, enco
 
         def rank(k: int) -> tuple[float, int]:
             bonus = ACTIONABLE if actionable and shape(items[k]) in actionable else 0.0
+            bonus += SIBLING if siblings and shape(items[k])[0] in siblings else 0.0
             return -(min(recurrence(items[k], df, own), RECURRENCE_CAP) + bonus), k
 
         items = [items[k] for k in sorted(range(len(items)), key=rank)]
@@ -159,5 +165,5 @@ def pack_items(items: Iterable[str], max_tokens: int, encoding: str = "o200k_bas
     return joined
 
 
-__all__ = ["ACTIONABLE", "PATTERNS", "action_shapes", "block_frequencies", "candidates", "digest", "pack_items",
-           "recurrence", "shape"]
+__all__ = ["ACTIONABLE", "PATTERNS", "SIBLING", "action_shapes", "block_frequencies", "candidates", "digest",
+           "pack_items", "recurrence", "shape"]

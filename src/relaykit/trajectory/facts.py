@@ -25,7 +25,15 @@ from dataclasses import replace
 
 from relaykit import tokens
 from relaykit.text import STOPWORDS, words
-from relaykit.trajectory.digest import ACTIONABLE, RECURRENCE_CAP, candidates, pack_items, recurrence, shape
+from relaykit.trajectory.digest import (
+    ACTIONABLE,
+    RECURRENCE_CAP,
+    SIBLING,
+    candidates,
+    pack_items,
+    recurrence,
+    shape,
+)
 from relaykit.trajectory.parse import Msg, Step, Trajectory
 
 FACTS_LABEL = "facts from elided steps: "
@@ -37,9 +45,6 @@ MAX_BLOCK_TOKENS = 1024
 """The most tokens a block takes (beyond that the room goes back to whole and masked steps)."""
 ELIDED_WINDOW = 1000
 """The block reads the facts of at most this many elided steps, the newest (bounds the work on long runs)."""
-SIBLING = 3.0
-"""Rank bonus of an item of the same kind as an item of its step that a later action named (a sibling on the
-list the agent picks from): the evidence that a once-mentioned item will be acted on."""
 _VERB_ARGS_MAX_WORDS = 8
 
 
