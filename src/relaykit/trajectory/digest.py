@@ -13,6 +13,7 @@ Everything here is regular-expression work over the text, linear in its length.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
@@ -41,6 +42,15 @@ _JSON_KEY = re.compile(r"[\"']?\s*:\s*(?:[\[{\"'\d\-tfn]|$)")
 
 def candidates(text: str) -> list[str]:
     """The digest candidates of ``text`` in order of first appearance, without duplicates."""
+    return list(_memo_candidates(text) if len(text) <= _MEMO_CHARS else _candidates(text))
+
+
+_MEMO_CHARS = 20_000
+"""Texts up to this long are memoised (a step's digest, its sibling kinds and the facts block read the same
+observation); longer ones are not kept alive by the cache."""
+
+
+def _candidates(text: str) -> tuple[str, ...]:
     found: list[tuple[int, str]] = []
     for kind, pattern in PATTERNS:
         for match in pattern.finditer(text):
@@ -56,7 +66,10 @@ def candidates(text: str) -> list[str]:
         if key not in seen:
             seen.add(key)
             out.append(item)
-    return out
+    return tuple(out)
+
+
+_memo_candidates = functools.lru_cache(maxsize=4096)(_candidates)
 
 
 def _clean(kind: str, item: str) -> str:

@@ -93,9 +93,14 @@ def sibling_kinds(step: Step, acted: Mapping[str, int]) -> frozenset[str]:
     """The character classes (:func:`relaykit.trajectory.digest.shape`) of the observation items of ``step``
     that a later action named: the step listed things the agent went on to act on (orders, files, objects in
     a room), so its other items of the same kind are the likeliest next arguments, even when mentioned once."""
+    text = step.observation_text
+    named = {w for w in words(text) if acted.get(w, -1) > step.index and w not in STOPWORDS}
+    if not named:
+        return frozenset()
     out = set()
-    for item in candidates(step.observation_text):
-        if any(acted.get(w, -1) > step.index for w in words(item) if w not in STOPWORDS):
+    for item in candidates(text):
+        low = item.lower()
+        if any(w in low for w in named) and named.intersection(words(item)):  # substring first: cheap
             out.add(shape(item)[0])
     return frozenset(out)
 
