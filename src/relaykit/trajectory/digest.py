@@ -46,8 +46,8 @@ def candidates(text: str) -> list[str]:
 
 
 _MEMO_CHARS = 20_000
-"""Texts up to this long are memoised (a step's digest, its sibling kinds and the facts block read the same
-observation); longer ones are not kept alive by the cache."""
+"""Texts up to this long are memoised, the 256 newest (a step's digest, its sibling kinds and the facts block
+read the same observation one after the other); longer ones are not kept alive by the cache (at most ~5 MB)."""
 
 
 def _candidates(text: str) -> tuple[str, ...]:
@@ -69,7 +69,7 @@ def _candidates(text: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-_memo_candidates = functools.lru_cache(maxsize=4096)(_candidates)
+_memo_candidates = functools.lru_cache(maxsize=256)(_candidates)
 
 
 def _clean(kind: str, item: str) -> str:
