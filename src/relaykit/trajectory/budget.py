@@ -242,15 +242,20 @@ def _pack(plan: Plan, present: dict[int, Step], floor: list[int], room: int, cos
     room = _take(rest, chosen, lambda i: present[i], room, cost, plan.contiguous)
     if s.dropped != "remove" or plan.mask_rest:
         _take([i for i in rest if i not in chosen], chosen, lambda i: masker.mask(present[i]), room, cost,
-              plan.contiguous)
+              plan.contiguous, lambda i: masker.least(present[i], cost))
     return chosen
 
 
 def _take(order: list[int], chosen: dict[int, Step], version: Callable[[int], Step], room: int, cost: Cost,
-          contiguous: bool) -> int:
+          contiguous: bool, least: Callable[[int], int] | None = None) -> int:
     """Add ``version(i)`` of each step in ``order`` to ``chosen`` while it fits ``room`` (a contiguous method
-    stops at the first that does not); the room left."""
+    stops at the first that does not); the room left. ``least(i)``, a lower bound of the version's cost, spares
+    building versions that cannot fit (:meth:`Masker.least`)."""
     for i in order:
+        if least is not None and least(i) > room:
+            if contiguous:
+                break
+            continue
         step = version(i)
         c = cost.step(step)
         if c <= room:
@@ -266,7 +271,8 @@ def _pack_masked_first(plan: Plan, present: dict[int, Step], floor: list[int], r
     them as fit made whole again, best first."""
     rest = [i for i in (plan.priority or sorted(present, reverse=True)) if i in present and i not in floor]
     chosen = {i: present[i] for i in floor}
-    room = _take(rest, chosen, lambda i: masker.mask(present[i]), room, cost, plan.contiguous)
+    room = _take(rest, chosen, lambda i: masker.mask(present[i]), room, cost, plan.contiguous,
+                 lambda i: masker.least(present[i], cost))
     for i in rest:
         if i in chosen and chosen[i] is not present[i]:
             extra = cost.step(present[i]) - cost.step(chosen[i])
@@ -283,6 +289,10 @@ def _refill(plan: Plan, present: dict[int, Step], kept: dict[int, Step], room: i
     masking = s.dropped != "remove" or plan.mask_rest
     for i in plan.priority or sorted(present, reverse=True):
         if i in kept or i not in present:
+            continue
+        if masking and masker.least(present[i], cost) > room:
+            if plan.contiguous:
+                break
             continue
         step = masker.mask(present[i]) if masking else present[i]
         c = cost.step(step)
