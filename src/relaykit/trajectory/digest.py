@@ -50,9 +50,18 @@ _MEMO_CHARS = 20_000
 read the same observation one after the other); longer ones are not kept alive by the cache (at most ~5 MB)."""
 
 
+_NEEDS: dict[str, re.Pattern[str]] = {  # a character every match of the kind holds: absent, the scan is skipped
+    "quoted": re.compile("[\"']"), "path": re.compile(r"[/.]"), "email": re.compile("@"), "number": re.compile(r"\d"),
+    "id": re.compile(r"[\d_A-Z]"), "name": re.compile("[A-Z]"),
+}
+
+
 def _candidates(text: str) -> tuple[str, ...]:
     found: list[tuple[int, str]] = []
     for kind, pattern in PATTERNS:
+        needs = _NEEDS.get(kind)
+        if needs is not None and needs.search(text) is None:
+            continue
         for match in pattern.finditer(text):
             if _JSON_KEY.match(text, match.end()):
                 continue  # a key of a JSON object names a field, not a fact
@@ -96,15 +105,32 @@ def block_frequencies(blocks: Iterable[str]) -> Counter[str]:
 
 def recurrence(item: str, df: Mapping[str, int], own: frozenset[str] | set[str]) -> int:
     """How many other blocks mention the item's rarest word (the block holding it counts once less)."""
-    ws = [w for w in words(item) if w not in STOPWORDS] or words(item)
+    ws = item_words(item)[1]
     if not ws:
         return 0
     return min(df.get(w, 0) - (1 if w in own else 0) for w in ws)
 
 
+@functools.lru_cache(maxsize=65536)
+def item_words(item: str) -> tuple[frozenset[str], tuple[str, ...]]:
+    """An item's word set and the words its recurrence reads (its non-stopwords, else all): items recur across
+    the steps of a long run (room names, objects), so each is split once."""
+    ws = words(item)
+    return frozenset(ws), tuple(w for w in ws if w not in STOPWORDS) or tuple(ws)
+
+
+@functools.lru_cache(maxsize=256)
+def text_words(text: str) -> frozenset[str]:
+    """The word set of an observation, memoised like :func:`candidates` (its digest and its sibling kinds both
+    read it)."""
+    return frozenset(words(text))
+
+
+@functools.lru_cache(maxsize=65536)
 def shape(item: str) -> tuple[str, int]:
     """What kind of token an item is: its character classes (upper, lower, digit, other) and its length.
-    ``HSR97W`` and ``5BGGWZ`` share a shape; ``Ivan`` and ``HSR97W`` do not."""
+    ``HSR97W`` and ``5BGGWZ`` share a shape; ``Ivan`` and ``HSR97W`` do not. Memoised: the same items are
+    shaped by every digest and the facts block."""
     classes = "".join(sorted({"A" if c.isupper() else "a" if c.islower() else "9" if c.isdigit() else "-"
                               for c in item}))
     return classes, len(item)
@@ -139,13 +165,14 @@ def digest(text: str, max_tokens: int, df: Mapping[str, int] | None = None, enco
     the ``siblings`` kinds (character classes of items a later action named) by :data:`SIBLING`."""
     if max_tokens <= 0 or not text:
         return ""
-    items = [item for item in candidates(text) if not known or not set(words(item)) <= known]
+    items = [item for item in candidates(text) if not known or not item_words(item)[0] <= known]
     if df is not None:
-        own = set(words(text))
+        own = text_words(text)
 
         def rank(k: int) -> tuple[float, int]:
-            bonus = ACTIONABLE if actionable and shape(items[k]) in actionable else 0.0
-            bonus += SIBLING if siblings and shape(items[k])[0] in siblings else 0.0
+            kind = shape(items[k])
+            bonus = ACTIONABLE if actionable and kind in actionable else 0.0
+            bonus += SIBLING if siblings and kind[0] in siblings else 0.0
             return -(min(recurrence(items[k], df, own), RECURRENCE_CAP) + bonus), k
 
         items = [items[k] for k in sorted(range(len(items)), key=rank)]
@@ -179,4 +206,4 @@ def pack_items(items: Iterable[str], max_tokens: int, encoding: str = "o200k_bas
 
 
 __all__ = ["ACTIONABLE", "PATTERNS", "SIBLING", "action_shapes", "block_frequencies", "candidates", "digest",
-           "pack_items", "recurrence", "shape"]
+           "item_words", "pack_items", "recurrence", "shape", "text_words"]

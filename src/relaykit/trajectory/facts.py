@@ -30,9 +30,11 @@ from relaykit.trajectory.digest import (
     RECURRENCE_CAP,
     SIBLING,
     candidates,
+    item_words,
     pack_items,
     recurrence,
     shape,
+    text_words,
 )
 from relaykit.trajectory.parse import Msg, Step, Trajectory
 
@@ -94,13 +96,13 @@ def sibling_kinds(step: Step, acted: Mapping[str, int]) -> frozenset[str]:
     that a later action named: the step listed things the agent went on to act on (orders, files, objects in
     a room), so its other items of the same kind are the likeliest next arguments, even when mentioned once."""
     text = step.observation_text
-    named = {w for w in words(text) if acted.get(w, -1) > step.index and w not in STOPWORDS}
+    named = {w for w in text_words(text) if acted.get(w, -1) > step.index and w not in STOPWORDS}
     if not named:
         return frozenset()
     out = set()
     for item in candidates(text):
         low = item.lower()
-        if any(w in low for w in named) and named.intersection(words(item)):  # substring first: cheap
+        if any(w in low for w in named) and not named.isdisjoint(item_words(item)[0]):  # substring first: cheap
             out.add(shape(item)[0])
     return frozenset(out)
 
