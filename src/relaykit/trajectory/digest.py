@@ -62,15 +62,18 @@ def _candidates(text: str) -> tuple[str, ...]:
         needs = _NEEDS.get(kind)
         if needs is not None and needs.search(text) is None:
             continue
+        grouped = pattern.groups > 0
         for match in pattern.finditer(text):
             if _JSON_KEY.match(text, match.end()):
                 continue  # a key of a JSON object names a field, not a fact
-            item = _clean(kind, next((g for g in match.groups() if g), match.group(0)))
+            raw = match.group(0)
+            item = _clean(kind, next((g for g in match.groups() if g), raw) if grouped else raw)
             if item:
                 found.append((match.start(), item))
+    found.sort(key=_first)  # stable: at one start, pattern order
     seen: set[str] = set()
     out: list[str] = []
-    for _, item in sorted(found, key=lambda pair: pair[0]):
+    for _, item in found:
         key = item.lower()
         if key not in seen:
             seen.add(key)
@@ -81,8 +84,14 @@ def _candidates(text: str) -> tuple[str, ...]:
 _memo_candidates = functools.lru_cache(maxsize=256)(_candidates)
 
 
+def _first(pair: tuple[int, str]) -> int:
+    return pair[0]
+
+
 def _clean(kind: str, item: str) -> str:
     item = item.strip()
+    if kind != "object" and kind != "name":
+        return item if len(item) > 1 else ""
     if kind == "object":
         kept = []
         for word in item.split():
