@@ -15,6 +15,7 @@ from relaykit.trajectory import budget as budget_module
 from relaykit.trajectory import digest as digest_module
 from relaykit.trajectory import plan as plan_module
 from relaykit.trajectory.plan import Cost, Masker
+from relaykit.trajectory.recall import SQLiteReferenceStore
 
 PIECES = ["ORD-4471", "order #W2890", "the red box", "a door to the kitchen", "4.5 kg", "$19.99", "user_id alex_9",
           "/srv/app/main.py", '"blue lamp"', "'key'", "Ivan Petrov", "flight HAT298", "the metal pot", "12 items",
@@ -113,3 +114,26 @@ def test_the_per_message_cost_memo_matches_the_count() -> None:
     for step in t.steps:
         for m in step.messages:
             assert cost.known(m) == cost.message(m) == tokens.count_messages([m]) - tokens.TOKENS_REPLY_PRIMER
+
+
+def test_reference_mode_writes_the_sqlite_store_in_one_transaction(tmp_path: Any) -> None:
+    class Counting(SQLiteReferenceStore):
+        def __init__(self, path: Any) -> None:
+            super().__init__(path)
+            self.calls: list[str] = []
+
+        def put(self, handle: str, messages: Any) -> None:
+            self.calls.append("put")
+            super().put(handle, messages)
+
+        def put_many(self, items: Any) -> None:
+            self.calls.append("put_many")
+            super().put_many(items)
+
+    store = Counting(tmp_path / "references.sqlite")
+    msgs = long_history(60)
+    out = compress_trajectory(msgs, budget="30%", dropped="reference", store=store)
+    assert store.calls == ["put_many"] and len(out.references) > 30
+    original = parse(msgs)
+    for handle, i in out.references.items():
+        assert store.get(handle) == [dict(m) for m in original.steps[i].messages]  # the exact original

@@ -15,7 +15,7 @@ from relaykit.trajectory.budget import BudgetTooSmall, fit, resolve_budget
 from relaykit.trajectory.methods import Method, get_method, method_name
 from relaykit.trajectory.parse import Msg, Trajectory, parse, render, render_messages
 from relaykit.trajectory.plan import Cost, Masker, Plan, TrajectorySettings
-from relaykit.trajectory.recall import ReferenceStore, SQLiteReferenceStore, handle_for
+from relaykit.trajectory.recall import ReferenceStore, SQLiteReferenceStore, handle_for, put_all
 from relaykit.trajectory.validate import Violation, validate
 
 
@@ -138,12 +138,13 @@ def _store_references(original: Trajectory, elided: Sequence[int], s: Trajectory
     if s.dropped != "reference" or not elided:
         return {}
     store: ReferenceStore = s.store if s.store is not None else SQLiteReferenceStore()
-    references = {}
+    references, items = {}, []
     for i in sorted(elided):
         step = original.steps[i]
         handle = handle_for(step.messages)
-        store.put(handle, step.messages)
+        items.append((handle, step.messages))
         references[handle] = i
+    put_all(store, items)
     return references
 
 
