@@ -99,12 +99,7 @@ def sibling_kinds(step: Step, acted: Mapping[str, int]) -> frozenset[str]:
     named = {w for w in text_words(text) if acted.get(w, -1) > step.index and w not in STOPWORDS}
     if not named:
         return frozenset()
-    out = set()
-    for item in candidates(text):
-        low = item.lower()
-        if any(w in low for w in named) and not named.isdisjoint(item_words(item)[0]):  # substring first: cheap
-            out.add(shape(item)[0])
-    return frozenset(out)
+    return frozenset(shape(item)[0] for item in candidates(text) if not named.isdisjoint(item_words(item)[0]))
 
 
 def block_slot(step: Step, form: str) -> int | None:
