@@ -66,6 +66,18 @@ def test_the_least_cost_of_a_masked_step_is_a_lower_bound(msgs: list[dict[str, A
         assert masker.least(step, cost) == cost.step(masker.mask(step))  # once masked, the bound is exact
 
 
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.sampled_from(PIECES), TEXT), min_size=2, max_size=10),
+       st.sampled_from(["placeholder", "reference"]))
+def test_the_lower_bound_holds_for_react_text(steps: list[tuple[str, str]], dropped: str) -> None:
+    text = "Task: open the chest.\n" + "".join(f"Thought: next\nAction: take {a}\nObservation: {o}\n" for a, o in steps)
+    t = parse(text)
+    masker, cost = Masker(t, TrajectorySettings(dropped=dropped)), Cost(t.form, "o200k_base")  # type: ignore[arg-type]
+    assert t.form == "react" and t.past
+    for step in t.past:
+        assert masker.least(step, cost) <= cost.step(masker.mask(step))
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(histories(), st.floats(0.05, 0.9), st.sampled_from(["placeholder", "reference"]),
        st.sampled_from(["agora", "recency", "obs-mask"]))
