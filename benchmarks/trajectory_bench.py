@@ -4,9 +4,10 @@
                                                          [--long 10000]
 
 Targets: at most 0.5 ms per step at the median on 2 cores; one call on a 10,000-step trajectory in at most
-3 s and 300 MB (``--long``: wall time, peak traced Python memory and the process's peak RSS, keep 0.3 and
-budget 30%). The baseline is Selective Context with the embedded model's self-information (it must read
-every token once, so it costs far more).
+3 s and 300 MB (``--long``: wall time, CPU time, the process's peak RSS and peak traced Python memory of every
+configuration in :data:`LONG_CONFIGS`, each in its own process, with the load average). The baseline is
+Selective Context with the embedded model's self-information (it must read every token once, so it costs far
+more).
 """
 
 from __future__ import annotations
@@ -15,12 +16,17 @@ import argparse
 import random
 import resource
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
 import tracemalloc
+from pathlib import Path
 from typing import Any
 
 from relaykit.trajectory import TrajectorySettings, compress_trajectory, default_scorer, parse
 from relaykit.trajectory.methods import agora
+from relaykit.trajectory.recall import MemoryReferenceStore, SQLiteReferenceStore
 
 ROOMS = ["kitchen", "hallway", "garden", "attic", "cellar", "study", "bedroom", "pantry"]
 THINGS = ["red key", "blue box", "coin", "lamp", "thermometer", "metal pot", "apple", "book"]
@@ -73,23 +79,55 @@ def baseline_ms(msgs: list[dict[str, Any]]) -> float:
     return (time.perf_counter() - started) * 1000 / n
 
 
+LONG_CONFIGS: dict[str, dict[str, Any]] = {
+    "keep 0.3": {},
+    **{f"{dropped} {budget}": {"budget": budget, "dropped": dropped}
+       for dropped in ("remove", "placeholder", "reference", "reference-sqlite") for budget in ("30%", "50%")},
+}
+"""Every configuration a user runs on a long history (agora): the ``keep`` ratio, and a budget with steps removed,
+masked with digests + the facts block, or masked with handles (in memory, or the default SQLite store)."""
+
+
 def long_run(n: int) -> None:
+    """One fresh process per configuration, so each peak RSS is its own (a process's peak never goes down)."""
+    print(f"{n} steps, agora, one process each; load {_load()}; targets <= 3 s and <= 300 MB", flush=True)
+    print(f"{'configuration':>22} | {'wall s':>6} | {'CPU s':>5} | {'peak RSS MB':>11} | {'traced MB':>9} | ratio",
+          flush=True)
+    for label in LONG_CONFIGS:
+        done = subprocess.run([sys.executable, __file__, "--long", str(n), "--one", label], check=True,
+                              capture_output=True, text=True)
+        print(done.stdout.rstrip().splitlines()[-1], flush=True)
+    print(f"load after: {_load()}", flush=True)
+
+
+def long_one(n: int, label: str) -> None:
+    options = dict(LONG_CONFIGS[label])
+    if options.get("dropped") == "reference":
+        options["store"] = MemoryReferenceStore()
+    elif options.get("dropped") == "reference-sqlite":
+        options["dropped"] = "reference"
+        options["store"] = SQLiteReferenceStore(Path(tempfile.mkdtemp()) / "references.sqlite")
     msgs = trajectory(n)
-    for budget in (None, "30%"):
-        before = resource.getrusage(resource.RUSAGE_SELF)
-        started = time.perf_counter()
-        out = compress_trajectory(msgs, budget=budget)  # timed without tracemalloc, which slows Python down
-        seconds = time.perf_counter() - started
-        after = resource.getrusage(resource.RUSAGE_SELF)
-        cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
-        tracemalloc.start()
-        compress_trajectory(msgs, budget=budget)
-        peak = tracemalloc.get_traced_memory()[1] / 1e6
-        tracemalloc.stop()
-        rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e3
-        print(f"{n} steps, budget={budget}: {seconds:.2f} s wall ({cpu:.2f} s CPU), peak traced {peak:.1f} MB, "
-              f"process peak RSS {rss:.0f} MB, ratio {out.accounting.ratio:.3f}   (targets: <= 3 s, <= 300 MB)",
-              flush=True)
+    compress_trajectory(trajectory(3))  # the tokenizer and the scorer, outside the timing
+    before = resource.getrusage(resource.RUSAGE_SELF)
+    started = time.perf_counter()
+    out = compress_trajectory(msgs, **options)  # timed without tracemalloc, which slows Python down
+    seconds = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_SELF)
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    rss = after.ru_maxrss / 1e3
+    tracemalloc.start()
+    compress_trajectory(msgs, **options)
+    peak = tracemalloc.get_traced_memory()[1] / 1e6
+    tracemalloc.stop()
+    print(f"{label:>22} | {seconds:>6.2f} | {cpu:>5.2f} | {rss:>11.0f} | {peak:>9.1f} | {out.accounting.ratio:.3f}")
+
+
+def _load() -> str:
+    try:
+        return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    except OSError:
+        return "unknown"
 
 
 def quantile(values: list[float], q: float) -> float:
@@ -102,7 +140,11 @@ def main() -> None:
     parser.add_argument("--baseline-steps", default="10,30")
     parser.add_argument("--no-baseline", action="store_true")
     parser.add_argument("--long", type=int, default=0, help="Also time one call on a trajectory this long.")
+    parser.add_argument("--one", choices=list(LONG_CONFIGS), help=argparse.SUPPRESS)  # a --long child process
     args = parser.parse_args()
+    if args.one:
+        long_one(args.long, args.one)
+        return
     baseline_at = {int(s) for s in args.baseline_steps.split(",") if s}
     default_scorer()  # load once, outside the timings
     compress_trajectory(trajectory(3))  # and the tokenizer

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 from typing import Any
 
 import pytest
@@ -12,9 +13,18 @@ from hypothesis import strategies as st
 from relaykit import tokens
 from relaykit.errors import UsageError
 from relaykit.text import words
-from relaykit.trajectory import BudgetTooSmall, MemoryReferenceStore, compress_trajectory, parse, validate
+from relaykit.trajectory import (
+    BudgetTooSmall,
+    MemoryReferenceStore,
+    TrajectorySettings,
+    compress_trajectory,
+    parse,
+    validate,
+)
 from relaykit.trajectory.budget import minimum_budget
-from relaykit.trajectory.facts import FACTS_LABEL, MAX_BLOCK_TOKENS, rank_items, step_items
+from relaykit.trajectory.digest import digest, shape
+from relaykit.trajectory.facts import FACTS_LABEL, MAX_BLOCK_TOKENS, rank_items, sibling_kinds, step_items
+from relaykit.trajectory.plan import Masker
 
 FACTS = ["ORD-4471", "order #W2890", "the red box", "a door to the kitchen", "4.5 kg", "$19.99", "user_id alex_9",
          "/srv/app/main.py", '"blue lamp"', "Ivan Petrov", "flight HAT298", "the metal pot", "12 items"]
@@ -118,3 +128,57 @@ def test_rank_items_writes_each_fact_once_and_skips_what_the_context_holds() -> 
 def test_facts_share_is_checked() -> None:
     with pytest.raises(UsageError, match="facts_share"):
         compress_trajectory([{"role": "user", "content": "hi"}], facts_share=1.0)
+
+
+def listing_trajectory() -> list[dict[str, Any]]:
+    """A tool log: step 0 lists three orders (each named once), step 1 fetches the first, steps 2-3 are other
+    lookups whose results repeat a few other ids, so recurrence alone ranks those first."""
+    calls = [("list_orders", {}, 'orders: ["KQ4471", "KQ8820", "KQ5519"]; noted by agent Ruth'),
+             ("get_order", {"order_id": "KQ4471"}, "KQ4471: 2 lamps, shipped. Ticket TX77 and TX78 open."),
+             ("get_ticket", {"ticket": "TX77"}, "TX77 and TX78: waiting on Ruth."),
+             ("get_ticket", {"ticket": "TX78"}, "TX78 and TX77: closed by Ruth.")]
+    msgs: list[dict[str, Any]] = [{"role": "system", "content": "You are a support agent."},
+                                  {"role": "user", "content": "Check all my orders."}]
+    for k, (name, args, result) in enumerate(calls):
+        msgs.append({"role": "assistant", "content": None, "tool_calls": [{
+            "id": f"c{k}", "type": "function", "function": {"name": name, "arguments": json.dumps(args)}}]})
+        msgs.append({"role": "tool", "tool_call_id": f"c{k}", "content": result})
+    return msgs
+
+
+def test_siblings_of_an_acted_on_item_rank_ahead_of_once_mentioned_items_of_other_kinds() -> None:
+    t = parse(listing_trajectory())
+    masker = Masker(t, TrajectorySettings(dropped="placeholder"))
+    args = (t.past, len(t.steps), frozenset(), masker.frequencies(), frozenset())
+    plain, sibling = rank_items(*args), rank_items(*args, masker.acted())
+    assert plain.index("KQ8820") > plain.index("Ruth")  # recurrence alone: the agent's name comes first
+    assert sibling.index("KQ8820") < sibling.index("Ruth")  # listed beside KQ4471, which an action then named
+    assert sibling.index("KQ5519") < sibling.index("Ruth")
+    assert sibling_kinds(t.steps[0], masker.acted()) == {shape("KQ4471")[0]}
+    assert not sibling_kinds(t.steps[3], masker.acted())  # nothing it lists was acted on later
+
+
+def test_when_no_step_can_host_the_block_it_follows_the_current_observation() -> None:
+    msgs = listing_trajectory()
+    msgs[-1]["content"] = "TX78 and TX77: closed by Ruth. " + "All other tickets are closed. " * 40
+    minimum = minimum_budget(parse(msgs))
+    out = compress_trajectory(msgs, budget=minimum + 25, dropped="placeholder")
+    assert not out.accounting.kept and not out.accounting.masked  # no room for any step, masked or not
+    last = str(out.messages[-1]["content"])
+    assert FACTS_LABEL in last and "KQ4471" in last.split(FACTS_LABEL, 1)[1]  # from the dropped steps
+    assert out.accounting.tokens_out <= out.accounting.budget and out.valid and validate(out.messages) == []
+
+
+def test_a_digest_puts_siblings_of_an_acted_on_item_first() -> None:
+    text = 'orders: ["KQ4471", "KQ8820"]; noted by agent Ruth'
+    df = {"ruth": 4, "kq4471": 2, "kq8820": 1}
+    kind = shape("KQ8820")[0]
+    assert digest(text, 40, df).split(", ")[0] == "Ruth"  # recurrence alone
+    assert digest(text, 40, df, siblings=frozenset({kind})).split(", ")[:2] == ["KQ4471", "KQ8820"]
+    msgs = [{"role": "system", "content": "You are a support agent."}, {"role": "user", "content": "Check my orders."}]
+    for action, obs in [("list orders", 'orders: ["KQ4471", "KQ88201"]; agent Mona Vale'),
+                        ("get order KQ4471", "KQ4471 shipped; Mona Vale notes."), ("ask agent", "Mona Vale: fine"),
+                        ("wait", "done")]:
+        msgs += [{"role": "assistant", "content": action}, {"role": "user", "content": obs}]
+    masker = Masker(parse(msgs), TrajectorySettings(dropped="placeholder", digest_tokens=10))
+    assert "KQ88201" in masker.placeholder(0) and "Mona" not in masker.placeholder(0)  # the masker passes the kinds

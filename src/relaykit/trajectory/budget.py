@@ -126,17 +126,17 @@ def _stage1(plan: Plan, present: dict[int, Step], floor: list[int], room: int, b
     t = plan.trajectory
     masking = s.dropped != "remove" or plan.mask_rest
     steps_room = room - (_held(s.facts_share, room) if masking else 0)  # the rest: the facts block
-    chosen = _pack(plan, present, floor, steps_room, cost, masker, s)
+    out = _with_past(t, _pack(plan, present, floor, steps_room, cost, masker, s))
     if masking and s.facts_share > 0:
-        chosen = _facts(t, chosen, budget, cost, masker)
+        out = _facts(out, budget, cost, masker)
     if masking and len(present) <= BREADTH_MAX_STEPS:  # or masks first
-        broad = _pack_masked_first(plan, present, floor, steps_room, cost, masker)
+        broad = _with_past(t, _pack_masked_first(plan, present, floor, steps_room, cost, masker))
         if s.facts_share > 0:
-            broad = _facts(t, broad, budget, cost, masker)
+            broad = _facts(broad, budget, cost, masker)
         facts = FactWords(masker.actionable())
-        if facts.score(_with_past(t, broad)) > facts.score(_with_past(t, chosen)):
-            chosen = broad
-    return _with_past(t, chosen)
+        if facts.score(broad) > facts.score(out):
+            out = broad
+    return out
 
 
 def _degrade_best(plan: Plan, present: dict[int, Step], floor: list[int], room: int, budget: int, cost: Cost,
@@ -159,7 +159,7 @@ def _degrade_best(plan: Plan, present: dict[int, Step], floor: list[int], room: 
                         raise
                     continue
                 if masking and s.facts_share > 0:
-                    out = _with_past(out, _facts(out, {st.index: st for st in out.past}, budget, cost, masker))
+                    out = _facts(out, budget, cost, masker)
                 score = facts.score(out)
                 if best is None or score >= best[0]:  # ties: the later (smaller share; least important dropped)
                     best = (score, out, notices)
@@ -242,15 +242,20 @@ def _pack(plan: Plan, present: dict[int, Step], floor: list[int], room: int, cos
     room = _take(rest, chosen, lambda i: present[i], room, cost, plan.contiguous)
     if s.dropped != "remove" or plan.mask_rest:
         _take([i for i in rest if i not in chosen], chosen, lambda i: masker.mask(present[i]), room, cost,
-              plan.contiguous)
+              plan.contiguous, lambda i: masker.least(present[i], cost))
     return chosen
 
 
 def _take(order: list[int], chosen: dict[int, Step], version: Callable[[int], Step], room: int, cost: Cost,
-          contiguous: bool) -> int:
+          contiguous: bool, least: Callable[[int], int] | None = None) -> int:
     """Add ``version(i)`` of each step in ``order`` to ``chosen`` while it fits ``room`` (a contiguous method
-    stops at the first that does not); the room left."""
+    stops at the first that does not); the room left. ``least(i)``, a lower bound of the version's cost, spares
+    building versions that cannot fit (:meth:`Masker.least`)."""
     for i in order:
+        if least is not None and least(i) > room:
+            if contiguous:
+                break
+            continue
         step = version(i)
         c = cost.step(step)
         if c <= room:
@@ -266,7 +271,8 @@ def _pack_masked_first(plan: Plan, present: dict[int, Step], floor: list[int], r
     them as fit made whole again, best first."""
     rest = [i for i in (plan.priority or sorted(present, reverse=True)) if i in present and i not in floor]
     chosen = {i: present[i] for i in floor}
-    room = _take(rest, chosen, lambda i: masker.mask(present[i]), room, cost, plan.contiguous)
+    room = _take(rest, chosen, lambda i: masker.mask(present[i]), room, cost, plan.contiguous,
+                 lambda i: masker.least(present[i], cost))
     for i in rest:
         if i in chosen and chosen[i] is not present[i]:
             extra = cost.step(present[i]) - cost.step(chosen[i])
@@ -283,6 +289,10 @@ def _refill(plan: Plan, present: dict[int, Step], kept: dict[int, Step], room: i
     masking = s.dropped != "remove" or plan.mask_rest
     for i in plan.priority or sorted(present, reverse=True):
         if i in kept or i not in present:
+            continue
+        if masking and masker.least(present[i], cost) > room:
+            if plan.contiguous:
+                break
             continue
         step = masker.mask(present[i]) if masking else present[i]
         c = cost.step(step)
@@ -311,38 +321,45 @@ def _held(share: float, room: int) -> int:
     return min(math.floor(share * room), MAX_BLOCK_TOKENS)
 
 
-def _facts(t: Trajectory, chosen: dict[int, Step], budget: int, cost: Cost, masker: Masker) -> dict[int, Step]:
-    """``chosen`` with one deduplicated block of the facts of its elided steps in the tokens the budget leaves
-    (:mod:`relaykit.trajectory.facts`), inside the oldest masked step's placeholder (or the newest dropped
-    step's, masked for it); unchanged when there is no room, no host or nothing new to say."""
-    room = budget - cost.total(_with_past(t, chosen))
+def _facts(t: Trajectory, budget: int, cost: Cost, masker: Masker) -> Trajectory:
+    """``t`` with one deduplicated block of the facts of its elided steps in the tokens the budget leaves
+    (:mod:`relaykit.trajectory.facts`), inside the oldest masked step's placeholder, else the newest dropped
+    step's (masked for it), else after the current observation (no step's masked form fits beside the block:
+    the tightest budgets); unchanged when there is no room or nothing new to say."""
+    room = budget - cost.total(t)
     original = masker.original.steps
+    chosen = {step.index: step for step in t.past}
     elided = [s for s in masker.original.past if s.index not in chosen or chosen[s.index].masked][-ELIDED_WINDOW:]
     if room < MIN_BLOCK_TOKENS or not elided:
-        return chosen
+        return t
     out = dict(chosen)
     host = min((i for i in out if out[i].masked and block_slot(out[i], t.form) is not None), default=None)
     if host is None:
         host = next((s.index for s in reversed(elided) if block_slot(masker.mask(s), t.form) is not None
                      and cost.step(masker.mask(s)) + MIN_BLOCK_TOKENS <= room), None)
-        if host is None:
-            return chosen
-        out[host] = masker.mask(original[host])
-        room -= cost.step(out[host])
+        if host is not None:
+            out[host] = masker.mask(original[host])
+            room -= cost.step(out[host])
+    current = t.steps[-1]
+    if host is None and block_slot(current, t.form) is None:
+        return t
     items = rank_items(elided, len(t.steps), facts_context(_with_past(t, out)), masker.frequencies(),
-                       masker.actionable())
-    base, limit = cost.step(out[host]), room - tokens.count(FACTS_LABEL, cost.encoding) - 2
+                       masker.actionable(), masker.acted())
+    target = out[host] if host is not None else current
+    base, limit = cost.step(target), room - tokens.count(FACTS_LABEL, cost.encoding) - 2
     for _ in range(4):  # the exact cost of the host with its block decides; tighten if the estimate was short
         block = block_text(items, limit, cost.encoding)
         if not block:
-            return chosen
-        filled = with_block(out[host], block, t.form)
+            return t
+        filled = with_block(target, block, t.form, inside=host is not None)
         over = cost.step(filled) - base - room
         if over <= 0:
+            if host is None:
+                return t.with_steps([*t.past, filled])
             out[host] = filled
-            return out
+            return _with_past(t, out)
         limit -= over
-    return chosen
+    return t
 
 
 def _with_past(t: Trajectory, kept: dict[int, Step]) -> Trajectory:

@@ -15,7 +15,7 @@ from relaykit.trajectory.budget import BudgetTooSmall, fit, resolve_budget
 from relaykit.trajectory.methods import Method, get_method, method_name
 from relaykit.trajectory.parse import Msg, Trajectory, parse, render, render_messages
 from relaykit.trajectory.plan import Cost, Masker, Plan, TrajectorySettings
-from relaykit.trajectory.recall import ReferenceStore, SQLiteReferenceStore, handle_for
+from relaykit.trajectory.recall import ReferenceStore, SQLiteReferenceStore, handle_for, put_all
 from relaykit.trajectory.validate import Violation, validate
 
 
@@ -86,16 +86,17 @@ def compress_trajectory(
     if isinstance(messages, str) and not trajectory.steps:
         warnings.warn("no Thought/Action/Observation steps recognised in the transcript; returned unchanged",
                       stacklevel=2)
-    tokens_in = _tokens(trajectory, s.encoding)
+    cost = Cost("chat", s.encoding)  # one per call: the input's messages are counted once, kept ones reused
+    tokens_in = _tokens(trajectory, cost)
     limit = resolve_budget(s.budget, tokens_in)
     s = replace(s, budget=limit)
     plan = fn(trajectory, s) if trajectory.steps else Plan(trajectory)
     if limit is not None:
-        plan = _within(trajectory, plan, limit, s)
-    return _finish(name, trajectory, plan, s, tokens_in, time.perf_counter() - started)
+        plan = _within(trajectory, plan, limit, s, cost)
+    return _finish(name, trajectory, plan, s, tokens_in, time.perf_counter() - started, cost)
 
 
-def _within(original: Trajectory, plan: Plan, budget: int, s: TrajectorySettings) -> Plan:
+def _within(original: Trajectory, plan: Plan, budget: int, s: TrajectorySettings, cost: Cost) -> Plan:
     """The plan fitted to the budget; ReAct text is counted whole, so tighten until the exact count fits."""
     masker = Masker(original, s)
     target = budget
@@ -104,7 +105,7 @@ def _within(original: Trajectory, plan: Plan, budget: int, s: TrajectorySettings
             fitted = fit(plan, target, s, masker)
         except BudgetTooSmall as exc:
             raise BudgetTooSmall(budget, exc.minimum + (budget - target)) from None
-        used = _tokens(fitted.trajectory, s.encoding)
+        used = _tokens(fitted.trajectory, cost)
         if used <= budget:
             return fitted
         target -= used - budget
@@ -112,11 +113,11 @@ def _within(original: Trajectory, plan: Plan, budget: int, s: TrajectorySettings
 
 
 def _finish(name: str, original: Trajectory, plan: Plan, s: TrajectorySettings, tokens_in: int,
-            seconds: float) -> CompressedTrajectory:
+            seconds: float, cost: Cost) -> CompressedTrajectory:
     out = plan.trajectory
     present = {step.index: step for step in out.steps[:-1]}
     past = [step.index for step in original.past]
-    tokens_out = _tokens(out, s.encoding)
+    tokens_out = _tokens(out, cost)
     violations = () if original.form == "react" else tuple(str(v) for v in validate(render_messages(out)))
     dropped = tuple(i for i in past if i not in present)
     masked = tuple(i for i in past if i in present and present[i].masked)
@@ -137,22 +138,23 @@ def _store_references(original: Trajectory, elided: Sequence[int], s: Trajectory
     if s.dropped != "reference" or not elided:
         return {}
     store: ReferenceStore = s.store if s.store is not None else SQLiteReferenceStore()
-    references = {}
+    references, items = {}, []
     for i in sorted(elided):
         step = original.steps[i]
         handle = handle_for(step.messages)
-        store.put(handle, step.messages)
+        items.append((handle, step.messages))
         references[handle] = i
+    put_all(store, items)
     return references
 
 
-def _tokens(t: Trajectory, encoding: str) -> int:
-    """The accounting's count: ``tokens.count_messages`` of the rendered list (its per-message sum, memoised),
-    or ``tokens.count`` of the rendered ReAct text."""
+def _tokens(t: Trajectory, cost: Cost) -> int:
+    """The accounting's count: ``tokens.count_messages`` of the rendered list (its per-message sum over the
+    messages it copies, memoised per message in ``cost``, a chat :class:`Cost`), or ``tokens.count`` of the
+    rendered ReAct text."""
     if t.form == "react":
-        return tokens.count(str(render(t)), encoding)
-    cost = Cost("chat", encoding)
-    return cost.base + cost.messages(render_messages(t))
+        return tokens.count(str(render(t)), cost.encoding)
+    return cost.base + cost.messages((*t.system, *t.task, *(m for step in t.steps for m in step.messages), *t.pending))
 
 
 __all__ = ["CompressedTrajectory", "compress_trajectory"]

@@ -13,6 +13,7 @@ Everything here is regular-expression work over the text, linear in its length.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
@@ -41,26 +42,56 @@ _JSON_KEY = re.compile(r"[\"']?\s*:\s*(?:[\[{\"'\d\-tfn]|$)")
 
 def candidates(text: str) -> list[str]:
     """The digest candidates of ``text`` in order of first appearance, without duplicates."""
+    return list(_memo_candidates(text) if len(text) <= _MEMO_CHARS else _candidates(text))
+
+
+_MEMO_CHARS = 20_000
+"""Texts up to this long are memoised, the 256 newest (a step's digest, its sibling kinds and the facts block
+read the same observation one after the other); longer ones are not kept alive by the cache (at most ~5 MB)."""
+
+
+_NEEDS: dict[str, re.Pattern[str]] = {  # a character every match of the kind holds: absent, the scan is skipped
+    "quoted": re.compile("[\"']"), "path": re.compile(r"[/.]"), "email": re.compile("@"), "number": re.compile(r"\d"),
+    "id": re.compile(r"[\d_A-Z]"), "name": re.compile("[A-Z]"),
+}
+
+
+def _candidates(text: str) -> tuple[str, ...]:
     found: list[tuple[int, str]] = []
     for kind, pattern in PATTERNS:
+        needs = _NEEDS.get(kind)
+        if needs is not None and needs.search(text) is None:
+            continue
+        grouped = pattern.groups > 0
         for match in pattern.finditer(text):
             if _JSON_KEY.match(text, match.end()):
                 continue  # a key of a JSON object names a field, not a fact
-            item = _clean(kind, next((g for g in match.groups() if g), match.group(0)))
+            raw = match.group(0)
+            item = _clean(kind, next((g for g in match.groups() if g), raw) if grouped else raw)
             if item:
                 found.append((match.start(), item))
+    found.sort(key=_first)  # stable: at one start, pattern order
     seen: set[str] = set()
     out: list[str] = []
-    for _, item in sorted(found, key=lambda pair: pair[0]):
+    for _, item in found:
         key = item.lower()
         if key not in seen:
             seen.add(key)
             out.append(item)
-    return out
+    return tuple(out)
+
+
+_memo_candidates = functools.lru_cache(maxsize=256)(_candidates)
+
+
+def _first(pair: tuple[int, str]) -> int:
+    return pair[0]
 
 
 def _clean(kind: str, item: str) -> str:
     item = item.strip()
+    if kind != "object" and kind != "name":
+        return item if len(item) > 1 else ""
     if kind == "object":
         kept = []
         for word in item.split():
@@ -83,15 +114,32 @@ def block_frequencies(blocks: Iterable[str]) -> Counter[str]:
 
 def recurrence(item: str, df: Mapping[str, int], own: frozenset[str] | set[str]) -> int:
     """How many other blocks mention the item's rarest word (the block holding it counts once less)."""
-    ws = [w for w in words(item) if w not in STOPWORDS] or words(item)
+    ws = item_words(item)[1]
     if not ws:
         return 0
     return min(df.get(w, 0) - (1 if w in own else 0) for w in ws)
 
 
+@functools.lru_cache(maxsize=65536)
+def item_words(item: str) -> tuple[frozenset[str], tuple[str, ...]]:
+    """An item's word set and the words its recurrence reads (its non-stopwords, else all): items recur across
+    the steps of a long run (room names, objects), so each is split once."""
+    ws = words(item)
+    return frozenset(ws), tuple(w for w in ws if w not in STOPWORDS) or tuple(ws)
+
+
+@functools.lru_cache(maxsize=256)
+def text_words(text: str) -> frozenset[str]:
+    """The word set of an observation, memoised like :func:`candidates` (its digest and its sibling kinds both
+    read it)."""
+    return frozenset(words(text))
+
+
+@functools.lru_cache(maxsize=65536)
 def shape(item: str) -> tuple[str, int]:
     """What kind of token an item is: its character classes (upper, lower, digit, other) and its length.
-    ``HSR97W`` and ``5BGGWZ`` share a shape; ``Ivan`` and ``HSR97W`` do not."""
+    ``HSR97W`` and ``5BGGWZ`` share a shape; ``Ivan`` and ``HSR97W`` do not. Memoised: the same items are
+    shaped by every digest and the facts block."""
     classes = "".join(sorted({"A" if c.isupper() else "a" if c.islower() else "9" if c.isdigit() else "-"
                               for c in item}))
     return classes, len(item)
@@ -111,22 +159,29 @@ def action_shapes(actions: Iterable[str]) -> frozenset[tuple[str, int]]:
 _QUOTED_VALUE = re.compile(r"[\"']([^\"'\n]{2,40})[\"']")
 ACTIONABLE = 2.0
 """The rank bonus of an item shaped like a value some action passed (an id like those the agent acts on)."""
+SIBLING = 3.0
+"""The rank bonus of an item of the same kind (character classes) as an item of its step that a later action
+named: a sibling on the list the agent picks from (the other orders, files, objects of a room), the evidence
+that a once-mentioned item will be acted on (:func:`relaykit.trajectory.facts.sibling_kinds`)."""
 
 
 def digest(text: str, max_tokens: int, df: Mapping[str, int] | None = None, encoding: str = "o200k_base",
            known: frozenset[str] | set[str] = frozenset(),
-           actionable: frozenset[tuple[str, int]] = frozenset()) -> str:
+           actionable: frozenset[tuple[str, int]] = frozenset(), siblings: frozenset[str] = frozenset()) -> str:
     """At most ``max_tokens`` tokens of the facts in ``text``, most recurrent first (``""`` for none). Items
     whose words are all in ``known`` (what the context holds anyway) are left out; items shaped like a value
-    an action passed (``actionable``, from :func:`action_shapes`) rank ahead by :data:`ACTIONABLE`."""
+    an action passed (``actionable``, from :func:`action_shapes`) rank ahead by :data:`ACTIONABLE`, and items of
+    the ``siblings`` kinds (character classes of items a later action named) by :data:`SIBLING`."""
     if max_tokens <= 0 or not text:
         return ""
-    items = [item for item in candidates(text) if not known or not set(words(item)) <= known]
+    items = [item for item in candidates(text) if not known or not item_words(item)[0] <= known]
     if df is not None:
-        own = set(words(text))
+        own = text_words(text)
 
         def rank(k: int) -> tuple[float, int]:
-            bonus = ACTIONABLE if actionable and shape(items[k]) in actionable else 0.0
+            kind = shape(items[k])
+            bonus = ACTIONABLE if actionable and kind in actionable else 0.0
+            bonus += SIBLING if siblings and kind[0] in siblings else 0.0
             return -(min(recurrence(items[k], df, own), RECURRENCE_CAP) + bonus), k
 
         items = [items[k] for k in sorted(range(len(items)), key=rank)]
@@ -159,5 +214,5 @@ def pack_items(items: Iterable[str], max_tokens: int, encoding: str = "o200k_bas
     return joined
 
 
-__all__ = ["ACTIONABLE", "PATTERNS", "action_shapes", "block_frequencies", "candidates", "digest", "pack_items",
-           "recurrence", "shape"]
+__all__ = ["ACTIONABLE", "PATTERNS", "SIBLING", "action_shapes", "block_frequencies", "candidates", "digest",
+           "item_words", "pack_items", "recurrence", "shape", "text_words"]

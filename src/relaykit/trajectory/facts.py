@@ -6,12 +6,14 @@ nothing. Under a budget, :func:`add_facts_block` gathers the facts of every drop
 of its observation and its action, and the words a short text command names after its verb), writes each
 distinct item once, leaves out items whose words the result already holds, ranks the rest by recurrence
 (how many blocks of the whole trajectory mention the item's rarest word, capped), by a bonus for items
-shaped like values earlier actions passed, and by recency (facts of newer steps first), and packs them
-greedily into the tokens left.
+shaped like values earlier actions passed, by a bonus for siblings of an item a later action named
+(:func:`sibling_kinds`), and by recency (facts of newer steps first), and packs them greedily into the
+tokens left.
 
 Where it lives: inside the placeholder of one masked step (its last observation message), so the message
 list keeps every structural rule: the block is part of a tool result (or a ReAct observation) whose call
-is kept. When no step is masked, the newest dropped step whose masked form fits becomes the host.
+is kept. When no step is masked, the newest dropped step whose masked form fits becomes the host; when
+none fits beside a block, the block follows the current observation.
 
 Only facts of steps that came before the current one are used: nothing is read from the future.
 """
@@ -23,16 +25,26 @@ from dataclasses import replace
 
 from relaykit import tokens
 from relaykit.text import STOPWORDS, words
-from relaykit.trajectory.digest import ACTIONABLE, RECURRENCE_CAP, candidates, pack_items, recurrence, shape
+from relaykit.trajectory.digest import (
+    ACTIONABLE,
+    RECURRENCE_CAP,
+    SIBLING,
+    candidates,
+    item_words,
+    pack_items,
+    recurrence,
+    shape,
+    text_words,
+)
 from relaykit.trajectory.parse import Msg, Step, Trajectory
 
 FACTS_LABEL = "facts from elided steps: "
 RECENCY_WEIGHT = 1.0
 """Rank bonus of an item from the newest elided step (the oldest gets 0, linear in between)."""
 MIN_BLOCK_TOKENS = 6
+"""No block is written into less room than this (the label alone costs about five tokens)."""
 MAX_BLOCK_TOKENS = 1024
 """The most tokens a block takes (beyond that the room goes back to whole and masked steps)."""
-"""No block is written into less room than this (the label alone costs about five tokens)."""
 ELIDED_WINDOW = 1000
 """The block reads the facts of at most this many elided steps, the newest (bounds the work on long runs)."""
 _VERB_ARGS_MAX_WORDS = 8
@@ -50,18 +62,21 @@ def step_items(step: Step) -> list[str]:
 
 
 def rank_items(elided: Iterable[Step], n_steps: int, known: frozenset[str], df: Mapping[str, int],
-               actionable: frozenset[tuple[str, int]]) -> list[str]:
-    """Distinct items of the ``elided`` steps whose words are not all ``known``, best first."""
+               actionable: frozenset[tuple[str, int]], acted: Mapping[str, int] | None = None) -> list[str]:
+    """Distinct items of the ``elided`` steps whose words are not all ``known``, best first. ``acted``: the
+    newest step whose action names each word (:func:`sibling_kinds`)."""
     best: dict[str, tuple[float, str]] = {}
     for step in elided:
         age = RECENCY_WEIGHT * (step.index + 1) / max(1, n_steps)
         own = set(words(step.observation_text)) | set(words(step.action_text))
+        kinds = sibling_kinds(step, acted) if acted else frozenset()
         for item in step_items(step):
             content = {w for w in words(item) if w not in STOPWORDS and len(w) > 1}
             if not content or content <= known:
                 continue
             score = min(recurrence(item, df, own), RECURRENCE_CAP) + age
             score += ACTIONABLE if shape(item) in actionable else 0.0
+            score += SIBLING if shape(item)[0] in kinds else 0.0
             key = item.lower()
             if key not in best or score > best[key][0]:
                 best[key] = (score, item)
@@ -76,6 +91,17 @@ def rank_items(elided: Iterable[Step], n_steps: int, known: frozenset[str], df: 
     return out
 
 
+def sibling_kinds(step: Step, acted: Mapping[str, int]) -> frozenset[str]:
+    """The character classes (:func:`relaykit.trajectory.digest.shape`) of the observation items of ``step``
+    that a later action named: the step listed things the agent went on to act on (orders, files, objects in
+    a room), so its other items of the same kind are the likeliest next arguments, even when mentioned once."""
+    text = step.observation_text
+    named = {w for w in text_words(text) if acted.get(w, -1) > step.index and w not in STOPWORDS}
+    if not named:
+        return frozenset()
+    return frozenset(shape(item)[0] for item in candidates(text) if not named.isdisjoint(item_words(item)[0]))
+
+
 def block_slot(step: Step, form: str) -> int | None:
     """Which observation message of ``step`` can hold the block: its last tool result (a user turn after tool
     results is the user's next request, never touched), else its last message; None when it has none with
@@ -88,9 +114,9 @@ def block_slot(step: Step, form: str) -> int | None:
     return k
 
 
-def with_block(host: Step, block: str, form: str) -> Step:
-    """``host`` (a masked step with a :func:`block_slot`) with ``block`` written into that message's
-    placeholder."""
+def with_block(host: Step, block: str, form: str, inside: bool = True) -> Step:
+    """``host`` (a step with a :func:`block_slot`) with ``block`` written into that message: inside a masked
+    step's bracketed placeholder, or (``inside=False``, the current observation) after its text."""
     k = block_slot(host, form)
     if k is None:
         raise ValueError("this step has no observation message that can hold the facts block")
@@ -99,7 +125,8 @@ def with_block(host: Step, block: str, form: str) -> Step:
     content = str(m.get("content") or "")
     tail = "\n" if content.endswith("\n") else ""
     body = content[:-1] if tail else content
-    text = f"{body[:-1]}; {FACTS_LABEL}{block}]" if body.endswith("]") else f"{body} ({FACTS_LABEL}{block})"
+    text = (f"{body[:-1]}; {FACTS_LABEL}{block}]" if inside and body.endswith("]")
+            else f"{body} ({FACTS_LABEL}{block})")
     new: Msg = {**m, "content": text + tail}
     obs[k] = new
     return replace(host, observation=tuple(obs))
@@ -118,4 +145,4 @@ def context_words(t: Trajectory) -> frozenset[str]:
 
 
 __all__ = ["ELIDED_WINDOW", "FACTS_LABEL", "MAX_BLOCK_TOKENS", "MIN_BLOCK_TOKENS", "block_slot", "block_text",
-           "context_words", "rank_items", "step_items", "with_block"]
+           "context_words", "rank_items", "sibling_kinds", "step_items", "with_block"]

@@ -13,6 +13,7 @@ from relaykit import tokens
 from relaykit.errors import UsageError
 from relaykit.text import words as text_words
 from relaykit.trajectory.digest import action_shapes, block_frequencies, digest
+from relaykit.trajectory.facts import sibling_kinds
 from relaykit.trajectory.parse import PLACEHOLDER, Msg, Step, Trajectory, mask_observation
 from relaykit.trajectory.recall import ReferenceStore, handle_for
 from relaykit.trajectory.scorer import Scorer
@@ -110,8 +111,10 @@ class Masker:
         self._df: Counter[str] | None = None
         self._cache: dict[int, str] = {}
         self._masked: dict[int, Step] = {}
+        self._least: dict[int, int] = {}
         self._known_words: frozenset[str] | None = None
         self._shapes: frozenset[tuple[str, int]] | None = None
+        self._acted: dict[str, int] | None = None
 
     def actionable(self) -> frozenset[tuple[str, int]]:
         """The shapes of the values the last ``ACTION_WINDOW`` actions pass (see ``digest.action_shapes``)."""
@@ -119,6 +122,14 @@ class Masker:
             recent = dict.fromkeys(step.action_text for step in self.original.steps[-ACTION_WINDOW:])
             self._shapes = action_shapes(recent)
         return self._shapes
+
+    def acted(self) -> dict[str, int]:
+        """Each word an action names -> the newest step whose action names it (the current step's included)."""
+        if self._acted is None:
+            self._acted = {}
+            for step in self.original.steps:
+                self._acted.update(dict.fromkeys(text_words(step.action_text), step.index))
+        return self._acted
 
     def frequencies(self) -> Counter[str]:
         """In how many blocks (task, pending turn, each step) of the original trajectory each word occurs."""
@@ -146,7 +157,7 @@ class Masker:
             parts = []
             if self.s.digest_tokens and with_digest:
                 facts = digest(step.observation_text, self.s.digest_tokens, self.frequencies(), self.s.encoding,
-                               self._known(), self.actionable())
+                               self._known(), self.actionable(), sibling_kinds(step, self.acted()))
                 parts += [f"facts: {facts}"] if facts else []
             if self.s.dropped == "reference":
                 parts.append(f'recall_step("{handle_for(step.messages)}")')
@@ -166,6 +177,21 @@ class Masker:
             self._masked[step.index] = masked
         return self._masked[step.index]
 
+    def least(self, step: Step, cost: Cost) -> int:
+        """A lower bound of ``cost.step(self.mask(step))`` without its digest: the action, and each observation
+        message at the cheaper of its text and the plain placeholder (a digest only adds words after the
+        placeholder's own, at a pre-tokenizer boundary, so it never costs fewer tokens; a message the digest
+        would lengthen keeps its text). Packing skips a step this bound already puts over the room, which at a
+        tight budget is almost every masked candidate: their digests are never computed."""
+        if step.masked or step.index in self._masked:
+            return cost.step(self.mask(step))
+        key = -1 - step.index
+        if key not in self._least:
+            plain = mask_observation(step, self.original.form, self.placeholder(step.index, False))
+            self._least[key] = cost.known(step.action) + sum(
+                min(cost.known(m), cost.known(p)) for m, p in zip(step.observation, plain.observation))
+        return self._least[key]
+
 
 @functools.lru_cache(maxsize=32768)
 def count_text(text: str, encoding: str) -> int:
@@ -180,6 +206,7 @@ class Cost:
     def __init__(self, form: str, encoding: str) -> None:
         self.form, self.encoding = form, encoding
         self._steps: dict[int, tuple[Step, int]] = {}  # id(step) -> (the step, kept alive so ids stay unique; cost)
+        self._messages: dict[int, tuple[Mapping[str, Any], int]] = {}  # id(message) -> (the message, its cost)
 
     @property
     def base(self) -> int:
@@ -196,7 +223,15 @@ class Cost:
         return total
 
     def messages(self, ms: Iterable[Msg]) -> int:
-        return sum(self.message(m) for m in ms)
+        return sum(self.known(m) for m in ms)
+
+    def known(self, m: Mapping[str, Any]) -> int:
+        """:meth:`message`, memoised per message object (messages are never changed in place here: a masked or
+        shortened step holds new ones), so a step's messages are counted once however often they are priced."""
+        key = id(m)
+        if key not in self._messages:
+            self._messages[key] = (m, self.message(m))
+        return self._messages[key][1]
 
     def step(self, step: Step) -> int:
         key = id(step)

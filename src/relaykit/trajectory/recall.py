@@ -52,6 +52,17 @@ class ReferenceStore(Protocol):
     def get(self, handle: str) -> list[Msg] | None: ...
 
 
+def put_all(store: ReferenceStore, items: Sequence[tuple[str, Sequence[Mapping[str, Any]]]]) -> None:
+    """Every ``(handle, messages)`` into ``store``: in one batch when it has ``put_many`` (the SQLite store
+    writes one transaction, not one commit and sync per step: 7,000 masked steps took ~10 s), else one by one."""
+    put_many = getattr(store, "put_many", None)
+    if callable(put_many):
+        put_many(items)
+        return
+    for handle, messages in items:
+        store.put(handle, messages)
+
+
 def handle_for(messages: Sequence[Mapping[str, Any]]) -> str:
     """The handle of a step: the same original messages always give the same handle."""
     blob = json.dumps(list(messages), sort_keys=True, default=str, ensure_ascii=False)
@@ -94,6 +105,12 @@ class SQLiteReferenceStore:
         blob = json.dumps(list(messages), ensure_ascii=False, default=str)
         with self._lock, self._db:
             self._db.execute("INSERT OR REPLACE INTO steps (handle, messages) VALUES (?, ?)", (handle, blob))
+
+    def put_many(self, items: Sequence[tuple[str, Sequence[Mapping[str, Any]]]]) -> None:
+        """Like ``put`` for each item, in one transaction."""
+        rows = [(handle, json.dumps(list(messages), ensure_ascii=False, default=str)) for handle, messages in items]
+        with self._lock, self._db:
+            self._db.executemany("INSERT OR REPLACE INTO steps (handle, messages) VALUES (?, ?)", rows)
 
     def get(self, handle: str) -> list[Msg] | None:
         with self._lock:
@@ -142,4 +159,4 @@ def recall_handler(store: ReferenceStore) -> Callable[[str | Mapping[str, Any]],
 
 
 __all__ = ["RECALL_TOOL", "MemoryReferenceStore", "ReferenceStore", "SQLiteReferenceStore", "handle_for",
-           "original_observation", "recall", "recall_handler", "recall_step"]
+           "original_observation", "put_all", "recall", "recall_handler", "recall_step"]
