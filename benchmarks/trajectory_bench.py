@@ -115,12 +115,24 @@ def long_one(n: int, label: str) -> None:
     seconds = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_SELF)
     cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
-    rss = after.ru_maxrss / 1e3
+    rss = _peak_rss_mb(after)
     tracemalloc.start()
     compress_trajectory(msgs, **options)
     peak = tracemalloc.get_traced_memory()[1] / 1e6
     tracemalloc.stop()
     print(f"{label:>22} | {seconds:>6.2f} | {cpu:>5.2f} | {rss:>11.0f} | {peak:>9.1f} | {out.accounting.ratio:.3f}")
+
+
+def _peak_rss_mb(usage: resource.struct_rusage) -> float:
+    """This process's own peak RSS: VmHWM (Linux keeps ru_maxrss across exec, so a child started by a large
+    parent would report the parent's peak), else ru_maxrss."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1e3
+    except OSError:
+        pass
+    return usage.ru_maxrss / 1e3
 
 
 def _load() -> str:
