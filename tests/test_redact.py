@@ -152,8 +152,7 @@ def test_plain_text_skips_every_pattern_and_other_text_runs_all() -> None:
     assert len(_applicable("café")) == len(_PATTERNS), "non-ASCII text: no skipping"
 
 
-@pytest.mark.parametrize("text", ["pa\u017fsword=hunter2pass", "api_\u212aey=hunter2pass",
-                                  "PA\u017fSWORD is hunter2pass"])
+@pytest.mark.parametrize("text", ["pa\u017fsword=hunter2pass", "api_\u212aey=hunter2pass", "PA\u017fSWORD is hunter2pass"])
 def test_letters_that_fold_to_ascii_under_ignorecase_are_still_masked(text: str) -> None:
     # U+017F (long s) and U+212A (Kelvin sign) match "s" and "k" when case is ignored, but lower() keeps them
     assert "hunter2pass" not in scrub(text)
@@ -175,5 +174,5 @@ def test_fingerprints_are_unchanged_by_the_pre_check() -> None:
             return text
         return text.replace(MASK, f"[secret:{hashlib.blake2b(chr(0).join(found).encode(), digest_size=4).hexdigest()}]")
 
-    for text in [*CORPUS, "ok http://a:b@h/x and sk-abcdefghijklmnop", "ünï sk-abcdefghijklmnop"]:
+    for text in CORPUS + ["ok http://a:b@h/x and sk-abcdefghijklmnop", "ünï sk-abcdefghijklmnop"]:
         assert fingerprint_secrets(text) == reference(text), text
