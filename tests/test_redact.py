@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from relaykit.redact import MASK, fingerprint_secrets, is_secret_key, scrub, scrub_value, strip_url_credentials
+from relaykit.redact import MASK, is_secret_key, scrub, scrub_value, strip_url_credentials
 
 JWT = ("eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkFsaWNlIn0"
        ".SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c")
@@ -98,81 +98,3 @@ def test_hostile_text_is_scrubbed_in_linear_time(unit: str) -> None:
     started = time.perf_counter()
     scrub(text)
     assert time.perf_counter() - started < 3.0, "a pattern rescans the text: bound its repeats"
-
-
-# -- the needle pre-check: a pattern is skipped only for a text it cannot match --------------------------
-
-# every pattern's secrets in other cases and spellings (the patterns that ignore case must be skipped by case)
-VARIANTS = [
-    "PASSWORD=hunter2", "Passphrase: 'open sesame'", "SECRET=abc123", "Api-Key: abcdef12", "APIKEY=abcdef12",
-    "ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE", "Secret_Key: x9y8z7", "CLIENT-SECRET=Zx9_yW8", "Refresh_Token=r1r2r3r4",
-    "SESSION_TOKEN: s1s2s3s4", "id-token=i1i2i3i4", "Private_Key=k1k2k3k4", "TOKEN: t1t2t3t4", "AUTH_TOKEN=a1a2a3a4",
-    "AUTHORIZATION: Digest abcdefgh", "authorization='xyz123'", "bearer abcdefghijkl", "my PASSWD was s3cr3t",
-    "rk_test_AbCdEfGhIjKl", "gho_AbCdEfGhIjKlMnOpQrStUv", "ghu_AbCdEfGhIjKlMnOpQrStUv", "ghs_AbCdEfGhIjKlMnOpQrStUv",
-    "ghr_AbCdEfGhIjKlMnOpQrStUv", "xoxp-1234567890-abc", "AGPAIOSFODNN7EXAMPLE AIDAIOSFODNN7EXAMPLE",
-    "AROAIOSFODNN7EXAMPLE AIPAIOSFODNN7EXAMPLE ANPAIOSFODNN7EXAMPLE ANVAIOSFODNN7EXAMPLE",
-    "ABIAIOSFODNN7EXAMPLE ACCAIOSFODNN7EXAMPLE", "FTP://user:pw@files.example.com/x", "Sk-abcdefghijkl",
-    "-----BEGIN PRIVATE KEY-----\nabc",
-]
-CORPUS = [text for text, _ in SECRETS] + HARMLESS + VARIANTS
-
-
-def every_pattern(text: str) -> str:
-    """``scrub`` without the pre-check: every pattern, in order."""
-    from relaykit.redact import _PATTERNS
-
-    for pattern, replacement, _ in _PATTERNS:
-        text = pattern.sub(replacement, text)
-    return text
-
-
-def test_every_match_holds_one_of_its_patterns_needles() -> None:
-    from relaykit.redact import _PATTERNS
-
-    matched = set()
-    for index, (pattern, _, needles) in enumerate(_PATTERNS):
-        for text in CORPUS + [text.upper() for text in CORPUS] + [text.lower() for text in CORPUS]:
-            for match in pattern.finditer(text):
-                matched.add(index)
-                assert any(needle in match.group(0).lower() for needle in needles), (pattern.pattern, match)
-        assert all(needle == needle.lower() for needle in needles)
-    assert matched == set(range(len(_PATTERNS))), "a pattern no corpus text exercises"
-
-
-@pytest.mark.parametrize("text", CORPUS + [f"before {text} after {text.upper()}" for text in CORPUS])
-def test_the_pre_check_changes_no_result(text: str) -> None:
-    assert scrub(text) == every_pattern(text)
-
-
-def test_plain_text_skips_every_pattern_and_other_text_runs_all() -> None:
-    from relaykit.redact import _PATTERNS, _applicable
-
-    assert _applicable("what is the status of the invoice for the refund team") == ()
-    assert [p for p, _ in _applicable("the API docs")] == [_PATTERNS[-2][0]]
-    assert len(_applicable("café")) == len(_PATTERNS), "non-ASCII text: no skipping"
-
-
-@pytest.mark.parametrize("text", ["pa\u017fsword=hunter2pass", "api_\u212aey=hunter2pass", "PA\u017fSWORD is hunter2pass"])
-def test_letters_that_fold_to_ascii_under_ignorecase_are_still_masked(text: str) -> None:
-    # U+017F (long s) and U+212A (Kelvin sign) match "s" and "k" when case is ignored, but lower() keeps them
-    assert "hunter2pass" not in scrub(text)
-    assert "hunter2pass" not in fingerprint_secrets(text)
-
-
-def test_fingerprints_are_unchanged_by_the_pre_check() -> None:
-    import functools
-    import hashlib
-
-    from relaykit.redact import _PATTERNS, _masked
-
-    def reference(text: str) -> str:
-        found: list[str] = []
-        text = strip_url_credentials(text)
-        for pattern, replacement, _ in _PATTERNS:
-            text = pattern.sub(functools.partial(_masked, replacement=replacement, found=found), text)
-        if not found:
-            return text
-        return text.replace(MASK, f"[secret:{hashlib.blake2b(chr(0).join(found).encode(), digest_size=4).hexdigest()}]")
-
-    for text in CORPUS + ["ok http://a:b@h/x and sk-abcdefghijklmnop", "ünï sk-abcdefghijklmnop"]:
-        assert fingerprint_secrets(text) == reference(text), text
