@@ -23,13 +23,13 @@ _LETTER = "A-Za-z\u0130\u0131\u017f\u212a"
 """``[A-Za-z]`` as it matches case-insensitively (it also takes İ, ı, ſ and the Kelvin sign)."""
 _MONEY_START = "".join(sorted({code[0] for code in CURRENCY_CODES}))
 TOKEN = re.compile(
-    r"(?=[\w$£€¥✓✔✗✘❌✅✖👍👎])(?:"  # every token starts so: other positions are passed over at once
+    r"(?=[\w$£€¥✓✔✗✘❌✅✖👍👎\-\u2212])(?:"  # every token starts so: other positions are passed over at once
     # the same matches as the plain alternation (time|date|qty|w|mark) compiled case-insensitively, only
     # faster: case is ignored only where a letter is literal (units, codes, "pm"), and a branch is tried only
     # where its first character can stand (a digit for a time or date; a digit, a currency sign or the first
     # letter of a currency code before two more letters for a quantity)
     rf"(?=\d|(?i:{MONTH_START}))(?:(?P<time>(?i:{TIME_PATTERN}))|(?P<date>{DATE_PATTERN}))"
-    rf"|(?=[$£€¥\d]|(?i:[{_MONEY_START}][A-Z]{{2}}))(?P<qty>(?i:{QUANTITY_PATTERN}))"
+    rf"|(?=[$£€¥\d]|[-\u2212][$£€¥]?\d|(?i:[{_MONEY_START}][A-Z]{{2}}))(?P<qty>(?i:{QUANTITY_PATTERN}))"
     rf"|(?P<w>[{_LETTER}][{_LETTER}0-9]*(?:[-_./'+][{_LETTER}0-9]+)*)|(?P<mark>[✓✔✗✘❌✅✖👍👎]\uFE0F?))",
 )
 """One token of a clause: a typed value (time, date, quantity) or a word or a verdict symbol."""

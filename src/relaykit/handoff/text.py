@@ -48,6 +48,7 @@ UNITS = {
     "vcpu": "vCPUs", "vcpus": "vCPUs", "unit": "units", "units": "units", "pcs": "pcs", "pieces": "pcs",
     "wk": "weeks", "wks": "weeks", "mo": "months", "mos": "months",
     "mth": "months", "mths": "months",
+    "°c": "°C", "ºc": "°C", "°f": "°F", "ºf": "°F", "degrees celsius": "°C", "degrees fahrenheit": "°F",
 }
 _CODES = "|".join(CURRENCY_CODES)
 
@@ -97,13 +98,16 @@ _NUMBER = (
 two, is read the European way only in a money amount; elsewhere "1.050 km" stays 1.05 and "3,4" two numbers."""
 _MULTIPLIER = rf"(?P<mult>k(?![A-Za-z])|(?:bn|mn|m)(?![A-Za-z]){_MONEY}|\s?(?:thousand|million|billion)(?![A-Za-z]))"
 QUANTITY_PATTERN = (
-    rf"(?<![\w.])(?<![A-Za-z]-)(?:(?P<sym>[$£€¥])\s?|(?P<pre>{_CODES})\s?)?(?P<num>{_NUMBER})(?![\d])"
+    rf"(?<![\w.])(?<![A-Za-z]-)(?P<neg>[-\u2212](?=[$£€¥]?\d))?(?:(?P<sym>[$£€¥])\s?|(?P<pre>{_CODES})\s?)?"
+    rf"(?P<num>{_NUMBER})(?![\d])"
     rf"{_MULTIPLIER}?"
     rf"(?:\s?(?P<code>{_CODES})(?![A-Za-z])|\s?(?P<word>dollars?|euros?|pounds?)(?![A-Za-z])"
     rf"|\s?(?P<post>[$£€¥])(?!\s?\d)|[\s-]?(?P<unit>{_UNIT_ALT})(?![A-Za-z]))?"
 )
-"""A number with its currency (symbol, code or word) or unit; named groups sym, pre, num, mult, code, word, post,
-unit. ``mult`` is a thousands or millions suffix ("$92k", "1.5k GB", "EUR 2.4m")."""
+"""A number with its sign, currency (symbol, code or word) or unit; named groups neg, sym, pre, num, mult, code,
+word, post, unit. A minus sign counts only right before the number (or its currency sign) and not after a
+letter, digit or dot: "-20 °C" and "−3.5%" are negative, "10-20" and "HT-20" are not.
+``mult`` is a thousands or millions suffix ("$92k", "1.5k GB", "EUR 2.4m")."""
 _QUANTITY = re.compile(QUANTITY_PATTERN, re.IGNORECASE)
 _MONEY_WORDS = {"dollar": "USD", "euro": "EUR", "pound": "GBP"}
 
@@ -259,7 +263,9 @@ def quantity_parts(m: re.Match[str]) -> tuple[float, str | None]:
     # a dot before three digits groups thousands only in currencies written the European way: "$3.499" and
     # "£1.050" keep the dot as the decimal mark (fuel prices, exchange rates), "€8.500" is 8500
     value = number_value(num, money=unit in CURRENCY_CODES and unit not in _DOT_DECIMAL_CURRENCIES)
-    return (value * _MULTIPLIERS[mult.strip().lower()] if mult else value), unit
+    if mult:
+        value *= _MULTIPLIERS[mult.strip().lower()]
+    return (-value if m.group("neg") else value), unit
 
 
 _GROUPING = str.maketrans("", "", " \u00a0\u202f'\u2019")
