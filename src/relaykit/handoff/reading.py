@@ -156,7 +156,8 @@ def option_ids(trace: str, id_re: re.Pattern[str], exclude: frozenset[str]) -> f
 
 
 _CLAUSE_SPLIT = re.compile(r";\s*|,?\s+(?:while|whereas)\s+|,\s+but\s+"
-                           r"|,\s+(?:and\s+)?(?=the (?:former|latter|first|second)\b)", re.IGNORECASE)
+                           r"|[,:]\s+(?:and\s+)?(?=the (?:former|latter|first|second|third|fourth|fifth)\b)",
+                           re.IGNORECASE)
 _GROUP_SPLIT = re.compile(r",\s+(?:and\s+|but\s+|while\s+)?(?=(?:all|every|each) (?:the )?others?\b"
                           r"|the (?:others?|rest|remaining)\b"
                           r"|(?:the )?(?:first|last|final) (?:one|two|three|four|\d)\b)"
