@@ -93,3 +93,11 @@ def test_an_ordinal_names_the_option_at_its_place_or_nobody() -> None:
 def test_a_description_is_not_guessed() -> None:
     trace = "Bike BK7 weighs 9.8 kg for 1,400 EUR. Bike BK9 weighs 11.2 kg for 990 EUR. The lighter bike is too dear."
     assert verdicts(trace) == {"BK7": None, "BK9": None}
+
+
+@pytest.mark.parametrize("word", ["respectively", "respectivement", "respectivamente"])
+def test_respectively_in_other_languages(word: str) -> None:
+    trace = f"Offres OF1 et OF2 : 300 EUR et 250 EUR {word}, écartée et retenue {word}."
+    table = read_evidence(trace, "Moins de 280 EUR.")
+    assert {i: r.verdict for i, r in table.rows.items()} == {"OF1": "eliminated", "OF2": "pass"}
+    assert table.rows["OF1"].evidence.startswith("300 EUR") and table.rows["OF2"].evidence.startswith("250 EUR")

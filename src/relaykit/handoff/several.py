@@ -17,14 +17,15 @@ import re
 from collections.abc import Collection, Sequence
 
 from relaykit.handoff.lexicon import verdict_of
+from relaykit.handoff.reading import CONNECTORS, RESPECTIVELY
 
 _SEPARATOR = re.compile(r",\s+|;\s*|:\s+|\s+[-–—]\s+|\s+(?:and|but|while|whereas)\s+", re.IGNORECASE)
 _REPEAT_SEPARATOR = re.compile(r"[,;:]\s+|\s+[-–—]\s+")
-_CONNECTORS = re.compile(r"[\s,;&()/]+|\band\b|\bor\b", re.IGNORECASE)
+
 _PLURAL = re.compile(r"\s*(?:are|were|have|had|both|all|each|do|did|don't|didn't|qualify|pass|fail|meet|get|go"
                      r"|remain|stay)\b", re.IGNORECASE)
-_RESPECTIVELY = re.compile(r",?\s*\brespectively\b", re.IGNORECASE)
-_VERDICT_PARTS = re.compile(r",\s*|\s+(?:and|or|then)\s+|;\s*", re.IGNORECASE)
+_RESPECTIVE = re.compile(r",?\s*" + RESPECTIVELY.pattern, re.IGNORECASE)
+_VERDICT_PARTS = re.compile(r",\s*|\s+(?:and|or|then|et|und|y)\s+|;\s*", re.IGNORECASE)
 
 
 def repeat_cut(clause: str, id_re: re.Pattern[str], ids: Collection[str]) -> int | None:
@@ -73,10 +74,10 @@ def shared_predicates(pieces: list[str], id_re: re.Pattern[str]) -> list[str]:
     for k, piece in enumerate(pieces):
         named = id_re.match(piece)
         rest = piece[named.end():] if named else piece
-        if not _CONNECTORS.sub("", rest):
+        if not CONNECTORS.sub("", rest):
             waiting.append(k)
             continue
-        if waiting and named is not None and _PLURAL.match(rest) and "respectively" not in rest.lower():
+        if waiting and named is not None and _PLURAL.match(rest) and not RESPECTIVELY.search(rest):
             for w in waiting:
                 said = id_re.match(pieces[w])
                 out[w] = (said.group(0) if said else "") + rest
@@ -87,9 +88,9 @@ def shared_predicates(pieces: list[str], id_re: re.Pattern[str]) -> list[str]:
 def respective_verdicts(tail: str, count: int) -> tuple[list[str], str] | None:
     """The verdicts a clause gives ``count`` ids "respectively" ("were accepted and rejected, respectively"),
     in order, and the tail without them; None unless it says "respectively" and judges exactly that often."""
-    if "respectively" not in tail.lower():
+    if not RESPECTIVELY.search(tail):
         return None
-    plain = _RESPECTIVELY.sub("", tail)
+    plain = _RESPECTIVE.sub("", tail)
     verdicts: list[str] = []
     kept: list[str] = []
     for part in _VERDICT_PARTS.split(plain):
