@@ -48,7 +48,9 @@ def test_probe_verdicts(group: str, probe: Probe) -> None:
     ("the flat has 2 sinks and a bath", None), ("advanced features such as SSO", None), ("cut flowers daily", None),
     ("oficina fuera de la ciudad", None), ("price drops 10.", None), ("we cannot use cash there", None),
     ("HT1 is a no smoking hotel", None), ("the first floor has a gym", None), ("drop-off at 10:00", None),
-    ("the van can take 3 pallets", None), ("keep in mind the 5 km bound", None),
+    ("the van can take 3 pallets", None), ("keep in mind the 5 km bound", None), ("running with 4 cores", None),
+    ("priced at 300 USD", None), ("That prices HX9 out.", "fail"), ("We'll run with FT2.", "pass"),
+    ("No nos sirve.", "fail"),
 ])
 def test_idioms_and_other_languages(clause: str, expected: str | None) -> None:
     assert verdict_of(clause) == expected

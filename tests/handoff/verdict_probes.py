@@ -44,6 +44,19 @@ FAR: list[Probe] = [
     ('Printer PX8 does 40 ppm at 420 USD. We checked the toner prices and warranty terms twice. After some debate, '
      'it stays on the shortlist.',
      {"PX8": P}),
+    # a third batch, scored once before any fix for it (see the report)
+    ('Quote Q7 from the roofer: 4,200 EUR, 3 weeks.\nQuote Q9: 3,900 EUR, 6 weeks.\n\nWe need the roof before '
+     'winter.\nSo Q9, despite the price, is a no-go.',
+     {"Q7": None, "Q9": F}),
+    ('A1 is a 3-bed semi at 1,600 GBP. A2 is a 2-bed flat at 1,250 GBP. The agent was slow to reply and the '
+     'viewing moved twice. Ultimately, the flat wins out.',
+     {"A1": None, "A2": P}),
+    ('Courier ABC12 delivers in 2 days for 18 USD. Courier ABC15 delivers in 5 days for 9 USD. The client insisted '
+     'on speed. So the first courier it is... actually, the second one we rule out entirely.',
+     {"ABC12": None, "ABC15": F}),
+    ('HT-001: 3 stars, 95 EUR. HT-002: 4 stars, 130 EUR. HT-003: 5 stars, 240 EUR. Lots of back and forth with '
+     'finance. The last one is way over the limit.',
+     {"HT-001": None, "HT-002": None, "HT-003": F}),
 ]
 
 RESPECTIVELY: list[Probe] = [
@@ -69,6 +82,13 @@ RESPECTIVELY: list[Probe] = [
      {"EV1": P, "EV2": P}),
     ('Coaches CO1 and CO2 (45 and 60 seats respectively) both fail the 70-seat minimum.',
      {"CO1": F, "CO2": F}),
+    # a third batch, scored once before any fix for it (see the report)
+    ('MB1 and MB2 weigh 1.1 kg and 1.9 kg respectively; MB1 is kept, MB2 is dropped.',
+     {"MB1": P, "MB2": F}),
+    ('TR3, TR4 and TR6 are approved, approved and declined respectively.',
+     {"TR3": P, "TR4": P, "TR6": F}),
+    ('PL1 and PL2 come to 12 and 19 USD per seat, respectively, and neither fits the 10 USD cap.',
+     {"PL1": F, "PL2": F}),
 ]
 
 IDIOMS: list[Probe] = [
@@ -107,6 +127,23 @@ IDIOMS: list[Probe] = [
      {"VV2": F, "VV3": P}),
     ('Desk DS4 is 140 cm for 250 EUR. DS4 is off the list and DS5 fits the bill.',
      {"DS4": F, "DS5": P}),
+    # a third batch, scored once before any fix for it (see the report)
+    ("Flat FT2 is 1,050 EUR with a balcony. We'll run with FT2.",
+     {"FT2": P}),
+    ('Vendor VR8 wants 90 days to deliver, which rules VR8 out.',
+     {"VR8": F}),
+    ('SaaS tool ST-3 costs 14 USD per seat. ST-3 is a non-starter given the SSO gap.',
+     {"ST-3": F}),
+    ('Laptop NB5 is 1.2 kg for 1,300 EUR; NB5 gets a thumbs-up from IT.',
+     {"NB5": P}),
+    ('Hotel HX9 is 300 USD a night. That prices HX9 out.',
+     {"HX9": F}),
+    ('Bus BU4 seats 50 for 700 EUR. BU4 clears the bar.',
+     {"BU4": P}),
+    ('Speaker SK7 asks 5,000 USD. Budget-wise SK7 is a hard no.',
+     {"SK7": F}),
+    ('Tool TL2 at 40 USD: we are not moving TL2 forward.',
+     {"TL2": F}),
 ]
 
 MIXED: list[Probe] = [
@@ -138,6 +175,15 @@ MIXED: list[Probe] = [
      {"OE3": F, "OE4": P}),
     ('Notes: LK-1 is 14 kg, kommt nicht in Frage. LK-2 is 9 kg, in Ordnung.',
      {"LK-1": F, "LK-2": P}),
+    # a third batch, scored once before any fix for it (see the report)
+    ('Flug FL1: 320 EUR, Abflug 07:00 - genommen.\nFlug FL2: 410 EUR, Abflug 09:30 - gestrichen.',
+     {"FL1": P, "FL2": F}),
+    ('Salle SL3 : 30 places, 400 EUR, écartée. Salle SL4 : 50 places, 650 EUR, on garde.',
+     {"SL3": F, "SL4": P}),
+    ('Piso PS2: 850 EUR, 2 hab. No nos sirve.\nPiso PS3: 900 EUR, 3 hab. Seleccionado.',
+     {"PS2": F, "PS3": P}),
+    ('Fornitore FO1: 10 EUR al pezzo, respinto. Fornitore FO2: 12 EUR al pezzo, approvato.',
+     {"FO1": F, "FO2": P}),
 ]
 
 GROUPS = {"far": FAR, "respectively": RESPECTIVELY, "idioms": IDIOMS, "mixed": MIXED}

@@ -18,7 +18,8 @@ IDIOM_PASS = (
     "advance to the next round", "advances to the next round", "advanced to the next round",
     "through to the next round", "a strong yes", "a definite yes", "still on the table",
     "a go-ahead", "the go-ahead", "gets the go-ahead", "makes it through", "made it through", "thumbs-up",
-    "wins out", "comes out on top", "came out on top")
+    "wins out", "comes out on top", "came out on top", "we'll run with", "we will run with",
+    "we'll roll with")
 IDIOM_FAIL = (
     "off the table", "falls short", "fell short", "fall short", "falling short", "comes up short",
     "came up short", "gets the axe", "got the axe", "gets the ax", "gets the boot", "got the boot", "gets the chop",
@@ -29,7 +30,7 @@ IDIOM_FAIL = (
     "no longer a contender", "we passed on", "i passed on", "passed on it", "we're passing on", "we are passing on",
     "out of the race", "out of the question", "is out of the question",
     "are out of the question", "was out of the question", "sinks it", "kills it", "killed it", "torpedoes it",
-    "rule out", "rule it out", "rule them out")
+    "rule out", "rule it out", "rule them out", "priced out")
 
 FOREIGN_PASS = (
     # German
@@ -65,7 +66,7 @@ VERB_FAIL = (
     r"|disqualif(?:y|ies|ied)|exclud(?:e|es|ed)|eliminat(?:e|es|ed)|discard(?:s|ed)?|strikes?) " + _OBJECT
     + r"(?=\s*(?:[,.;:!)]|$|and\b|but\b|from\b|because\b|since\b|as\b|for\b|on\b|too\b|outright\b))"
     r"|(?:toss|tosses|tossed|throw|throws|threw|thrown|weed|weeds|weeded|screen|screens|screened|filter|filters"
-    r"|filtered|kick|kicks|kicked|boot|boots|booted|vote|votes|voted) " + _OBJECT + r" out\b"
+    r"|filtered|kick|kicks|kicked|boot|boots|booted|vote|votes|voted|price|prices|priced) " + _OBJECT + r" out\b"
     r"|(?:we|i|they)(?:['’]ll| will| had to| have to| must| decided to| chose to| need to)?"
     r" (?:drop|reject|cut|skip|scrap|ditch|nix|pass)(?=\s*[.!]*\s*$)"  # "..., we had to drop."
     r"|(?:cannot|can['’]t|can not|could not|couldn['’]t) use(?: it| them| " + _OBJECT + r")?(?=\s*(?:[,.;:!)]|$))")
@@ -89,12 +90,13 @@ VERB_FAIL_TRIGGERS = frozenset({
     "excludes", "excluded", "eliminate", "eliminates", "eliminated", "discard", "discards", "discarded", "strike",
     "strikes", "throw", "throws", "threw", "thrown", "weed", "weeds", "weeded", "screen", "screens", "screened",
     "filter", "filters", "filtered", "kick", "kicks", "kicked", "boot", "boots", "booted", "vote", "votes", "voted",
+    "price", "prices", "priced",
     "reject", "skip", "pass", "use"})
 VERB_PASS_TRIGGERS = frozenset({
     "keep", "take", "pick", "choose", "select", "book", "approve", "accept", "shortlist", "hire", "retain",
     "green-light", "greenlight", "forward", "ahead", "through"})
-NEGATED_BEFORE = r"nicht|non|pas|no|kein|keine|niet|nie|neither|none"
-"""Negations of other languages before a pass word ("nicht geeignet", "non retenu", "no cumple")."""
+NEGATED_BEFORE = r"nicht|non|pas|no|kein|keine|niet|nie|neither|none|no (?:nos|me|le|les|se|lo|la)"
+"""Negations of other languages before a pass word ("nicht geeignet", "non retenu", "no cumple", "no nos sirve")."""
 NEGATED_AFTER = r"\s+(?:leider\s+|wirklich\s+|aber\s+|vraiment\s+|plus\s+)?(?:nicht|pas)(?![\w-])"
 """Negations after it ("passt nicht", "convient pas"): a pass followed by one is a fail."""
 
