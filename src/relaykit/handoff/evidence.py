@@ -68,9 +68,7 @@ from relaykit.handoff.reading import (
     without_comparisons,
 )
 from relaykit.handoff.several import (
-    at_place,
-    described,
-    ordinal_reference,
+    PlacedVerdicts,
     repeat_cut,
     respective_verdicts,
     shared_predicates,
@@ -124,7 +122,7 @@ NAMED_MEMORY = 2048
 
 
 @dataclass
-class _Reader(GroupVerdicts):
+class _Reader(GroupVerdicts, PlacedVerdicts):
     id_re: re.Pattern[str]
     options: frozenset[str] | None  # the ids that are options (None: every id match)
     goal: str
@@ -403,26 +401,6 @@ class _Reader(GroupVerdicts):
         self._apply(target, clause)
         self._only_one(clause, ids)  # "Only HS3 survives.": the others fail
         return target
-
-    def _target(self, clause: str, ids: list[str], previous: str | None) -> tuple[str | None, str, bool]:
-        """The option a clause is about so far (its id, an ordinal's place, a pronoun's option, or the option
-        of the clause before), the clause without an ordinal, and whether it names a place no option has or an
-        option by a description (then it judges nobody)."""
-        place = ordinal_reference(clause, self.kinds) if not ids and "the " in clause[:40].lower() else None
-        if place is None:
-            target = ids[0] if ids else self._resolve(clause) or previous
-            # "The lighter bike is too dear." among several options: which one is not read, none is judged
-            unsure = target is None and len(self.paragraph) > 1 and described(clause, self.kinds)
-            if unsure and typed(clause):
-                self.notes.append(clause)
-            return target, clause, unsure
-        # "the second has 2 years", "the third is over budget": the ordinal is no evidence
-        target = at_place(self.group or list(self.paragraph), place[0])
-        if target is None:  # a place among no options named: nobody is judged
-            if typed(clause):
-                self.notes.append(clause)
-            return None, clause, True
-        return target, clause[place[1]:], False
 
     def _spoken_verdict(self, clause: str) -> bool:
         """A speaker's id-less clause with a verdict and no value ("ines: beyond what we can spend, park it"):

@@ -18,6 +18,7 @@ from collections.abc import Collection, Sequence
 
 from relaykit.handoff.lexicon import verdict_of
 from relaykit.handoff.reading import CONNECTORS, RESPECTIVELY
+from relaykit.handoff.table import typed
 
 _SEPARATOR = re.compile(r",\s+|;\s*|:\s+|\s+[-–—]\s+|\s+(?:and|but|while|whereas)\s+", re.IGNORECASE)
 _REPEAT_SEPARATOR = re.compile(r"[,;:]\s+|\s+[-–—]\s+")
@@ -157,5 +158,38 @@ def at_place(order: Sequence[str], place: int) -> str | None:
     return order[place] if -len(order) <= place < len(order) else None
 
 
-__all__ = ["at_place", "described", "ordinal_reference", "repeat_cut", "respective_verdicts", "shared_predicates",
-           "shifted"]
+class PlacedVerdicts:
+    """The evidence reader's part that finds the option of an id-less clause by its place or sees that it names
+    one by a description (a mixin of ``evidence._Reader``)."""
+
+    kinds: set[str]
+    group: list[str] | None  # the ids the last clause naming several spoke of
+    paragraph: dict[str, None]  # the paragraph's ids, in the order first named
+    notes: list[str]
+
+    def _resolve(self, clause: str) -> str | None:
+        raise NotImplementedError
+
+    def _target(self, clause: str, ids: list[str], previous: str | None) -> tuple[str | None, str, bool]:
+        """The option a clause is about so far (its id, an ordinal's place, a pronoun's option, or the option
+        of the clause before), the clause without an ordinal, and whether it names a place no option has or an
+        option by a description (then it judges nobody)."""
+        place = ordinal_reference(clause, self.kinds) if not ids and "the " in clause[:40].lower() else None
+        if place is None:
+            target = ids[0] if ids else self._resolve(clause) or previous
+            # "The lighter bike is too dear." among several options: which one is not read, none is judged
+            unsure = target is None and len(self.paragraph) > 1 and described(clause, self.kinds)
+            if unsure and typed(clause):
+                self.notes.append(clause)
+            return target, clause, unsure
+        # "the second has 2 years", "the third is over budget": the ordinal is no evidence
+        target = at_place(self.group or list(self.paragraph), place[0])
+        if target is None:  # a place among no options named: nobody is judged
+            if typed(clause):
+                self.notes.append(clause)
+            return None, clause, True
+        return target, clause[place[1]:], False
+
+
+__all__ = ["PlacedVerdicts", "at_place", "described", "ordinal_reference", "repeat_cut", "respective_verdicts",
+           "shared_predicates", "shifted"]
