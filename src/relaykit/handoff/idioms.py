@@ -68,7 +68,7 @@ VERB_FAIL = (
     r"|(?:toss|tosses|tossed|throw|throws|threw|thrown|weed|weeds|weeded|screen|screens|screened|filter|filters"
     r"|filtered|kick|kicks|kicked|boot|boots|booted|vote|votes|voted|price|prices|priced) " + _OBJECT + r" out\b"
     r"|(?:we|i|they)(?:['’]ll| will| had to| have to| must| decided to| chose to| need to)?"
-    r" (?:drop|reject|cut|skip|scrap|ditch|nix|pass)(?=\s*[.!]*\s*$)"  # "..., we had to drop."
+    r" (?:drop|reject|cut|skip|scrap|ditch|nix)(?=\s*[.!]*\s*$)"  # "..., we had to drop."
     r"|(?:cannot|can['’]t|can not|could not|couldn['’]t) use(?: it| them| " + _OBJECT + r")?(?=\s*(?:[,.;:!)]|$))")
 """A fail verb before the option it acts on ("which sinks AN6", "we toss VA1 out"): "2 sinks" has no object."""
 VERB_PASS = (
@@ -84,14 +84,12 @@ FOREIGN_EXTRA_FAIL = (r"(?:zu|trop|demasiado|troppo) [a-zäöüßéèêàçñí�
 EXTRA_TRIGGERS = frozenset({"zu", "trop", "demasiado", "troppo", "raus", "fuera", "dehors"})
 VERB_FAIL_TRIGGERS = frozenset({
     "sink", "sinks", "sank", "sunk", "kill", "kills", "killed", "torpedo", "torpedoes", "torpedoed", "axe", "axes",
-    "axed", "ax", "cull", "culls", "culled", "dump", "dumps", "dumped", "nix", "nixes", "nixed", "ditch", "ditches",
-    "ditched", "scrap", "scraps", "scrapped", "bin", "bins", "binned", "veto", "vetoes", "vetoed", "drop", "drops",
-    "dropped", "cut", "cuts", "toss", "tosses", "tossed", "disqualify", "disqualifies", "disqualified", "exclude",
-    "excludes", "excluded", "eliminate", "eliminates", "eliminated", "discard", "discards", "discarded", "strike",
-    "strikes", "throw", "throws", "threw", "thrown", "weed", "weeds", "weeded", "screen", "screens", "screened",
-    "filter", "filters", "filtered", "kick", "kicks", "kicked", "boot", "boots", "booted", "vote", "votes", "voted",
-    "price", "prices", "priced",
-    "reject", "skip", "pass", "use"})
+    "ax", "cull", "culls", "dump", "dumps", "dumped", "nix", "nixes", "ditch", "ditches", "scrap", "scraps", "bin",
+    "bins", "veto", "vetoes", "drop", "drops", "cut", "cuts", "toss", "tosses", "tossed", "disqualify", "exclude",
+    "excludes", "eliminates", "discard", "discards", "strike", "strikes", "reject", "skip", "cannot", "can't",
+    "couldn't"})
+"""The words ``VERB_FAIL`` needs: its verbs that are no fail phrase by themselves ("eliminated", "dropped" are) and
+need no "out" (a trigger word already): more would make the slower pattern run for nothing ("priced at")."""
 VERB_PASS_TRIGGERS = frozenset({
     "keep", "take", "pick", "choose", "select", "book", "approve", "accept", "shortlist", "hire", "retain",
     "green-light", "greenlight", "forward", "ahead", "through"})
