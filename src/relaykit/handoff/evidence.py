@@ -41,7 +41,6 @@ from relaykit.handoff.reading import (
     CONNECTORS,
     DECISION_HEADERS,
     NO_TOKENS,
-    ORDINAL,
     SPEAKERS,
     TOGETHER,
     boolean_decision,
@@ -67,6 +66,13 @@ from relaykit.handoff.reading import (
     tokens_inside,
     with_header_unit,
     without_comparisons,
+)
+from relaykit.handoff.several import (
+    PlacedVerdicts,
+    repeat_cut,
+    respective_verdicts,
+    shared_predicates,
+    shifted,
 )
 from relaykit.handoff.table import TOKEN_WORDS, EvidenceTable, Row, typed
 from relaykit.handoff.text import (
@@ -116,7 +122,7 @@ NAMED_MEMORY = 2048
 
 
 @dataclass
-class _Reader(GroupVerdicts):
+class _Reader(GroupVerdicts, PlacedVerdicts):
     id_re: re.Pattern[str]
     options: frozenset[str] | None  # the ids that are options (None: every id match)
     goal: str
@@ -373,11 +379,9 @@ class _Reader(GroupVerdicts):
             for option_id in self.group:
                 self._apply(option_id, clause)
             return None
-        if not ids and (ordinal := ORDINAL.match(clause)) and self.pair:
-            clause = clause[ordinal.end():]  # "the second has 2 years": the ordinal is no evidence
-            target: str | None = self.pair[0 if ordinal.group(1).lower() == "first" else 1]
-        else:
-            target = ids[0] if ids else self._resolve(clause) or previous
+        target, clause, nobody = self._target(clause, ids, previous)
+        if nobody:
+            return None
         if target is None and previous is None and self.block is None \
                 and (is_remark(clause) or self._spoken_verdict(clause)):
             clause = without_interjection(clause)
@@ -407,7 +411,7 @@ class _Reader(GroupVerdicts):
         match = PRONOUN_START.match(clause)
         if match is None:
             return None
-        said = match.group(0).lower()
+        said = match.group(0).lower()[-10:]  # without a lead-in ("In the end, the former ...")
         if said in ("the former", "the latter"):
             pair = self.pair or (tuple(self.paragraph) if len(self.paragraph) == 2 else None)  # two options so far
             return pair[0 if said == "the former" else 1] if pair else None
@@ -415,12 +419,18 @@ class _Reader(GroupVerdicts):
 
     def _several(self, clause: str, ids: list[str]) -> None:
         starts = [m.start() for m in self.id_re.finditer(clause) if m.group(0) in ids]
+        cut = repeat_cut(clause, self.id_re, ids) if len(starts) > len(ids) else None
+        if cut is not None:  # "X and Y have 8 GB and 16 GB respectively, so X fails and Y passes": two statements
+            self._clause(clause[:cut], None)
+            self._clause(clause[cut:], None)
+            return
         head = clause[:starts[0]]
         if typed(head):
             self.notes.append(clause)
         shared = verdict_of(head)
         bounds = [*starts, len(clause)]
-        pieces = [clause[start:end] for start, end in pairwise(bounds)]
+        pieces, verbs = shifted([clause[start:end] for start, end in pairwise(bounds)], self.id_re)
+        pieces = shared_predicates(pieces, self.id_re)  # "reject X and keep Y", "X and Y are in"
         last = self.id_re.match(pieces[-1])
         tail = pieces[-1][last.end():] if last else ""
         values = respective(tail, len(pieces))
@@ -431,14 +441,17 @@ class _Reader(GroupVerdicts):
                     self._apply(named.group(0), value)
             for _, a, b in reversed(values):
                 tail = tail[:a] + " " + tail[b:]
+        judged = respective_verdicts(tail, len(pieces))  # "were accepted and rejected, respectively"
+        if judged is not None:
+            tail = judged[1]
         together = TOGETHER.search(tail) is not None  # "..., so both are out", "both cover the network"
         bare = together and all(not CONNECTORS.sub("", self.id_re.sub("", p, count=1)) for p in pieces[:-1])
         shared = shared or (verdict_of(tail) if together else None)
-        for piece in pieces:
+        for k, piece in enumerate(pieces):
             option_id = self.id_re.match(piece)
             if option_id is not None and option_id.group(0) in ids:
                 text = option_id.group(0) + tail if bare or piece is pieces[-1] else piece
-                self._apply(option_id.group(0), text, shared)
+                self._apply(option_id.group(0), verbs[k] + text, judged[0][k] if judged else shared)
         self.group = ids
         self.pair = (ids[-2], ids[-1])
         self.subject = ids[-1]

@@ -8,6 +8,20 @@ from __future__ import annotations
 
 import re
 
+from relaykit.handoff.idioms import (
+    EXTRA_TRIGGERS,
+    FOREIGN_EXTRA_FAIL,
+    FOREIGN_FAIL,
+    FOREIGN_PASS,
+    IDIOM_FAIL,
+    IDIOM_PASS,
+    NEGATED_AFTER,
+    NEGATED_BEFORE,
+    VERB_FAIL,
+    VERB_FAIL_TRIGGERS,
+    VERB_PASS,
+    VERB_PASS_TRIGGERS,
+)
 from relaykit.handoff.text import (
     CURRENCY_CODES,
     DATE_PATTERN,
@@ -107,7 +121,7 @@ _FAIL_EXTRA = (r"too (?:pricey|expensive|costly|dear|far|distant|small|big|large
                r"|^(?:drop|cut|veto|reject|nix|scrap|ditch|skip|bin|nope|nah|no way)(?=\s*[.!]*\s*$)"  # "Drop." alone
                r"|(?:he|she|it|they|that)(?:['’]s|['’]re) out(?! of)"  # "she's out" ("that's out of the running")
                r"|^no(?=\s*[.!]*\s*$)"  # a bare "No." after what an option offers (not after a question: evidence)
-               )
+               "|" + VERB_FAIL + "|" + FOREIGN_EXTRA_FAIL)  # "which sinks AN6", "zu klein" (see ``idioms``)
 # "Wrong day.", "it's the wrong region", "not the right size" (not "nothing wrong with it"): run only on clauses
 # with "wrong" or "right"
 _WRONG = (r"(?:(?:^|(?<=[-–—,:;] )|(?<=is )|(?<=are )|(?<=was )|(?<=['’]s ))(?:the )?wrong [a-z]+(?: [a-z]+)?"
@@ -125,14 +139,16 @@ def folded(text: str) -> str:
     return text.lower() if text.isascii() else text.translate(_FOLD).lower()
 
 
-FAIL_PHRASE_PATTERN = r"(?<![\w-])(?:" + phrase_trie(FAIL_PHRASES + REMARK_FAIL_PHRASES) + r")(?![\w-])"
+_MORE_FAIL = IDIOM_FAIL + FOREIGN_FAIL
+_MORE_PASS = IDIOM_PASS + FOREIGN_PASS
+FAIL_PHRASE_PATTERN = r"(?<![\w-])(?:" + phrase_trie(FAIL_PHRASES + REMARK_FAIL_PHRASES + _MORE_FAIL) + r")(?![\w-])"
 FAIL_EXTRA_PATTERN = r"(?<![\w-])(?:" + _FAIL_EXTRA + r")(?![\w-])"
 _FAIL_PHRASE_RE = re.compile(FAIL_PHRASE_PATTERN)  # on folded text, as every phrase pattern here
 _FAIL_EXTRA_RE = re.compile(FAIL_EXTRA_PATTERN)
 _WRONG_RE = re.compile(r"(?<![\w-])(?:" + _WRONG + r")(?![\w-])")
 _EXTRA_TRIGGERS = frozenset({"nah", "too", "limit", "budget", "cap", "ceiling", "maximum", "max", "no",
                              "nope", "out", "off", "not", "aside", "longer", "hardly", "drop", "cut", "veto",
-                             "reject", "nix", "scrap", "ditch", "skip", "bin"})
+                             "reject", "nix", "scrap", "ditch", "skip", "bin"}) | VERB_FAIL_TRIGGERS | EXTRA_TRIGGERS
 """Words one of the ``_FAIL_EXTRA`` patterns needs: without them that (slower) regex is not run."""
 
 
@@ -157,7 +173,7 @@ def _fail_matches(text: str, words: set[str] | None = None) -> tuple[re.Match[st
     return found
 # "keep.", "works for us", "so it stays."; "she's in.", "still in" (at a clause's end only: "is in the centre")
 _PASS_EXTRA = (r"(?:keep|keeping|works|stays)(?=\s*(?:[.!,;)]|$|for (?:us|me|the)|fine|well|great))"
-               r"|(?:(?:she|he|it|they|that|this one)(?:['’]s|['’]re| is| are)|stays|remains|still|is|back)"
+               r"|(?:(?:she|he|it|they|that|this one)(?:['’]s|['’]re| is| are)|stays|remains|still|is|are|back)"
                r" (?:still )?in"
                r"(?=\s*(?:[.!,;)]|$))")
 # "Good.", "that's fine then", "... per day - fine.", "seats 12, fine", "SA1 is fine", "so R4 it is",
@@ -165,6 +181,7 @@ _PASS_EXTRA = (r"(?:keep|keeping|works|stays)(?=\s*(?:[.!,;)]|$|for (?:us|me|the
 # word; "the view is fine" is not one).
 # A pattern of its own, run only on clauses with one of its words: its alternatives are anchored at a clause start.
 _APPROVAL = (r"(?:^(?:(?:so|ok|okay|then),? )?(?:(?:that|it|this|this one|that one)(?:['’]s| is) "
+             r"|the (?:former|latter|first|second|third|last|other)(?: one)? (?:is|looks|seems) "
              r"|(?:all|looks|seems|sounds|very) |[a-z]*[\w-]*\d[\w-]* (?:is|looks|seems) )?|(?<=[-–—,] ))"
              r"(?:fine|good|great|perfect|ideal|excellent|nice)(?= then| too| by me| for us| with me|\s*[.!]*\s*$)"
              r"|^(?:(?:so|ok|okay|then),? )?[a-z]*[\w-]*\d[\w-]* it is(?=\s*[.!]*\s*$)"
@@ -173,11 +190,12 @@ _APPROVAL = (r"(?:^(?:(?:so|ok|okay|then),? )?(?:(?:that|it|this|this one|that o
 _APPROVAL_RE = re.compile(_APPROVAL)  # on folded text
 _APPROVAL_WORDS = frozenset({"fine", "good", "great", "perfect", "ideal", "excellent", "nice", "recommendation",
                              "choice", "pick", "winner", "selection"})
-PASS_PATTERN = r"(?<![\w-])(?:" + phrase_trie(PASS_PHRASES + REMARK_PASS_PHRASES) + "|" + _PASS_EXTRA + r")(?![\w-])"
+PASS_PATTERN = (r"(?<![\w-])(?:" + phrase_trie(PASS_PHRASES + REMARK_PASS_PHRASES + _MORE_PASS) + "|" + _PASS_EXTRA
+                + "|" + VERB_PASS + r")(?![\w-])")
 _PASS_RE = re.compile(PASS_PATTERN)  # on folded text
 _WOULD_BEFORE = re.compile(r"\b(?:would|could|might|may)\s+(?:only\s+|still\s+|have\s+)?$", re.IGNORECASE)
 _NOT_BEFORE = re.compile(r"\b(?:not|never|no longer|isn't|isn’t|aren't|wasn't|doesn't|don't|didn't|won't|can't|"
-                         r"cannot|hardly)\s+(?:an?\s+)?$",
+                         r"cannot|hardly|" + NEGATED_BEFORE + r")\s+(?:an?\s+)?$",
                          re.IGNORECASE)
 
 VERDICT_WORDS = frozenset(w for p in PASS_PHRASES + FAIL_PHRASES for w in p.lower().split()) - {
@@ -202,7 +220,8 @@ FILLER = frozenset([
 ])
 DROP_WORDS = (STOPWORDS - {"yes", "no", "not"}) | FILLER | VERDICT_WORDS | {"most", "least"}
 """Words left out of an evidence row (yes / no / not carry values and stay)."""
-PRONOUN_START = re.compile(r"^(?:it|its|it's|this one|this option|that one|they|their|the former|the latter)\b",
+PRONOUN_START = re.compile(r"^(?:[A-Za-z][A-Za-z' ]{0,30},\s+)?"  # a lead-in: "After some debate, it stays."
+                           r"(?:it|its|it's|this one|this option|that one|they|their|the former|the latter)\b",
                            re.IGNORECASE)
 COMPARATORS = frozenset({"limit", "limits", "cap", "ceiling", "maximum", "max", "minimum", "min", "budget",
                          "threshold", "than", "most", "least", "exceeds", "beyond", "under", "over", "below",
@@ -235,12 +254,12 @@ def _trigger(phrase: str) -> str:
 
 
 _MARKS = frozenset(p for p in PASS_PHRASES + FAIL_PHRASES if not _TOKENS.search(p))
-_FAIL_TRIGGERS = frozenset(_trigger(p) for p in FAIL_PHRASES + REMARK_FAIL_PHRASES if p not in _MARKS) | {
+_FAIL_TRIGGERS = frozenset(_trigger(p) for p in FAIL_PHRASES + REMARK_FAIL_PHRASES + _MORE_FAIL if p not in _MARKS) | {
     "wrong", "right", "nah", "too", "limit", "budget", "cap", "ceiling", "maximum", "max", "no", "nope", "out", "off",
     "does", "do", "did", "not", "aside", "longer", "hardly", "drop", "cut", "veto", "reject", "nix", "scrap", "ditch",
-    "skip", "bin"}
-_PASS_TRIGGERS = frozenset(_trigger(p) for p in PASS_PHRASES + REMARK_PASS_PHRASES if p not in _MARKS) | {
-    "keep", "keeping", "works", "stays", "in"}
+    "skip", "bin"} | VERB_FAIL_TRIGGERS | EXTRA_TRIGGERS
+_PASS_TRIGGERS = frozenset(_trigger(p) for p in PASS_PHRASES + REMARK_PASS_PHRASES + _MORE_PASS if p not in _MARKS) | {
+    "keep", "keeping", "works", "stays", "in"} | VERB_PASS_TRIGGERS
 _TRIGGERS = _FAIL_TRIGGERS | _PASS_TRIGGERS | _APPROVAL_WORDS
 """One word of every verdict phrase and pattern: a clause with none of them (and no mark) has no verdict."""
 _MARK_RE = re.compile("[" + "".join(sorted(_MARKS)) + "]")
@@ -265,7 +284,8 @@ def verdict_of(text: str) -> str | None:
     fails = marked or not _FAIL_TRIGGERS.isdisjoint(words)
     for match in _fail_matches(text, words) if fails else ():
         said = text[match.start():match.end()].lower()
-        located = said.endswith("out") and text[match.end():].lstrip().lower().startswith("of ")
+        after = text[match.end():].lstrip().lower()
+        located = (said.endswith("out") and after.startswith("of ")) or (said == "out on" and after.startswith("top"))
         if located or _phrasal_out(text, match):  # "is out of us-west" is a place, "pays out on" an action
             continue
         if not _NOT_BEFORE.search(text[:match.start()]):
@@ -275,7 +295,8 @@ def verdict_of(text: str) -> str | None:
             continue  # "would only pass if the budget were higher": a condition, not a verdict
         if text[match.start():match.end()].lower() in ("fits", "fit") and _COUNTED.match(text, match.end()):
             continue  # "fits 60 people": a capacity, not a verdict
-        return "fail" if _NOT_BEFORE.search(text[:match.start()]) else "pass"
+        negated = _NOT_BEFORE.search(text[:match.start()]) or _NOT_AFTER.match(text, match.end())
+        return "fail" if negated else "pass"
     if _APPROVAL_WORDS.isdisjoint(words) and not text.rstrip(" .!").endswith(" it is"):
         return None  # most clauses: no approval word
     approved = _APPROVAL_RE.search(folded(text))
@@ -289,6 +310,7 @@ def _approval(text: str, low: str) -> re.Match[str] | None:
     return _APPROVAL_RE.search(low)
 
 
+_NOT_AFTER = re.compile(NEGATED_AFTER, re.IGNORECASE)  # "passt nicht", "convient pas"
 _COUNTED = re.compile(r"\s*(?:up to\s+|about\s+|around\s+)?\d")
 
 _PHRASAL_OUT = frozenset({

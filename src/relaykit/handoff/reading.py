@@ -41,8 +41,10 @@ BOTH_START = re.compile(r"^(?:(?:so|and|thus|hence|therefore|then),?\s+)?(?:both
 ORDINAL = re.compile(r"^the (first|second)(?: one| option)?\s*(?=is|has|had|was|costs?|charges?|offers?|comes?|"
                       r"takes?|asks?|sits?|runs?|needs?|includes?|provides?|gets?|at|with|for|[,:(])", re.IGNORECASE)
 TOGETHER = re.compile(r"\b(?:both|neither|all of them|each of them|all (?:two|three|four|five|six))\b", re.IGNORECASE)
-CONNECTORS = re.compile(r"[\s,;&()/]+|\band\b|\bor\b", re.IGNORECASE)
+CONNECTORS = re.compile(r"[\s,;&()/]+|\b(?:and|or|et|und|y)\b", re.IGNORECASE)  # also French, German, Spanish
 _GROUPED = re.compile(r"\(([^()]*)\)")
+RESPECTIVELY = re.compile(r"\b(?:respectively|respectivement|respectivamente|rispettivamente)\b", re.IGNORECASE)
+"""Values or verdicts given one per id in order ("... respectively"; French, Spanish / Portuguese, Italian)."""
 
 
 def respective(tail: str, count: int) -> list[tuple[str, int, int]] | None:
@@ -56,7 +58,7 @@ def respective(tail: str, count: int) -> list[tuple[str, int, int]] | None:
         if len(found) == count and not rest:
             spans = [(group.start(1) + a, group.start(1) + b) for a, b in found]
             break
-    if not spans and re.search(r"\brespectively\b", tail, re.IGNORECASE):
+    if not spans and RESPECTIVELY.search(tail):
         spans = [m.span() for m in TOKEN.finditer(tail) if m.lastgroup in ("qty", "time", "date")]
     if len(spans) != count:
         return None
@@ -156,7 +158,8 @@ def option_ids(trace: str, id_re: re.Pattern[str], exclude: frozenset[str]) -> f
 
 
 _CLAUSE_SPLIT = re.compile(r";\s*|,?\s+(?:while|whereas)\s+|,\s+but\s+"
-                           r"|,\s+(?:and\s+)?(?=the (?:former|latter|first|second)\b)", re.IGNORECASE)
+                           r"|[,:]\s+(?:and\s+)?(?=the (?:former|latter|first|second|third|fourth|fifth)\b)",
+                           re.IGNORECASE)
 _GROUP_SPLIT = re.compile(r",\s+(?:and\s+|but\s+|while\s+)?(?=(?:all|every|each) (?:the )?others?\b"
                           r"|the (?:others?|rest|remaining)\b"
                           r"|(?:the )?(?:first|last|final) (?:one|two|three|four|\d)\b)"
@@ -396,6 +399,7 @@ __all__ = [
     "NOT_CSV",
     "NO_TOKENS",
     "ORDINAL",
+    "RESPECTIVELY",
     "SPEAKERS",
     "TOGETHER",
     "boolean_decision",
