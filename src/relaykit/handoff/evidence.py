@@ -152,7 +152,6 @@ class _Reader(GroupVerdicts, PlacedVerdicts):
     clauses: dict[_Key, _Clause] = field(default_factory=dict)  # see _apply
     named: dict[_Key, _Clause] = field(default_factory=dict)  # those naming their option
     quantities: dict[str, tuple[float, str | None, str]] = field(default_factory=dict)  # amount -> its reading
-    masks: dict[str, str] = field(default_factory=dict)  # option id -> its masked form, "" when none (id_mask)
     bounds: dict[str | None, tuple[float, ...]] = field(default_factory=dict)  # the thresholds' values by unit
     kept_words: dict[str, bool] = field(default_factory=dict)  # word -> is evidence (see _keeps)
     kinds_known: int = 0  # how many kinds there were when kept_words was filled
@@ -464,12 +463,7 @@ class _Reader(GroupVerdicts, PlacedVerdicts):
         # reads the same for every option of the family (see ``masked``)
         if option_id in text:
             memory, bound = self.named, NAMED_MEMORY
-            mask = self.masks.get(option_id)
-            if mask is None:
-                mask = id_mask(option_id)
-                if len(self.masks) >= 8192:
-                    self.masks.clear()
-                self.masks[option_id] = mask
+            mask = id_mask(option_id)
             template = masked(text, option_id, mask) if mask else None
             if template is not None:
                 key = (template, shared, len(self.kinds), None)  # four items: never equal to a plain text's key

@@ -255,9 +255,7 @@ def _trigger(phrase: str) -> str:
 
 _MARKS = frozenset(p for p in PASS_PHRASES + FAIL_PHRASES if not _TOKENS.search(p))
 _FAIL_TRIGGERS = frozenset(_trigger(p) for p in FAIL_PHRASES + REMARK_FAIL_PHRASES + _MORE_FAIL if p not in _MARKS) | {
-    "wrong", "right", "nah", "too", "limit", "budget", "cap", "ceiling", "maximum", "max", "no", "nope", "out", "off",
-    "does", "do", "did", "not", "aside", "longer", "hardly", "drop", "cut", "veto", "reject", "nix", "scrap", "ditch",
-    "skip", "bin"} | VERB_FAIL_TRIGGERS | EXTRA_TRIGGERS
+    "wrong", "right", "does", "do", "did"} | _EXTRA_TRIGGERS  # "wrong" / "right": _WRONG; "does not meet"...
 _PASS_TRIGGERS = frozenset(_trigger(p) for p in PASS_PHRASES + REMARK_PASS_PHRASES + _MORE_PASS if p not in _MARKS) | {
     "keep", "keeping", "works", "stays", "in"} | VERB_PASS_TRIGGERS
 _TRIGGERS = _FAIL_TRIGGERS | _PASS_TRIGGERS | _APPROVAL_WORDS

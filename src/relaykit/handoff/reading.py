@@ -356,9 +356,11 @@ _AFTER_ID = frozenset(" \t),;|\"")
 _END_AFTER_ID = frozenset(".:!?")
 
 
+@functools.lru_cache(maxsize=8192)
 def id_mask(option_id: str) -> str:
     """An id as a clause memory key writes it (``HT\\0\\0`` for ``HT07``), or "" where its digits cannot be
-    masked: only a plain id (capitals, then digits) that the tokeniser reads as one word (``USD1`` is a price)."""
+    masked: only a plain id (capitals, then digits) that the tokeniser reads as one word (``USD1`` is a price).
+    Remembered (a bounded LRU): the reader asks once per clause that names an option."""
     if _PLAIN_ID.fullmatch(option_id) is None:
         return ""
     token = TOKEN.fullmatch(option_id)
