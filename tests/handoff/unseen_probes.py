@@ -1,0 +1,107 @@
+"""Development probes for phrasings the reader had not met (issue 12, wave 7, helper v13), written for these tests
+in several domains and id shapes: values and verdicts given "respectively" (also sentence-initial), negated
+eliminations, verdict words that are not about the option, values before or around the id, comparisons, marks
+with a reason. Each probe is (trace, {id: (verdict, values)}); verdict None means the option must stay unjudged,
+values are numbers that must appear in that option's evidence (and in no other option's)."""
+
+from __future__ import annotations
+
+Expect = dict[str, tuple[str | None, tuple[str, ...]]]
+Probe = tuple[str, Expect]
+P, F, N = "pass", "eliminated", None
+
+RESPECTIVELY: list[Probe] = [
+    ("Respectively, W1, W2 and W3 pass, fail and fail.", {"W1": (P, ()), "W2": (F, ()), "W3": (F, ())}),
+    ("Respectively, HT01 and HT02 cost $140 and $260 a night.", {"HT01": (N, ("140",)), "HT02": (N, ("260",))}),
+    ("W-3, W-4 and W-5 weigh 12 kg, 15 kg and 9 kg respectively.",
+     {"W-3": (N, ("12",)), "W-4": (N, ("15",)), "W-5": (N, ("9",))}),
+    ("Vendors vendor-7 and vendor-9 quote 4.10 EUR and 3.80 EUR per unit, respectively.",
+     {"vendor-7": (N, ("4.1",)), "vendor-9": (N, ("3.8",))}),
+    ("The rates of GP2, GP5 and GP8 are 1.20 USD/h, 0.95 USD/h and 2.40 USD/h respectively.",
+     {"GP2": (N, ("1.2",)), "GP5": (N, ("0.95",)), "GP8": (N, ("2.4",))}),
+    ("Respectively, RM-12 and RM-14 hold 8 and 20 people; RM-12 is too small.",
+     {"RM-12": (F, ("8",)), "RM-14": (N, ("20",))}),
+    ("AP1, AP2 and AP3 are 48 m², 61 m² and 75 m² respectively, and AP1, AP2 and AP3 are rejected, kept and kept "
+     "respectively.", {"AP1": (F, ("48",)), "AP2": (P, ("61",)), "AP3": (P, ("75",))}),
+    ("IN-4 and IN-7 have deductibles of 500 EUR and 250 EUR respectively.",
+     {"IN-4": (N, ("500",)), "IN-7": (N, ("250",))}),
+    ("Respectively, S10, S11 and S12 were approved, rejected and approved.",
+     {"S10": (P, ()), "S11": (F, ()), "S12": (P, ())}),
+    ("CA1 and CA2 charge 6% and 9% commission respectively; the latter is dropped.",
+     {"CA1": (N, ("6",)), "CA2": (F, ("9",))}),
+]
+
+NEGATED: list[Probe] = [
+    ("There is no reason to drop HP1; it costs 95 USD.", {"HP1": (N, ("95",))}),
+    ("Nothing rules out GX-4 at 0.80 USD per hour.", {"GX-4": (N, ("0.8",))}),
+    ("Room B12 was not crossed off: it seats 14.", {"B12": (N, ("14",))}),
+    ("We see no grounds to reject vendor-7, which delivers in 5 days.", {"vendor-7": (N, ("5",))}),
+    ("HT01 costs 180 EUR. Nobody eliminated HT01.", {"HT01": (N, ("180",))}),
+    ("None of the checks excluded W-3 (12 kg).", {"W-3": (N, ("12",))}),
+    ("AP-2 (1,150 EUR) should not be ruled out yet.", {"AP-2": (N, ("1150",))}),
+    ("CN4 asks 62k EUR; there's nothing to disqualify CN4.", {"CN4": (N, ())}),
+    ("It would be wrong to drop SU-3 at 8 USD per unit.", {"SU-3": (N, ("8",))}),
+    ("PL2 has 99.9% uptime and was never rejected.", {"PL2": (N, ("99.9",))}),
+    ("No constraint eliminates HT05 (2.1 km).", {"HT05": (N, ("2.1",))}),
+    ("HT06 is not out of the running at 210 USD.", {"HT06": (N, ("210",))}),
+    ("We did not strike off vendor-3 (14 days).", {"vendor-3": (N, ("14",))}),
+    ("Dropping MR7 is not necessary; it holds 12.", {"MR7": (N, ("12",))}),
+]
+
+IDIOMS: list[Probe] = [
+    ("Supplier SU-8 passed on the savings to us: 7.50 USD per unit.", {"SU-8": (N, ("7.5",))}),
+    ("Flat FL-2 asks 1,200 EUR and we keep 2 spare keys there.", {"FL-2": (N, ("1200",))}),
+    ("HT03 costs 150 USD; the lobby keeps the lights on all night.", {"HT03": (N, ("150",))}),
+    ("GP-11 has 80 GB; the provider dropped its price last week to 2.10 USD/h.", {"GP-11": (N, ("80", "2.1"))}),
+    ("Van VN2 carries 900 kg; the driver failed to call back once.", {"VN2": (N, ("900",))}),
+    ("Room C4 holds 10; the catering passes the security check.", {"C4": (N, ("10",))}),
+    ("Plan IN-9 costs 40 USD a month and rejects claims over 5,000 USD.", {"IN-9": (N, ("40", "5000"))}),
+    ("Candidate CD-2 passed the coding test and asks 70k EUR.", {"CD-2": (N, ("70000",))}),
+    ("Supplier vendor-4 dropped out of the tender; it had quoted 9 EUR.", {"vendor-4": (F, ("9",))}),
+    ("AP5 at 980 EUR keeps the deposit low.", {"AP5": (N, ("980",))}),
+]
+
+VALUE_FIRST: list[Probe] = [
+    ("At $180, HT01 is within budget. At $260, HT02 is not.", {"HT01": (P, ("180",)), "HT02": (F, ("260",))}),
+    ("For 1,150 EUR a month, AP-3 is the cheapest flat.", {"AP-3": (N, ("1150",))}),
+    ("With 64 GB, GP4 qualifies; with 24 GB, GP6 does not.", {"GP4": (P, ("64",)), "GP6": (F, ("24",))}),
+    ("HT02 is cheaper than HT01 at $150.", {"HT02": (N, ("150",)), "HT01": (N, ())}),
+    ("HT02 (USD 210/night, 3.4 km) passes. HT05 (USD 330/night, 1.2 km) fails on price.",
+     {"HT02": (P, ("210", "3.4")), "HT05": (F, ("330", "1.2"))}),
+    ("Room B12 (14 seats, projector): ✓. Room B14 (6 seats): ✗ (too small).",
+     {"B12": (P, ("14",)), "B14": (F, ("6",))}),
+    ("W-3: ✗ (too far, 12 km)\nW-4: ✓ (3 km)", {"W-3": (F, ("12",)), "W-4": (P, ("3",))}),
+    ('Plan "Gold" costs 45 USD a month and passes. Plan "Silver" costs 30 USD but fails on cover.',
+     {"Gold": (P, ("45",)), "Silver": (F, ("30",))}),
+]
+
+TABLES: list[Probe] = [
+    ("| Hotel | Price (USD) | Distance (km) | OK? |\n|---|---|---|---|\n| HT01 | 180 | 5.7 | yes |\n"
+     "| HT02 | 240 | 1.1 | no |", {"HT01": (P, ("180", "5.7")), "HT02": (F, ("240", "1.1"))}),
+    ("id, rate [EUR/h], RAM [GB], verdict\nGX-1, 0.9, 48, reject\nGX-2, 1.4, 80, keep",
+     {"GX-1": (F, ("0.9", "48")), "GX-2": (P, ("1.4", "80"))}),
+]
+
+ALL: dict[str, list[Probe]] = {"respectively": RESPECTIVELY, "negated": NEGATED, "idioms": IDIOMS,
+                               "value-first": VALUE_FIRST, "tables": TABLES}
+
+GOALS: list[tuple[str, list[str]]] = [
+    ("Store it at -18 °C or below.", ["<= -18"]),
+    ("A hotel no higher than 400 USD a night.", ["<= 400"]),
+    ("Rent a van for at most 150 EUR a day.", ["<= 150"]),
+    ("A GPU host not above 2.50 USD per hour.", ["<= 2.5"]),
+    ("A room with a minimum of 12 seats.", [">= 12"]),
+    ("A flat of 60 m² or more.", [">= 60"]),
+    ("A supplier with 99.5% on-time delivery or better.", [">= 99.5"]),
+    ("Keep the commute no more than 30 minutes.", ["<= 30"]),
+    ("A plan costing 50 USD or less per month.", ["<= 50"]),
+    ("Memory of no less than 64 GB.", [">= 64"]),
+    ("Not more than 3.0 km from the venue.", ["<= 3"]),
+    ("Uptime not below 99.9%.", [">= 99.9"]),
+    ("A price that does not exceed 900 EUR.", ["<= 900"]),
+    ("Hold 20 people or more and cost 500 GBP or under.", [">= 20", "<= 500"]),
+    ("A deductible up to 300 EUR.", ["<= 300"]),
+    ("At least 4 stars and no further than 2 km.", [">= 4", "<= 2"]),
+    ("A candidate with 5+ years of experience.", [">= 5"]),
+    ("Lead time shorter than 10 days.", ["<= 10"]),
+]
