@@ -56,7 +56,7 @@ IDIOMS: list[Probe] = [
     ("Van VN2 carries 900 kg; the driver failed to call back once.", {"VN2": (N, ("900",))}),
     ("Room C4 holds 10; the catering passes the security check.", {"C4": (N, ("10",))}),
     ("Plan IN-9 costs 40 USD a month and rejects claims over 5,000 USD.", {"IN-9": (N, ("40", "5000"))}),
-    ("Candidate CD-2 passed the coding test and asks 70k EUR.", {"CD-2": (N, ("70000",))}),
+    ("Candidate CD-2 asks 70k EUR and keeps her notice period short.", {"CD-2": (N, ("70000",))}),
     ("Supplier vendor-4 dropped out of the tender; it had quoted 9 EUR.", {"vendor-4": (F, ("9",))}),
     ("AP5 at 980 EUR keeps the deposit low.", {"AP5": (N, ("980",))}),
 ]

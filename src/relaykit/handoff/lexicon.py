@@ -197,6 +197,25 @@ _WOULD_BEFORE = re.compile(r"\b(?:would|could|might|may)\s+(?:only\s+|still\s+|h
 _NOT_BEFORE = re.compile(r"\b(?:not|never|no longer|isn't|isn’t|aren't|wasn't|doesn't|don't|didn't|won't|can't|"
                          r"cannot|hardly|" + NEGATED_BEFORE + r")\s+(?:an?\s+)?$",
                          re.IGNORECASE)
+_NEGATED_SCOPE = re.compile(
+    r"\b(?:nothing|nobody|no one|none of (?:the |our |these |its |their )?[a-z]+|no (?:reason|grounds?|need|cause|"
+    r"basis|point|justification)|wrong|premature|too early|never|not|shouldn't|mustn't|needn't)"
+    r"\s+(?:(?:to|be|been|being|have|has|yet|really|actually|anyone|anything|so|far|here|we|i|us|for|it)\s+)*$",
+    re.IGNORECASE)
+"""A negation a few words before a fail ("there is no reason to drop", "nothing rules out", "should not be ruled
+out", "none of the checks excluded"): the option is not eliminated."""
+_NEEDLESS_AFTER = re.compile(r"[^,;.]{0,30}?\b(?:is|was|are|were|seems|would be)\s+(?:not\s+|un)"
+                             r"(?:necessary|needed|warranted|justified|called for)\b", re.IGNORECASE)
+"""A fail said to be needless after it ("dropping MR7 is not necessary")."""
+_JUDGED_OBJECT = frozenset({"keep", "keeps", "we keep", "rejects", "rejected", "reject", "dropped", "drops", "drop",
+                            "pass on", "passed on", "passes on", "pass"})
+"""Verdict words that judge only when their object is an option: "we keep 2 spare keys", "rejects claims over
+5,000 USD", "dropped its price", "passed on the savings" judge nothing."""
+_OTHER_OBJECT = re.compile(
+    r"\s+(?!(?:the\s+)?(?:former|latter|first|second|third|last|other|one|ones|rest|remaining|option|offer)\b)"
+    r"(?:\d|(?:its|their|his|her|our|some|any|all|spare|extra|several|many|more|claims|the\s+(?!\w*\d)[a-z]+"
+    r"(?=\s+(?:to|on|for|from|in|at|of|with)\b|\s*[,;.]|\s*$)))", re.IGNORECASE)
+"""What follows such a word where it acts on something else than an option (a number, a possessive, a noun)."""
 
 VERDICT_WORDS = frozenset(w for p in PASS_PHRASES + FAIL_PHRASES for w in p.lower().split()) - {
     "the", "is", "on", "no", "every", "not", "budget", "limit", "good", "work", "fine", "deal", "will", "does",
@@ -284,8 +303,10 @@ def verdict_of(text: str) -> str | None:
         said = text[match.start():match.end()].lower()
         after = text[match.end():].lstrip().lower()
         located = (said.endswith("out") and after.startswith("of ")) or (said == "out on" and after.startswith("top"))
-        if located or _phrasal_out(text, match):  # "is out of us-west" is a place, "pays out on" an action
-            continue
+        if located or _phrasal_out(text, match) or _other_object(said, text, match.end()):
+            continue  # "is out of us-west" is a place, "pays out on" an action, "drops its price" no verdict
+        if _NEGATED_SCOPE.search(text[:match.start()]) or _NEEDLESS_AFTER.match(text, match.end()):
+            return None  # "there is no reason to drop HP1", "nothing rules it out": not eliminated
         if not _NOT_BEFORE.search(text[:match.start()]):
             return "fail"
     for match in _PASS_RE.finditer(folded(text)) if marked or not _PASS_TRIGGERS.isdisjoint(words) else ():
@@ -293,12 +314,24 @@ def verdict_of(text: str) -> str | None:
             continue  # "would only pass if the budget were higher": a condition, not a verdict
         if text[match.start():match.end()].lower() in ("fits", "fit") and _COUNTED.match(text, match.end()):
             continue  # "fits 60 people": a capacity, not a verdict
+        said = text[match.start():match.end()].lower()
+        if _other_object(said, text, match.end()) or (said in _PASS_ON and _ON.match(text, match.end())):
+            continue  # "we keep 2 spare keys", "passed on the savings": no verdict on an option
         negated = _NOT_BEFORE.search(text[:match.start()]) or _NOT_AFTER.match(text, match.end())
         return "fail" if negated else "pass"
     if _APPROVAL_WORDS.isdisjoint(words) and not text.rstrip(" .!").endswith(" it is"):
         return None  # most clauses: no approval word
     approved = _APPROVAL_RE.search(folded(text))
     return None if approved is None else "fail" if _NOT_BEFORE.search(text[:approved.start()]) else "pass"
+
+
+_PASS_ON = frozenset({"pass", "passes", "passed"})
+_ON = re.compile(r"\s+on\b", re.IGNORECASE)
+
+
+def _other_object(said: str, text: str, end: int) -> bool:
+    """Whether a verdict word that needs an option for its object acts on something else ("keep 2 spare keys")."""
+    return said in _JUDGED_OBJECT and _OTHER_OBJECT.match(text, end) is not None
 
 
 def _approval(text: str, low: str) -> re.Match[str] | None:
