@@ -41,6 +41,7 @@ from relaykit.handoff.reading import (
     CONNECTORS,
     DECISION_HEADERS,
     NO_TOKENS,
+    RESPECTIVELY,
     SPEAKERS,
     TOGETHER,
     boolean_decision,
@@ -59,6 +60,7 @@ from relaykit.handoff.reading import (
     option_ids,
     prose_or_notes,
     respective,
+    respectively_last,
     row_number,
     sentences_of,
     title_line,
@@ -346,6 +348,8 @@ class _Reader(GroupVerdicts, PlacedVerdicts):
         if sentence in self.goal:
             return
         ids = self.ids(sentence)
+        if len(ids) > 1 and sentence[:1] in "Rr":
+            sentence = respectively_last(sentence)
         if len(ids) > 1 and _PLUS.search(sentence):
             return  # a combination of options: a derived statement
         questioned, self.questioned = self.questioned, sentence.endswith("?") and not ids
@@ -444,7 +448,11 @@ class _Reader(GroupVerdicts, PlacedVerdicts):
         if judged is not None:
             tail = judged[1]
         together = TOGETHER.search(tail) is not None  # "..., so both are out", "both cover the network"
-        bare = together and all(not CONNECTORS.sub("", self.id_re.sub("", p, count=1)) for p in pieces[:-1])
+        each = values is not None or judged is not None  # what is left of a "respectively" clause is said of all
+        if each:
+            tail = RESPECTIVELY.sub(" ", tail)
+        bare = (together or each) and all(not CONNECTORS.sub("", self.id_re.sub("", p, count=1))
+                                          for p in pieces[:-1])
         shared = shared or (verdict_of(tail) if together else None)
         for k, piece in enumerate(pieces):
             option_id = self.id_re.match(piece)
