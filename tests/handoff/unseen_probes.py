@@ -65,7 +65,7 @@ VALUE_FIRST: list[Probe] = [
     ("At $180, HT01 is within budget. At $260, HT02 is not.", {"HT01": (P, ("180",)), "HT02": (F, ("260",))}),
     ("For 1,150 EUR a month, AP-3 is the cheapest flat.", {"AP-3": (N, ("1150",))}),
     ("With 64 GB, GP4 qualifies; with 24 GB, GP6 does not.", {"GP4": (P, ("64",)), "GP6": (F, ("24",))}),
-    ("HT02 is cheaper than HT01 at $150.", {"HT02": (N, ("150",)), "HT01": (N, ())}),
+    ("HT02 is cheaper than HT01 at $150.", {"HT02": (N, ("150",))}),
     ("HT02 (USD 210/night, 3.4 km) passes. HT05 (USD 330/night, 1.2 km) fails on price.",
      {"HT02": (P, ("210", "3.4")), "HT05": (F, ("330", "1.2"))}),
     ("Room B12 (14 seats, projector): ✓. Room B14 (6 seats): ✗ (too small).",

@@ -108,7 +108,7 @@ _FAIL_EXTRA = (r"too (?:pricey|expensive|costly|dear|far|distant|small|big|large
                r"|(?:over|above|exceeds?|exceeding|past) (?:(?:our|the|my|their|its) )?(?:[\w.,-]+ ){0,2}"
                r"(?:limit|budget|cap|ceiling|maximum|max)\b"  # "over our limit", "above the 10 USD cap"
                r"|(?<=[-–—,] )(?:no|nope)(?=\s*[.!]?\s*$)"  # "Too heavy - no.", "3 drawers, nope"
-               r"|(?:it|they|that) (?:does|do|did) not(?=\s*[.!]?\s*$)"  # "... would pass if ...; it does not."
+               r"|(?:does|do|did|is|are|was|were) not(?=\s*[.!]?\s*$)"  # "... would pass if ...; it does not."
                r"|(?:put|rule|knock|count|leave|cross|strike|struck)(?:s|ting|ing|ed)? (?:[\w-]+ ){1,2}"
                r"(?:out|off)\b(?! of)"  # "which puts IP42 out", "rules CR7 out", "crossed VX2 off"
                r"|(?:so|so,|that's|that is|it's|it is|thus|hence|he's|she's|they're|he is|she is|they are)"
@@ -303,7 +303,8 @@ def verdict_of(text: str) -> str | None:
         said = text[match.start():match.end()].lower()
         after = text[match.end():].lstrip().lower()
         located = (said.endswith("out") and after.startswith("of ")) or (said == "out on" and after.startswith("top"))
-        if located or _phrasal_out(text, match) or _other_object(said, text, match.end()):
+        if located or _phrasal_out(text, match) or _other_object(said, text, match.end()) \
+                or (said in _FAIL_TO and _FAILED_ACTION.match(text, match.end())):
             continue  # "is out of us-west" is a place, "pays out on" an action, "drops its price" no verdict
         if _NEGATED_SCOPE.search(text[:match.start()]) or _NEEDLESS_AFTER.match(text, match.end()):
             return None  # "there is no reason to drop HP1", "nothing rules it out": not eliminated
@@ -325,6 +326,11 @@ def verdict_of(text: str) -> str | None:
     return None if approved is None else "fail" if _NOT_BEFORE.search(text[:approved.start()]) else "pass"
 
 
+_FAIL_TO = frozenset({"fail", "fails", "failed"})
+_FAILED_ACTION = re.compile(r"\s+to\s+(?!(?:meet|satisfy|clear|qualify|match|make|fit|pass|comply|reach|stay|"
+                            r"keep|be|get|come|deliver|provide|offer|cover|hit)\b)[a-z]", re.IGNORECASE)
+"""After "failed": an action it failed at, no verdict ("the driver failed to call back"); "failed to meet the
+budget" stays one."""
 _PASS_ON = frozenset({"pass", "passes", "passed"})
 _ON = re.compile(r"\s+on\b", re.IGNORECASE)
 
