@@ -105,3 +105,27 @@ GOALS: list[tuple[str, list[str]]] = [
     ("A candidate with 5+ years of experience.", [">= 5"]),
     ("Lead time shorter than 10 days.", ["<= 10"]),
 ]
+
+# a second batch, written after the fixes above and scored once before any fix for it (see changes/v13.md)
+FRESH: list[Probe] = [
+    ("Respectively, KB-1 and KB-2 weigh 0.9 kg and 1.3 kg, so KB-2 is rejected.",
+     {"KB-1": (N, ("0.9",)), "KB-2": (F, ("1.3",))}),
+    ("TR4, TR5 and TR6 leave at 07:10, 08:40 and 11:00 respectively.", {"TR4": (N, ()), "TR5": (N, ()), "TR6": (N, ())}),
+    ("I can't see a reason to exclude LP3, which weighs 1.4 kg.", {"LP3": (N, ("1.4",))}),
+    ("No rule here eliminates DS-9 at 45 EUR.", {"DS-9": (N, ("45",))}),
+    ("MX2 at 300 USD is no longer ruled out after the discount.", {"MX2": (N, ("300",))}),
+    ("BX7 costs 12 EUR; the courier rejected the parcel once.", {"BX7": (N, ("12",))}),
+    ("Clinic CL3 is 4 km away and keeps 3 doctors on call.", {"CL3": (N, ("4",))}),
+    ("At 2,100 EUR a month, FL-12 is over budget.", {"FL-12": (F, ("2100",))}),
+    ("Q3 qualifies at 95 USD; Q4, at 140 USD, does not.", {"Q3": (P, ("95",)), "Q4": (F, ("140",))}),
+    ("CH1 (8 seats, 450 EUR): ✓ ; CH2 (4 seats, 300 EUR): ✗ too small.", {"CH1": (P, ("8", "450")), "CH2": (F, ("4", "300"))}),
+    ("We would not drop PT5 (2 h response).", {"PT5": (N, ("2",))}),
+    ("Provider NX-2 dropped its monthly fee to 19 USD and passes.", {"NX-2": (P, ("19",))}),
+]
+FRESH_GOALS: list[tuple[str, list[str]]] = [
+    ("Chill to 4 °C or colder.", ["<= 4"]),
+    ("A laptop weighing 1.5 kg or lighter.", ["<= 1.5"]),
+    ("Response time not longer than 2 hours.", ["<= 2"]),
+    ("A venue seating no fewer than 80.", [">= 80"]),
+    ("Spend no greater than 1,000 USD.", ["<= 1000"]),
+]

@@ -28,8 +28,8 @@ _AT_LEAST = (rf"at least|at or above|{_NOT}(?:less|lower|fewer|shorter|smaller|c
              r"(?:higher|greater|longer|larger|bigger|heavier)\s+than|>=|≥|>")
 _OR_BOUND = re.compile(
     r"(?P<value>(?<![\w.])[-−–]?[$€£¥]?\d[\d.,]*(?:k\b)?(?:\s*[^\s\d,;]+){0,3}?)\s+or\s+(?:(?P<le>below|less|"
-    r"under|lower|fewer|cheaper|shorter|smaller|lighter|sooner|earlier)|(?P<ge>more|above|higher|over|greater|"
-    r"longer|larger|bigger|better))\b|(?P<plus>(?<![\w.])\d[\d.,]*)\+(?!\S*\d)", re.IGNORECASE)
+    r"under|lower|fewer|cheaper|shorter|smaller|lighter|sooner|earlier|colder)|(?P<ge>more|above|higher|over|"
+    r"greater|longer|larger|bigger|better|warmer))\b|(?P<plus>(?<![\w.])\d[\d.,]*)\+(?!\S*\d)", re.IGNORECASE)
 """A bound written after its value: "-18 °C or below", "60 m² or more", "5+ years"."""
 _OPERATOR = re.compile(rf"(?:^|\s)(?:(?P<le>{_AT_MOST})|(?P<ge>{_AT_LEAST}))(?=\s|\d|\$|£|€|$)", re.IGNORECASE)
 _MARKER = re.compile(r"\b(?:hard\s+)?(?:constraints?|requirements?)\s*:", re.IGNORECASE)

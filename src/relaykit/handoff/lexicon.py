@@ -199,11 +199,16 @@ _NOT_BEFORE = re.compile(r"\b(?:not|never|no longer|isn't|isn’t|aren't|wasn't|
                          re.IGNORECASE)
 _NEGATED_SCOPE = re.compile(
     r"\b(?:nothing|nobody|no one|none of (?:the |our |these |its |their )?[a-z]+|no (?:reason|grounds?|need|cause|"
-    r"basis|point|justification)|wrong|premature|too early|never|not|shouldn't|mustn't|needn't)"
+    r"basis|point|justification)|(?:[a-z]+n't|not|never|cannot)\b[^,;]{0,20}\b(?:any|a) (?:reason|grounds?|need|cause|"
+    r"basis)|wrong|premature|too early|never|not|shouldn't|mustn't|needn't)"
     r"\s+(?:(?:to|be|been|being|have|has|yet|really|actually|anyone|anything|so|far|here|we|i|us|for|it)\s+)*$",
     re.IGNORECASE)
 """A negation a few words before a fail ("there is no reason to drop", "nothing rules out", "should not be ruled
 out", "none of the checks excluded"): the option is not eliminated."""
+_NEGATIONS = frozenset({"nothing", "nobody", "no", "none", "not", "never", "wrong", "premature", "early", "cannot",
+                        "necessary", "needed", "warranted", "justified", "called", "unnecessary", "unwarranted",
+                        "unjustified", "unneeded"})
+"""The words ``_NEGATED_SCOPE`` and ``_NEEDLESS_AFTER`` need (or "n't"): without them they are not run."""
 _NEEDLESS_AFTER = re.compile(r"[^,;.]{0,30}?\b(?:is|was|are|were|seems|would be)\s+(?:not\s+|un)"
                              r"(?:necessary|needed|warranted|justified|called for)\b", re.IGNORECASE)
 """A fail said to be needless after it ("dropping MR7 is not necessary")."""
@@ -299,6 +304,7 @@ def verdict_of(text: str) -> str | None:
     words = set(_TOKENS.findall(text.lower()))
     marked = _MARK_RE.search(text) is not None
     fails = marked or not _FAIL_TRIGGERS.isdisjoint(words)
+    negatable = fails and (not _NEGATIONS.isdisjoint(words) or "n't" in text)
     for match in _fail_matches(text, words) if fails else ():
         said = text[match.start():match.end()].lower()
         after = text[match.end():].lstrip().lower()
@@ -306,7 +312,7 @@ def verdict_of(text: str) -> str | None:
         if located or _phrasal_out(text, match) or _other_object(said, text, match.end()) \
                 or (said in _FAIL_TO and _FAILED_ACTION.match(text, match.end())):
             continue  # "is out of us-west" is a place, "pays out on" an action, "drops its price" no verdict
-        if _NEGATED_SCOPE.search(text[:match.start()]) or _NEEDLESS_AFTER.match(text, match.end()):
+        if negatable and (_NEGATED_SCOPE.search(text[:match.start()]) or _NEEDLESS_AFTER.match(text, match.end())):
             return None  # "there is no reason to drop HP1", "nothing rules it out": not eliminated
         if not _NOT_BEFORE.search(text[:match.start()]):
             return "fail"

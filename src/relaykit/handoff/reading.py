@@ -48,7 +48,7 @@ RESPECTIVELY = re.compile(r"\b(?:respectively|respectivement|respectivamente|ris
 
 _RESPECTIVELY_FIRST = re.compile(r"^(?:respectively|respectivement|respectivamente|rispettivamente)\s*[,:]?\s+",
                                  re.IGNORECASE)
-_STATEMENT_END = re.compile(r"\s*(?:;|[.!]?\s*$)")
+_STATEMENT_END = re.compile(r"\s*(?:;|,\s*(?:so|but|and so|which|while|thus|hence)\b|[.!]?\s*$)", re.IGNORECASE)
 
 
 def respectively_last(sentence: str) -> str:
