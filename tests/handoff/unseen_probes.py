@@ -82,9 +82,6 @@ TABLES: list[Probe] = [
      {"GX-1": (F, ("0.9", "48")), "GX-2": (P, ("1.4", "80"))}),
 ]
 
-ALL: dict[str, list[Probe]] = {"respectively": RESPECTIVELY, "negated": NEGATED, "idioms": IDIOMS,
-                               "value-first": VALUE_FIRST, "tables": TABLES}
-
 GOALS: list[tuple[str, list[str]]] = [
     ("Store it at -18 °C or below.", ["<= -18"]),
     ("A hotel no higher than 400 USD a night.", ["<= 400"]),
@@ -110,7 +107,8 @@ GOALS: list[tuple[str, list[str]]] = [
 FRESH: list[Probe] = [
     ("Respectively, KB-1 and KB-2 weigh 0.9 kg and 1.3 kg, so KB-2 is rejected.",
      {"KB-1": (N, ("0.9",)), "KB-2": (F, ("1.3",))}),
-    ("TR4, TR5 and TR6 leave at 07:10, 08:40 and 11:00 respectively.", {"TR4": (N, ()), "TR5": (N, ()), "TR6": (N, ())}),
+    ("TR4, TR5 and TR6 leave at 07:10, 08:40 and 11:00 respectively.",
+     {"TR4": (N, ()), "TR5": (N, ()), "TR6": (N, ())}),
     ("I can't see a reason to exclude LP3, which weighs 1.4 kg.", {"LP3": (N, ("1.4",))}),
     ("No rule here eliminates DS-9 at 45 EUR.", {"DS-9": (N, ("45",))}),
     ("MX2 at 300 USD is no longer ruled out after the discount.", {"MX2": (N, ("300",))}),
@@ -118,7 +116,8 @@ FRESH: list[Probe] = [
     ("Clinic CL3 is 4 km away and keeps 3 doctors on call.", {"CL3": (N, ("4",))}),
     ("At 2,100 EUR a month, FL-12 is over budget.", {"FL-12": (F, ("2100",))}),
     ("Q3 qualifies at 95 USD; Q4, at 140 USD, does not.", {"Q3": (P, ("95",)), "Q4": (F, ("140",))}),
-    ("CH1 (8 seats, 450 EUR): ✓ ; CH2 (4 seats, 300 EUR): ✗ too small.", {"CH1": (P, ("8", "450")), "CH2": (F, ("4", "300"))}),
+    ("CH1 (8 seats, 450 EUR): ✓ ; CH2 (4 seats, 300 EUR): ✗ too small.",
+     {"CH1": (P, ("8", "450")), "CH2": (F, ("4", "300"))}),
     ("We would not drop PT5 (2 h response).", {"PT5": (N, ("2",))}),
     ("Provider NX-2 dropped its monthly fee to 19 USD and passes.", {"NX-2": (P, ("19",))}),
 ]
@@ -129,3 +128,52 @@ FRESH_GOALS: list[tuple[str, list[str]]] = [
     ("A venue seating no fewer than 80.", [">= 80"]),
     ("Spend no greater than 1,000 USD.", ["<= 1000"]),
 ]
+
+# a third batch, scored once before any fix for it (see changes/v13.md)
+BATCH3: list[Probe] = [
+    ("Offers OF-1, OF-2 and OF-3 came in at 1,200 EUR, 980 EUR and 1,450 EUR, respectively.",
+     {"OF-1": (N, ("1200",)), "OF-2": (N, ("980",)), "OF-3": (N, ("1450",))}),
+    ("The nightly rates for HT11 and HT12 were respectively $95 and $130.",
+     {"HT11": (N, ("95",)), "HT12": (N, ("130",))}),
+    ("HT11 and HT12 respectively cost $95 and $130.", {"HT11": (N, ("95",)), "HT12": (N, ("130",))}),
+    ("D1 and D2 are 3 km and 9 km from the office respectively, which rules out D2.",
+     {"D1": (N, ("3",)), "D2": (F, ("9",))}),
+    ("We keep E1 and drop E2 and E3.", {"E1": (P, ()), "E2": (F, ()), "E3": (F, ())}),
+    ("J1 and J2 were kept and rejected respectively.", {"J1": (P, ()), "J2": (F, ())}),
+    ("Respectively, the quotes from K7 and K8 are 14 days and 30 days.", {"K7": (N, ("14",)), "K8": (N, ("30",))}),
+    ("Nothing disqualifies M4, which charges 20 USD.", {"M4": (N, ("20",))}),
+    ("M5 isn't eliminated; it charges 22 USD.", {"M5": (N, ("22",))}),
+    ("M6 is not being dropped at 25 USD.", {"M6": (N, ("25",))}),
+    ("I wouldn't reject M7 (27 USD) just yet.", {"M7": (N, ("27",))}),
+    ("There's no need to cross off M8 at 29 USD.", {"M8": (N, ("29",))}),
+    ("M9 (31 USD) hasn't been ruled out.", {"M9": (N, ("31",))}),
+    ("Nobody has vetoed N1 at 33 USD.", {"N1": (N, ("33",))}),
+    ("No one objected to N2 (35 USD).", {"N2": (N, ())}),
+    ("N3 at 37 USD fails nothing.", {"N3": (N, ("37",))}),
+    ("N4, 39 USD: not eliminated.", {"N4": (N, ("39",))}),
+    ("N5 is far from rejected at 41 USD.", {"N5": (N, ("41",))}),
+    ("G1 keeps breakfast included for 88 EUR.", {"G1": (N, ("88",))}),
+    ("G2 drops breakfast but costs 70 EUR.", {"G2": (N, ("70",))}),
+    ("G3 passes the savings on to guests: 65 EUR.", {"G3": (N, ("65",))}),
+    ("G4 failed the fire inspection last year and costs 60 EUR.", {"G4": (F, ("60",))}),
+    ("G5 cuts prices on weekends to 55 EUR.", {"G5": (N, ("55",))}),
+    ("The G6 shuttle passes every 20 minutes.", {"G6": (N, ("20",))}),
+    ("G7 rejects pets and costs 50 EUR.", {"G7": (N, ("50",))}),
+    ("G8 keeps its pool open until 22:00.", {"G8": (N, ())}),
+    ("G9 passed on a 5% discount to us.", {"G9": (N, ("5",))}),
+    ("At 4.2 km, HX1 is too far; at 1.1 km, HX2 is fine.", {"HX1": (F, ("4.2",)), "HX2": (P, ("1.1",))}),
+    ("HX3 — 210 USD, 2.0 km — ✓", {"HX3": (P, ("210", "2"))}),
+    ("HX4: ✗ (over budget at 410 USD)", {"HX4": (F, ("410",))}),
+    ("HX5 is cheaper than HX6 by 40 USD and costs 180 USD.", {"HX5": (N, ("180",))}),
+    ("HX7 (3★, 99 USD, 0.8 km) makes the cut.", {"HX7": (P, ("99", "0.8"))}),
+    ("Priced at 140 USD, HX8 stays in.", {"HX8": (P, ("140",))}),
+    ("Costing 510 USD, HX9 is out.", {"HX9": (F, ("510",))}),
+    ("| Option | Rate (EUR/night) | Walk (min) | Result |\n|---|---|---|---|\n| RA1 | 120 | 12 | ✗ |\n| RA2 | "
+     "95 | 7 | ✓ |",
+     {"RA1": (F, ("120", "12")), "RA2": (P, ("95", "7"))}),
+    ("RB1 — rejected (budget: 620 USD > 500 USD)\nRB2 — accepted (480 USD)",
+     {"RB1": (F, ("620",)), "RB2": (P, ("480",))}),
+]
+
+ALL: dict[str, list[Probe]] = {"respectively": RESPECTIVELY, "negated": NEGATED, "idioms": IDIOMS,
+                               "value-first": VALUE_FIRST, "tables": TABLES, "fresh": FRESH, "batch3": BATCH3}

@@ -182,7 +182,8 @@ _PASS_EXTRA = (r"(?:keep|keeping|works|stays)(?=\s*(?:[.!,;)]|$|for (?:us|me|the
 # A pattern of its own, run only on clauses with one of its words: its alternatives are anchored at a clause start.
 _APPROVAL = (r"(?:^(?:(?:so|ok|okay|then),? )?(?:(?:that|it|this|this one|that one)(?:['’]s| is) "
              r"|the (?:former|latter|first|second|third|last|other)(?: one)? (?:is|looks|seems) "
-             r"|(?:all|looks|seems|sounds|very) |[a-z]*[\w-]*\d[\w-]* (?:is|looks|seems) )?|(?<=[-–—,] ))"
+             r"|(?:all|looks|seems|sounds|very) |[a-z]*[\w-]*\d[\w-]* (?:is|looks|seems) )?"
+             r"|(?<=[-–—,] )(?:[a-z]*[\w-]*\d[\w-]* (?:is|looks|seems) )?)"  # "at 1.1 km, HX2 is fine"
              r"(?:fine|good|great|perfect|ideal|excellent|nice)(?= then| too| by me| for us| with me|\s*[.!]*\s*$)"
              r"|^(?:(?:so|ok|okay|then),? )?[a-z]*[\w-]*\d[\w-]* it is(?=\s*[.!]*\s*$)"
              r"|^(?:our |my |the |final |top )?(?:recommendation|choice|pick|winner|selection)"
@@ -199,15 +200,15 @@ _NOT_BEFORE = re.compile(r"\b(?:not|never|no longer|isn't|isn’t|aren't|wasn't|
                          re.IGNORECASE)
 _NEGATED_SCOPE = re.compile(
     r"\b(?:nothing|nobody|no one|none of (?:the |our |these |its |their )?[a-z]+|no (?:reason|grounds?|need|cause|"
-    r"basis|point|justification)|(?:[a-z]+n't|not|never|cannot)\b[^,;]{0,20}\b(?:any|a) (?:reason|grounds?|need|cause|"
-    r"basis)|wrong|premature|too early|never|not|shouldn't|mustn't|needn't)"
+    r"basis|point|justification)|(?:[a-z]+n['’]t|not|never|cannot)\b[^,;]{0,20}\b(?:any|a) (?:reason|grounds?|"
+    r"need|cause|basis)|[a-z]+n['’]t|far from|wrong|premature|too early|never|not)"
     r"\s+(?:(?:to|be|been|being|have|has|yet|really|actually|anyone|anything|so|far|here|we|i|us|for|it)\s+)*$",
     re.IGNORECASE)
 """A negation a few words before a fail ("there is no reason to drop", "nothing rules out", "should not be ruled
 out", "none of the checks excluded"): the option is not eliminated."""
 _NEGATIONS = frozenset({"nothing", "nobody", "no", "none", "not", "never", "wrong", "premature", "early", "cannot",
-                        "necessary", "needed", "warranted", "justified", "called", "unnecessary", "unwarranted",
-                        "unjustified", "unneeded"})
+                        "far", "necessary", "needed", "warranted", "justified", "called", "unnecessary",
+                        "unwarranted", "unjustified", "unneeded"})
 """The words ``_NEGATED_SCOPE`` and ``_NEEDLESS_AFTER`` need (or "n't"): without them they are not run."""
 _NEEDLESS_AFTER = re.compile(r"[^,;.]{0,30}?\b(?:is|was|are|were|seems|would be)\s+(?:not\s+|un)"
                              r"(?:necessary|needed|warranted|justified|called for)\b", re.IGNORECASE)
@@ -338,12 +339,23 @@ _FAILED_ACTION = re.compile(r"\s+to\s+(?!(?:meet|satisfy|clear|qualify|match|mak
 """After "failed": an action it failed at, no verdict ("the driver failed to call back"); "failed to meet the
 budget" stays one."""
 _PASS_ON = frozenset({"pass", "passes", "passed"})
-_ON = re.compile(r"\s+on\b", re.IGNORECASE)
+_ON = re.compile(r"\s+(?:on\b|by\b|(?:every|each)\s+\d|(?:\S+\s+){1,3}on\s+to\b)", re.IGNORECASE)
+"""After "passes": a pass-on, a passing-by or a frequency ("passes the savings on to guests", "every 20 minutes")."""
+_PRESENT = frozenset({"keep", "keeps", "we keep", "rejects", "reject", "drops", "drop"})
+_BARE_OBJECT = re.compile(
+    r"\s+(?!(?:it|them|this|that|these|those|both|all|either|neither|one|ones|options?|candidates?|the|a|an|and|or|"
+    r"but|for|on|in|at|as|out|off|now|too|also|instead|again|entirely|outright|anyway|then|here|back|aside|because|"
+    r"since|due|after|before|until|altogether|immediately|straight|right|first|second|last|former|latter|other|"
+    r"others|rest|remaining|only|just|him|her|us|me|you|everything|everyone|every|each|which|what|off|down|"
+    r"to|from|with|without|unless|if|so|though)\b)[a-z]+\b(?![-\d])")
+"""A bare noun after a present-tense keep / reject / drop: what the option keeps or rejects ("G7 rejects pets"),
+no verdict on it (an id has capitals or digits)."""
 
 
 def _other_object(said: str, text: str, end: int) -> bool:
     """Whether a verdict word that needs an option for its object acts on something else ("keep 2 spare keys")."""
-    return said in _JUDGED_OBJECT and _OTHER_OBJECT.match(text, end) is not None
+    return said in _JUDGED_OBJECT and (_OTHER_OBJECT.match(text, end) is not None
+                                       or (said in _PRESENT and _BARE_OBJECT.match(text, end) is not None))
 
 
 def _approval(text: str, low: str) -> re.Match[str] | None:
