@@ -3,7 +3,8 @@ name an option by its place ("the second one").
 
 - A clause that names an option twice holds two statements ("ZB1 and ZB2 have 8 GB and 16 GB respectively, so ZB1
   fails and ZB2 passes"): it is read as two, cut at the last separator before the repeat (``repeat_cut``).
-- A verdict verb before an id belongs to that id ("We reject SK1 and keep SK2": "keep" is SK2's; ``shifted``).
+- A verdict verb before an id belongs to that id and the ids joined to it ("We reject SK1 and keep SK2 and SK3":
+  "keep" is SK2's and SK3's; ``shifted``).
 - Ids named bare before a plural predicate share it ("VD1 and VD2 are in": ``shared_predicates``).
 - Verdicts given "respectively" go one to each id in order ("were accepted and rejected, respectively").
 - "The second one, though, we had to drop", "the third is over budget", "as for the first plan": an ordinal at a
@@ -64,6 +65,11 @@ def shifted(pieces: list[str], id_re: re.Pattern[str]) -> tuple[list[str], list[
             continue  # the id must follow the verb right away ("keep SK2")
         if verdict_of(segment + following.group(0)) is not None and verdict_of(out[k + 1]) is None:
             out[k], verbs[k + 1] = piece[:cuts[-1]], segment
+    for k in range(1, len(out) - 1):  # "drop E2 and E3": the ids joined to the one after the verb take it too
+        named = id_re.match(out[k])
+        if verbs[k] and not verbs[k + 1] and named and not CONNECTORS.sub("", out[k][named.end():]) \
+                and verdict_of(out[k + 1]) is None:
+            verbs[k + 1] = verbs[k]
     return out, verbs
 
 
