@@ -71,7 +71,8 @@ REMARK_PASS_PHRASES = ("viable", "keep on the list", "keep it on the list", "kep
                 "we're booking", "we book", "i recommend", "we recommend", "i'd recommend", "we'd recommend",
                 "qualify", "survive", "my vote", "our vote", "gets the nod", "sole survivor", "only survivor",
                 "the only one left", "only one left", "only option left", "only one remaining",
-                "only option remaining",
+                "only option remaining", "decided in favour of", "decided in favor of", "opted for", "settled on",
+                "voted for", "makes the shortlist", "make the shortlist", "made the shortlist",
                 "only candidate left", "only choice left", "last one standing", "within budget", "within the budget",
                 "within our budget", "meets both", "satisfies both", "clears both")
 """Pass phrases of remarks ("Made the cut.", "Back in."): verdicts, but their words are evidence elsewhere."""
@@ -88,7 +89,8 @@ FAIL_PHRASES = ("drops out", "dropped out", "crossed off", "ruled out", "rules o
                 "turned down", "turn it down", "dismissed", "scrapped", "vetoed", "unacceptable", "thumbs down", "✖",
                 "👎", "are out", "were out", "was out", "both out", "all out", "lacks", "lacking",
                 "we drop", "we'll drop", "we are dropping", "we're dropping", "can't afford", "cannot afford",
-                "can not afford", "unaffordable")
+                "can not afford", "unaffordable", "fully booked", "sold out", "booked up", "no longer available",
+                "decided against", "decide against", "ruled against", "voted against", "went against")
 REMARK_FAIL_PHRASES = ("not an option", "not viable", "unviable", "non-viable",
                 "set it aside", "set them aside", "setting it aside", "sets it aside", "put it aside", "put aside",
                 "park it", "parked it", "we park", "shelve it", "shelved", "shelving it", "shelve",
@@ -111,7 +113,7 @@ _FAIL_EXTRA = (r"too (?:pricey|expensive|costly|dear|far|distant|small|big|large
                r"|(?:does|do|did|is|are|was|were) not(?=\s*[.!]?\s*$)"  # "... would pass if ...; it does not."
                r"|(?:put|rule|knock|count|leave|cross|strike|struck)(?:s|ting|ing|ed)? (?:[\w-]+ ){1,2}"
                r"(?:out|off)\b(?! of)"  # "which puts IP42 out", "rules CR7 out", "crossed VX2 off"
-               r"|(?:so|so,|that's|that is|it's|it is|thus|hence|he's|she's|they're|he is|she is|they are)"
+               r"|(?:so|so,|that's|that is|it's|it is|thus|hence|he's|she's|they're|he is|she is|they are|is|was)"
                r"(?: a| an)? (?:clear |firm |definite |hard )?no"
                r"(?![\w-]|\s*[A-Za-z0-9])"  # "wrong network, so no.", "so that's a no"
                r"|(?:^|(?<=[,;:]\s)|(?<=[-–—]\s)|(?<=[,;:]))out(?=\s*[.!]?\s*$)"  # "..., too pricey, out."
@@ -120,7 +122,11 @@ _FAIL_EXTRA = (r"too (?:pricey|expensive|costly|dear|far|distant|small|big|large
                r"(?:option|viable|contender)"  # "not really an option"
                r"|^(?:drop|cut|veto|reject|nix|scrap|ditch|skip|bin|nope|nah|no way)(?=\s*[.!]*\s*$)"  # "Drop." alone
                r"|(?:he|she|it|they|that)(?:['’]s|['’]re) out(?! of)"  # "she's out" ("that's out of the running")
-               r"|^no(?=\s*[.!]*\s*$)"  # a bare "No." after what an option offers (not after a question: evidence)
+               r"|^no(?=\s*[.!]*\s*$)"
+               r"|(?:clears|meets|satisfies|passes|fits) [^,;]{0,40}\bbut not\b"  # "meets the budget but not ..."
+               r"|^not [a-z]*[\w-]*\d[\w-]*(?=\s*[:.!,;–—-]|\s*$)"  # "Not HW4: 12 km out."
+               r"|^(?:dropping|rejecting|excluding|eliminating|scrapping|ditching|removing|cutting) "
+               r"[a-z]*[\w-]*\d[\w-]*(?= (?:seems|is|looks|sounds|makes|was)\b)"  # "Dropping HW9 seems wise"  # a bare "No." after what an option offers (not after a question: evidence)
                "|" + VERB_FAIL + "|" + FOREIGN_EXTRA_FAIL)  # "which sinks AN6", "zu klein" (see ``idioms``)
 # "Wrong day.", "it's the wrong region", "not the right size" (not "nothing wrong with it"): run only on clauses
 # with "wrong" or "right"
@@ -194,15 +200,18 @@ _APPROVAL_WORDS = frozenset({"fine", "good", "great", "perfect", "ideal", "excel
 PASS_PATTERN = (r"(?<![\w-])(?:" + phrase_trie(PASS_PHRASES + REMARK_PASS_PHRASES + _MORE_PASS) + "|" + _PASS_EXTRA
                 + "|" + VERB_PASS + r")(?![\w-])")
 _PASS_RE = re.compile(PASS_PATTERN)  # on folded text
-_WOULD_BEFORE = re.compile(r"\b(?:would|could|might|may)\s+(?:only\s+|still\s+|have\s+)?$", re.IGNORECASE)
+_WOULD_BEFORE = re.compile(r"\b(?:would|could|might|may)\s+(?:only\s+|still\s+|have\s+)?(?:be\s+|been\s+)?$",
+                           re.IGNORECASE)
+_CONDITION = re.compile(r"\b(?:if|unless|should|once)\b", re.IGNORECASE)
 _NOT_BEFORE = re.compile(r"\b(?:not|never|no longer|isn't|isn’t|aren't|wasn't|doesn't|don't|didn't|won't|can't|"
-                         r"cannot|hardly|" + NEGATED_BEFORE + r")\s+(?:an?\s+)?$",
+                         r"cannot|hardly|" + NEGATED_BEFORE + r")\s+(?:(?:be|been|being|get|make|makes|made)\s+)?"
+                         r"(?:an?\s+|the\s+)?$",
                          re.IGNORECASE)
 _NEGATED_SCOPE = re.compile(
     r"\b(?:nothing|nobody|no one|none of (?:the |our |these |its |their )?[a-z]+|no (?:reason|grounds?|need|cause|"
     r"basis|point|justification)|(?:[a-z]+n['’]t|not|never|cannot)\b[^,;]{0,20}\b(?:any|a) (?:reason|grounds?|"
     r"need|cause|basis)|[a-z]+n['’]t|far from|wrong|premature|too early|never|not)"
-    r"\s+(?:(?:to|be|been|being|have|has|yet|really|actually|anyone|anything|so|far|here|we|i|us|for|it)\s+)*$",
+    r"\s+(?:(?:to|be|been|being|have|has|yet|really|actually|anyone|anything|so|far|here|we|i|us|for|it|going|gonna)\s+)*$",
     re.IGNORECASE)
 """A negation a few words before a fail ("there is no reason to drop", "nothing rules out", "should not be ruled
 out", "none of the checks excluded"): the option is not eliminated."""
@@ -302,6 +311,8 @@ def _it_is(text: str) -> bool:
 @remembered
 def verdict_of(text: str) -> str | None:
     """``"fail"``, ``"pass"`` or None for one clause; a fail phrase wins, and "not" before a pass is a fail."""
+    if text.endswith("?"):
+        return None  # "Should we drop HT4?": a question, not a verdict
     words = set(_TOKENS.findall(text.lower()))
     marked = _MARK_RE.search(text) is not None
     fails = marked or not _FAIL_TRIGGERS.isdisjoint(words)
@@ -315,6 +326,8 @@ def verdict_of(text: str) -> str | None:
             continue  # "is out of us-west" is a place, "pays out on" an action, "drops its price" no verdict
         if negatable and (_NEGATED_SCOPE.search(text[:match.start()]) or _NEEDLESS_AFTER.match(text, match.end())):
             return None  # "there is no reason to drop HP1", "nothing rules it out": not eliminated
+        if _CONDITION.search(text, match.end()) and _WOULD_BEFORE.search(text[:match.start()]):
+            return None  # "HT6 could be rejected if the price rises": a condition
         if not _NOT_BEFORE.search(text[:match.start()]):
             return "fail"
     for match in _PASS_RE.finditer(folded(text)) if marked or not _PASS_TRIGGERS.isdisjoint(words) else ():
