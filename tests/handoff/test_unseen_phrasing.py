@@ -1,6 +1,6 @@
 """The development probes of ``unseen_probes`` (issue 12, wave 7): verdicts, values attributed to their own option
 and goal bounds in phrasings the reader had not met. The probes whose ids the default id pattern does not read
-("vendor-7", plan "Gold"), a verdict verb with a third party for its subject and "fails nothing" are known gaps (see
+("vendor-7", plan "Gold"), a verdict verb with a third party for its subject and a few more are known gaps (see
 changes/v13.md)."""
 
 from __future__ import annotations
@@ -12,7 +12,8 @@ from relaykit.handoff.constraints import parse_constraints
 from relaykit.handoff.evidence import read_evidence
 from relaykit.handoff.text import find_quantities
 
-KNOWN_GAPS = ("vendor-", '"Gold"', "the catering passes", "the courier rejected", "fails nothing")
+KNOWN_GAPS = ("vendor-", '"Gold"', "the catering passes", "the courier rejected", "fails nothing", "HV5 goes",
+              "HW5? No.", "excluded from nothing")
 
 
 def _numbers(text: str) -> set[float]:

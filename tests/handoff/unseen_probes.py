@@ -175,5 +175,51 @@ BATCH3: list[Probe] = [
      {"RB1": (F, ("620",)), "RB2": (P, ("480",))}),
 ]
 
+# a fourth batch: verdict forms (questions, conditions, passives, availability, decisions), scored once before any
+# fix for it (see changes/v13.md)
+BATCH4: list[Probe] = [
+    ("Should we drop HT4? It costs 300 USD.", {"HT4": (N, ())}),
+    ("HT5 would pass if it were 20 USD cheaper.", {"HT5": (N, ())}),
+    ("HT6 could be rejected if the price rises.", {"HT6": (N, ())}),
+    ("HT7 is fully booked for our dates.", {"HT7": (F, ())}),
+    ("HT8 is sold out.", {"HT8": (F, ())}),
+    ("HT9 doesn't qualify: 2.9 km too far.", {"HT9": (F, ())}),
+    ("HU1 fails to qualify on price.", {"HU1": (F, ())}),
+    ("HU2 cannot be accepted at 420 USD.", {"HU2": (F, ())}),
+    ("HU3 isn't a fit for the team.", {"HU3": (F, ())}),
+    ("HU4 is no longer available.", {"HU4": (F, ())}),
+    ("HU5 is tentatively accepted.", {"HU5": (P, ())}),
+    ("HU6 was rejected by the committee.", {"HU6": (F, ())}),
+    ("HU7 got rejected because of the 9 km commute.", {"HU7": (F, ())}),
+    ("The committee approved HU8.", {"HU8": (P, ())}),
+    ("HU9 will be dropped.", {"HU9": (F, ())}),
+    ("We are not going to reject HV1.", {"HV1": (N, ())}),
+    ("HV2 was not approved.", {"HV2": (F, ())}),
+    ("HV3 does not pass the budget check.", {"HV3": (F, ())}),
+    ("HV4 stays; HV5 goes.", {"HV4": (P, ()), "HV5": (F, ())}),
+    ("HV6 is a definite no.", {"HV6": (F, ())}),
+    ("Verdict for HV7: reject.", {"HV7": (F, ())}),
+    ("Decision on HV8 - accept.", {"HV8": (P, ())}),
+    ("HV9 is the only one that meets every constraint.", {"HV9": (P, ())}),
+    ("HW1 clears the budget but not the distance.", {"HW1": (F, ())}),
+    ("HW2 meets the budget but misses the distance limit.", {"HW2": (F, ())}),
+    ("HW3 meets the budget and the distance limit.", {"HW3": (P, ())}),
+    ("Not HW4: 12 km out.", {"HW4": (F, ())}),
+    ("HW5? No.", {"HW5": (F, ())}),
+    ("HW6 — nope, too pricey.", {"HW6": (F, ())}),
+    ("HW7 survives the first round at 140 USD.", {"HW7": (P, ())}),
+    ("I'm not ruling HW8 out.", {"HW8": (N, ())}),
+    ("Dropping HW9 seems wise given the 11 km distance.", {"HW9": (F, ())}),
+    ("We decided against HX1.", {"HX1": (F, ())}),
+    ("We decided in favour of HX2.", {"HX2": (P, ())}),
+    ("HX3 doesn't make the shortlist.", {"HX3": (F, ())}),
+    ("HX4 is our fallback at 150 USD.", {"HX4": (N, ())}),
+    ("HX5 has no gym, which rules it out.", {"HX5": (F, ())}),
+    ("HX6 has no reason to be excluded; it's 2 km away.", {"HX6": (N, ())}),
+    ("HX7 is under consideration at 120 USD.", {"HX7": (N, ())}),
+    ("HX8 is excluded from nothing.", {"HX8": (N, ())}),
+]
+
 ALL: dict[str, list[Probe]] = {"respectively": RESPECTIVELY, "negated": NEGATED, "idioms": IDIOMS,
-                               "value-first": VALUE_FIRST, "tables": TABLES, "fresh": FRESH, "batch3": BATCH3}
+                               "value-first": VALUE_FIRST, "tables": TABLES, "fresh": FRESH, "batch3": BATCH3,
+                               "batch4": BATCH4}
