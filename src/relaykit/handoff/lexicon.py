@@ -71,10 +71,11 @@ REMARK_PASS_PHRASES = ("viable", "keep on the list", "keep it on the list", "kep
                 "we're booking", "we book", "i recommend", "we recommend", "i'd recommend", "we'd recommend",
                 "qualify", "survive", "my vote", "our vote", "gets the nod", "sole survivor", "only survivor",
                 "the only one left", "only one left", "only option left", "only one remaining",
-                "only option remaining", "decided in favour of", "decided in favor of", "opted for", "settled on",
-                "voted for", "makes the shortlist", "make the shortlist", "made the shortlist",
+                "only option remaining",
                 "only candidate left", "only choice left", "last one standing", "within budget", "within the budget",
-                "within our budget", "meets both", "satisfies both", "clears both")
+                "within our budget", "meets both", "satisfies both", "clears both", "decided in favour of",
+                "decided in favor of", "opted for", "settled on", "voted for", "makes the shortlist",
+                "make the shortlist", "made the shortlist")
 """Pass phrases of remarks ("Made the cut.", "Back in."): verdicts, but their words are evidence elsewhere."""
 FAIL_PHRASES = ("drops out", "dropped out", "crossed off", "ruled out", "rules out", "no-go", "no go", "✗", "✘", "❌",
                 "eliminated", "eliminate", "rejected", "excluded", "disqualified", "discarded", "dropped", "fails",
@@ -89,8 +90,7 @@ FAIL_PHRASES = ("drops out", "dropped out", "crossed off", "ruled out", "rules o
                 "turned down", "turn it down", "dismissed", "scrapped", "vetoed", "unacceptable", "thumbs down", "✖",
                 "👎", "are out", "were out", "was out", "both out", "all out", "lacks", "lacking",
                 "we drop", "we'll drop", "we are dropping", "we're dropping", "can't afford", "cannot afford",
-                "can not afford", "unaffordable", "fully booked", "sold out", "booked up", "no longer available",
-                "decided against", "decide against", "ruled against", "voted against", "went against")
+                "can not afford", "unaffordable")
 REMARK_FAIL_PHRASES = ("not an option", "not viable", "unviable", "non-viable",
                 "set it aside", "set them aside", "setting it aside", "sets it aside", "put it aside", "put aside",
                 "park it", "parked it", "we park", "shelve it", "shelved", "shelving it", "shelve",
@@ -102,7 +102,9 @@ REMARK_FAIL_PHRASES = ("not an option", "not viable", "unviable", "non-viable",
                 "definitely not", "certainly not", "we'll pass", "i'll pass", "we will pass", "i will pass",
                 "we pass", "we’ll pass", "i’ll pass", "no dice", "strike that one", "a firm no", "a clear no",
                 "don't fit", "do not fit", "doesn't fit", "does not fit", "don't make it", "doesn't make it",
-                "does not make it", "do not make it", "didn't make it", "did not make it")
+                "does not make it", "do not make it", "didn't make it", "did not make it", "fully booked",
+                "sold out", "booked up", "no longer available", "decided against", "decide against",
+                "ruled against", "voted against", "went against")
 """Fail phrases of remarks ("Shelved.", "Not for us."): verdicts, but their words are evidence elsewhere."""
 _FAIL_EXTRA = (r"too (?:pricey|expensive|costly|dear|far|distant|small|big|large|slow|junior|old|late|early|few|"
                r"little|short|long|noisy|cramped|high|low|remote)"
@@ -279,7 +281,8 @@ _RARE_WORD = {"within budget": "budget", "within the budget": "budget", "within 
               "don't make it": "make", "doesn't make it": "make", "does not make it": "make", "do not make it": "make",
               "didn't make it": "make", "did not make it": "make", "don't fit": "fit", "do not fit": "fit",
               "doesn't fit": "fit", "does not fit": "fit", "let's book": "book", "i'll book": "book",
-              "we're booking": "booking", "we'll book": "book", "we will book": "book", "we book": "book"}
+              "we're booking": "booking", "we'll book": "book", "we will book": "book", "we book": "book",
+              "no longer available": "longer"}
 """The trigger word of a phrase where ``_key_word`` would pick a common one ("within" of "within budget")."""
 
 
