@@ -220,6 +220,34 @@ BATCH4: list[Probe] = [
     ("HX8 is excluded from nothing.", {"HX8": (N, ())}),
 ]
 
+# a fifth batch: "respectively" and lists, and verdicts linked between ids ("as is", "unlike", "neither ... nor",
+# "except"), scored once before any fix for it (see changes/v13.md)
+BATCH5: list[Probe] = [
+    ("W1, W2 and W3 cost $40, $55 and $70 respectively; only W1 is within budget.",
+     {"W1": (P, ("40",)), "W2": (F, ("55",)), "W3": (F, ("70",))}),
+    ("W4 and W5 cost $40 and $90, respectively, and pass and fail, respectively.",
+     {"W4": (P, ("40",)), "W5": (F, ("90",))}),
+    ("HT1/HT2/HT3 cost 40/55/70 USD.", {"HT1": (N, ("40",)), "HT2": (N, ("55",)), "HT3": (N, ("70",))}),
+    ("Prices (HT4, HT5): 120 USD, 95 USD.", {"HT4": (N, ("120",)), "HT5": (N, ("95",))}),
+    ("The first, RM1, seats 10; the second, RM2, seats 30.", {"RM1": (N, ("10",)), "RM2": (N, ("30",))}),
+    ("Respectively priced at 80 EUR and 110 EUR, AP7 and AP8 both have balconies.",
+     {"AP7": (N, ("80",)), "AP8": (N, ("110",))}),
+    ("VN1 and VN2: 900 kg and 1,400 kg, respectively.", {"VN1": (N, ("900",)), "VN2": (N, ("1400",))}),
+    ("CP1 and CP2 respectively offer 16 GB and 32 GB; CP1 is too small.", {"CP1": (F, ("16",)), "CP2": (N, ("32",))}),
+    ("For SX1, SX2 and SX3 the lead times are, respectively, 5, 12 and 20 days.",
+     {"SX1": (N, ("5",)), "SX2": (N, ("12",)), "SX3": (N, ("20",))}),
+    ("Neither LN1 nor LN2 qualifies.", {"LN1": (F, ()), "LN2": (F, ())}),
+    ("LN3 but not LN4 passes.", {"LN3": (P, ()), "LN4": (F, ())}),
+    ("LN5 passes, unlike LN6.", {"LN5": (P, ()), "LN6": (F, ())}),
+    ("LN7 is rejected, as is LN8.", {"LN7": (F, ()), "LN8": (F, ())}),
+    ("LN9 passes, and so does LM1.", {"LN9": (P, ()), "LM1": (P, ())}),
+    ("Both LM2 and LM3 are eliminated, the former on price and the latter on distance.",
+     {"LM2": (F, ()), "LM3": (F, ())}),
+    ("LM4 is kept while LM5 is dropped.", {"LM4": (P, ()), "LM5": (F, ())}),
+    ("Except for LM6, every option fails.", {"LM6": (P, ())}),
+    ("LM7, not LM8, gets the contract.", {"LM7": (P, ()), "LM8": (F, ())}),
+]
+
 ALL: dict[str, list[Probe]] = {"respectively": RESPECTIVELY, "negated": NEGATED, "idioms": IDIOMS,
                                "value-first": VALUE_FIRST, "tables": TABLES, "fresh": FRESH, "batch3": BATCH3,
-                               "batch4": BATCH4}
+                               "batch4": BATCH4, "batch5": BATCH5}

@@ -70,7 +70,9 @@ from relaykit.handoff.reading import (
     without_comparisons,
 )
 from relaykit.handoff.several import (
+    FORCED,
     PlacedVerdicts,
+    linked_verdicts,
     repeat_cut,
     respective_verdicts,
     shared_predicates,
@@ -401,7 +403,8 @@ class _Reader(GroupVerdicts, PlacedVerdicts):
                 self.notes.append(clause)
             return None
         self.subject = target
-        self._apply(target, clause)
+        exception = self._excepted(clause, ids) if ids and quantified(clause) else None  # "all pass but LM6"
+        self._apply(target, clause, FORCED + exception if exception else None)
         self._only_one(clause, ids)  # "Only HS3 survives.": the others fail
         return target
 
@@ -454,11 +457,13 @@ class _Reader(GroupVerdicts, PlacedVerdicts):
         bare = (together or each) and all(not CONNECTORS.sub("", self.id_re.sub("", p, count=1))
                                           for p in pieces[:-1])
         shared = shared or (verdict_of(tail) if together else None)
+        linked = linked_verdicts(head, pieces, self.id_re)  # "LN7 is rejected, as is LN8", "neither ... nor"
         for k, piece in enumerate(pieces):
             option_id = self.id_re.match(piece)
             if option_id is not None and option_id.group(0) in ids:
                 text = option_id.group(0) + tail if bare or piece is pieces[-1] else piece
-                self._apply(option_id.group(0), verbs[k] + text, judged[0][k] if judged else shared)
+                self._apply(option_id.group(0), verbs[k] + text,
+                            judged[0][k] if judged else linked[k] or shared)
         self.group = ids
         self.pair = (ids[-2], ids[-1])
         self.subject = ids[-1]
@@ -504,6 +509,8 @@ class _Reader(GroupVerdicts, PlacedVerdicts):
         typed values (encoded) that are evidence, in order."""
         labels = self._labels(text) if ":" in text or "=" in text else ()
         keyed = boolean_decision(text)  # '"passes": false' states the verdict, whatever words the clause holds
+        if shared is not None and shared.startswith(FORCED):  # "Neither X nor Y qualifies": not the words' verdict
+            keyed, shared = (shared[len(FORCED):], 0, 0), None
         verdict = keyed[0] if keyed else verdict_of(text) or shared or keyed_decision(text)
         blocked: list[tuple[int, int]] = [keyed[1:]] if keyed else []  # where words are verdict or reason
         spans: list[tuple[int, int]] = []

@@ -124,11 +124,11 @@ _FAIL_EXTRA = (r"too (?:pricey|expensive|costly|dear|far|distant|small|big|large
                r"(?:option|viable|contender)"  # "not really an option"
                r"|^(?:drop|cut|veto|reject|nix|scrap|ditch|skip|bin|nope|nah|no way)(?=\s*[.!]*\s*$)"  # "Drop." alone
                r"|(?:he|she|it|they|that)(?:['’]s|['’]re) out(?! of)"  # "she's out" ("that's out of the running")
-               r"|^no(?=\s*[.!]*\s*$)"
+               r"|^no(?=\s*[.!]*\s*$)"  # a bare "No." after what an option offers (not after a question: evidence)
                r"|(?:clears|meets|satisfies|passes|fits) [^,;]{0,40}\bbut not\b"  # "meets the budget but not ..."
                r"|^not [a-z]*[\w-]*\d[\w-]*(?=\s*[:.!,;–—-]|\s*$)"  # "Not HW4: 12 km out."
                r"|^(?:dropping|rejecting|excluding|eliminating|scrapping|ditching|removing|cutting) "
-               r"[a-z]*[\w-]*\d[\w-]*(?= (?:seems|is|looks|sounds|makes|was)\b)"  # "Dropping HW9 seems wise"  # a bare "No." after what an option offers (not after a question: evidence)
+               r"[a-z]*[\w-]*\d[\w-]*(?= (?:seems|is|looks|sounds|makes|was)\b)"  # "Dropping HW9 seems wise"
                "|" + VERB_FAIL + "|" + FOREIGN_EXTRA_FAIL)  # "which sinks AN6", "zu klein" (see ``idioms``)
 # "Wrong day.", "it's the wrong region", "not the right size" (not "nothing wrong with it"): run only on clauses
 # with "wrong" or "right"

@@ -92,6 +92,44 @@ def shared_predicates(pieces: list[str], id_re: re.Pattern[str]) -> list[str]:
     return out
 
 
+_SAME_NEXT = re.compile(r"(?:,\s*)?(?:as\s+(?:is|are|was|were|does|do|did)|and\s+so\s+(?:is|are|was|were|does|do|did)"
+                        r"|as\s+well\s+as|just\s+like|and\s+likewise|and\s+also)\s*$", re.IGNORECASE)
+_UNLIKE_NEXT = re.compile(r"(?:,\s*)?(?:unlike|in\s+contrast\s+to|as\s+opposed\s+to|rather\s+than|instead\s+of)\s*$",
+                          re.IGNORECASE)
+_BUT_NOT = re.compile(r"\s*,?\s*(?:but|and)?\s*not\s*,?\s*$", re.IGNORECASE)
+_NEITHER = re.compile(r"(?:^|\s)neither\s*$", re.IGNORECASE)
+_OPPOSITE = {"pass": "fail", "fail": "pass"}
+FORCED = "!"
+"""Before a verdict ``linked_verdicts`` gives: it holds whatever verdict the piece's own words state."""
+
+
+def linked_verdicts(head: str, pieces: list[str], id_re: re.Pattern[str]) -> list[str | None]:
+    """For each piece of a several-id clause, the verdict a link to the piece before gives it: "LN7 is rejected,
+    as is LN8" (the same), "LN5 passes, unlike LN6" (the opposite), "Neither LN1 nor LN2 qualifies" (every id
+    fails what the last piece passes, whatever its words say: ``FORCED``), "LN3 but not LN4 passes" (LN4 the
+    opposite, ``FORCED``); None where no link says one (else a piece's own verdict comes first)."""
+    linked: list[str | None] = [None] * len(pieces)
+    if _NEITHER.search(head):
+        said = verdict_of(pieces[-1])
+        return [FORCED + "fail" if said == "pass" else None] * len(pieces)
+    for k in range(1, len(pieces)):
+        before = pieces[k - 1]
+        named = id_re.match(before)
+        if _BUT_NOT.match(before, named.end() if named else 0):  # "LN3 but not LN4 passes"
+            said = verdict_of(pieces[k])
+            if said is not None:
+                linked[k - 1], linked[k] = said, FORCED + _OPPOSITE[said]
+            continue
+        same, unlike = _SAME_NEXT.search(before), _UNLIKE_NEXT.search(before)
+        if same is None and unlike is None:
+            continue
+        link = same or unlike
+        said = linked[k - 1] or verdict_of(before[named.end() if named else 0:link.start() if link else None])
+        if said is not None:
+            linked[k] = said if same is not None else _OPPOSITE[said]
+    return linked
+
+
 def respective_verdicts(tail: str, count: int) -> tuple[list[str], str] | None:
     """The verdicts a clause gives ``count`` ids "respectively" ("were accepted and rejected, respectively"),
     in order, and the tail without them; None unless it says "respectively" and judges exactly that often."""
