@@ -248,6 +248,33 @@ BATCH5: list[Probe] = [
     ("LM7, not LM8, gets the contract.", {"LM7": (P, ()), "LM8": (F, ())}),
 ]
 
+# a sixth batch, written after the fixes above in other domains, scored once before its fixes (see changes/v13.md)
+BATCH6: list[Probe] = [
+    ("Insurer IS-4 charges 38 EUR a month; no one would rule it out.", {"IS-4": (N, ("38",))}),
+    ("IS-5 (42 EUR) is not excluded by any constraint.", {"IS-5": (N, ("42",))}),
+    ("We haven't dropped IS-6 yet; it costs 47 EUR.", {"IS-6": (N, ("47",))}),
+    ("There's no basis for rejecting IS-7 at 51 EUR.", {"IS-7": (N, ("51",))}),
+    ("Nobody crossed IS-8 off the list (55 EUR).", {"IS-8": (N, ("55",))}),
+    ("IS-9 costs 59 EUR and nothing eliminates it.", {"IS-9": (N, ("59",))}),
+    ("Candidate C-11 dropped the salary ask to 64k EUR.", {"C-11": (N, ("64000",))}),
+    ("C-12 keeps 3 references on file and asks 58k EUR.", {"C-12": (N, ("58000",))}),
+    ("C-13 rejected our first offer but accepts 61k EUR.", {"C-13": (N, ("61000",))}),
+    ("C-14 passed the savings from relocation on to us; asks 57k EUR.", {"C-14": (N, ("57000",))}),
+    ("C-15 failed to send a portfolio, and asks 66k EUR.", {"C-15": (N, ("66000",))}),
+    ("Supplier S-21 drops shipping fees above 500 units; 3.10 USD per unit.", {"S-21": (N, ("3.1",))}),
+    ("S-22 keeps 2,000 units in stock at 2.95 USD.", {"S-22": (N, ("2000", "2.95"))}),
+    ("S-23 passes quality control at 3.40 USD and is accepted.", {"S-23": (P, ("3.4",))}),
+    ("S-24 quotes 3.05 USD; we reject it.", {"S-24": (F, ("3.05",))}),
+    ("GPU host G-31 cut its rate to 1.10 USD/h.", {"G-31": (N, ("1.1",))}),
+    ("G-32 dropped us as a customer last year; 0.99 USD/h.", {"G-32": (N, ("0.99",))}),
+    ("G-33 at 1.30 USD/h isn't ruled out by memory.", {"G-33": (N, ("1.3",))}),
+    ("Respectively, G-34 and G-35 offer 40 GB and 80 GB; G-34 fails on memory.",
+     {"G-34": (F, ("40",)), "G-35": (N, ("80",))}),
+    ("The rates for G-36, G-37 and G-38 are 1.2, 1.5 and 2.0 USD/h respectively, and only G-36 qualifies.",
+     {"G-36": (P, ("1.2",)), "G-37": (F, ("1.5",)), "G-38": (F, ("2",))}),
+]
+
 ALL: dict[str, list[Probe]] = {"respectively": RESPECTIVELY, "negated": NEGATED, "idioms": IDIOMS,
                                "value-first": VALUE_FIRST, "tables": TABLES, "fresh": FRESH, "batch3": BATCH3,
-                               "batch4": BATCH4, "batch5": BATCH5}
+                               "batch4": BATCH4, "batch5": BATCH5,
+                               "batch6": BATCH6}

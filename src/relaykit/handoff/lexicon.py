@@ -213,7 +213,7 @@ _NEGATED_SCOPE = re.compile(
     r"\b(?:nothing|nobody|no one|none of (?:the |our |these |its |their )?[a-z]+|no (?:reason|grounds?|need|cause|"
     r"basis|point|justification)|(?:[a-z]+n['’]t|not|never|cannot)\b[^,;]{0,20}\b(?:any|a) (?:reason|grounds?|"
     r"need|cause|basis)|[a-z]+n['’]t|far from|wrong|premature|too early|never|not)"
-    r"\s+(?:(?:to|be|been|being|have|has|yet|really|actually|anyone|anything|so|far|here|we|i|us|for|it|going|gonna)\s+)*$",
+    r"\s+(?:(?:to|be|been|being|have|has|yet|really|actually|anyone|anything|so|far|here|we|i|us|for|it|going|gonna|would|could|will|should|can|may|might|ever|even)\s+)*$",
     re.IGNORECASE)
 """A negation a few words before a fail ("there is no reason to drop", "nothing rules out", "should not be ruled
 out", "none of the checks excluded"): the option is not eliminated."""
@@ -225,14 +225,16 @@ _NEEDLESS_AFTER = re.compile(r"[^,;.]{0,30}?\b(?:is|was|are|were|seems|would be)
                              r"(?:necessary|needed|warranted|justified|called for)\b", re.IGNORECASE)
 """A fail said to be needless after it ("dropping MR7 is not necessary")."""
 _JUDGED_OBJECT = frozenset({"keep", "keeps", "we keep", "rejects", "rejected", "reject", "dropped", "drops", "drop",
-                            "pass on", "passed on", "passes on", "pass"})
+                            "pass on", "passed on", "passes on"})
 """Verdict words that judge only when their object is an option: "we keep 2 spare keys", "rejects claims over
 5,000 USD", "dropped its price", "passed on the savings" judge nothing."""
 _OTHER_OBJECT = re.compile(
-    r"\s+(?!(?:the\s+)?(?:former|latter|first|second|third|last|other|one|ones|rest|remaining|option|offer)\b)"
-    r"(?:\d|(?:its|their|his|her|our|some|any|all|spare|extra|several|many|more|claims|the\s+(?!\w*\d)[a-z]+"
-    r"(?=\s+(?:to|on|for|from|in|at|of|with)\b|\s*[,;.]|\s*$)))", re.IGNORECASE)
+    r"\s+(?:\d|(?:its|their|his|her|our|my|your|us|me|some|spare|extra|several|many|more|claims)\b"
+    r"|(?P<the>the\s+(?!(?:former|latter|first|second|third|last|other|one|ones|rest|remaining|option|offer)\b)"
+    r"(?!\w*\d)[a-z]+(?:\s+[a-z]+)?(?=\s+(?:to|on|for|from|in|at|of|with)\b|\s*[,;.]|\s*$)))", re.IGNORECASE)
 """What follows such a word where it acts on something else than an option (a number, a possessive, a noun)."""
+_WRITER = re.compile(r"\b(?:we|i|let['’]s|we['’]ll|we['’]ve|we['’]re|i['’]ll)\s+(?:\w+\s+)?$", re.IGNORECASE)
+"""The writer as the subject: "we reject the hotel on price" judges the option a noun names."""
 
 VERDICT_WORDS = frozenset(w for p in PASS_PHRASES + FAIL_PHRASES for w in p.lower().split()) - {
     "the", "is", "on", "no", "every", "not", "budget", "limit", "good", "work", "fine", "deal", "will", "does",
@@ -324,7 +326,7 @@ def verdict_of(text: str) -> str | None:
         said = text[match.start():match.end()].lower()
         after = text[match.end():].lstrip().lower()
         located = (said.endswith("out") and after.startswith("of ")) or (said == "out on" and after.startswith("top"))
-        if located or _phrasal_out(text, match) or _other_object(said, text, match.end()) \
+        if located or _phrasal_out(text, match) or _other_object(said, text, match.start(), match.end()) \
                 or (said in _FAIL_TO and _FAILED_ACTION.match(text, match.end())):
             continue  # "is out of us-west" is a place, "pays out on" an action, "drops its price" no verdict
         if negatable and (_NEGATED_SCOPE.search(text[:match.start()]) or _NEEDLESS_AFTER.match(text, match.end())):
@@ -339,7 +341,7 @@ def verdict_of(text: str) -> str | None:
         if text[match.start():match.end()].lower() in ("fits", "fit") and _COUNTED.match(text, match.end()):
             continue  # "fits 60 people": a capacity, not a verdict
         said = text[match.start():match.end()].lower()
-        if _other_object(said, text, match.end()) or (said in _PASS_ON and _ON.match(text, match.end())):
+        if _other_object(said, text, match.start(), match.end()) or (said in _PASS_ON and _ON.match(text, match.end())):
             continue  # "we keep 2 spare keys", "passed on the savings": no verdict on an option
         negated = _NOT_BEFORE.search(text[:match.start()]) or _NOT_AFTER.match(text, match.end())
         return "fail" if negated else "pass"
@@ -355,7 +357,7 @@ _FAILED_ACTION = re.compile(r"\s+to\s+(?!(?:meet|satisfy|clear|qualify|match|mak
 """After "failed": an action it failed at, no verdict ("the driver failed to call back"); "failed to meet the
 budget" stays one."""
 _PASS_ON = frozenset({"pass", "passes", "passed"})
-_ON = re.compile(r"\s+(?:on\b|by\b|(?:every|each)\s+\d|(?:\S+\s+){1,3}on\s+to\b)", re.IGNORECASE)
+_ON = re.compile(r"\s+(?:on\b|by\b|(?:every|each)\s+\d|(?:\S+\s+){1,5}on\s+to\b)", re.IGNORECASE)
 """After "passes": a pass-on, a passing-by or a frequency ("passes the savings on to guests", "every 20 minutes")."""
 _PRESENT = frozenset({"keep", "keeps", "we keep", "rejects", "reject", "drops", "drop"})
 _BARE_OBJECT = re.compile(
@@ -368,10 +370,15 @@ _BARE_OBJECT = re.compile(
 no verdict on it (an id has capitals or digits)."""
 
 
-def _other_object(said: str, text: str, end: int) -> bool:
-    """Whether a verdict word that needs an option for its object acts on something else ("keep 2 spare keys")."""
-    return said in _JUDGED_OBJECT and (_OTHER_OBJECT.match(text, end) is not None
-                                       or (said in _PRESENT and _BARE_OBJECT.match(text, end) is not None))
+def _other_object(said: str, text: str, start: int, end: int) -> bool:
+    """Whether a verdict word that needs an option for its object acts on something else ("keep 2 spare keys");
+    a noun after "the" is something else unless the writer is the one acting ("we drop the hotel")."""
+    if said not in _JUDGED_OBJECT:
+        return False
+    other = _OTHER_OBJECT.match(text, end)
+    if other is not None and (other.group("the") is None or _WRITER.search(text[:start]) is None):
+        return True
+    return said in _PRESENT and _BARE_OBJECT.match(text, end) is not None
 
 
 def _approval(text: str, low: str) -> re.Match[str] | None:
