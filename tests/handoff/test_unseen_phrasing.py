@@ -58,3 +58,8 @@ def test_a_verdict_word_judges_only_the_option(text: str, verdict: str | None) -
     from relaykit.handoff.lexicon import verdict_of
 
     assert verdict_of(text) == verdict
+
+
+def test_a_comparison_with_an_option_is_no_goal_bound() -> None:
+    assert parse_constraints("A hotel cheaper than HT03.") == []
+    assert [c.operator for c in parse_constraints("A hotel cheaper than 300 USD.")] == ["<="]

@@ -19,13 +19,14 @@ from relaykit.handoff.text import (
 
 _COUNTED = r"(?:\s+of)?(?=\s*[\d$£€¥])"  # "minimum 3 nights", "maximum of 400 USD"; not "minimum order quantity"
 _NOT = r"(?:no|not|never)\s+"
+_THAN = r"\s+than(?=\s*[-−]?[$£€¥]?\d)"  # "cheaper than 400 USD" (not "cheaper than HT03")
 _AT_MOST = (rf"at most|at or (?:below|under)|{_NOT}(?:more|higher|greater|further|farther|longer|later|larger|"
-            rf"bigger|heavier|costlier|dearer)\s+than|{_NOT}(?:above|over)|up to|under|below|less than|"
-            rf"(?:lower|shorter|cheaper|smaller|fewer|lighter|sooner|earlier)\s+than|max(?:imum|\.)?{_COUNTED}|"
+            rf"bigger|heavier|costlier|dearer){_THAN}|{_NOT}(?:above|over)|up to|under|below|less than|"
+            rf"(?:lower|shorter|cheaper|smaller|fewer|lighter|sooner|earlier){_THAN}|max(?:imum|\.)?{_COUNTED}|"
             r"not to exceed|not exceeding|does not exceed|doesn't exceed|capped at|cap of|within|<=|≤|<")
-_AT_LEAST = (rf"at least|at or above|{_NOT}(?:less|lower|fewer|shorter|smaller|cheaper|lighter)\s+than|"
+_AT_LEAST = (rf"at least|at or above|{_NOT}(?:less|lower|fewer|shorter|smaller|cheaper|lighter){_THAN}|"
              rf"{_NOT}(?:below|under)|min(?:imum|\.)?{_COUNTED}|a minimum of|over|above|more than|"
-             r"(?:higher|greater|longer|larger|bigger|heavier)\s+than|>=|≥|>")
+             rf"(?:higher|greater|longer|larger|bigger|heavier){_THAN}|>=|≥|>")
 _OR_BOUND = re.compile(
     r"(?P<value>(?<![\w.])[-−–]?[$€£¥]?\d[\d.,]*(?:k\b)?(?:\s*[^\s\d,;]+){0,3}?)\s+or\s+(?:(?P<le>below|less|"
     r"under|lower|fewer|cheaper|shorter|smaller|lighter|sooner|earlier|colder)|(?P<ge>more|above|higher|over|"
