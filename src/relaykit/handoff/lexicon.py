@@ -204,6 +204,7 @@ PASS_PATTERN = (r"(?<![\w-])(?:" + phrase_trie(PASS_PHRASES + REMARK_PASS_PHRASE
 _PASS_RE = re.compile(PASS_PATTERN)  # on folded text
 _WOULD_BEFORE = re.compile(r"\b(?:would|could|might|may)\s+(?:only\s+|still\s+|have\s+)?(?:be\s+|been\s+)?$",
                            re.IGNORECASE)
+_MODALS = frozenset({"would", "could", "might", "may"})
 _CONDITION = re.compile(r"\b(?:if|unless|should|once)\b", re.IGNORECASE)
 _NOT_BEFORE = re.compile(r"\b(?:not|never|no longer|isn't|isn’t|aren't|wasn't|doesn't|don't|didn't|won't|can't|"
                          r"cannot|hardly|" + NEGATED_BEFORE + r")\s+(?:(?:be|been|being|get|make|makes|made)\s+)?"
@@ -329,9 +330,11 @@ def verdict_of(text: str) -> str | None:
         if located or _phrasal_out(text, match) or _other_object(said, text, match.start(), match.end()) \
                 or (said in _FAIL_TO and _FAILED_ACTION.match(text, match.end())):
             continue  # "is out of us-west" is a place, "pays out on" an action, "drops its price" no verdict
-        if negatable and (_NEGATED_SCOPE.search(text[:match.start()]) or _NEEDLESS_AFTER.match(text, match.end())):
+        if negatable and (_NEGATED_SCOPE.search(text, max(0, match.start() - 80), match.start())
+                          or _NEEDLESS_AFTER.match(text, match.end())):
             return None  # "there is no reason to drop HP1", "nothing rules it out": not eliminated
-        if _CONDITION.search(text, match.end()) and _WOULD_BEFORE.search(text[:match.start()]):
+        if not _MODALS.isdisjoint(words) and _CONDITION.search(text, match.end()) \
+                and _WOULD_BEFORE.search(text[:match.start()]):
             return None  # "HT6 could be rejected if the price rises": a condition
         if not _NOT_BEFORE.search(text[:match.start()]):
             return "fail"

@@ -98,6 +98,9 @@ _UNLIKE_NEXT = re.compile(r"(?:,\s*)?(?:unlike|in\s+contrast\s+to|as\s+opposed\s
                           re.IGNORECASE)
 _BUT_NOT = re.compile(r"\s*,?\s*(?:but|and)?\s*not\s*,?\s*$", re.IGNORECASE)
 _NEITHER = re.compile(r"(?:^|\s)neither\s*$", re.IGNORECASE)
+_LINK_HINT = re.compile(r"\b(?:not|as|so|like|likewise|also|unlike|contrast|opposed|rather|instead|neither)\b",
+                        re.IGNORECASE)
+"""A word every link ``linked_verdicts`` reads holds: a clause without one is not read further."""
 _OPPOSITE = {"pass": "fail", "fail": "pass"}
 FORCED = "!"
 """Before a verdict ``linked_verdicts`` gives: it holds whatever verdict the piece's own words state."""
@@ -109,6 +112,8 @@ def linked_verdicts(head: str, pieces: list[str], id_re: re.Pattern[str]) -> lis
     fails what the last piece passes, whatever its words say: ``FORCED``), "LN3 but not LN4 passes" (LN4 the
     opposite, ``FORCED``); None where no link says one (else a piece's own verdict comes first)."""
     linked: list[str | None] = [None] * len(pieces)
+    if _LINK_HINT.search(head) is None and not any(_LINK_HINT.search(piece) for piece in pieces[:-1]):
+        return linked  # most clauses: no word a link needs
     if _NEITHER.search(head):
         said = verdict_of(pieces[-1])
         return [FORCED + "fail" if said == "pass" else None] * len(pieces)
