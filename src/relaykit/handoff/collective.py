@@ -124,10 +124,14 @@ _EXCEPT_BEFORE = re.compile(r"\b(?:except(?:\s+for)?|but|apart\s+from|other\s+th
                             r"with\s+the\s+exception\s+of)\s+$", re.IGNORECASE)
 _EXCEPT_PART = re.compile(r"\b(?:except(?:\s+for)?|but|apart\s+from|other\s+than|save(?:\s+for)?|besides|"
                           r"with\s+the\s+exception\s+of)\s+\S+", re.IGNORECASE)
-EXCEPT_HINT = re.compile(r"xcept|but |part |ther than|save|esides", re.IGNORECASE)
-"""Part of every exception word ``excepted`` reads: a clause without one is not asked."""
 _EVERY = re.compile(r"\b(?P<no>none|nothing|no\s+(?:other\s+)?(?:option|one|candidate)s?|neither)\b"
                     r"|\b(?:every|all|each|everything|everyone|the\s+(?:rest|others))\b", re.IGNORECASE)
+
+
+def may_except(clause: str) -> bool:
+    """Whether ``clause`` holds part of an exception word ``excepted`` reads (substring tests: most clauses)."""
+    return "xcept" in clause or "but " in clause or "part " in clause or "ther than" in clause \
+        or "save" in clause or "esides" in clause
 
 
 def excepted(clause: str, option_id: str) -> tuple[str, str] | None:
@@ -234,4 +238,4 @@ class GroupVerdicts:
                 row.verdicts = verdict[0]
 
 
-__all__ = ["EXCEPT_HINT", "GROUP_OPENERS", "GROUP_START", "GroupVerdicts", "excepted", "group_verdict", "only_one"]
+__all__ = ["GROUP_OPENERS", "GROUP_START", "GroupVerdicts", "excepted", "group_verdict", "may_except", "only_one"]

@@ -18,7 +18,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 
-from relaykit.handoff.collective import EXCEPT_HINT, GroupVerdicts
+from relaykit.handoff.collective import GroupVerdicts, may_except
 from relaykit.handoff.compact import encode, encode_text
 from relaykit.handoff.compact_read import ParsedRow, parse_compact
 from relaykit.handoff.constraints import parse_constraints
@@ -403,7 +403,7 @@ class _Reader(GroupVerdicts, PlacedVerdicts):
                 self.notes.append(clause)
             return None
         self.subject = target
-        exception = self._excepted(clause, ids) if ids and EXCEPT_HINT.search(clause) else None  # "all but LM6"
+        exception = self._excepted(clause, ids) if ids and may_except(clause) else None  # "all pass but LM6"
         self._apply(target, clause, FORCED + exception if exception else None)
         self._only_one(clause, ids)  # "Only HS3 survives.": the others fail
         return target
