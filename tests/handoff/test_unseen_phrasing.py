@@ -12,7 +12,7 @@ from relaykit.handoff.constraints import parse_constraints
 from relaykit.handoff.evidence import read_evidence
 from relaykit.handoff.text import find_quantities
 
-KNOWN_GAPS = ("vendor-", '"Gold"', "the catering passes", "fails nothing", "HV5 goes",
+KNOWN_GAPS = ("vendor-", '"Gold"', "the catering passes", "fails nothing",
               "HW5? No.", "excluded from nothing", "HT1/HT2/HT3", "Prices (HT4, HT5)", "Respectively priced",
               "LM7, not LM8")
 

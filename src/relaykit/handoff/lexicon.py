@@ -129,6 +129,8 @@ _FAIL_EXTRA = (r"too (?:pricey|expensive|costly|dear|far|distant|small|big|large
                r"|^not [a-z]*[\w-]*\d[\w-]*(?=\s*[:.!,;–—-]|\s*$)"  # "Not HW4: 12 km out."
                r"|^(?:dropping|rejecting|excluding|eliminating|scrapping|ditching|removing|cutting) "
                r"[a-z]*[\w-]*\d[\w-]*(?= (?:seems|is|looks|sounds|makes|was)\b)"  # "Dropping HW9 seems wise"
+               r"|(?:^|(?<=[,;] ))(?:[a-z]*[\w-]*\d[\w-]*|it|this one|that one) (?:goes|(?:has|have|had) to go|"
+               r"(?:must|should|can|will) go)(?=\s*[.!]?\s*$)"  # "HV5 goes.", "it has to go"
                "|" + VERB_FAIL + "|" + FOREIGN_EXTRA_FAIL)  # "which sinks AN6", "zu klein" (see ``idioms``)
 # "Wrong day.", "it's the wrong region", "not the right size" (not "nothing wrong with it"): run only on clauses
 # with "wrong" or "right"
@@ -154,7 +156,7 @@ FAIL_EXTRA_PATTERN = r"(?<![\w-])(?:" + _FAIL_EXTRA + r")(?![\w-])"
 _FAIL_PHRASE_RE = re.compile(FAIL_PHRASE_PATTERN)  # on folded text, as every phrase pattern here
 _FAIL_EXTRA_RE = re.compile(FAIL_EXTRA_PATTERN)
 _WRONG_RE = re.compile(r"(?<![\w-])(?:" + _WRONG + r")(?![\w-])")
-_EXTRA_TRIGGERS = frozenset({"nah", "too", "limit", "budget", "cap", "ceiling", "maximum", "max", "no",
+_EXTRA_TRIGGERS = frozenset({"goes", "go", "nah", "too", "limit", "budget", "cap", "ceiling", "maximum", "max", "no",
                              "nope", "out", "off", "not", "aside", "longer", "hardly", "drop", "cut", "veto",
                              "reject", "nix", "scrap", "ditch", "skip", "bin"}) | VERB_FAIL_TRIGGERS | EXTRA_TRIGGERS
 """Words one of the ``_FAIL_EXTRA`` patterns needs: without them that (slower) regex is not run."""
