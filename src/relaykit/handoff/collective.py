@@ -120,6 +120,35 @@ def only_one(clause: str, option_id: str) -> bool:
     return verdict_of(clause) == "pass"
 
 
+_EXCEPT_BEFORE = re.compile(r"\b(?:except(?:\s+for)?|but|apart\s+from|other\s+than|save(?:\s+for)?|besides|"
+                            r"with\s+the\s+exception\s+of)\s+$", re.IGNORECASE)
+_EXCEPT_PART = re.compile(r"\b(?:except(?:\s+for)?|but|apart\s+from|other\s+than|save(?:\s+for)?|besides|"
+                          r"with\s+the\s+exception\s+of)\s+\S+", re.IGNORECASE)
+_EVERY = re.compile(r"\b(?P<no>none|nothing|no\s+(?:other\s+)?(?:option|one|candidate)s?|neither)\b"
+                    r"|\b(?:every|all|each|everything|everyone|the\s+(?:rest|others))\b", re.IGNORECASE)
+
+
+def may_except(clause: str) -> bool:
+    """Whether ``clause`` holds part of an exception word ``excepted`` reads (substring tests: most clauses)."""
+    return "xcept" in clause or "but " in clause or "part " in clause or "ther than" in clause \
+        or "save" in clause or "esides" in clause
+
+
+def excepted(clause: str, option_id: str) -> tuple[str, str] | None:
+    """The verdicts of "every option fails except LM6" / "Except for LM6, all pass" / "none qualifies but LM6": the
+    one the others take and the opposite one the excepted option takes; None for any other clause."""
+    at = clause.find(option_id)
+    if at < 0 or _EXCEPT_BEFORE.search(clause[:at]) is None:
+        return None
+    every = _EVERY.search(clause)
+    if every is None:
+        return None
+    if every.group("no"):
+        return "fail", "pass"
+    said = verdict_of(_EXCEPT_PART.sub("", clause, count=1))
+    return (said, "pass" if said == "fail" else "fail") if said else None
+
+
 _STRUCK = re.compile(r"~~(?=\S)(.+?)(?<=\S)~~|<(?:s|del|strike)>(.+?)</(?:s|del|strike)>", re.IGNORECASE)
 _STRIKE_MARKS = re.compile(r"~~|</?(?:s|del|strike)>", re.IGNORECASE)
 
@@ -192,6 +221,15 @@ class GroupVerdicts:
         if len(ids) == 1 and ("nly " in clause or " but" in clause or "alone" in clause) and only_one(clause, ids[0]):
             self._judge([i for i in self._order() if i != ids[0]], "fail")
 
+    def _excepted(self, clause: str, ids: list[str]) -> str | None:
+        """After a clause naming one option as the exception to a group verdict ("all pass but LM6"): the others
+        take the group's verdict; the excepted option's verdict is returned."""
+        said = excepted(clause, ids[0]) if len(ids) == 1 else None
+        if said is None:
+            return None
+        self._judge([i for i in self._order() if i != ids[0]], said[0])
+        return said[1]
+
     def _judge(self, ids: list[str], verdict: str) -> None:
         """A verdict said of several options at once: it goes to those without a verdict of their own."""
         for option_id in ids:
@@ -200,4 +238,4 @@ class GroupVerdicts:
                 row.verdicts = verdict[0]
 
 
-__all__ = ["GROUP_OPENERS", "GROUP_START", "GroupVerdicts", "group_verdict", "only_one"]
+__all__ = ["GROUP_OPENERS", "GROUP_START", "GroupVerdicts", "excepted", "group_verdict", "may_except", "only_one"]

@@ -18,9 +18,20 @@ from relaykit.handoff.text import (
 )
 
 _COUNTED = r"(?:\s+of)?(?=\s*[\d$£€¥])"  # "minimum 3 nights", "maximum of 400 USD"; not "minimum order quantity"
-_AT_MOST = (rf"at most|no more than|not more than|up to|under|below|less than|max(?:imum|\.)?{_COUNTED}|"
-            r"not to exceed|not exceeding|does not exceed|capped at|cap of|within|<=|≤|<")
-_AT_LEAST = rf"at least|no less than|not less than|min(?:imum|\.)?{_COUNTED}|over|above|more than|>=|≥|>"
+_NOT = r"(?:no|not|never)\s+"
+_THAN = r"\s+than(?=\s*[-−]?[$£€¥]?\d)"  # "cheaper than 400 USD" (not "cheaper than HT03")
+_AT_MOST = (rf"at most|at or (?:below|under)|{_NOT}(?:more|higher|greater|further|farther|longer|later|larger|"
+            rf"bigger|heavier|costlier|dearer){_THAN}|{_NOT}(?:above|over)|up to|under|below|less than|"
+            rf"(?:lower|shorter|cheaper|smaller|fewer|lighter|sooner|earlier){_THAN}|max(?:imum|\.)?{_COUNTED}|"
+            r"not to exceed|not exceeding|does not exceed|doesn't exceed|capped at|cap of|within|<=|≤|<")
+_AT_LEAST = (rf"at least|at or above|{_NOT}(?:less|lower|fewer|shorter|smaller|cheaper|lighter){_THAN}|"
+             rf"{_NOT}(?:below|under)|min(?:imum|\.)?{_COUNTED}|a minimum of|over|above|more than|"
+             rf"(?:higher|greater|longer|larger|bigger|heavier){_THAN}|>=|≥|>")
+_OR_BOUND = re.compile(
+    r"(?P<value>(?<![\w.])[-−–]?[$€£¥]?\d[\d.,]*(?:k\b)?(?:\s*[^\s\d,;]+){0,3}?)\s+or\s+(?:(?P<le>below|less|"
+    r"under|lower|fewer|cheaper|shorter|smaller|lighter|sooner|earlier|colder)|(?P<ge>more|above|higher|over|"
+    r"greater|longer|larger|bigger|better|warmer))\b|(?P<plus>(?<![\w.])\d[\d.,]*)\+(?!\S*\d)", re.IGNORECASE)
+"""A bound written after its value: "-18 °C or below", "60 m² or more", "5+ years"."""
 _OPERATOR = re.compile(rf"(?:^|\s)(?:(?P<le>{_AT_MOST})|(?P<ge>{_AT_LEAST}))(?=\s|\d|\$|£|€|$)", re.IGNORECASE)
 _MARKER = re.compile(r"\b(?:hard\s+)?(?:constraints?|requirements?)\s*:", re.IGNORECASE)
 _CONTAINS_HINT = re.compile(r"amenit|must have|must-have|must include|includes?|feature|requires?|with\b",
@@ -249,10 +260,19 @@ def _bounds_of(clause: str) -> tuple[str, list[Constraint]]:
     return _LEFT_FOR.sub("", clause).strip(" ,"), ([count] if count is not None else []) + found
 
 
+def _bound_first(clause: str) -> str:
+    """The clause with each bound written after its value moved before it ("60 m² or more": "at least 60 m²")."""
+    def moved(m: re.Match[str]) -> str:
+        if m.group("plus"):
+            return f"at least {m.group('plus')}"
+        return f"{'at most' if m.group('le') else 'at least'} {m.group('value')}"
+    return _OR_BOUND.sub(moved, clause) if "or " in clause or "+" in clause else clause
+
+
 def parse_constraints(goal: str) -> list[Constraint]:
     """The constraint register of ``goal``; unmarked goals yield only clauses with a comparison, a number,
     a clock time, or two words ("cabin economy")."""
-    clauses, marked = _clauses(goal)
+    clauses, marked = _clauses(_bound_first(goal))
     found: list[Constraint] = []
     for clause in (piece for whole in clauses for piece in _comparisons(whole)):
         clause, bounds = _bounds_of(clause)

@@ -18,7 +18,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 
-from relaykit.handoff.collective import GroupVerdicts
+from relaykit.handoff.collective import GroupVerdicts, may_except
 from relaykit.handoff.compact import encode, encode_text
 from relaykit.handoff.compact_read import ParsedRow, parse_compact
 from relaykit.handoff.constraints import parse_constraints
@@ -41,6 +41,7 @@ from relaykit.handoff.reading import (
     CONNECTORS,
     DECISION_HEADERS,
     NO_TOKENS,
+    RESPECTIVELY,
     SPEAKERS,
     TOGETHER,
     boolean_decision,
@@ -59,6 +60,7 @@ from relaykit.handoff.reading import (
     option_ids,
     prose_or_notes,
     respective,
+    respectively_last,
     row_number,
     sentences_of,
     title_line,
@@ -68,7 +70,9 @@ from relaykit.handoff.reading import (
     without_comparisons,
 )
 from relaykit.handoff.several import (
+    FORCED,
     PlacedVerdicts,
+    linked_verdicts,
     repeat_cut,
     respective_verdicts,
     shared_predicates,
@@ -346,6 +350,8 @@ class _Reader(GroupVerdicts, PlacedVerdicts):
         if sentence in self.goal:
             return
         ids = self.ids(sentence)
+        if len(ids) > 1 and sentence[:1] in "Rr":
+            sentence = respectively_last(sentence)
         if len(ids) > 1 and _PLUS.search(sentence):
             return  # a combination of options: a derived statement
         questioned, self.questioned = self.questioned, sentence.endswith("?") and not ids
@@ -397,7 +403,8 @@ class _Reader(GroupVerdicts, PlacedVerdicts):
                 self.notes.append(clause)
             return None
         self.subject = target
-        self._apply(target, clause)
+        exception = self._excepted(clause, ids) if ids and may_except(clause) else None  # "all pass but LM6"
+        self._apply(target, clause, FORCED + exception if exception else None)
         self._only_one(clause, ids)  # "Only HS3 survives.": the others fail
         return target
 
@@ -444,13 +451,19 @@ class _Reader(GroupVerdicts, PlacedVerdicts):
         if judged is not None:
             tail = judged[1]
         together = TOGETHER.search(tail) is not None  # "..., so both are out", "both cover the network"
-        bare = together and all(not CONNECTORS.sub("", self.id_re.sub("", p, count=1)) for p in pieces[:-1])
+        each = values is not None or judged is not None  # what is left of a "respectively" clause is said of all
+        if each:
+            tail = RESPECTIVELY.sub(" ", tail)
+        bare = (together or each) and all(not CONNECTORS.sub("", self.id_re.sub("", p, count=1))
+                                          for p in pieces[:-1])
         shared = shared or (verdict_of(tail) if together else None)
+        linked = linked_verdicts(head, pieces, self.id_re)  # "LN7 is rejected, as is LN8", "neither ... nor"
         for k, piece in enumerate(pieces):
             option_id = self.id_re.match(piece)
             if option_id is not None and option_id.group(0) in ids:
                 text = option_id.group(0) + tail if bare or piece is pieces[-1] else piece
-                self._apply(option_id.group(0), verbs[k] + text, judged[0][k] if judged else shared)
+                self._apply(option_id.group(0), verbs[k] + text,
+                            judged[0][k] if judged else linked[k] or shared)
         self.group = ids
         self.pair = (ids[-2], ids[-1])
         self.subject = ids[-1]
@@ -496,6 +509,8 @@ class _Reader(GroupVerdicts, PlacedVerdicts):
         typed values (encoded) that are evidence, in order."""
         labels = self._labels(text) if ":" in text or "=" in text else ()
         keyed = boolean_decision(text)  # '"passes": false' states the verdict, whatever words the clause holds
+        if shared is not None and shared.startswith(FORCED):  # "Neither X nor Y qualifies": not the words' verdict
+            keyed, shared = (shared[len(FORCED):], 0, 0), None
         verdict = keyed[0] if keyed else verdict_of(text) or shared or keyed_decision(text)
         blocked: list[tuple[int, int]] = [keyed[1:]] if keyed else []  # where words are verdict or reason
         spans: list[tuple[int, int]] = []

@@ -87,7 +87,7 @@ VERB_FAIL_TRIGGERS = frozenset({
     "ax", "cull", "culls", "dump", "dumps", "dumped", "nix", "nixes", "ditch", "ditches", "scrap", "scraps", "bin",
     "bins", "veto", "vetoes", "drop", "drops", "cut", "cuts", "toss", "tosses", "tossed", "disqualify", "exclude",
     "excludes", "eliminates", "discard", "discards", "strike", "strikes", "reject", "skip", "cannot", "can't",
-    "couldn't"})
+    "couldn't", "dropping", "rejecting", "excluding", "eliminating", "scrapping", "ditching", "removing", "cutting"})
 """The words ``VERB_FAIL`` needs: its verbs that are no fail phrase by themselves ("eliminated", "dropped" are) and
 need no "out" (a trigger word already): more would make the slower pattern run for nothing ("priced at")."""
 VERB_PASS_TRIGGERS = frozenset({

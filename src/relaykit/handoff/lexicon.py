@@ -73,7 +73,9 @@ REMARK_PASS_PHRASES = ("viable", "keep on the list", "keep it on the list", "kep
                 "the only one left", "only one left", "only option left", "only one remaining",
                 "only option remaining",
                 "only candidate left", "only choice left", "last one standing", "within budget", "within the budget",
-                "within our budget", "meets both", "satisfies both", "clears both")
+                "within our budget", "meets both", "satisfies both", "clears both", "decided in favour of",
+                "decided in favor of", "opted for", "settled on", "voted for", "makes the shortlist",
+                "make the shortlist", "made the shortlist")
 """Pass phrases of remarks ("Made the cut.", "Back in."): verdicts, but their words are evidence elsewhere."""
 FAIL_PHRASES = ("drops out", "dropped out", "crossed off", "ruled out", "rules out", "no-go", "no go", "✗", "✘", "❌",
                 "eliminated", "eliminate", "rejected", "excluded", "disqualified", "discarded", "dropped", "fails",
@@ -100,7 +102,9 @@ REMARK_FAIL_PHRASES = ("not an option", "not viable", "unviable", "non-viable",
                 "definitely not", "certainly not", "we'll pass", "i'll pass", "we will pass", "i will pass",
                 "we pass", "we’ll pass", "i’ll pass", "no dice", "strike that one", "a firm no", "a clear no",
                 "don't fit", "do not fit", "doesn't fit", "does not fit", "don't make it", "doesn't make it",
-                "does not make it", "do not make it", "didn't make it", "did not make it")
+                "does not make it", "do not make it", "didn't make it", "did not make it", "fully booked",
+                "sold out", "booked up", "no longer available", "decided against", "decide against",
+                "ruled against", "voted against", "went against")
 """Fail phrases of remarks ("Shelved.", "Not for us."): verdicts, but their words are evidence elsewhere."""
 _FAIL_EXTRA = (r"too (?:pricey|expensive|costly|dear|far|distant|small|big|large|slow|junior|old|late|early|few|"
                r"little|short|long|noisy|cramped|high|low|remote)"
@@ -108,10 +112,10 @@ _FAIL_EXTRA = (r"too (?:pricey|expensive|costly|dear|far|distant|small|big|large
                r"|(?:over|above|exceeds?|exceeding|past) (?:(?:our|the|my|their|its) )?(?:[\w.,-]+ ){0,2}"
                r"(?:limit|budget|cap|ceiling|maximum|max)\b"  # "over our limit", "above the 10 USD cap"
                r"|(?<=[-–—,] )(?:no|nope)(?=\s*[.!]?\s*$)"  # "Too heavy - no.", "3 drawers, nope"
-               r"|(?:it|they|that) (?:does|do|did) not(?=\s*[.!]?\s*$)"  # "... would pass if ...; it does not."
+               r"|(?:does|do|did|is|are|was|were) not(?=\s*[.!]?\s*$)"  # "... would pass if ...; it does not."
                r"|(?:put|rule|knock|count|leave|cross|strike|struck)(?:s|ting|ing|ed)? (?:[\w-]+ ){1,2}"
                r"(?:out|off)\b(?! of)"  # "which puts IP42 out", "rules CR7 out", "crossed VX2 off"
-               r"|(?:so|so,|that's|that is|it's|it is|thus|hence|he's|she's|they're|he is|she is|they are)"
+               r"|(?:so|so,|that's|that is|it's|it is|thus|hence|he's|she's|they're|he is|she is|they are|is|was)"
                r"(?: a| an)? (?:clear |firm |definite |hard )?no"
                r"(?![\w-]|\s*[A-Za-z0-9])"  # "wrong network, so no.", "so that's a no"
                r"|(?:^|(?<=[,;:]\s)|(?<=[-–—]\s)|(?<=[,;:]))out(?=\s*[.!]?\s*$)"  # "..., too pricey, out."
@@ -121,6 +125,12 @@ _FAIL_EXTRA = (r"too (?:pricey|expensive|costly|dear|far|distant|small|big|large
                r"|^(?:drop|cut|veto|reject|nix|scrap|ditch|skip|bin|nope|nah|no way)(?=\s*[.!]*\s*$)"  # "Drop." alone
                r"|(?:he|she|it|they|that)(?:['’]s|['’]re) out(?! of)"  # "she's out" ("that's out of the running")
                r"|^no(?=\s*[.!]*\s*$)"  # a bare "No." after what an option offers (not after a question: evidence)
+               r"|(?:clears|meets|satisfies|passes|fits) [^,;]{0,40}\bbut not\b"  # "meets the budget but not ..."
+               r"|^not [a-z]*[\w-]*\d[\w-]*(?=\s*[:.!,;–—-]|\s*$)"  # "Not HW4: 12 km out."
+               r"|^(?:dropping|rejecting|excluding|eliminating|scrapping|ditching|removing|cutting) "
+               r"[a-z]*[\w-]*\d[\w-]*(?= (?:seems|is|looks|sounds|makes|was)\b)"  # "Dropping HW9 seems wise"
+               r"|(?:^|(?<=[,;] ))(?:[a-z]*[\w-]*\d[\w-]*|it|this one|that one) (?:goes|(?:has|have|had) to go|"
+               r"(?:must|should|can|will) go)(?=\s*[.!]?\s*$)"  # "HV5 goes.", "it has to go"
                "|" + VERB_FAIL + "|" + FOREIGN_EXTRA_FAIL)  # "which sinks AN6", "zu klein" (see ``idioms``)
 # "Wrong day.", "it's the wrong region", "not the right size" (not "nothing wrong with it"): run only on clauses
 # with "wrong" or "right"
@@ -146,7 +156,7 @@ FAIL_EXTRA_PATTERN = r"(?<![\w-])(?:" + _FAIL_EXTRA + r")(?![\w-])"
 _FAIL_PHRASE_RE = re.compile(FAIL_PHRASE_PATTERN)  # on folded text, as every phrase pattern here
 _FAIL_EXTRA_RE = re.compile(FAIL_EXTRA_PATTERN)
 _WRONG_RE = re.compile(r"(?<![\w-])(?:" + _WRONG + r")(?![\w-])")
-_EXTRA_TRIGGERS = frozenset({"nah", "too", "limit", "budget", "cap", "ceiling", "maximum", "max", "no",
+_EXTRA_TRIGGERS = frozenset({"goes", "go", "nah", "too", "limit", "budget", "cap", "ceiling", "maximum", "max", "no",
                              "nope", "out", "off", "not", "aside", "longer", "hardly", "drop", "cut", "veto",
                              "reject", "nix", "scrap", "ditch", "skip", "bin"}) | VERB_FAIL_TRIGGERS | EXTRA_TRIGGERS
 """Words one of the ``_FAIL_EXTRA`` patterns needs: without them that (slower) regex is not run."""
@@ -182,7 +192,8 @@ _PASS_EXTRA = (r"(?:keep|keeping|works|stays)(?=\s*(?:[.!,;)]|$|for (?:us|me|the
 # A pattern of its own, run only on clauses with one of its words: its alternatives are anchored at a clause start.
 _APPROVAL = (r"(?:^(?:(?:so|ok|okay|then),? )?(?:(?:that|it|this|this one|that one)(?:['’]s| is) "
              r"|the (?:former|latter|first|second|third|last|other)(?: one)? (?:is|looks|seems) "
-             r"|(?:all|looks|seems|sounds|very) |[a-z]*[\w-]*\d[\w-]* (?:is|looks|seems) )?|(?<=[-–—,] ))"
+             r"|(?:all|looks|seems|sounds|very) |[a-z]*[\w-]*\d[\w-]* (?:is|looks|seems) )?"
+             r"|(?<=[-–—,] )(?:[a-z]*[\w-]*\d[\w-]* (?:is|looks|seems) )?)"  # "at 1.1 km, HX2 is fine"
              r"(?:fine|good|great|perfect|ideal|excellent|nice)(?= then| too| by me| for us| with me|\s*[.!]*\s*$)"
              r"|^(?:(?:so|ok|okay|then),? )?[a-z]*[\w-]*\d[\w-]* it is(?=\s*[.!]*\s*$)"
              r"|^(?:our |my |the |final |top )?(?:recommendation|choice|pick|winner|selection)"
@@ -193,10 +204,40 @@ _APPROVAL_WORDS = frozenset({"fine", "good", "great", "perfect", "ideal", "excel
 PASS_PATTERN = (r"(?<![\w-])(?:" + phrase_trie(PASS_PHRASES + REMARK_PASS_PHRASES + _MORE_PASS) + "|" + _PASS_EXTRA
                 + "|" + VERB_PASS + r")(?![\w-])")
 _PASS_RE = re.compile(PASS_PATTERN)  # on folded text
-_WOULD_BEFORE = re.compile(r"\b(?:would|could|might|may)\s+(?:only\s+|still\s+|have\s+)?$", re.IGNORECASE)
+_WOULD_BEFORE = re.compile(r"\b(?:would|could|might|may)\s+(?:only\s+|still\s+|have\s+)?(?:be\s+|been\s+)?$",
+                           re.IGNORECASE)
+_MODALS = frozenset({"would", "could", "might", "may"})
+_CONDITION = re.compile(r"\b(?:if|unless|should|once)\b", re.IGNORECASE)
 _NOT_BEFORE = re.compile(r"\b(?:not|never|no longer|isn't|isn’t|aren't|wasn't|doesn't|don't|didn't|won't|can't|"
-                         r"cannot|hardly|" + NEGATED_BEFORE + r")\s+(?:an?\s+)?$",
+                         r"cannot|hardly|" + NEGATED_BEFORE + r")\s+(?:(?:be|been|being|get|make|makes|made)\s+)?"
+                         r"(?:an?\s+|the\s+)?$",
                          re.IGNORECASE)
+_NEGATED_SCOPE = re.compile(
+    r"\b(?:nothing|nobody|no one|none of (?:the |our |these |its |their )?[a-z]+|no (?:reason|grounds?|need|cause|"
+    r"basis|point|justification)|(?:[a-z]+n['’]t|not|never|cannot)\b[^,;]{0,20}\b(?:any|a) (?:reason|grounds?|"
+    r"need|cause|basis)|[a-z]+n['’]t|far from|wrong|premature|too early|never|not)"
+    r"\s+(?:(?:to|be|been|being|have|has|yet|really|actually|anyone|anything|so|far|here|we|i|us|for|it|going|gonna|would|could|will|should|can|may|might|ever|even)\s+)*$",
+    re.IGNORECASE)
+"""A negation a few words before a fail ("there is no reason to drop", "nothing rules out", "should not be ruled
+out", "none of the checks excluded"): the option is not eliminated."""
+_NEGATIONS = frozenset({"nothing", "nobody", "no", "none", "not", "never", "wrong", "premature", "early", "cannot",
+                        "far", "necessary", "needed", "warranted", "justified", "called", "unnecessary",
+                        "unwarranted", "unjustified", "unneeded"})
+"""The words ``_NEGATED_SCOPE`` and ``_NEEDLESS_AFTER`` need (or "n't"): without them they are not run."""
+_NEEDLESS_AFTER = re.compile(r"[^,;.]{0,30}?\b(?:is|was|are|were|seems|would be)\s+(?:not\s+|un)"
+                             r"(?:necessary|needed|warranted|justified|called for)\b", re.IGNORECASE)
+"""A fail said to be needless after it ("dropping MR7 is not necessary")."""
+_JUDGED_OBJECT = frozenset({"keep", "keeps", "we keep", "rejects", "rejected", "reject", "dropped", "drops", "drop",
+                            "pass on", "passed on", "passes on"})
+"""Verdict words that judge only when their object is an option: "we keep 2 spare keys", "rejects claims over
+5,000 USD", "dropped its price", "passed on the savings" judge nothing."""
+_OTHER_OBJECT = re.compile(
+    r"\s+(?:\d|(?:its|their|his|her|our|my|your|us|me|some|spare|extra|several|many|more|claims)\b"
+    r"|(?P<the>the\s+(?!(?:former|latter|first|second|third|last|other|one|ones|rest|remaining|option|offer)\b)"
+    r"(?!\w*\d)[a-z]+(?:\s+[a-z]+)?(?=\s+(?:to|on|for|from|in|at|of|with)\b|\s*[,;.]|\s*$)))", re.IGNORECASE)
+"""What follows such a word where it acts on something else than an option (a number, a possessive, a noun)."""
+_WRITER = re.compile(r"\b(?:we|i|let['’]s|we['’]ll|we['’]ve|we['’]re|i['’]ll)\s+(?:\w+\s+)?$", re.IGNORECASE)
+"""The writer as the subject: "we reject the hotel on price" judges the option a noun names."""
 
 VERDICT_WORDS = frozenset(w for p in PASS_PHRASES + FAIL_PHRASES for w in p.lower().split()) - {
     "the", "is", "on", "no", "every", "not", "budget", "limit", "good", "work", "fine", "deal", "will", "does",
@@ -245,7 +286,8 @@ _RARE_WORD = {"within budget": "budget", "within the budget": "budget", "within 
               "don't make it": "make", "doesn't make it": "make", "does not make it": "make", "do not make it": "make",
               "didn't make it": "make", "did not make it": "make", "don't fit": "fit", "do not fit": "fit",
               "doesn't fit": "fit", "does not fit": "fit", "let's book": "book", "i'll book": "book",
-              "we're booking": "booking", "we'll book": "book", "we will book": "book", "we book": "book"}
+              "we're booking": "booking", "we'll book": "book", "we will book": "book", "we book": "book",
+              "no longer available": "longer"}
 """The trigger word of a phrase where ``_key_word`` would pick a common one ("within" of "within budget")."""
 
 
@@ -277,15 +319,25 @@ def _it_is(text: str) -> bool:
 @remembered
 def verdict_of(text: str) -> str | None:
     """``"fail"``, ``"pass"`` or None for one clause; a fail phrase wins, and "not" before a pass is a fail."""
+    if text.endswith("?"):
+        return None  # "Should we drop HT4?": a question, not a verdict
     words = set(_TOKENS.findall(text.lower()))
     marked = _MARK_RE.search(text) is not None
     fails = marked or not _FAIL_TRIGGERS.isdisjoint(words)
+    negatable = fails and (not _NEGATIONS.isdisjoint(words) or "n't" in text)
     for match in _fail_matches(text, words) if fails else ():
         said = text[match.start():match.end()].lower()
         after = text[match.end():].lstrip().lower()
         located = (said.endswith("out") and after.startswith("of ")) or (said == "out on" and after.startswith("top"))
-        if located or _phrasal_out(text, match):  # "is out of us-west" is a place, "pays out on" an action
-            continue
+        if located or _phrasal_out(text, match) or _other_object(said, text, match.start(), match.end()) \
+                or (said in _FAIL_TO and _FAILED_ACTION.match(text, match.end())):
+            continue  # "is out of us-west" is a place, "pays out on" an action, "drops its price" no verdict
+        if negatable and (_NEGATED_SCOPE.search(text, max(0, match.start() - 80), match.start())
+                          or _NEEDLESS_AFTER.match(text, match.end())):
+            return None  # "there is no reason to drop HP1", "nothing rules it out": not eliminated
+        if not _MODALS.isdisjoint(words) and _CONDITION.search(text, match.end()) \
+                and _WOULD_BEFORE.search(text[:match.start()]):
+            return None  # "HT6 could be rejected if the price rises": a condition
         if not _NOT_BEFORE.search(text[:match.start()]):
             return "fail"
     for match in _PASS_RE.finditer(folded(text)) if marked or not _PASS_TRIGGERS.isdisjoint(words) else ():
@@ -293,12 +345,45 @@ def verdict_of(text: str) -> str | None:
             continue  # "would only pass if the budget were higher": a condition, not a verdict
         if text[match.start():match.end()].lower() in ("fits", "fit") and _COUNTED.match(text, match.end()):
             continue  # "fits 60 people": a capacity, not a verdict
+        said = text[match.start():match.end()].lower()
+        if _other_object(said, text, match.start(), match.end()) or (said in _PASS_ON and _ON.match(text, match.end())):
+            continue  # "we keep 2 spare keys", "passed on the savings": no verdict on an option
         negated = _NOT_BEFORE.search(text[:match.start()]) or _NOT_AFTER.match(text, match.end())
         return "fail" if negated else "pass"
     if _APPROVAL_WORDS.isdisjoint(words) and not text.rstrip(" .!").endswith(" it is"):
         return None  # most clauses: no approval word
     approved = _APPROVAL_RE.search(folded(text))
     return None if approved is None else "fail" if _NOT_BEFORE.search(text[:approved.start()]) else "pass"
+
+
+_FAIL_TO = frozenset({"fail", "fails", "failed"})
+_FAILED_ACTION = re.compile(r"\s+to\s+(?!(?:meet|satisfy|clear|qualify|match|make|fit|pass|comply|reach|stay|"
+                            r"keep|be|get|come|deliver|provide|offer|cover|hit)\b)[a-z]", re.IGNORECASE)
+"""After "failed": an action it failed at, no verdict ("the driver failed to call back"); "failed to meet the
+budget" stays one."""
+_PASS_ON = frozenset({"pass", "passes", "passed"})
+_ON = re.compile(r"\s+(?:on\b|by\b|(?:every|each)\s+\d|(?:\S+\s+){1,5}on\s+to\b)", re.IGNORECASE)
+"""After "passes": a pass-on, a passing-by or a frequency ("passes the savings on to guests", "every 20 minutes")."""
+_PRESENT = frozenset({"keep", "keeps", "we keep", "rejects", "reject", "drops", "drop"})
+_BARE_OBJECT = re.compile(
+    r"\s+(?!(?:it|them|this|that|these|those|both|all|either|neither|one|ones|options?|candidates?|the|a|an|and|or|"
+    r"but|for|on|in|at|as|out|off|now|too|also|instead|again|entirely|outright|anyway|then|here|back|aside|because|"
+    r"since|due|after|before|until|altogether|immediately|straight|right|first|second|last|former|latter|other|"
+    r"others|rest|remaining|only|just|him|her|us|me|you|everything|everyone|every|each|which|what|off|down|"
+    r"to|from|with|without|unless|if|so|though)\b)[a-z]+\b(?![-\d])")
+"""A bare noun after a present-tense keep / reject / drop: what the option keeps or rejects ("G7 rejects pets"),
+no verdict on it (an id has capitals or digits)."""
+
+
+def _other_object(said: str, text: str, start: int, end: int) -> bool:
+    """Whether a verdict word that needs an option for its object acts on something else ("keep 2 spare keys");
+    a noun after "the" is something else unless the writer is the one acting ("we drop the hotel")."""
+    if said not in _JUDGED_OBJECT:
+        return False
+    other = _OTHER_OBJECT.match(text, end)
+    if other is not None and (other.group("the") is None or _WRITER.search(text[:start]) is None):
+        return True
+    return said in _PRESENT and _BARE_OBJECT.match(text, end) is not None
 
 
 def _approval(text: str, low: str) -> re.Match[str] | None:

@@ -46,6 +46,22 @@ _GROUPED = re.compile(r"\(([^()]*)\)")
 RESPECTIVELY = re.compile(r"\b(?:respectively|respectivement|respectivamente|rispettivamente)\b", re.IGNORECASE)
 """Values or verdicts given one per id in order ("... respectively"; French, Spanish / Portuguese, Italian)."""
 
+_RESPECTIVELY_FIRST = re.compile(r"^(?:respectively|respectivement|respectivamente|rispettivamente)\s*[,:]?\s+",
+                                 re.IGNORECASE)
+_STATEMENT_END = re.compile(r"\s*(?:;|,\s*(?:so|but|and so|which|while|thus|hence)\b|[.!]?\s*$)", re.IGNORECASE)
+
+
+def respectively_last(sentence: str) -> str:
+    """A sentence that opens with "Respectively," said the usual way ("Respectively, W1 and W2 pass and fail."
+    -> "W1 and W2 pass and fail respectively."): the word goes to the end of its statement."""
+    opened = _RESPECTIVELY_FIRST.match(sentence)
+    if opened is None:
+        return sentence
+    rest = sentence[opened.end():]
+    end = _STATEMENT_END.search(rest)
+    at = end.start() if end else len(rest)
+    return f"{rest[:at]} {opened.group(0).strip(' ,:').lower()}{rest[at:]}"
+
 
 def respective(tail: str, count: int) -> list[tuple[str, int, int]] | None:
     """The values a clause about ``count`` ids gives one per id, in order: a parenthesised list of exactly

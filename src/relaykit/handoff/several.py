@@ -3,7 +3,8 @@ name an option by its place ("the second one").
 
 - A clause that names an option twice holds two statements ("ZB1 and ZB2 have 8 GB and 16 GB respectively, so ZB1
   fails and ZB2 passes"): it is read as two, cut at the last separator before the repeat (``repeat_cut``).
-- A verdict verb before an id belongs to that id ("We reject SK1 and keep SK2": "keep" is SK2's; ``shifted``).
+- A verdict verb before an id belongs to that id and the ids joined to it ("We reject SK1 and keep SK2 and SK3":
+  "keep" is SK2's and SK3's; ``shifted``).
 - Ids named bare before a plural predicate share it ("VD1 and VD2 are in": ``shared_predicates``).
 - Verdicts given "respectively" go one to each id in order ("were accepted and rejected, respectively").
 - "The second one, though, we had to drop", "the third is over budget", "as for the first plan": an ordinal at a
@@ -64,6 +65,11 @@ def shifted(pieces: list[str], id_re: re.Pattern[str]) -> tuple[list[str], list[
             continue  # the id must follow the verb right away ("keep SK2")
         if verdict_of(segment + following.group(0)) is not None and verdict_of(out[k + 1]) is None:
             out[k], verbs[k + 1] = piece[:cuts[-1]], segment
+    for k in range(1, len(out) - 1):  # "drop E2 and E3": the ids joined to the one after the verb take it too
+        named = id_re.match(out[k])
+        if verbs[k] and not verbs[k + 1] and named and not CONNECTORS.sub("", out[k][named.end():]) \
+                and verdict_of(out[k + 1]) is None:
+            verbs[k + 1] = verbs[k]
     return out, verbs
 
 
@@ -84,6 +90,49 @@ def shared_predicates(pieces: list[str], id_re: re.Pattern[str]) -> list[str]:
                 out[w] = (said.group(0) if said else "") + rest
         waiting = []
     return out
+
+
+_SAME_NEXT = re.compile(r"(?:,\s*)?(?:as\s+(?:is|are|was|were|does|do|did)|and\s+so\s+(?:is|are|was|were|does|do|did)"
+                        r"|as\s+well\s+as|just\s+like|and\s+likewise|and\s+also)\s*$", re.IGNORECASE)
+_UNLIKE_NEXT = re.compile(r"(?:,\s*)?(?:unlike|in\s+contrast\s+to|as\s+opposed\s+to|rather\s+than|instead\s+of)\s*$",
+                          re.IGNORECASE)
+_BUT_NOT = re.compile(r"\s*,?\s*(?:but|and)?\s*not\s*,?\s*$", re.IGNORECASE)
+_NEITHER = re.compile(r"(?:^|\s)neither\s*$", re.IGNORECASE)
+_LINK_HINT = re.compile(r"\b(?:not|as|so|like|likewise|also|unlike|contrast|opposed|rather|instead|neither)\b",
+                        re.IGNORECASE)
+"""A word every link ``linked_verdicts`` reads holds: a clause without one is not read further."""
+_OPPOSITE = {"pass": "fail", "fail": "pass"}
+FORCED = "!"
+"""Before a verdict ``linked_verdicts`` gives: it holds whatever verdict the piece's own words state."""
+
+
+def linked_verdicts(head: str, pieces: list[str], id_re: re.Pattern[str]) -> list[str | None]:
+    """For each piece of a several-id clause, the verdict a link to the piece before gives it: "LN7 is rejected,
+    as is LN8" (the same), "LN5 passes, unlike LN6" (the opposite), "Neither LN1 nor LN2 qualifies" (every id
+    fails what the last piece passes, whatever its words say: ``FORCED``), "LN3 but not LN4 passes" (LN4 the
+    opposite, ``FORCED``); None where no link says one (else a piece's own verdict comes first)."""
+    linked: list[str | None] = [None] * len(pieces)
+    if _LINK_HINT.search(head) is None and not any(_LINK_HINT.search(piece) for piece in pieces[:-1]):
+        return linked  # most clauses: no word a link needs
+    if _NEITHER.search(head):
+        said = verdict_of(pieces[-1])
+        return [FORCED + "fail" if said == "pass" else None] * len(pieces)
+    for k in range(1, len(pieces)):
+        before = pieces[k - 1]
+        named = id_re.match(before)
+        if _BUT_NOT.match(before, named.end() if named else 0):  # "LN3 but not LN4 passes"
+            said = verdict_of(pieces[k])
+            if said is not None:
+                linked[k - 1], linked[k] = said, FORCED + _OPPOSITE[said]
+            continue
+        same, unlike = _SAME_NEXT.search(before), _UNLIKE_NEXT.search(before)
+        if same is None and unlike is None:
+            continue
+        link = same or unlike
+        said = linked[k - 1] or verdict_of(before[named.end() if named else 0:link.start() if link else None])
+        if said is not None:
+            linked[k] = said if same is not None else _OPPOSITE[said]
+    return linked
 
 
 def respective_verdicts(tail: str, count: int) -> tuple[list[str], str] | None:

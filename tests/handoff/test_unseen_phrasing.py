@@ -1,0 +1,65 @@
+"""The development probes of ``unseen_probes`` (issue 12, wave 7): verdicts, values attributed to their own option
+and goal bounds in phrasings the reader had not met. The probes whose ids the default id pattern does not read
+("vendor-7", plan "Gold"), a verdict verb with a third party for its subject and a few more are known gaps (see
+changes/v13.md)."""
+
+from __future__ import annotations
+
+import pytest
+from unseen_probes import ALL, GOALS, Expect
+
+from relaykit.handoff.constraints import parse_constraints
+from relaykit.handoff.evidence import read_evidence
+from relaykit.handoff.text import find_quantities
+
+KNOWN_GAPS = ("vendor-", '"Gold"', "the catering passes", "fails nothing",
+              "HW5? No.", "excluded from nothing", "HT1/HT2/HT3", "Prices (HT4, HT5)", "Respectively priced",
+              "LM7, not LM8")
+
+
+def _numbers(text: str) -> set[float]:
+    return {round(q.value, 6) for q in find_quantities(text)}
+
+
+@pytest.mark.parametrize(("trace", "expected"), [
+    pytest.param(trace, expected, id=f"{category}-{k}") for category, probes in ALL.items()
+    for k, (trace, expected) in enumerate(probes) if not any(gap in trace for gap in KNOWN_GAPS)])
+def test_verdicts_and_values_of_unseen_phrasings(trace: str, expected: Expect) -> None:
+    rows = read_evidence(trace, "Pick one under the limit.").rows
+    for option_id, (verdict, values) in expected.items():
+        assert rows[option_id].verdict == verdict, option_id
+        others = set().union(*(_numbers(r.evidence) for k, r in rows.items() if k != option_id))
+        for value in values:
+            assert float(value) in _numbers(rows[option_id].evidence) and float(value) not in others, value
+
+
+@pytest.mark.parametrize(("goal", "bounds"), GOALS)
+def test_goal_bounds_in_unseen_phrasings(goal: str, bounds: list[str]) -> None:
+    said = []
+    for constraint in parse_constraints(goal):
+        (limit, *_) = find_quantities(constraint.threshold)
+        said.append(f"{constraint.operator} {limit.value:g}")
+    assert sorted(said) == sorted(bounds)
+
+
+@pytest.mark.parametrize(("text", "verdict"), [
+    ("We keep 2 spare keys at the desk.", None),
+    ("We keep it.", "pass"),
+    ("The supplier dropped its price.", None),
+    ("They dropped it.", "fail"),
+    ("It failed to call back.", None),
+    ("It failed to meet the budget.", "fail"),
+    ("There is no reason to drop it.", None),
+    ("It should not be ruled out.", None),
+    ("Dropping it is not necessary.", None),
+    ("It is not.", "fail"),
+])
+def test_a_verdict_word_judges_only_the_option(text: str, verdict: str | None) -> None:
+    from relaykit.handoff.lexicon import verdict_of
+
+    assert verdict_of(text) == verdict
+
+
+def test_a_comparison_with_an_option_is_no_goal_bound() -> None:
+    assert parse_constraints("A hotel cheaper than HT03.") == []
+    assert [c.operator for c in parse_constraints("A hotel cheaper than 300 USD.")] == ["<="]
