@@ -22,7 +22,7 @@ from relaykit.text import iter_lines, iter_sentences, line_sentences
 PLAIN_TOKEN = re.compile(
     r"(?=[\w$£€¥✓✔✗✘❌✅✖👍👎])(?:"
     rf"(?P<time>{TIME_PATTERN})|(?P<date>{DATE_PATTERN})|(?P<qty>{QUANTITY_PATTERN})"
-    r"|(?P<w>[A-Za-z][A-Za-z0-9]*(?:[-_./'+][A-Za-z0-9]+)*)|(?P<mark>[✓✔✗✘❌✅✖👍👎]\uFE0F?))",
+    r"|(?P<w>[^\W\d_][^\W_]*(?:[-_./'+][^\W_]+)*)|(?P<mark>[✓✔✗✘❌✅✖👍👎]\uFE0F?))",
     re.IGNORECASE,
 )
 """The token pattern as it was first written (one case-insensitive alternation): the reference."""

@@ -63,3 +63,13 @@ def test_a_verdict_word_judges_only_the_option(text: str, verdict: str | None) -
 def test_a_comparison_with_an_option_is_no_goal_bound() -> None:
     assert parse_constraints("A hotel cheaper than HT03.") == []
     assert [c.operator for c in parse_constraints("A hotel cheaper than 300 USD.")] == ["<="]
+
+
+@pytest.mark.parametrize(("trace", "word"), [
+    ("Flat FL-3 is on the 3rd étage, 1,050 EUR.", "étage"),
+    ("Café CF2 opens at 7; the owner is Müller; 12 seats.", "Müller"),
+    ("Hotel HQ4: near the Škoda museum, 95 EUR.", "Škoda"),
+])
+def test_words_of_any_script_stay_whole(trace: str, word: str) -> None:
+    (row,) = read_evidence(trace, "Pick one.").rows.values()
+    assert word in row.evidence.split()

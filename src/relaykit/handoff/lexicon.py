@@ -33,8 +33,6 @@ from relaykit.handoff.text import (
 from relaykit.memo import remembered
 from relaykit.text import STOPWORDS
 
-_LETTER = "A-Za-z\u0130\u0131\u017f\u212a"
-"""``[A-Za-z]`` as it matches case-insensitively (it also takes İ, ı, ſ and the Kelvin sign)."""
 _MONEY_START = "".join(sorted({code[0] for code in CURRENCY_CODES}))
 TOKEN = re.compile(
     r"(?=[\w$£€¥✓✔✗✘❌✅✖👍👎\-\u2212])(?:"  # every token starts so: other positions are passed over at once
@@ -44,7 +42,8 @@ TOKEN = re.compile(
     # letter of a currency code before two more letters for a quantity)
     rf"(?=\d|(?i:{MONTH_START}))(?:(?P<time>(?i:{TIME_PATTERN}))|(?P<date>{DATE_PATTERN}))"
     rf"|(?=[$£€¥\d]|[-\u2212][$£€¥]?\d|(?i:[{_MONEY_START}][A-Z]{{2}}))(?P<qty>(?i:{QUANTITY_PATTERN}))"
-    rf"|(?P<w>[{_LETTER}][{_LETTER}0-9]*(?:[-_./'+][{_LETTER}0-9]+)*)|(?P<mark>[✓✔✗✘❌✅✖👍👎]\uFE0F?))",
+    r"|(?P<w>[^\W\d_][^\W_]*(?:[-_./'+][^\W_]+)*)|"  # a word of any script: "étage", "Müller"
+    r"(?P<mark>[✓✔✗✘❌✅✖👍👎]\uFE0F?))",
 )
 """One token of a clause: a typed value (time, date, quantity) or a word or a verdict symbol."""
 
