@@ -53,6 +53,19 @@ def test_goal_bounds_in_unseen_phrasings(goal: str, bounds: list[str]) -> None:
     ("It should not be ruled out.", None),
     ("Dropping it is not necessary.", None),
     ("It is not.", "fail"),
+    ("HL-4 don't.", "fail"),
+    ("TK1: nok", "fail"),
+    ("TK3 - ko", "fail"),
+    ("TK4 → go", "pass"),
+    ("BK5: Booked.", "pass"),
+    ("We go there twice a week.", None),
+    ("id=TK6 verdict=out cost=30", "fail"),
+    ("id=TK7 status=in", "pass"),
+    ("My recommendation is BK4.", "pass"),
+    ("I'd hire her.", "pass"),
+    ("Motion carried unanimously.", "pass"),
+    ("We proceed to offer.", "pass"),
+    ("ST8 is good for us.", "pass"),
 ])
 def test_a_verdict_word_judges_only_the_option(text: str, verdict: str | None) -> None:
     from relaykit.handoff.lexicon import verdict_of

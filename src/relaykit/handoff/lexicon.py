@@ -74,7 +74,10 @@ REMARK_PASS_PHRASES = ("viable", "keep on the list", "keep it on the list", "kep
                 "only candidate left", "only choice left", "last one standing", "within budget", "within the budget",
                 "within our budget", "meets both", "satisfies both", "clears both", "decided in favour of",
                 "decided in favor of", "opted for", "settled on", "voted for", "makes the shortlist",
-                "make the shortlist", "made the shortlist")
+                "make the shortlist", "made the shortlist", "i'd hire", "we'd hire", "i would hire", "we would hire",
+                "we'll hire", "we will hire", "hire her", "hire him", "carried unanimously", "motion carried",
+                "proceed to offer", "proceed with", "go ahead", "go ahead with", "good for us", "we can take",
+                "can take it", "is good for us")
 """Pass phrases of remarks ("Made the cut.", "Back in."): verdicts, but their words are evidence elsewhere."""
 FAIL_PHRASES = ("drops out", "dropped out", "crossed off", "ruled out", "rules out", "no-go", "no go", "✗", "✘", "❌",
                 "eliminated", "eliminate", "rejected", "excluded", "disqualified", "discarded", "dropped", "fails",
@@ -105,25 +108,28 @@ REMARK_FAIL_PHRASES = ("not an option", "not viable", "unviable", "non-viable",
                 "sold out", "booked up", "no longer available", "decided against", "decide against",
                 "ruled against", "voted against", "went against")
 """Fail phrases of remarks ("Shelved.", "Not for us."): verdicts, but their words are evidence elsewhere."""
+_ID_LEAD = r"(?:[a-z]*[\w-]*\d[\w-]*\s*(?:[:→=–—-]|->)\s*)?"
+"""An option id and a separator before a one-word verdict ("TK4 → go", "TK1: nok")."""
 _FAIL_EXTRA = (r"too (?:pricey|expensive|costly|dear|far|distant|small|big|large|slow|junior|old|late|early|few|"
                r"little|short|long|noisy|cramped|high|low|remote)"
                r"|too (?!many\b|much\b)[a-z]+(?=\s*(?:[,.;:!)]|$|[-–—]|(?:for|to|and|so|but|anyway)\b))"
                r"|(?:over|above|exceeds?|exceeding|past) (?:(?:our|the|my|their|its) )?(?:[\w.,-]+ ){0,2}"
                r"(?:limit|budget|cap|ceiling|maximum|max)\b"  # "over our limit", "above the 10 USD cap"
                r"|(?<=[-–—,] )(?:no|nope)(?=\s*[.!]?\s*$)"  # "Too heavy - no.", "3 drawers, nope"
-               r"|(?:does|do|did|is|are|was|were) not(?=\s*[.!]?\s*$)"  # "... would pass if ...; it does not."
+               r"|(?:(?:does|do|did|is|are|was|were) not|(?:does|do|did|is|are|was|were)n['’]t)(?=\s*[.!]?\s*$)"  # "... would pass if ...; it does not."
                r"|(?:put|rule|knock|count|leave|cross|strike|struck)(?:s|ting|ing|ed)? (?:[\w-]+ ){1,2}"
                r"(?:out|off)\b(?! of)"  # "which puts IP42 out", "rules CR7 out", "crossed VX2 off"
                r"|(?:so|so,|that's|that is|it's|it is|thus|hence|he's|she's|they're|he is|she is|they are|is|was)"
                r"(?: a| an)? (?:clear |firm |definite |hard )?no"
                r"(?![\w-]|\s*[A-Za-z0-9])"  # "wrong network, so no.", "so that's a no"
-               r"|(?:^|(?<=[,;:]\s)|(?<=[-–—]\s)|(?<=[,;:]))out(?=\s*[.!]?\s*$)"  # "..., too pricey, out."
+               r"|(?:^|(?<=[,;:]\s)|(?<=[-–—]\s)|(?<=[,;:=]))out(?=\s*[.!]?\s*$)"  # "..., too pricey, out."
                r"|(?:set|sets|setting|put|puts|putting|lay|lays|laying|laid) (?:[\w-]+ ){1,2}aside"  # "set KX8 aside"
                r"|(?:not|no longer|hardly) (?:really |quite |exactly |truly |much of )?(?:an? )?"
                r"(?:option|viable|contender)"  # "not really an option"
                r"|^(?:drop|cut|veto|reject|nix|scrap|ditch|skip|bin|nope|nah|no way)(?=\s*[.!]*\s*$)"  # "Drop." alone
                r"|(?:he|she|it|they|that)(?:['’]s|['’]re) out(?! of)"  # "she's out" ("that's out of the running")
-               r"|^no(?=\s*[.!]*\s*$)"  # a bare "No." after what an option offers (not after a question: evidence)
+               r"|^" + _ID_LEAD + r"(?:no|nok|ko)(?=\s*[.!]*\s*$)"  # ticket shorthand "TK1: nok", "ko"
+               r"|(?:verdict|decision|status|outcome)\s*[:=]\s*(?:out|no|nok|ko|drop|reject)(?![\w-])"  # a bare "No." after what an option offers (not after a question: evidence)
                r"|(?:clears|meets|satisfies|passes|fits) [^,;]{0,40}\bbut not\b"  # "meets the budget but not ..."
                r"|^not [a-z]*[\w-]*\d[\w-]*(?=\s*[:.!,;–—-]|\s*$)"  # "Not HW4: 12 km out."
                r"|^(?:dropping|rejecting|excluding|eliminating|scrapping|ditching|removing|cutting) "
@@ -157,7 +163,8 @@ _FAIL_EXTRA_RE = re.compile(FAIL_EXTRA_PATTERN)
 _WRONG_RE = re.compile(r"(?<![\w-])(?:" + _WRONG + r")(?![\w-])")
 _EXTRA_TRIGGERS = frozenset({"goes", "go", "nah", "too", "limit", "budget", "cap", "ceiling", "maximum", "max", "no",
                              "nope", "out", "off", "not", "aside", "longer", "hardly", "drop", "cut", "veto",
-                             "reject", "nix", "scrap", "ditch", "skip", "bin"}) | VERB_FAIL_TRIGGERS | EXTRA_TRIGGERS
+                             "reject", "nix", "scrap", "ditch", "skip", "bin", "nok", "ko", "verdict", "decision", "status", "outcome",
+                             "don't", "doesn't", "didn't", "isn't", "aren't", "wasn't", "weren't"}) | VERB_FAIL_TRIGGERS | EXTRA_TRIGGERS
 """Words one of the ``_FAIL_EXTRA`` patterns needs: without them that (slower) regex is not run."""
 
 
@@ -196,10 +203,13 @@ _APPROVAL = (r"(?:^(?:(?:so|ok|okay|then),? )?(?:(?:that|it|this|this one|that o
              r"(?:fine|good|great|perfect|ideal|excellent|nice)(?= then| too| by me| for us| with me|\s*[.!]*\s*$)"
              r"|^(?:(?:so|ok|okay|then),? )?[a-z]*[\w-]*\d[\w-]* it is(?=\s*[.!]*\s*$)"
              r"|^(?:our |my |the |final |top )?(?:recommendation|choice|pick|winner|selection)"
-             r"(?=\s*[:=–—-]\s*[a-z]*[\w-]*\d[\w-]*\s*[.!]*\s*$)")
+             r"(?=(?:\s*[:=–—-]|\s+(?:is|goes to|would be))\s*[a-z]*[\w-]*\d[\w-]*\s*[.!]*\s*$)"
+             r"|^" + _ID_LEAD + r"(?:go|booked)(?=\s*[.!]*\s*$)"  # "TK4 → go", "BK5: Booked."
+             r"|(?:verdict|decision|status|outcome)\s*[:=]\s*(?:go|in|yes|keep)(?![\w-])")  # "verdict=in"
 _APPROVAL_RE = re.compile(_APPROVAL)  # on folded text
 _APPROVAL_WORDS = frozenset({"fine", "good", "great", "perfect", "ideal", "excellent", "nice", "recommendation",
-                             "choice", "pick", "winner", "selection"})
+                             "choice", "pick", "winner", "selection", "go", "booked", "verdict", "decision",
+                             "status", "outcome"})
 PASS_PATTERN = (r"(?<![\w-])(?:" + phrase_trie(PASS_PHRASES + REMARK_PASS_PHRASES + _MORE_PASS) + "|" + _PASS_EXTRA
                 + "|" + VERB_PASS + r")(?![\w-])")
 _PASS_RE = re.compile(PASS_PATTERN)  # on folded text
