@@ -86,3 +86,13 @@ def test_a_comparison_with_an_option_is_no_goal_bound() -> None:
 def test_words_of_any_script_stay_whole(trace: str, word: str) -> None:
     (row,) = read_evidence(trace, "Pick one.").rows.values()
     assert word in row.evidence.split()
+
+
+@pytest.mark.parametrize(("trace", "verdict"), [
+    ("SV3 is rejected. Later: SV3 is ok after all.", "pass"),
+    ("SV4 passes. Update: SV4 is actually over budget, so it is out.", "eliminated"),
+    ("SV5 is rejected. SV5 is fine.", "eliminated"),
+])
+def test_a_correction_outweighs_earlier_verdicts(trace: str, verdict: str) -> None:
+    (row,) = read_evidence(trace, "Pick one.").rows.values()
+    assert row.verdict == verdict

@@ -24,6 +24,7 @@ from relaykit.handoff.compact_read import ParsedRow, parse_compact
 from relaykit.handoff.constraints import parse_constraints
 from relaykit.handoff.lexicon import (
     COMPARATORS,
+    CORRECTION,
     DROP_WORDS,
     PRONOUN_START,
     fail_spans,
@@ -493,7 +494,9 @@ class _Reader(GroupVerdicts, PlacedVerdicts):
             if len(self.labels) < 4096:
                 self.labels.update(said)
         row = self.rows.get(option_id) or self._row(option_id)
-        if verdict and len(row.verdicts) < 64:
+        if verdict and row.verdicts and verdict[0] not in row.verdicts[-1] and CORRECTION.search(text):
+            row.verdicts = verdict[0]  # "SV3 is ok after all": a correction outweighs the verdicts before it
+        elif verdict and len(row.verdicts) < 64:
             row.verdicts += verdict[0]
         if not row.sentences or row.sentences[-1] != self.index:
             if not row.sentences or row.sentences[-1] < self.paragraph_at:  # first named in this paragraph

@@ -213,6 +213,9 @@ _APPROVAL_WORDS = frozenset({"fine", "good", "great", "perfect", "ideal", "excel
 PASS_PATTERN = (r"(?<![\w-])(?:" + phrase_trie(PASS_PHRASES + REMARK_PASS_PHRASES + _MORE_PASS) + "|" + _PASS_EXTRA
                 + "|" + VERB_PASS + r")(?![\w-])")
 _PASS_RE = re.compile(PASS_PATTERN)  # on folded text
+CORRECTION = re.compile(r"\b(?:after all|actually|update[ds]?|correction|corrected|on second thoughts?|on reflection|"
+                        r"reconsidered|revised|reinstated|changed (?:our|my) minds?|in the end)\b", re.IGNORECASE)
+"""A verdict that corrects those before it ("SV3 is ok after all", "update: HT02 is actually out")."""
 _WOULD_BEFORE = re.compile(r"\b(?:would|could|might|may)\s+(?:only\s+|still\s+|have\s+)?(?:be\s+|been\s+)?$",
                            re.IGNORECASE)
 _MODALS = frozenset({"would", "could", "might", "may"})
