@@ -96,3 +96,16 @@ def test_words_of_any_script_stay_whole(trace: str, word: str) -> None:
 def test_a_correction_outweighs_earlier_verdicts(trace: str, verdict: str) -> None:
     (row,) = read_evidence(trace, "Pick one.").rows.values()
     assert row.verdict == verdict
+
+
+@pytest.mark.parametrize(("trace", "verdicts"), [
+    ("Options FH-1, FH-2, FH-3 and FH-4 reviewed. In order: no, no, yes, no.",
+     {"FH-1": "eliminated", "FH-2": "eliminated", "FH-3": "pass", "FH-4": "eliminated"}),
+    ("We compared KB-1, KB-2 and KB-3. Respectively: yes, no, no.",
+     {"KB-1": "pass", "KB-2": "eliminated", "KB-3": "eliminated"}),
+    ("We compared KB-4 and KB-5. In order: yes, no, no.", {"KB-4": None, "KB-5": None}),  # three for two: no list
+    ("Verdicts: FJ-1 yes, FJ-2 no.", {"FJ-1": "pass", "FJ-2": "eliminated"}),
+])
+def test_verdict_lists_in_turn(trace: str, verdicts: dict[str, str | None]) -> None:
+    rows = read_evidence(trace, "Pick one.").rows
+    assert {k: rows[k].verdict for k in verdicts} == verdicts

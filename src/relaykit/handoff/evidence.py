@@ -381,6 +381,8 @@ class _Reader(GroupVerdicts, PlacedVerdicts):
             return ids[-1]
         if not ids and self._judged_together(clause):  # "the last two fail", "all others pass", "neither works"
             return None
+        if not ids and self._listed_in_turn(clause):  # "In order: no, no, yes, no."
+            return None
         if not ids and self.group and BOTH_START.match(clause):  # "Both are out."
             for option_id in self.group:
                 self._apply(option_id, clause)

@@ -108,8 +108,8 @@ REMARK_FAIL_PHRASES = ("not an option", "not viable", "unviable", "non-viable",
                 "sold out", "booked up", "no longer available", "decided against", "decide against",
                 "ruled against", "voted against", "went against")
 """Fail phrases of remarks ("Shelved.", "Not for us."): verdicts, but their words are evidence elsewhere."""
-_ID_LEAD = r"(?:[a-z]*[\w-]*\d[\w-]*\s*(?:[:→=–—-]|->)\s*)?"
-"""An option id and a separator before a one-word verdict ("TK4 → go", "TK1: nok")."""
+_ID_LEAD = r"(?:[a-z]*[\w-]*\d[\w-]*\s*(?:[:→=–—-]|->)?\s*)?"
+"""An option id (and a separator) before a one-word verdict ("TK4 → go", "TK1: nok", "FJ-2 no")."""
 _FAIL_EXTRA = (r"too (?:pricey|expensive|costly|dear|far|distant|small|big|large|slow|junior|old|late|early|few|"
                r"little|short|long|noisy|cramped|high|low|remote)"
                r"|too (?!many\b|much\b)[a-z]+(?=\s*(?:[,.;:!)]|$|[-–—]|(?:for|to|and|so|but|anyway)\b))"
@@ -128,7 +128,7 @@ _FAIL_EXTRA = (r"too (?:pricey|expensive|costly|dear|far|distant|small|big|large
                r"(?:option|viable|contender)"  # "not really an option"
                r"|^(?:drop|cut|veto|reject|nix|scrap|ditch|skip|bin|nope|nah|no way)(?=\s*[.!]*\s*$)"  # "Drop." alone
                r"|(?:he|she|it|they|that)(?:['’]s|['’]re) out(?! of)"  # "she's out" ("that's out of the running")
-               r"|^" + _ID_LEAD + r"(?:no|nok|ko)(?=\s*[.!]*\s*$)"  # ticket shorthand "TK1: nok", "ko"
+               r"|^" + _ID_LEAD + r"(?:no|nok|ko)(?=\s*[.!,;]*\s*$)"  # ticket shorthand "TK1: nok", "ko"
                r"|(?:verdict|decision|status|outcome)\s*[:=]\s*(?:out|no|nok|ko|drop|reject)(?![\w-])"  # a bare "No." after what an option offers (not after a question: evidence)
                r"|(?:clears|meets|satisfies|passes|fits) [^,;]{0,40}\bbut not\b"  # "meets the budget but not ..."
                r"|^not [a-z]*[\w-]*\d[\w-]*(?=\s*[:.!,;–—-]|\s*$)"  # "Not HW4: 12 km out."
@@ -204,11 +204,11 @@ _APPROVAL = (r"(?:^(?:(?:so|ok|okay|then),? )?(?:(?:that|it|this|this one|that o
              r"|^(?:(?:so|ok|okay|then),? )?[a-z]*[\w-]*\d[\w-]* it is(?=\s*[.!]*\s*$)"
              r"|^(?:our |my |the |final |top )?(?:recommendation|choice|pick|winner|selection)"
              r"(?=(?:\s*[:=–—-]|\s+(?:is|goes to|would be))\s*[a-z]*[\w-]*\d[\w-]*\s*[.!]*\s*$)"
-             r"|^" + _ID_LEAD + r"(?:go|booked)(?=\s*[.!]*\s*$)"  # "TK4 → go", "BK5: Booked."
+             r"|^" + _ID_LEAD + r"(?:go|booked)(?=\s*[.!]*\s*$)|^[a-z]*[\w-]*\d[\w-]*\s*(?:[:→=–—-]|->)?\s*yes(?=\s*[.!,;]*\s*$)"  # "TK4 → go", "BK5: Booked."
              r"|(?:verdict|decision|status|outcome)\s*[:=]\s*(?:go|in|yes|keep)(?![\w-])")  # "verdict=in"
 _APPROVAL_RE = re.compile(_APPROVAL)  # on folded text
 _APPROVAL_WORDS = frozenset({"fine", "good", "great", "perfect", "ideal", "excellent", "nice", "recommendation",
-                             "choice", "pick", "winner", "selection", "go", "booked", "verdict", "decision",
+                             "choice", "pick", "winner", "selection", "go", "booked", "yes", "verdict", "decision",
                              "status", "outcome"})
 PASS_PATTERN = (r"(?<![\w-])(?:" + phrase_trie(PASS_PHRASES + REMARK_PASS_PHRASES + _MORE_PASS) + "|" + _PASS_EXTRA
                 + "|" + VERB_PASS + r")(?![\w-])")
