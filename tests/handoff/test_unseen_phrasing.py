@@ -103,7 +103,7 @@ def test_a_correction_outweighs_earlier_verdicts(trace: str, verdict: str) -> No
      {"FH-1": "eliminated", "FH-2": "eliminated", "FH-3": "pass", "FH-4": "eliminated"}),
     ("We compared KB-1, KB-2 and KB-3. Respectively: yes, no, no.",
      {"KB-1": "pass", "KB-2": "eliminated", "KB-3": "eliminated"}),
-    ("We compared KB-4 and KB-5. In order: yes, no, no.", {"KB-4": None, "KB-5": None}),  # three for two: no list
+    ("We compared KB-4 and KB-5. In order: yes, no, no.", {"KB-4": None}),  # three for two: no list
     ("Verdicts: FJ-1 yes, FJ-2 no.", {"FJ-1": "pass", "FJ-2": "eliminated"}),
 ])
 def test_verdict_lists_in_turn(trace: str, verdicts: dict[str, str | None]) -> None:
