@@ -109,3 +109,12 @@ def test_a_correction_outweighs_earlier_verdicts(trace: str, verdict: str) -> No
 def test_verdict_lists_in_turn(trace: str, verdicts: dict[str, str | None]) -> None:
     rows = read_evidence(trace, "Pick one.").rows
     assert {k: rows[k].verdict for k in verdicts} == verdicts
+
+
+def test_codes_named_only_after_a_rating_word_are_values_not_options() -> None:
+    rows = read_evidence("Phone PH2 is rated IP67 and costs 499 USD; PH3 is rated IP68 at 649 USD.", "Pick one.").rows
+    assert list(rows) == ["PH2", "PH3"]
+    assert "IP67" in rows["PH2"].evidence.split() and "IP68" in rows["PH3"].evidence.split()
+    # a family named once as a subject stays options
+    rows = read_evidence("Phone PH2 is rated IP67. IP67 costs 10 USD; IP68 costs 12 USD.", "Pick one.").rows
+    assert "IP68" in rows

@@ -159,11 +159,28 @@ def _heading_words(rest: str) -> list[str]:
     return [w for w in _LETTERS.findall(rest) if w.lower() not in ("id", "option", "name")]
 
 
+_RATING = r"\b(?:rated|rating|ratings|grade|graded|class|certified|certification|classification|standard|protection)"
+_RATING_AT = re.compile(_RATING, re.IGNORECASE)
+_RATING_BEFORE = re.compile(_RATING + r"\s*(?:[:=]\s*|of\s+|an?\s+)?$", re.IGNORECASE)
+
+
+def _ratings(trace: str, id_re: re.Pattern[str], family_of: dict[str, str]) -> set[str]:
+    """The ids of families named only after a rating word ("rated IP67", "class A2"): values, not options."""
+    rated: dict[str, bool] = {}
+    for m in id_re.finditer(trace):
+        name = family_of.get(m.group(0))
+        if name is not None and rated.get(name, True):
+            rated[name] = _RATING_BEFORE.search(trace[max(0, m.start() - 30):m.start()]) is not None
+    return {i for i, name in family_of.items() if rated.get(name)}
+
+
 def option_ids(trace: str, id_re: re.Pattern[str], exclude: frozenset[str]) -> frozenset[str] | None:
     """The ids that name options: those of a letter prefix shared by two or more distinct ids (so a stray
     "ISO-9001" is not an option), or every id when no prefix repeats. None when every match counts."""
     every = set(id_re.findall(trace)) if not id_re.groups else {m.group(0) for m in id_re.finditer(trace)}
     family_of = {i: family(i) for i in every}  # once per id (a large trace names many)
+    if _RATING_AT.search(trace):
+        every -= _ratings(trace, id_re, family_of)
     others = Counter(family_of[i] for i in every if i not in exclude)
     # an id the goal names is still an option when other ids of its family name options too (a persona that
     # mentions "H9" must not hide hotel H9); the goal's own id, a family of its own, is not one
