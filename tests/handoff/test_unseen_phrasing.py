@@ -118,3 +118,8 @@ def test_codes_named_only_after_a_rating_word_are_values_not_options() -> None:
     # a family named once as a subject stays options
     rows = read_evidence("Phone PH2 is rated IP67. IP67 costs 10 USD; IP68 costs 12 USD.", "Pick one.").rows
     assert "IP68" in rows
+
+
+def test_respectively_with_several_values_per_id() -> None:
+    rows = read_evidence("TR1 and TR2 cost 40 and 55 EUR and take 3 and 5 hours, respectively.", "Pick one.").rows
+    assert _numbers(rows["TR1"].evidence) == {40, 3} and _numbers(rows["TR2"].evidence) == {55, 5}

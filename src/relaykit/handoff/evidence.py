@@ -444,10 +444,10 @@ class _Reader(GroupVerdicts, PlacedVerdicts):
         tail = pieces[-1][last.end():] if last else ""
         values = respective(tail, len(pieces))
         if values is not None:  # "HX1 and HX2 are 4 km and 6 km away respectively", "(4 km and 6 km)"
-            for piece, (value, _, _) in zip(pieces, values, strict=True):
+            for k, piece in enumerate(pieces):
                 named = self.id_re.match(piece)
                 if named is not None and named.group(0) in ids:
-                    self._apply(named.group(0), value)
+                    self._apply(named.group(0), " ".join(value for value, _, _ in values[k::len(pieces)]))
             for _, a, b in reversed(values):
                 tail = tail[:a] + " " + tail[b:]
         judged = respective_verdicts(tail, len(pieces))  # "were accepted and rejected, respectively"

@@ -65,7 +65,9 @@ def respectively_last(sentence: str) -> str:
 
 def respective(tail: str, count: int) -> list[tuple[str, int, int]] | None:
     """The values a clause about ``count`` ids gives one per id, in order: a parenthesised list of exactly
-    that many values ("(4.2 km and 5.5 km)") or a clause that says "respectively". None otherwise."""
+    that many values ("(4.2 km and 5.5 km)") or a clause that says "respectively" (with as many values per id
+    as it lists: "cost 40 and 55 EUR and take 3 and 5 hours", id ``k`` has values ``k``, ``k + count``, ...).
+    None otherwise."""
     spans: list[tuple[int, int]] = []
     for group in _GROUPED.finditer(tail):
         found = [m.span() for m in TOKEN.finditer(group.group(1)) if m.lastgroup in ("qty", "time", "date")]
@@ -76,8 +78,9 @@ def respective(tail: str, count: int) -> list[tuple[str, int, int]] | None:
             break
     if not spans and RESPECTIVELY.search(tail):
         spans = [m.span() for m in TOKEN.finditer(tail) if m.lastgroup in ("qty", "time", "date")]
-    if len(spans) != count:
-        return None
+    if not spans or len(spans) % count or len(spans) > count and any(
+            CONNECTORS.sub("", tail[b:c]) for k, ((_, b), (c, _)) in enumerate(pairwise(spans)) if (k + 1) % count):
+        return None  # several values per id: each round a plain list ("40 and 55 EUR", not "40 EUR for 2 nights")
     return [(tail[a:b], a, b) for a, b in spans]
 
 
