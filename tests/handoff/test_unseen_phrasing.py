@@ -66,6 +66,9 @@ def test_goal_bounds_in_unseen_phrasings(goal: str, bounds: list[str]) -> None:
     ("Motion carried unanimously.", "pass"),
     ("We proceed to offer.", "pass"),
     ("ST8 is good for us.", "pass"),
+    ("PK3 (day pass, 12 EUR) — drop.", "fail"),
+    ("PK4 includes a ski pass.", None),
+    ("SW4 costs 90k, beyond anything finance approved.", None),
 ])
 def test_a_verdict_word_judges_only_the_option(text: str, verdict: str | None) -> None:
     from relaykit.handoff.lexicon import verdict_of

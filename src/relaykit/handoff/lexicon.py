@@ -126,7 +126,7 @@ _FAIL_EXTRA = (r"too (?:pricey|expensive|costly|dear|far|distant|small|big|large
                r"|(?:set|sets|setting|put|puts|putting|lay|lays|laying|laid) (?:[\w-]+ ){1,2}aside"  # "set KX8 aside"
                r"|(?:not|no longer|hardly) (?:really |quite |exactly |truly |much of )?(?:an? )?"
                r"(?:option|viable|contender)"  # "not really an option"
-               r"|^(?:drop|cut|veto|reject|nix|scrap|ditch|skip|bin|nope|nah|no way)(?=\s*[.!]*\s*$)"  # "Drop." alone
+               r"|(?:^|(?<=[–—] ))(?:drop|cut|veto|reject|nix|scrap|ditch|skip|bin|nope|nah|no way)(?=\s*[.!]*\s*$)"
                r"|(?:he|she|it|they|that)(?:['’]s|['’]re) out(?! of)"  # "she's out" ("that's out of the running")
                r"|^" + _ID_LEAD + r"(?:no|nok|ko)(?=\s*[.!,;]*\s*$)"  # ticket shorthand "TK1: nok", "ko"
                r"|(?:verdict|decision|status|outcome)\s*[:=]\s*(?:out|no|nok|ko|drop|reject)(?![\w-])"  # a bare "No." after what an option offers (not after a question: evidence)
@@ -360,6 +360,9 @@ def verdict_of(text: str) -> str | None:
         said = text[match.start():match.end()].lower()
         if _other_object(said, text, match.start(), match.end()) or (said in _PASS_ON and _ON.match(text, match.end())):
             continue  # "we keep 2 spare keys", "passed on the savings": no verdict on an option
+        if (said in _PASS_NOUNS and _TICKET_BEFORE.search(text, 0, match.start())) \
+                or _RELATIVE_BEFORE.search(text, max(0, match.start() - 40), match.start()):
+            continue  # "a day pass", "beyond anything finance approved": no verdict on the option
         negated = _NOT_BEFORE.search(text[:match.start()]) or _NOT_AFTER.match(text, match.end())
         return "fail" if negated else "pass"
     if _APPROVAL_WORDS.isdisjoint(words) and not text.rstrip(" .!").endswith(" it is"):
@@ -376,6 +379,13 @@ budget" stays one."""
 _PASS_ON = frozenset({"pass", "passes", "passed"})
 _ON = re.compile(r"\s+(?:on\b|by\b|(?:every|each)\s+\d|(?:\S+\s+){1,5}on\s+to\b)", re.IGNORECASE)
 """After "passes": a pass-on, a passing-by or a frequency ("passes the savings on to guests", "every 20 minutes")."""
+_PASS_NOUNS = frozenset({"pass", "passes"})
+_TICKET_BEFORE = re.compile(r"\b(?:day|week|weekly|month|monthly|season|annual|ski|bus|boarding|train|rail|metro|"
+                            r"museum|city|travel|guest|visitor|backstage|gym|parking|press|access|transit|\d+-day|"
+                            r"multi-day|hall|free|spa|pool)\s+$", re.IGNORECASE)
+"""Before "pass": a ticket ("a day pass", "the ski pass"), not a verdict."""
+_RELATIVE_BEFORE = re.compile(r"\b(?:anything|everything|whatever|what|than)\s+(?:[a-z]+\s+){1,3}$", re.IGNORECASE)
+"""Before a pass word: what someone else approved or accepts ("beyond anything finance approved")."""
 _PRESENT = frozenset({"keep", "keeps", "we keep", "rejects", "reject", "drops", "drop"})
 _BARE_OBJECT = re.compile(
     r"\s+(?!(?:it|them|this|that|these|those|both|all|either|neither|one|ones|options?|candidates?|the|a|an|and|or|"
