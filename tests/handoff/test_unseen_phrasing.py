@@ -126,3 +126,8 @@ def test_codes_named_only_after_a_rating_word_are_values_not_options() -> None:
 def test_respectively_with_several_values_per_id() -> None:
     rows = read_evidence("TR1 and TR2 cost 40 and 55 EUR and take 3 and 5 hours, respectively.", "Pick one.").rows
     assert _numbers(rows["TR1"].evidence) == {40, 3} and _numbers(rows["TR2"].evidence) == {55, 5}
+
+
+def test_only_the_first_one_passes_and_the_others_fail() -> None:
+    rows = read_evidence("We looked at RN1, RN2 and RN3; only the first one qualifies.", "Pick one.").rows
+    assert {k: r.verdict for k, r in rows.items()} == {"RN1": "pass", "RN2": "eliminated", "RN3": "eliminated"}

@@ -227,12 +227,17 @@ class GroupVerdicts:
     def _judged_together(self, clause: str) -> bool:
         """Judge the options an id-less clause speaks of together ("the last two fail"); False when it is no
         such verdict (most clauses: decided by their first letters, then ``GROUP_START``)."""
+        only = clause[:5].lower() == "only "  # "only the first one qualifies": the others fail
+        if only:
+            clause = clause[5:]
         if clause[:3].lower() not in GROUP_OPENERS or GROUP_START.match(clause) is None:
             return False
         pair = self.pair if self.group and len(self.group) == 2 else None
         found = group_verdict(clause, self._order(), self.named_ids, pair, self.subject)
         if found is not None:
             self._judge(*found)
+            if only and found[1] == "pass":
+                self._judge([i for i in self._order() if i not in found[0]], "fail")
         return found is not None
 
     def _listed_in_turn(self, clause: str) -> bool:
