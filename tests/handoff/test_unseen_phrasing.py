@@ -85,6 +85,7 @@ def test_a_comparison_with_an_option_is_no_goal_bound() -> None:
     ("Flat FL-3 is on the 3rd étage, 1,050 EUR.", "étage"),
     ("Café CF2 opens at 7; the owner is Müller; 12 seats.", "Müller"),
     ("Hotel HQ4: near the Škoda museum, 95 EUR.", "Škoda"),
+    ("Climbing shoe CS5 has grip A and costs 140 EUR.", "A"),
 ])
 def test_words_of_any_script_stay_whole(trace: str, word: str) -> None:
     (row,) = read_evidence(trace, "Pick one.").rows.values()

@@ -551,7 +551,7 @@ class _Reader(GroupVerdicts, PlacedVerdicts):
                 kept = kept_words.get(value)
                 if kept is None:
                     kept = self._keeps(value)
-                if kept:
+                if kept or (value == "A" and k and tokens[k - 1].lastgroup == "w"):  # a grade: "grip A", "class A"
                     out.append(value)
             elif kind == "qty":
                 said = m.group(0)
