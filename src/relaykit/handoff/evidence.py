@@ -379,10 +379,8 @@ class _Reader(GroupVerdicts, PlacedVerdicts):
         if len(ids) > 1:
             self._several(clause, ids)
             return ids[-1]
-        if not ids and self._judged_together(clause):  # "the last two fail", "all others pass", "neither works"
-            return None
-        if not ids and self._listed_in_turn(clause):  # "In order: no, no, yes, no."
-            return None
+        if not ids and (self._judged_together(clause) or self._listed_in_turn(clause)):
+            return None  # "the last two fail", "all others pass", "neither works"; "In order: no, no, yes, no."
         if not ids and self.group and BOTH_START.match(clause):  # "Both are out."
             for option_id in self.group:
                 self._apply(option_id, clause)

@@ -116,7 +116,7 @@ _FAIL_EXTRA = (r"too (?:pricey|expensive|costly|dear|far|distant|small|big|large
                r"|(?:over|above|exceeds?|exceeding|past) (?:(?:our|the|my|their|its) )?(?:[\w.,-]+ ){0,2}"
                r"(?:limit|budget|cap|ceiling|maximum|max)\b"  # "over our limit", "above the 10 USD cap"
                r"|(?<=[-–—,] )(?:no|nope)(?=\s*[.!]?\s*$)"  # "Too heavy - no.", "3 drawers, nope"
-               r"|(?:(?:does|do|did|is|are|was|were) not|(?:does|do|did|is|are|was|were)n['’]t)(?=\s*[.!]?\s*$)"  # "... would pass if ...; it does not."
+               r"|(?:does|do|did|is|are|was|were)(?: not|n['’]t)(?=\s*[.!]?\s*$)"  # "...; it does not.", "X don't"
                r"|(?:put|rule|knock|count|leave|cross|strike|struck)(?:s|ting|ing|ed)? (?:[\w-]+ ){1,2}"
                r"(?:out|off)\b(?! of)"  # "which puts IP42 out", "rules CR7 out", "crossed VX2 off"
                r"|(?:so|so,|that's|that is|it's|it is|thus|hence|he's|she's|they're|he is|she is|they are|is|was)"
@@ -126,10 +126,12 @@ _FAIL_EXTRA = (r"too (?:pricey|expensive|costly|dear|far|distant|small|big|large
                r"|(?:set|sets|setting|put|puts|putting|lay|lays|laying|laid) (?:[\w-]+ ){1,2}aside"  # "set KX8 aside"
                r"|(?:not|no longer|hardly) (?:really |quite |exactly |truly |much of )?(?:an? )?"
                r"(?:option|viable|contender)"  # "not really an option"
-               r"|(?:^|(?<=[–—] ))(?:drop|cut|veto|reject|nix|scrap|ditch|skip|bin|nope|nah|no way)(?=\s*[.!]*\s*$)"
+               r"|(?:^|(?<=[–—] ))(?:drop|cut|veto|reject|nix|scrap|ditch|skip|bin|nope|nah|no way)"
+               r"(?=\s*[.!]*\s*$)"  # "Drop." alone, "... — drop."
                r"|(?:he|she|it|they|that)(?:['’]s|['’]re) out(?! of)"  # "she's out" ("that's out of the running")
-               r"|^" + _ID_LEAD + r"(?:no|nok|ko)(?=\s*[.!,;]*\s*$)"  # ticket shorthand "TK1: nok", "ko"
-               r"|(?:verdict|decision|status|outcome)\s*[:=]\s*(?:out|no|nok|ko|drop|reject)(?![\w-])"  # a bare "No." after what an option offers (not after a question: evidence)
+               # a bare "No." after what an option offers (not after a question: evidence); "TK1: nok", "ko"
+               r"|^" + _ID_LEAD + r"(?:no|nok|ko)(?=\s*[.!,;]*\s*$)"
+               r"|(?:verdict|decision|status|outcome)\s*[:=]\s*(?:out|no|nok|ko|drop|reject)(?![\w-])"
                r"|(?:clears|meets|satisfies|passes|fits) [^,;]{0,40}\bbut not\b"  # "meets the budget but not ..."
                r"|^not [a-z]*[\w-]*\d[\w-]*(?=\s*[:.!,;–—-]|\s*$)"  # "Not HW4: 12 km out."
                r"|^(?:dropping|rejecting|excluding|eliminating|scrapping|ditching|removing|cutting) "
@@ -163,8 +165,9 @@ _FAIL_EXTRA_RE = re.compile(FAIL_EXTRA_PATTERN)
 _WRONG_RE = re.compile(r"(?<![\w-])(?:" + _WRONG + r")(?![\w-])")
 _EXTRA_TRIGGERS = frozenset({"goes", "go", "nah", "too", "limit", "budget", "cap", "ceiling", "maximum", "max", "no",
                              "nope", "out", "off", "not", "aside", "longer", "hardly", "drop", "cut", "veto",
-                             "reject", "nix", "scrap", "ditch", "skip", "bin", "nok", "ko", "verdict", "decision", "status", "outcome",
-                             "don't", "doesn't", "didn't", "isn't", "aren't", "wasn't", "weren't"}) | VERB_FAIL_TRIGGERS | EXTRA_TRIGGERS
+                             "reject", "nix", "scrap", "ditch", "skip", "bin", "nok", "ko", "verdict", "decision",
+                             "status", "outcome", "don't", "doesn't", "didn't", "isn't", "aren't", "wasn't",
+                             "weren't"}) | VERB_FAIL_TRIGGERS | EXTRA_TRIGGERS
 """Words one of the ``_FAIL_EXTRA`` patterns needs: without them that (slower) regex is not run."""
 
 
@@ -204,7 +207,8 @@ _APPROVAL = (r"(?:^(?:(?:so|ok|okay|then),? )?(?:(?:that|it|this|this one|that o
              r"|^(?:(?:so|ok|okay|then),? )?[a-z]*[\w-]*\d[\w-]* it is(?=\s*[.!]*\s*$)"
              r"|^(?:our |my |the |final |top )?(?:recommendation|choice|pick|winner|selection)"
              r"(?=(?:\s*[:=–—-]|\s+(?:is|goes to|would be))\s*[a-z]*[\w-]*\d[\w-]*\s*[.!]*\s*$)"
-             r"|^" + _ID_LEAD + r"(?:go|booked)(?=\s*[.!]*\s*$)|^[a-z]*[\w-]*\d[\w-]*\s*(?:[:→=–—-]|->)?\s*yes(?=\s*[.!,;]*\s*$)"  # "TK4 → go", "BK5: Booked."
+             r"|^" + _ID_LEAD + r"(?:go|booked)(?=\s*[.!]*\s*$)"  # "TK4 → go", "BK5: Booked."
+             r"|^[a-z]*[\w-]*\d[\w-]*\s*(?:[:→=–—-]|->)?\s*yes(?=\s*[.!,;]*\s*$)"  # "FJ-1 yes,"
              r"|(?:verdict|decision|status|outcome)\s*[:=]\s*(?:go|in|yes|keep)(?![\w-])")  # "verdict=in"
 _APPROVAL_RE = re.compile(_APPROVAL)  # on folded text
 _APPROVAL_WORDS = frozenset({"fine", "good", "great", "perfect", "ideal", "excellent", "nice", "recommendation",

@@ -78,8 +78,8 @@ def respective(tail: str, count: int) -> list[tuple[str, int, int]] | None:
             break
     if not spans and RESPECTIVELY.search(tail):
         spans = [m.span() for m in TOKEN.finditer(tail) if m.lastgroup in ("qty", "time", "date")]
-    if not spans or len(spans) % count or len(spans) > count and any(
-            CONNECTORS.sub("", tail[b:c]) for k, ((_, b), (c, _)) in enumerate(pairwise(spans)) if (k + 1) % count):
+    if not spans or len(spans) % count or (len(spans) > count and any(
+            CONNECTORS.sub("", tail[b:c]) for k, ((_, b), (c, _)) in enumerate(pairwise(spans)) if (k + 1) % count)):
         return None  # several values per id: each round a plain list ("40 and 55 EUR", not "40 EUR for 2 nights")
     return [(tail[a:b], a, b) for a, b in spans]
 

@@ -263,9 +263,9 @@ def quantity_parts(m: re.Match[str]) -> tuple[float, str | None]:
     # a dot before three digits groups thousands in currencies written the European way, in any amount whose
     # currency follows it ("1.850 USD") and before "000" with a unit ("98.000 km"): "$3.499" and "£1.050" keep
     # the dot as the decimal mark (fuel prices, exchange rates), "€8.500" is 8500
-    after = code and not pre or word or m.group("post")
-    value = number_value(num, money=unit in CURRENCY_CODES and (unit not in _DOT_DECIMAL_CURRENCIES or bool(after))
-                         or unit is not None and _ROUND_THOUSANDS.fullmatch(num) is not None)
+    after = bool(m.group("code") or word or m.group("post"))
+    money = unit in CURRENCY_CODES and (unit not in _DOT_DECIMAL_CURRENCIES or after)
+    value = number_value(num, money=money or (unit is not None and _ROUND_THOUSANDS.fullmatch(num) is not None))
     if mult:
         value *= _MULTIPLIERS[mult.strip().lower()]
     return (-value if m.group("neg") else value), unit
