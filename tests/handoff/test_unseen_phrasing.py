@@ -135,3 +135,10 @@ def test_respectively_with_several_values_per_id() -> None:
 def test_only_the_first_one_passes_and_the_others_fail() -> None:
     rows = read_evidence("We looked at RN1, RN2 and RN3; only the first one qualifies.", "Pick one.").rows
     assert {k: r.verdict for k, r in rows.items()} == {"RN1": "pass", "RN2": "eliminated", "RN3": "eliminated"}
+
+
+def test_a_quoted_csv_cell_with_a_comma_keeps_the_decision_column() -> None:
+    trace = 'sku,desc,price,ok\nSK1,"red, large",30,no\nSK2,"blue, small",25,yes'
+    rows = read_evidence(trace, "Pick one.").rows
+    assert (rows["SK1"].verdict, rows["SK2"].verdict) == ("eliminated", "pass")
+    assert "large" in rows["SK1"].evidence and 30 in _numbers(rows["SK1"].evidence)

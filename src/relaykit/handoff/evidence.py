@@ -13,6 +13,7 @@ are derived sums and are left out.
 
 from __future__ import annotations
 
+import csv
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -106,6 +107,15 @@ _NUMBERING = re.compile(r"^(?:\(?\d{1,3}[.)]|[a-h]\)|(?:step|stage|phase|item|no
 """A list or step number at a line start ("1. PN1 - ...", "(2) ...", "Step 2 - SU-1: ..."): not a value."""
 _NUMBERED = frozenset("(#sSpPiInN")  # the first characters of a step marker (a digit too): the regex runs after
 _CSV_SPLIT = re.compile(r",(?![^()]*\))")  # commas outside parentheses ("reject (lead time, cert)" is one cell)
+
+
+def _csv_cells(line: str) -> list[str]:
+    """A CSV line's cells: by the csv module's quoting rules when it quotes ('"red, large"' is one cell)."""
+    if '"' in line:
+        return next(csv.reader([line], skipinitialspace=True))
+    return _CSV_SPLIT.split(line)
+
+
 _OPENER = re.compile(r"^(?:(?:starting|beginning|moving on|turning|continuing|going on|on) (?:with|to) |as for |"
                      r"as to |next up,? |first up,? |first off,? |then,? )", re.IGNORECASE)
 """Narration that opens a clause ("Starting with MR3: ...", "As for MR8, ..."): not evidence."""
@@ -284,7 +294,7 @@ class _Reader(GroupVerdicts, PlacedVerdicts):
             return False  # prose, a bullet or a label line: no CSV header (the common case, decided cheaply)
         semicolons = not tabbed and "," not in line  # "SP1;19;200;yes": a semicolon-separated row
         cells = [c.strip() for c in (line.split("\t") if tabbed else line.split(";") if semicolons
-                                     else _CSV_SPLIT.split(line))]
+                                     else _csv_cells(line))]
         if self.csv is not None and len(cells) == len(self.csv) and self.ids(line) \
                 and (not semicolons or (len(self.ids(line)) == 1 and " " not in line.split(";", 1)[0])):
             if len(self.labels) < 4096:  # a CSV header's cells are labels
