@@ -165,9 +165,8 @@ _FAIL_EXTRA_RE = re.compile(FAIL_EXTRA_PATTERN)
 _WRONG_RE = re.compile(r"(?<![\w-])(?:" + _WRONG + r")(?![\w-])")
 _EXTRA_TRIGGERS = frozenset({"goes", "go", "nah", "too", "limit", "budget", "cap", "ceiling", "maximum", "max", "no",
                              "nope", "out", "off", "not", "aside", "longer", "hardly", "drop", "cut", "veto",
-                             "reject", "nix", "scrap", "ditch", "skip", "bin", "nok", "ko", "verdict", "decision",
-                             "status", "outcome", "don't", "doesn't", "didn't", "isn't", "aren't", "wasn't",
-                             "weren't"}) | VERB_FAIL_TRIGGERS | EXTRA_TRIGGERS
+                             "reject", "nix", "scrap", "ditch", "skip", "bin", "nok", "ko", "don't", "doesn't", "didn't",
+                             "isn't", "aren't", "wasn't", "weren't"}) | VERB_FAIL_TRIGGERS | EXTRA_TRIGGERS
 """Words one of the ``_FAIL_EXTRA`` patterns needs: without them that (slower) regex is not run."""
 
 
@@ -365,7 +364,8 @@ def verdict_of(text: str) -> str | None:
         if _other_object(said, text, match.start(), match.end()) or (said in _PASS_ON and _ON.match(text, match.end())):
             continue  # "we keep 2 spare keys", "passed on the savings": no verdict on an option
         if (said in _PASS_NOUNS and _TICKET_BEFORE.search(text, 0, match.start())) \
-                or _RELATIVE_BEFORE.search(text, max(0, match.start() - 40), match.start()):
+                or (not _RELATIVES.isdisjoint(words)
+                    and _RELATIVE_BEFORE.search(text, max(0, match.start() - 40), match.start())):
             continue  # "a day pass", "beyond anything finance approved": no verdict on the option
         negated = _NOT_BEFORE.search(text[:match.start()]) or _NOT_AFTER.match(text, match.end())
         return "fail" if negated else "pass"
@@ -390,6 +390,7 @@ _TICKET_BEFORE = re.compile(r"\b(?:day|week|weekly|month|monthly|season|annual|s
 """Before "pass": a ticket ("a day pass", "the ski pass"), not a verdict."""
 _RELATIVE_BEFORE = re.compile(r"\b(?:anything|everything|whatever|what|than)\s+(?:[a-z]+\s+){1,3}$", re.IGNORECASE)
 """Before a pass word: what someone else approved or accepts ("beyond anything finance approved")."""
+_RELATIVES = frozenset({"anything", "everything", "whatever", "what", "than"})
 _PRESENT = frozenset({"keep", "keeps", "we keep", "rejects", "reject", "drops", "drop"})
 _BARE_OBJECT = re.compile(
     r"\s+(?!(?:it|them|this|that|these|those|both|all|either|neither|one|ones|options?|candidates?|the|a|an|and|or|"
