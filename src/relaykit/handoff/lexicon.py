@@ -165,8 +165,8 @@ _FAIL_EXTRA_RE = re.compile(FAIL_EXTRA_PATTERN)
 _WRONG_RE = re.compile(r"(?<![\w-])(?:" + _WRONG + r")(?![\w-])")
 _EXTRA_TRIGGERS = frozenset({"goes", "go", "nah", "too", "limit", "budget", "cap", "ceiling", "maximum", "max", "no",
                              "nope", "out", "off", "not", "aside", "longer", "hardly", "drop", "cut", "veto",
-                             "reject", "nix", "scrap", "ditch", "skip", "bin", "nok", "ko", "don't", "doesn't", "didn't",
-                             "isn't", "aren't", "wasn't", "weren't"}) | VERB_FAIL_TRIGGERS | EXTRA_TRIGGERS
+                             "reject", "nix", "scrap", "ditch", "skip", "bin", "nok", "ko", "don't", "doesn't",
+                             "didn't", "isn't", "aren't", "wasn't", "weren't"}) | VERB_FAIL_TRIGGERS | EXTRA_TRIGGERS
 """Words one of the ``_FAIL_EXTRA`` patterns needs: without them that (slower) regex is not run."""
 
 
