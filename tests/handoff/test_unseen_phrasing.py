@@ -99,6 +99,7 @@ def test_words_of_any_script_stay_whole(trace: str, word: str) -> None:
     ("SV3 is rejected. Later: SV3 is ok after all.", "pass"),
     ("SV4 passes. Update: SV4 is actually over budget, so it is out.", "eliminated"),
     ("SV5 is rejected. SV5 is fine.", "eliminated"),
+    ("GB5 was rejected on price. Update: GB5 cut its rate, so GB5 is back in after all.", "pass"),
 ])
 def test_a_correction_outweighs_earlier_verdicts(trace: str, verdict: str) -> None:
     (row,) = read_evidence(trace, "Pick one.").rows.values()

@@ -193,7 +193,7 @@ def _fail_matches(text: str, words: set[str] | None = None) -> tuple[re.Match[st
 _PASS_EXTRA = (r"(?:keep|keeping|works|stays)(?=\s*(?:[.!,;)]|$|for (?:us|me|the)|fine|well|great))"
                r"|(?:(?:she|he|it|they|that|this one)(?:['’]s|['’]re| is| are)|stays|remains|still|is|are|back)"
                r" (?:still )?in"
-               r"(?=\s*(?:[.!,;)]|$))")
+               r"(?=(?: again| too| after all)?\s*(?:[.!,;)]|$))")  # "back in after all"
 # "Good.", "that's fine then", "... per day - fine.", "seats 12, fine", "SA1 is fine", "so R4 it is",
 # "Recommendation: LH-401.": a clause that only approves (a bare word, after a dash or comma, or after an id-like
 # word; "the view is fine" is not one).
