@@ -14,7 +14,8 @@ from relaykit.handoff.text import find_quantities
 
 KNOWN_GAPS = ("vendor-", '"Gold"', "the catering passes", "fails nothing",
               "HW5? No.", "excluded from nothing", "HT1/HT2/HT3", "Prices (HT4, HT5)", "Respectively priced",
-              "LM7, not LM8", "2 350 EUR", "open air", "CX9 is fine, not out")
+              "LM7, not LM8", "2 350 EUR", "open air", "CX9 is fine, not out",
+              "Resolution to contract", "For us WH4", "Of CM1, CM2")
 
 
 def _numbers(text: str) -> set[float]:
@@ -100,6 +101,7 @@ def test_words_of_any_script_stay_whole(trace: str, word: str) -> None:
     ("SV4 passes. Update: SV4 is actually over budget, so it is out.", "eliminated"),
     ("SV5 is rejected. SV5 is fine.", "eliminated"),
     ("GB5 was rejected on price. Update: GB5 cut its rate, so GB5 is back in after all.", "pass"),
+    ("MX3 looked fine. Actually, MX3 is out: no parking.", "eliminated"),
 ])
 def test_a_correction_outweighs_earlier_verdicts(trace: str, verdict: str) -> None:
     (row,) = read_evidence(trace, "Pick one.").rows.values()

@@ -335,7 +335,37 @@ BATCH7: list[Probe] = [
     ("Candidate PR4 fits the role. He's in too.", {"PR4": (P, ())}),
 ]
 
+# an eighth batch (helper v14), written after the fixes above and scored once before its own (see changes/v14.md)
+BATCH8: list[Probe] = [
+    ("Apartment AQ-7 in Malmö, 9 500 SEK, near the Förening building.", {"AQ-7": (N, ("Malmö",))}),
+    ("Supplier ZR3 from Łódź quotes 4.20 EUR per unit.", {"ZR3": (N, ("4.2", "Łódź"))}),
+    ("Car KA4 has 120.000 km and costs 8.900 EUR.", {"KA4": (N, ("120000", "8900"))}),
+    ("Server SV8 costs 2.400 USD per year.", {"SV8": (N, ("2400",))}),
+    ("Venue VN11: capacity=80, city=Lyon, price=1 200 €.", {"VN11": (N, ("80", "Lyon", "1200"))}),
+    ("Jacket JK2 is certified EN343 and costs 180 EUR; JK3 is certified EN342 at 210 EUR.",
+     {"JK2": (N, ("180", "EN343")), "JK3": (N, ("210", "EN342"))}),
+    ("Rooms RA1 and RA2 seat 10 and 16 and cost 90 and 140 EUR, respectively.",
+     {"RA1": (N, ("10", "90")), "RA2": (N, ("16", "140"))}),
+    ("GB5 was rejected on price. Update: GB5 cut its rate, so GB5 is back in after all.", {"GB5": (P, ())}),
+    ("MX3 looked fine. Actually, MX3 is out: no parking.", {"MX3": (F, ())}),
+    ("Recommendation is to go with DL4.", {"DL4": (P, ())}),
+    ("PQ-2: approved by the board. PQ-3: nok (too late).", {"PQ-2": (P, ()), "PQ-3": (F, ())}),
+    ("Candidate HR-5: we would hire him.", {"HR-5": (P, ())}),
+    ("Resolution to contract with CT9 carried.", {"CT9": (P, ())}),
+    ("For us WH4 is good.", {"WH4": (P, ())}),
+    ("item=LX2 status=ko reason=weight", {"LX2": (F, ())}),
+    ("ZA1 passes; ZA2 and ZA3 do not.", {"ZA1": (P, ()), "ZA2": (F, ()), "ZA3": (F, ())}),
+    ("We reviewed BN-1, BN-2 and BN-3. Results: yes, yes, no.", {"BN-1": (P, ()), "BN-2": (P, ()), "BN-3": (F, ())}),
+    ("Decisions: QQ1 no, QQ2 yes.", {"QQ1": (F, ()), "QQ2": (P, ())}),
+    ("GY7 (monthly pass 45 EUR) — reject.", {"GY7": (F, ("45",))}),
+    ("Of CM1, CM2 and CM3, only the last one qualifies.", {"CM1": (F, ()), "CM2": (F, ()), "CM3": (P, ())}),
+    ("Between TT1 and TT2: the former fits, the latter is out.", {"TT1": (P, ()), "TT2": (F, ())}),
+    ("Laptop NB3 costs US$ 2 150.", {"NB3": (N, ("2150",))}),
+    ('sku,desc,price,ok\nSK1,"red, large",30,no\nSK2,"blue, small",25,yes', {"SK1": (F, ("30",)), "SK2": (P, ("25",))}),
+    ("Tent TN4 has rating 3000 mm and weighs 2.1 kg.", {"TN4": (N, ("3000", "2.1"))}),
+]
+
 ALL: dict[str, list[Probe]] = {"respectively": RESPECTIVELY, "negated": NEGATED, "idioms": IDIOMS,
                                "value-first": VALUE_FIRST, "tables": TABLES, "fresh": FRESH, "batch3": BATCH3,
                                "batch4": BATCH4, "batch5": BATCH5,
-                               "batch6": BATCH6, "batch7": BATCH7}
+                               "batch6": BATCH6, "batch7": BATCH7, "batch8": BATCH8}

@@ -29,7 +29,8 @@ _NO = frozenset({"no", "n", "false", "fail", "✗", "✘", "❌", "drop", "cut",
 """A decision cell's first word (``drop (price)``, ``yes``) under a decision header."""
 _BARE_DECISIONS = {"keep": "pass", "drop": "fail", "skip": "fail", "cut": "fail", "select": "pass"}
 """Cells that are a verdict by themselves, under any header or none."""
-_BOOLEAN_VALUE = re.compile(r"[:=]\s*[\"']?(?:true|false|yes|no)[\"']?(?![\w-])", re.IGNORECASE)
+_BOOLEAN_VALUE = re.compile(r"[:=]\s*[\"']?(?:true|false|yes|no)[\"']?(?![\w-]|\s+(?![\w-]+\s*[:=])[a-z])",
+                            re.IGNORECASE)  # not "out: no parking" (a value); "approved=False price=49" is one
 _KEY_BEFORE = re.compile(r"(?<![\w-])[\"']?(?P<label>[A-Za-z][\w -]{0,30}?)[\"']?\s*$")
 """A decision key with a boolean anywhere in a clause (``"passes": false``, ``ok: true``, ``feasible=no``)."""
 _KEYED = re.compile(r"^[-*•\s]*(?P<label>[A-Za-z][\w ]{0,30}?)\s*[:=]\s*(?P<value>[^:=]+)$")
