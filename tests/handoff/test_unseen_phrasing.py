@@ -145,3 +145,17 @@ def test_a_quoted_csv_cell_with_a_comma_keeps_the_decision_column() -> None:
     rows = read_evidence(trace, "Pick one.").rows
     assert (rows["SK1"].verdict, rows["SK2"].verdict) == ("eliminated", "pass")
     assert "large" in rows["SK1"].evidence and 30 in _numbers(rows["SK1"].evidence)
+
+
+@pytest.mark.parametrize(("trace", "goal", "value"), [
+    ("HT5 costs exactly our limit of 200 USD.", "Max 200 USD a night.", 200),  # the option's value is the bound
+    ("VN3 seats 8, fewer than the 9 we need.", "A van for 9 people.", 8),  # "8," ends a value: no "8 fewer than"
+])
+def test_a_value_equal_to_the_bound_or_before_a_comparison_stays(trace: str, goal: str, value: float) -> None:
+    (row,) = read_evidence(trace, goal).rows.values()
+    assert value in _numbers(row.evidence)
+
+
+def test_a_restated_bound_beside_the_options_value_still_goes() -> None:
+    (row,) = read_evidence("HT6 at 230 USD exceeds the 200 USD cap.", "Max 200 USD a night.").rows.values()
+    assert _numbers(row.evidence) == {230}

@@ -109,6 +109,12 @@ _NUMBERED = frozenset("(#sSpPiInN")  # the first characters of a step marker (a 
 _CSV_SPLIT = re.compile(r",(?![^()]*\))")  # commas outside parentheses ("reject (lead time, cert)" is one cell)
 
 
+def _another_amount(tokens: Sequence[re.Match[str]], k: int, unit: str | None) -> bool:
+    """Whether the clause states another amount of ``unit`` than its ``k``-th token: the option's own value
+    beside a restated bound ("5.1 km exceeds the 3.0 km limit")."""
+    return any(j != k and t.lastgroup == "qty" and quantity_parts(t)[1] == unit for j, t in enumerate(tokens))
+
+
 def _csv_cells(line: str) -> list[str]:
     """A CSV line's cells: by the csv module's quoting rules when it quotes ('"red, large"' is one cell)."""
     if '"' in line:
@@ -571,7 +577,8 @@ class _Reader(GroupVerdicts, PlacedVerdicts):
                         quantities.clear()
                     quantities[said] = known
                 limits = bounds.get(known[1])
-                if not (limits and self._is_threshold(known[0], limits, tokens[max(0, k - 3):k])):
+                if not (limits and self._is_threshold(known[0], limits, tokens[max(0, k - 3):k])
+                        and _another_amount(tokens, k, known[1])):  # "costs exactly our limit of 200 USD" stays
                     out.append(known[2])
             elif kind == "time":
                 out.append(encode(normal_time(m.group(0)), "time"))

@@ -287,7 +287,7 @@ def header_unit(label: str) -> tuple[str, str, str] | None:
     return None
 
 
-_AMOUNT = r"(?<![\w.-])[$€£]?\d[\d,.]*(?:\s?(?:%|[A-Za-z$€£/]{1,8}))?"
+_AMOUNT = r"(?<![\w.-])[$€£]?\d(?:[\d,.]*\d)?(?:\s?(?:%|[A-Za-z$€£/]{1,8}))?"  # not "8, fewer than": a list
 _COMPARISON = re.compile(rf"(?P<amount>(?:by\s+)?{_AMOUNT}\s+)?\b(?!rather\b|other\b)(?:[A-Za-z]+er|more|less|fewer)"
                          rf"(?:\s+[A-Za-z]+){{0,3}}?(?:\s+by\s+(?P<by>{_AMOUNT}))?\s+(?P<than>than\s+)"
                          rf"|(?P<short>{_AMOUNT})\s+(?:under|over|below|above|short of)\s+", re.IGNORECASE)
