@@ -15,7 +15,7 @@ from relaykit.handoff.text import find_quantities
 KNOWN_GAPS = ("vendor-", '"Gold"', "the catering passes", "fails nothing",
               "HW5? No.", "excluded from nothing", "HT1/HT2/HT3", "Prices (HT4, HT5)", "Respectively priced",
               "LM7, not LM8", "2 350 EUR", "open air", "CX9 is fine, not out",
-              "Resolution to contract", "For us WH4", "Of CM1, CM2")
+              "Resolution to contract", "Of CM1, CM2")
 
 
 def _numbers(text: str) -> set[float]:
@@ -73,6 +73,9 @@ def test_goal_bounds_in_unseen_phrasings(goal: str, bounds: list[str]) -> None:
     ("PK3 (day pass, 12 EUR) — drop.", "fail"),
     ("PK4 includes a ski pass.", None),
     ("SW4 costs 90k, beyond anything finance approved.", None),
+    ("NW1 is within the limit.", "pass"),
+    ("For us WH4 is good.", "pass"),
+    ("TX5 is a no from me.", "fail"),
 ])
 def test_a_verdict_word_judges_only_the_option(text: str, verdict: str | None) -> None:
     from relaykit.handoff.lexicon import verdict_of
@@ -159,3 +162,15 @@ def test_a_value_equal_to_the_bound_or_before_a_comparison_stays(trace: str, goa
 def test_a_restated_bound_beside_the_options_value_still_goes() -> None:
     (row,) = read_evidence("HT6 at 230 USD exceeds the 200 USD cap.", "Max 200 USD a night.").rows.values()
     assert _numbers(row.evidence) == {230}
+
+
+@pytest.mark.parametrize(("trace", "verdicts"), [
+    ("Q101 is dropped. Q103 due to cost.", {"Q101": "eliminated", "Q103": "eliminated"}),
+    ("We rejected LP1. LP2 too.", {"LP1": "eliminated", "LP2": "eliminated"}),
+    ("LP3 is out. So is LP4.", {"LP3": "eliminated", "LP4": "eliminated"}),
+    ("LP5 passes. LP6 as well.", {"LP5": "pass", "LP6": "pass"}),
+    ("LP0 is out. LP7 costs 40 USD. LP8 too.", {"LP7": None, "LP8": None}),  # "too" adds to no verdict
+])
+def test_an_elliptical_clause_shares_the_verdict_before(trace: str, verdicts: dict[str, str | None]) -> None:
+    rows = read_evidence(trace, "Pick one.").rows
+    assert {k: rows[k].verdict for k in verdicts} == verdicts

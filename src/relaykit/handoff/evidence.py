@@ -27,6 +27,7 @@ from relaykit.handoff.lexicon import (
     COMPARATORS,
     CORRECTION,
     DROP_WORDS,
+    ELLIPTICAL,
     PRONOUN_START,
     fail_spans,
     is_remark,
@@ -180,6 +181,7 @@ class _Reader(GroupVerdicts, PlacedVerdicts):
     paragraph_at: int = 0  # the index of the paragraph's first sentence
     named_ids: list[str] = field(default_factory=list)  # the ids of the sentence being read
     listed: str | None = None  # the verdict of the heading the list being read sits under ("Rejected:")
+    last_verdict: str | None = None  # the verdict of the clause read last
     questioned: bool = False  # the sentence before asked a question about no option by id ("Pets allowed?")
 
     def __post_init__(self) -> None:
@@ -421,9 +423,14 @@ class _Reader(GroupVerdicts, PlacedVerdicts):
             return None
         self.subject = target
         exception = self._excepted(clause, ids) if ids and may_except(clause) else None  # "all pass but LM6"
-        self._apply(target, clause, FORCED + exception if exception else None)
+        self._apply(target, clause, FORCED + exception if exception else self._elliptical(clause, ids))
         self._only_one(clause, ids)  # "Only HS3 survives.": the others fail
         return target
+
+    def _elliptical(self, clause: str, ids: list[str]) -> str | None:
+        """The verdict before, for a clause that only adds its option to it ("LP2 too.", "So is LP4.", "Q103 due
+        to cost.")."""
+        return self.last_verdict if len(ids) == 1 and ELLIPTICAL.match(clause) else None
 
     def _spoken_verdict(self, clause: str) -> bool:
         """A speaker's id-less clause with a verdict and no value ("ines: beyond what we can spend, park it"):
@@ -510,6 +517,7 @@ class _Reader(GroupVerdicts, PlacedVerdicts):
             if len(self.labels) < 4096:
                 self.labels.update(said)
         row = self.rows.get(option_id) or self._row(option_id)
+        self.last_verdict = verdict
         if verdict and row.verdicts and verdict[0] not in row.verdicts[-1] and CORRECTION.search(text):
             row.verdicts = verdict[0]  # "SV3 is ok after all": a correction outweighs the verdicts before it
         elif verdict and len(row.verdicts) < 64:

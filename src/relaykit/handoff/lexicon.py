@@ -72,7 +72,8 @@ REMARK_PASS_PHRASES = ("viable", "keep on the list", "keep it on the list", "kep
                 "the only one left", "only one left", "only option left", "only one remaining",
                 "only option remaining",
                 "only candidate left", "only choice left", "last one standing", "within budget", "within the budget",
-                "within our budget", "meets both", "satisfies both", "clears both", "decided in favour of",
+                "within our budget", "within the limit", "within our limit", "within the limits", "within limits",
+                "within the cap", "under budget", "under the limit", "below the limit", "meets both", "satisfies both", "clears both", "decided in favour of",
                 "decided in favor of", "opted for", "settled on", "voted for", "makes the shortlist",
                 "make the shortlist", "made the shortlist", "i'd hire", "we'd hire", "i would hire", "we would hire",
                 "we'll hire", "we will hire", "hire her", "hire him", "carried unanimously", "motion carried",
@@ -121,7 +122,7 @@ _FAIL_EXTRA = (r"too (?:pricey|expensive|costly|dear|far|distant|small|big|large
                r"(?:out|off)\b(?! of)"  # "which puts IP42 out", "rules CR7 out", "crossed VX2 off"
                r"|(?:so|so,|that's|that is|it's|it is|thus|hence|he's|she's|they're|he is|she is|they are|is|was)"
                r"(?: a| an)? (?:clear |firm |definite |hard )?no"
-               r"(?![\w-]|\s*[A-Za-z0-9])"  # "wrong network, so no.", "so that's a no"
+               r"(?![\w-]|\s*(?!(?:from|for) (?:me|us)\b)[A-Za-z0-9])"  # "so that's a no", "a no from me"
                r"|(?:^|(?<=[,;:]\s)|(?<=[-–—]\s)|(?<=[,;:=]))out(?=\s*[.!]?\s*$)"  # "..., too pricey, out."
                r"|(?:set|sets|setting|put|puts|putting|lay|lays|laying|laid) (?:[\w-]+ ){1,2}aside"  # "set KX8 aside"
                r"|(?:not|no longer|hardly) (?:really |quite |exactly |truly |much of )?(?:an? )?"
@@ -198,7 +199,7 @@ _PASS_EXTRA = (r"(?:keep|keeping|works|stays)(?=\s*(?:[.!,;)]|$|for (?:us|me|the
 # "Recommendation: LH-401.": a clause that only approves (a bare word, after a dash or comma, or after an id-like
 # word; "the view is fine" is not one).
 # A pattern of its own, run only on clauses with one of its words: its alternatives are anchored at a clause start.
-_APPROVAL = (r"(?:^(?:(?:so|ok|okay|then),? )?(?:(?:that|it|this|this one|that one)(?:['’]s| is) "
+_APPROVAL = (r"(?:^(?:(?:so|ok|okay|then|for us|for me),? )?(?:(?:that|it|this|this one|that one)(?:['’]s| is) "
              r"|the (?:former|latter|first|second|third|last|other)(?: one)? (?:is|looks|seems) "
              r"|(?:all|looks|seems|sounds|very) |[a-z]*[\w-]*\d[\w-]* (?:is|looks|seems) )?"
              r"|(?<=[-–—,] )(?:[a-z]*[\w-]*\d[\w-]* (?:is|looks|seems) )?)"  # "at 1.1 km, HX2 is fine"
@@ -216,6 +217,14 @@ _APPROVAL_WORDS = frozenset({"fine", "good", "great", "perfect", "ideal", "excel
 PASS_PATTERN = (r"(?<![\w-])(?:" + phrase_trie(PASS_PHRASES + REMARK_PASS_PHRASES + _MORE_PASS) + "|" + _PASS_EXTRA
                 + "|" + VERB_PASS + r")(?![\w-])")
 _PASS_RE = re.compile(PASS_PATTERN)  # on folded text
+_AN_ID = r"[A-Za-z]*[\w-]*\d[\w-]*"
+ELLIPTICAL = re.compile(rf"^(?:(?:so|as|and so)\s+(?:is|does|was|did|are|were)\s+{_AN_ID}"
+                        rf"|(?:same (?:for|with|goes for)|likewise|ditto|also|and)\s+{_AN_ID}"
+                        rf"|{_AN_ID},?\s+(?:too|as well|also|likewise|ditto)"
+                        rf"|{_AN_ID},?\s+(?:(?:too|as well|also),?\s+)?"
+                        r"(?:due to|because of|owing to|over|on account of)\s+[^,;]+)"
+                        r"\s*[.!]*\s*$", re.IGNORECASE)
+"""A clause that only adds its option to the verdict before ("LP2 too.", "So is LP4.", "Q103 due to cost.")."""
 CORRECTION = re.compile(r"\b(?:after all|actually|update[ds]?|correction|corrected|on second thoughts?|on reflection|"
                         r"reconsidered|revised|reinstated|changed (?:our|my) minds?|in the end)\b", re.IGNORECASE)
 """A verdict that corrects those before it ("SV3 is ok after all", "update: HT02 is actually out")."""
