@@ -430,7 +430,8 @@ class _Reader(GroupVerdicts, PlacedVerdicts):
     def _elliptical(self, clause: str, ids: list[str]) -> str | None:
         """The verdict before, for a clause that only adds its option to it ("LP2 too.", "So is LP4.", "Q103 due
         to cost.")."""
-        return self.last_verdict if len(ids) == 1 and ELLIPTICAL.match(clause) else None
+        verdict = self.last_verdict
+        return verdict if verdict and len(ids) == 1 and len(clause) < 80 and ELLIPTICAL.match(clause) else None
 
     def _spoken_verdict(self, clause: str) -> bool:
         """A speaker's id-less clause with a verdict and no value ("ines: beyond what we can spend, park it"):

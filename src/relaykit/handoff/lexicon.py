@@ -33,6 +33,10 @@ from relaykit.handoff.text import (
 from relaykit.memo import remembered
 from relaykit.text import STOPWORDS
 
+LETTER = ("A-Za-z\u00aa\u00b5\u00ba\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u02af\u0345\u0370-\u03ff\u0400-\u052f"
+          "\u1c80-\u1c88\u1d00-\u1dbf\u1e00-\u1fff\u2126\u212a\u212b\u2c60-\u2c7f")
+"""The letters a word is made of: Latin (with its accented and extended letters), Greek and Cyrillic, and the
+signs that case-fold to one of them (Ohm, Kelvin, Angstrom). Ranges, not ``[^\\W\\d_]``: faster to match."""
 _MONEY_START = "".join(sorted({code[0] for code in CURRENCY_CODES}))
 TOKEN = re.compile(
     r"(?=[\w$£€¥✓✔✗✘❌✅✖👍👎\-\u2212])(?:"  # every token starts so: other positions are passed over at once
@@ -42,7 +46,7 @@ TOKEN = re.compile(
     # letter of a currency code before two more letters for a quantity)
     rf"(?=\d|(?i:{MONTH_START}))(?:(?P<time>(?i:{TIME_PATTERN}))|(?P<date>{DATE_PATTERN}))"
     rf"|(?=[$£€¥\d]|[-\u2212][$£€¥]?\d|(?i:[{_MONEY_START}][A-Z]{{2}}))(?P<qty>(?i:{QUANTITY_PATTERN}))"
-    r"|(?P<w>[^\W\d_][^\W_]*(?:[-_./'+][^\W_]+)*)|"  # a word of any script: "étage", "Müller"
+    rf"|(?P<w>[{LETTER}][{LETTER}0-9]*(?:[-_./'+][{LETTER}0-9]+)*)|"  # "étage", "Müller", "Łódź"
     r"(?P<mark>[✓✔✗✘❌✅✖👍👎]\uFE0F?))",
 )
 """One token of a clause: a typed value (time, date, quantity) or a word or a verdict symbol."""
