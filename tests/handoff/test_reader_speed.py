@@ -10,6 +10,7 @@ from relaykit.handoff.lexicon import (
     DATE_PATTERN,
     FAIL_EXTRA_PATTERN,
     FAIL_PHRASE_PATTERN,
+    LETTER,
     PASS_PATTERN,
     TIME_PATTERN,
     TOKEN,
@@ -22,7 +23,7 @@ from relaykit.text import iter_lines, iter_sentences, line_sentences
 PLAIN_TOKEN = re.compile(
     r"(?=[\w$£€¥✓✔✗✘❌✅✖👍👎])(?:"
     rf"(?P<time>{TIME_PATTERN})|(?P<date>{DATE_PATTERN})|(?P<qty>{QUANTITY_PATTERN})"
-    r"|(?P<w>[A-Za-z][A-Za-z0-9]*(?:[-_./'+][A-Za-z0-9]+)*)|(?P<mark>[✓✔✗✘❌✅✖👍👎]\uFE0F?))",
+    rf"|(?P<w>[{LETTER}][{LETTER}0-9]*(?:[-_./'+][{LETTER}0-9]+)*)|(?P<mark>[✓✔✗✘❌✅✖👍👎]\uFE0F?))",
     re.IGNORECASE,
 )
 """The token pattern as it was first written (one case-insensitive alternation): the reference."""

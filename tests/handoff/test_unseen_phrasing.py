@@ -14,7 +14,8 @@ from relaykit.handoff.text import find_quantities
 
 KNOWN_GAPS = ("vendor-", '"Gold"', "the catering passes", "fails nothing",
               "HW5? No.", "excluded from nothing", "HT1/HT2/HT3", "Prices (HT4, HT5)", "Respectively priced",
-              "LM7, not LM8")
+              "LM7, not LM8", "2 350 EUR", "open air", "CX9 is fine, not out",
+              "Resolution to contract", "Of CM1, CM2")
 
 
 def _numbers(text: str) -> set[float]:
@@ -30,6 +31,9 @@ def test_verdicts_and_values_of_unseen_phrasings(trace: str, expected: Expect) -
         assert rows[option_id].verdict == verdict, option_id
         others = set().union(*(_numbers(r.evidence) for k, r in rows.items() if k != option_id))
         for value in values:
+            if not value[:1].isdigit():  # a word value ("étage", "IP67")
+                assert value in rows[option_id].evidence, value
+                continue
             assert float(value) in _numbers(rows[option_id].evidence) and float(value) not in others, value
 
 
@@ -53,6 +57,25 @@ def test_goal_bounds_in_unseen_phrasings(goal: str, bounds: list[str]) -> None:
     ("It should not be ruled out.", None),
     ("Dropping it is not necessary.", None),
     ("It is not.", "fail"),
+    ("HL-4 don't.", "fail"),
+    ("TK1: nok", "fail"),
+    ("TK3 - ko", "fail"),
+    ("TK4 → go", "pass"),
+    ("BK5: Booked.", "pass"),
+    ("We go there twice a week.", None),
+    ("id=TK6 verdict=out cost=30", "fail"),
+    ("id=TK7 status=in", "pass"),
+    ("My recommendation is BK4.", "pass"),
+    ("I'd hire her.", "pass"),
+    ("Motion carried unanimously.", "pass"),
+    ("We proceed to offer.", "pass"),
+    ("ST8 is good for us.", "pass"),
+    ("PK3 (day pass, 12 EUR) — drop.", "fail"),
+    ("PK4 includes a ski pass.", None),
+    ("SW4 costs 90k, beyond anything finance approved.", None),
+    ("NW1 is within the limit.", "pass"),
+    ("For us WH4 is good.", "pass"),
+    ("TX5 is a no from me.", "fail"),
 ])
 def test_a_verdict_word_judges_only_the_option(text: str, verdict: str | None) -> None:
     from relaykit.handoff.lexicon import verdict_of
@@ -63,3 +86,91 @@ def test_a_verdict_word_judges_only_the_option(text: str, verdict: str | None) -
 def test_a_comparison_with_an_option_is_no_goal_bound() -> None:
     assert parse_constraints("A hotel cheaper than HT03.") == []
     assert [c.operator for c in parse_constraints("A hotel cheaper than 300 USD.")] == ["<="]
+
+
+@pytest.mark.parametrize(("trace", "word"), [
+    ("Flat FL-3 is on the 3rd étage, 1,050 EUR.", "étage"),
+    ("Café CF2 opens at 7; the owner is Müller; 12 seats.", "Müller"),
+    ("Hotel HQ4: near the Škoda museum, 95 EUR.", "Škoda"),
+    ("Climbing shoe CS5 has grip A and costs 140 EUR.", "A"),
+])
+def test_words_of_any_script_stay_whole(trace: str, word: str) -> None:
+    (row,) = read_evidence(trace, "Pick one.").rows.values()
+    assert word in row.evidence.split()
+
+
+@pytest.mark.parametrize(("trace", "verdict"), [
+    ("SV3 is rejected. Later: SV3 is ok after all.", "pass"),
+    ("SV4 passes. Update: SV4 is actually over budget, so it is out.", "eliminated"),
+    ("SV5 is rejected. SV5 is fine.", "eliminated"),
+    ("GB5 was rejected on price. Update: GB5 cut its rate, so GB5 is back in after all.", "pass"),
+    ("MX3 looked fine. Actually, MX3 is out: no parking.", "eliminated"),
+])
+def test_a_correction_outweighs_earlier_verdicts(trace: str, verdict: str) -> None:
+    (row,) = read_evidence(trace, "Pick one.").rows.values()
+    assert row.verdict == verdict
+
+
+@pytest.mark.parametrize(("trace", "verdicts"), [
+    ("Options FH-1, FH-2, FH-3 and FH-4 reviewed. In order: no, no, yes, no.",
+     {"FH-1": "eliminated", "FH-2": "eliminated", "FH-3": "pass", "FH-4": "eliminated"}),
+    ("We compared KB-1, KB-2 and KB-3. Respectively: yes, no, no.",
+     {"KB-1": "pass", "KB-2": "eliminated", "KB-3": "eliminated"}),
+    ("We compared KB-4 and KB-5. In order: yes, no, no.", {"KB-4": None}),  # three for two: no list
+    ("Verdicts: FJ-1 yes, FJ-2 no.", {"FJ-1": "pass", "FJ-2": "eliminated"}),
+])
+def test_verdict_lists_in_turn(trace: str, verdicts: dict[str, str | None]) -> None:
+    rows = read_evidence(trace, "Pick one.").rows
+    assert {k: rows[k].verdict for k in verdicts} == verdicts
+
+
+def test_codes_named_only_after_a_rating_word_are_values_not_options() -> None:
+    rows = read_evidence("Phone PH2 is rated IP67 and costs 499 USD; PH3 is rated IP68 at 649 USD.", "Pick one.").rows
+    assert list(rows) == ["PH2", "PH3"]
+    assert "IP67" in rows["PH2"].evidence.split() and "IP68" in rows["PH3"].evidence.split()
+    # a family named once as a subject stays options
+    rows = read_evidence("Phone PH2 is rated IP67. IP67 costs 10 USD; IP68 costs 12 USD.", "Pick one.").rows
+    assert "IP68" in rows
+
+
+def test_respectively_with_several_values_per_id() -> None:
+    rows = read_evidence("TR1 and TR2 cost 40 and 55 EUR and take 3 and 5 hours, respectively.", "Pick one.").rows
+    assert _numbers(rows["TR1"].evidence) == {40, 3} and _numbers(rows["TR2"].evidence) == {55, 5}
+
+
+def test_only_the_first_one_passes_and_the_others_fail() -> None:
+    rows = read_evidence("We looked at RN1, RN2 and RN3; only the first one qualifies.", "Pick one.").rows
+    assert {k: r.verdict for k, r in rows.items()} == {"RN1": "pass", "RN2": "eliminated", "RN3": "eliminated"}
+
+
+def test_a_quoted_csv_cell_with_a_comma_keeps_the_decision_column() -> None:
+    trace = 'sku,desc,price,ok\nSK1,"red, large",30,no\nSK2,"blue, small",25,yes'
+    rows = read_evidence(trace, "Pick one.").rows
+    assert (rows["SK1"].verdict, rows["SK2"].verdict) == ("eliminated", "pass")
+    assert "large" in rows["SK1"].evidence and 30 in _numbers(rows["SK1"].evidence)
+
+
+@pytest.mark.parametrize(("trace", "goal", "value"), [
+    ("HT5 costs exactly our limit of 200 USD.", "Max 200 USD a night.", 200),  # the option's value is the bound
+    ("VN3 seats 8, fewer than the 9 we need.", "A van for 9 people.", 8),  # "8," ends a value: no "8 fewer than"
+])
+def test_a_value_equal_to_the_bound_or_before_a_comparison_stays(trace: str, goal: str, value: float) -> None:
+    (row,) = read_evidence(trace, goal).rows.values()
+    assert value in _numbers(row.evidence)
+
+
+def test_a_restated_bound_beside_the_options_value_still_goes() -> None:
+    (row,) = read_evidence("HT6 at 230 USD exceeds the 200 USD cap.", "Max 200 USD a night.").rows.values()
+    assert _numbers(row.evidence) == {230}
+
+
+@pytest.mark.parametrize(("trace", "verdicts"), [
+    ("Q101 is dropped. Q103 due to cost.", {"Q101": "eliminated", "Q103": "eliminated"}),
+    ("We rejected LP1. LP2 too.", {"LP1": "eliminated", "LP2": "eliminated"}),
+    ("LP3 is out. So is LP4.", {"LP3": "eliminated", "LP4": "eliminated"}),
+    ("LP5 passes. LP6 as well.", {"LP5": "pass", "LP6": "pass"}),
+    ("LP0 is out. LP7 costs 40 USD. LP8 too.", {"LP7": None, "LP8": None}),  # "too" adds to no verdict
+])
+def test_an_elliptical_clause_shares_the_verdict_before(trace: str, verdicts: dict[str, str | None]) -> None:
+    rows = read_evidence(trace, "Pick one.").rows
+    assert {k: rows[k].verdict for k in verdicts} == verdicts

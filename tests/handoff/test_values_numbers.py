@@ -141,3 +141,12 @@ def test_audit_matches_a_wanted_value_written_in_another_form(found: str, wanted
 def test_a_dot_groups_thousands_only_in_currencies_written_the_european_way(text: str, value: float) -> None:
     (found,) = find_quantities(text)
     assert found.value == pytest.approx(value)
+
+
+@pytest.mark.parametrize(("text", "value"), [("1.850 USD in total", 1850.0), ("98.000 km on the clock", 98000.0),
+                                             ("1.850 dollars", 1850.0), ("USD 1.850", 1.85), ("1.050 km", 1.05),
+                                             ("US$ 1 899", 1899.0), ("US$5", 5.0), ("costs US$ 2 150.", 2150.0),
+                                             ("costs € 1 250.", 1250.0)])
+def test_a_dot_groups_thousands_before_a_currency_or_before_000(text: str, value: float) -> None:
+    (found,) = find_quantities(text)
+    assert found.value == pytest.approx(value)

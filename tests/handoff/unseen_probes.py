@@ -274,7 +274,98 @@ BATCH6: list[Probe] = [
      {"G-36": (P, ("1.2",)), "G-37": (F, ("1.5",)), "G-38": (F, ("2",))}),
 ]
 
+# a seventh batch (helper v14), written before its fixes from the categories a blind probe set reported: words of
+# other scripts, regional number formats, values after a label, rating codes, several values per id,
+# corrections, decision wording, elliptical and listed verdicts, ticket "pass"; values may be words here
+BATCH7: list[Probe] = [
+    # 1 non-ASCII words
+    ("Flat FL-3 is on the 3rd étage, 1,050 EUR.", {"FL-3": (N, ("1050", "étage"))}),
+    ("Café CF2 opens at 7; the owner is Müller; 12 seats.", {"CF2": (N, ("12", "Müller"))}),
+    ("Hotel HQ4: near the Škoda museum, 95 EUR, OK.", {"HQ4": (P, ("95", "Škoda"))}),
+    # 2 regional numbers
+    ("Quote Q7 comes to 1.850 USD in total.", {"Q7": (N, ("1850",))}),
+    ("Van VN5 has 98.000 km on the clock.", {"VN5": (N, ("98000",))}),
+    ("Laptop LT2 costs US$ 1 899 and weighs 1.3 kg.", {"LT2": (N, ("1899", "1.3"))}),
+    ("Lease LS4: 2 350 EUR per month.", {"LS4": (N, ("2350",))}),
+    # 3 label kept, value dropped
+    ("S4 location=Berlin price=120 EUR.", {"S4": (N, ("120", "Berlin"))}),
+    ("Climbing shoe CS5 has grip A and costs 140 EUR.", {"CS5": (N, ("140", "grip A"))}),
+    ("Venue VE3 is open air, 200 guests.", {"VE3": (N, ("200", "open air"))}),
+    ("RM7 capacity: 20 | price: 300 EUR", {"RM7": (N, ("20", "300"))}),
+    # 4 codes as options
+    ("Phone PH2 is rated IP67 and costs 499 USD; PH3 is rated IP68 at 649 USD.",
+     {"PH2": (N, ("499", "IP67")), "PH3": (N, ("649", "IP68"))}),
+    # 5 several per sentence
+    ("TR1 and TR2 cost 40 and 55 EUR and take 3 and 5 hours, respectively.",
+     {"TR1": (N, ("40", "3")), "TR2": (N, ("55", "5"))}),
+    ("Boats BT1 (12 m, 4 cabins) and BT2 (15 m, 6 cabins) are available.",
+     {"BT1": (N, ("12", "4")), "BT2": (N, ("15", "6"))}),
+    # 6 corrections
+    ("HT02 is 180 USD. Update: HT02 is actually $210, too much; dropped.", {"HT02": (F, ("210",))}),
+    ("SV3 is rejected. Later: SV3 is ok after all.", {"SV3": (P, ())}),
+    ("Correction: CX9 is fine, not out.", {"CX9": (P, ())}),
+    # 7 decision wording
+    ("My recommendation is BK4.", {"BK4": (P, ())}),
+    ("BK5: Booked.", {"BK5": (P, ())}),
+    ("Candidate JN2 interviewed well. I'd hire her.", {"JN2": (P, ())}),
+    ("Motion to select VD3 carried unanimously.", {"VD3": (P, ())}),
+    ("We proceed to offer with CN7.", {"CN7": (P, ())}),
+    ("ST8 is good for us.", {"ST8": (P, ())}),
+    ("ST9 we can take.", {"ST9": (P, ())}),
+    ("TK1: nok\nTK2: ok\nTK3: ko", {"TK1": (F, ()), "TK2": (P, ()), "TK3": (F, ())}),
+    ("TK4 → go\nTK5 → no go", {"TK4": (P, ()), "TK5": (F, ())}),
+    ("id=TK6 verdict=out cost=30", {"TK6": (F, ("30",))}),
+    ('id,notes,price,decision\nCV1,"quiet, central",120,reject\nCV2,"noisy, cheap",90,accept',
+     {"CV1": (F, ("120",)), "CV2": (P, ("90",))}),
+    # 8 shared negated verdicts
+    ("Q103 is rejected, and Q104 too due to cost.", {"Q103": (F, ()), "Q104": (F, ())}),
+    ("CAR1 qualifies. CAR2 and CAR3 are not.", {"CAR1": (P, ()), "CAR2": (F, ()), "CAR3": (F, ())}),
+    ("HL-2 meets the limit; HL-3 and HL-4 don't.", {"HL-2": (P, ()), "HL-3": (F, ()), "HL-4": (F, ())}),
+    # 9 verdict lists
+    ("Options FH-1, FH-2, FH-3 and FH-4 reviewed. In order: no, no, yes, no.",
+     {"FH-1": (F, ()), "FH-2": (F, ()), "FH-3": (P, ()), "FH-4": (F, ())}),
+    ("Verdicts: FJ-1 yes, FJ-2 no.", {"FJ-1": (P, ()), "FJ-2": (F, ())}),
+    # 10 pass words outside verdict
+    ("PK3 (day pass, 12 EUR) — drop.", {"PK3": (F, ("12",))}),
+    ("SW4 costs 90k, beyond anything finance approved.", {"SW4": (N, ("90000",))}),
+    ("We looked at RN1, RN2 and RN3; only the first one qualifies.",
+     {"RN1": (P, ()), "RN2": (F, ()), "RN3": (F, ())}),
+    # 11 pronouns
+    ("We compared DV1 and DV2. The former is too slow; the latter is fine.", {"DV1": (F, ()), "DV2": (P, ())}),
+    ("Candidate PR4 fits the role. He's in too.", {"PR4": (P, ())}),
+]
+
+# an eighth batch (helper v14), written after the fixes above and scored once before its own (see changes/v14.md)
+BATCH8: list[Probe] = [
+    ("Apartment AQ-7 in Malmö, 9 500 SEK, near the Förening building.", {"AQ-7": (N, ("Malmö",))}),
+    ("Supplier ZR3 from Łódź quotes 4.20 EUR per unit.", {"ZR3": (N, ("4.2", "Łódź"))}),
+    ("Car KA4 has 120.000 km and costs 8.900 EUR.", {"KA4": (N, ("120000", "8900"))}),
+    ("Server SV8 costs 2.400 USD per year.", {"SV8": (N, ("2400",))}),
+    ("Venue VN11: capacity=80, city=Lyon, price=1 200 €.", {"VN11": (N, ("80", "Lyon", "1200"))}),
+    ("Jacket JK2 is certified EN343 and costs 180 EUR; JK3 is certified EN342 at 210 EUR.",
+     {"JK2": (N, ("180", "EN343")), "JK3": (N, ("210", "EN342"))}),
+    ("Rooms RA1 and RA2 seat 10 and 16 and cost 90 and 140 EUR, respectively.",
+     {"RA1": (N, ("10", "90")), "RA2": (N, ("16", "140"))}),
+    ("GB5 was rejected on price. Update: GB5 cut its rate, so GB5 is back in after all.", {"GB5": (P, ())}),
+    ("MX3 looked fine. Actually, MX3 is out: no parking.", {"MX3": (F, ())}),
+    ("Recommendation is to go with DL4.", {"DL4": (P, ())}),
+    ("PQ-2: approved by the board. PQ-3: nok (too late).", {"PQ-2": (P, ()), "PQ-3": (F, ())}),
+    ("Candidate HR-5: we would hire him.", {"HR-5": (P, ())}),
+    ("Resolution to contract with CT9 carried.", {"CT9": (P, ())}),
+    ("For us WH4 is good.", {"WH4": (P, ())}),
+    ("item=LX2 status=ko reason=weight", {"LX2": (F, ())}),
+    ("ZA1 passes; ZA2 and ZA3 do not.", {"ZA1": (P, ()), "ZA2": (F, ()), "ZA3": (F, ())}),
+    ("We reviewed BN-1, BN-2 and BN-3. Results: yes, yes, no.", {"BN-1": (P, ()), "BN-2": (P, ()), "BN-3": (F, ())}),
+    ("Decisions: QQ1 no, QQ2 yes.", {"QQ1": (F, ()), "QQ2": (P, ())}),
+    ("GY7 (monthly pass 45 EUR) — reject.", {"GY7": (F, ("45",))}),
+    ("Of CM1, CM2 and CM3, only the last one qualifies.", {"CM1": (F, ()), "CM2": (F, ()), "CM3": (P, ())}),
+    ("Between TT1 and TT2: the former fits, the latter is out.", {"TT1": (P, ()), "TT2": (F, ())}),
+    ("Laptop NB3 costs US$ 2 150.", {"NB3": (N, ("2150",))}),
+    ('sku,desc,price,ok\nSK1,"red, large",30,no\nSK2,"blue, small",25,yes', {"SK1": (F, ("30",)), "SK2": (P, ("25",))}),
+    ("Tent TN4 has rating 3000 mm and weighs 2.1 kg.", {"TN4": (N, ("3000", "2.1"))}),
+]
+
 ALL: dict[str, list[Probe]] = {"respectively": RESPECTIVELY, "negated": NEGATED, "idioms": IDIOMS,
                                "value-first": VALUE_FIRST, "tables": TABLES, "fresh": FRESH, "batch3": BATCH3,
                                "batch4": BATCH4, "batch5": BATCH5,
-                               "batch6": BATCH6}
+                               "batch6": BATCH6, "batch7": BATCH7, "batch8": BATCH8}

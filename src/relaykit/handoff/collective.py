@@ -48,6 +48,25 @@ _ONLY_AFTER = re.compile(r"^\s+(?:is|was|remains|stays)\s+(?:the\s+)?only\s+(?:o
 """"Only SU-1 ..." and "SU-1 is the only one ..." / "SU-1 alone ...": one option passes, so the others fail."""
 
 
+_LIST_HEAD = re.compile(r"^(?:in (?:that |this |the same )?order|respectively|in turn|verdicts?|decisions?|results?)"
+                        r"\s*[:,–—-]?\s*", re.IGNORECASE)
+_LIST_ITEM = re.compile(r"\s*(?:,|;|/|\band\b|\bthen\b)\s*")
+_LIST_WORDS = {"yes": "pass", "ok": "pass", "pass": "pass", "in": "pass", "keep": "pass", "go": "pass", "✓": "pass",
+               "no": "fail", "fail": "fail", "out": "fail", "drop": "fail", "no-go": "fail", "nok": "fail",
+               "✗": "fail"}
+
+
+def listed_verdicts(clause: str, count: int) -> list[str] | None:
+    """The verdicts of an id-less list "In order: no, no, yes, no." (one per option of the group named before,
+    in turn); None unless the clause is such a list of ``count`` verdicts."""
+    head = _LIST_HEAD.match(clause)
+    if head is None:
+        return None
+    said = [_LIST_WORDS.get(w.strip(" .!").lower()) for w in _LIST_ITEM.split(clause[head.end():].strip(" .!"))]
+    verdicts = [v for v in said if v]
+    return verdicts if len(verdicts) == len(said) == count else None
+
+
 def _count(said: str | None) -> int | None:
     if said is None:
         return None
@@ -208,13 +227,26 @@ class GroupVerdicts:
     def _judged_together(self, clause: str) -> bool:
         """Judge the options an id-less clause speaks of together ("the last two fail"); False when it is no
         such verdict (most clauses: decided by their first letters, then ``GROUP_START``)."""
+        only = clause[:5].lower() == "only "  # "only the first one qualifies": the others fail
+        if only:
+            clause = clause[5:]
         if clause[:3].lower() not in GROUP_OPENERS or GROUP_START.match(clause) is None:
             return False
         pair = self.pair if self.group and len(self.group) == 2 else None
         found = group_verdict(clause, self._order(), self.named_ids, pair, self.subject)
         if found is not None:
             self._judge(*found)
+            if only and found[1] == "pass":
+                self._judge([i for i in self._order() if i not in found[0]], "fail")
         return found is not None
+
+    def _listed_in_turn(self, clause: str) -> bool:
+        """Judge the group named before by an id-less list of verdicts ("In order: no, no, yes, no.")."""
+        group = self.group or []
+        said = listed_verdicts(clause, len(group)) if len(group) > 1 else None
+        for option_id, verdict in zip(group, said or (), strict=False):
+            self._row(option_id).verdicts += verdict[0]
+        return said is not None
 
     def _only_one(self, clause: str, ids: list[str]) -> None:
         """After a clause naming one option: when it says that option alone is left, the others fail."""
@@ -238,4 +270,5 @@ class GroupVerdicts:
                 row.verdicts = verdict[0]
 
 
-__all__ = ["GROUP_OPENERS", "GROUP_START", "GroupVerdicts", "excepted", "group_verdict", "may_except", "only_one"]
+__all__ = ["GROUP_OPENERS", "GROUP_START", "GroupVerdicts", "excepted", "group_verdict", "listed_verdicts",
+           "may_except", "only_one"]

@@ -13,6 +13,7 @@ are derived sums and are left out.
 
 from __future__ import annotations
 
+import csv
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -24,7 +25,9 @@ from relaykit.handoff.compact_read import ParsedRow, parse_compact
 from relaykit.handoff.constraints import parse_constraints
 from relaykit.handoff.lexicon import (
     COMPARATORS,
+    CORRECTION,
     DROP_WORDS,
+    ELLIPTICAL,
     PRONOUN_START,
     fail_spans,
     is_remark,
@@ -105,6 +108,21 @@ _NUMBERING = re.compile(r"^(?:\(?\d{1,3}[.)]|[a-h]\)|(?:step|stage|phase|item|no
 """A list or step number at a line start ("1. PN1 - ...", "(2) ...", "Step 2 - SU-1: ..."): not a value."""
 _NUMBERED = frozenset("(#sSpPiInN")  # the first characters of a step marker (a digit too): the regex runs after
 _CSV_SPLIT = re.compile(r",(?![^()]*\))")  # commas outside parentheses ("reject (lead time, cert)" is one cell)
+
+
+def _another_amount(tokens: Sequence[re.Match[str]], k: int, unit: str | None) -> bool:
+    """Whether the clause states another amount of ``unit`` than its ``k``-th token: the option's own value
+    beside a restated bound ("5.1 km exceeds the 3.0 km limit")."""
+    return any(j != k and t.lastgroup == "qty" and quantity_parts(t)[1] == unit for j, t in enumerate(tokens))
+
+
+def _csv_cells(line: str) -> list[str]:
+    """A CSV line's cells: by the csv module's quoting rules when it quotes ('"red, large"' is one cell)."""
+    if '"' in line:
+        return next(csv.reader([line], skipinitialspace=True))
+    return _CSV_SPLIT.split(line)
+
+
 _OPENER = re.compile(r"^(?:(?:starting|beginning|moving on|turning|continuing|going on|on) (?:with|to) |as for |"
                      r"as to |next up,? |first up,? |first off,? |then,? )", re.IGNORECASE)
 """Narration that opens a clause ("Starting with MR3: ...", "As for MR8, ..."): not evidence."""
@@ -163,6 +181,7 @@ class _Reader(GroupVerdicts, PlacedVerdicts):
     paragraph_at: int = 0  # the index of the paragraph's first sentence
     named_ids: list[str] = field(default_factory=list)  # the ids of the sentence being read
     listed: str | None = None  # the verdict of the heading the list being read sits under ("Rejected:")
+    last_verdict: str | None = None  # the verdict of the clause read last
     questioned: bool = False  # the sentence before asked a question about no option by id ("Pets allowed?")
 
     def __post_init__(self) -> None:
@@ -283,7 +302,7 @@ class _Reader(GroupVerdicts, PlacedVerdicts):
             return False  # prose, a bullet or a label line: no CSV header (the common case, decided cheaply)
         semicolons = not tabbed and "," not in line  # "SP1;19;200;yes": a semicolon-separated row
         cells = [c.strip() for c in (line.split("\t") if tabbed else line.split(";") if semicolons
-                                     else _CSV_SPLIT.split(line))]
+                                     else _csv_cells(line))]
         if self.csv is not None and len(cells) == len(self.csv) and self.ids(line) \
                 and (not semicolons or (len(self.ids(line)) == 1 and " " not in line.split(";", 1)[0])):
             if len(self.labels) < 4096:  # a CSV header's cells are labels
@@ -378,8 +397,8 @@ class _Reader(GroupVerdicts, PlacedVerdicts):
         if len(ids) > 1:
             self._several(clause, ids)
             return ids[-1]
-        if not ids and self._judged_together(clause):  # "the last two fail", "all others pass", "neither works"
-            return None
+        if not ids and (self._judged_together(clause) or self._listed_in_turn(clause)):
+            return None  # "the last two fail", "all others pass", "neither works"; "In order: no, no, yes, no."
         if not ids and self.group and BOTH_START.match(clause):  # "Both are out."
             for option_id in self.group:
                 self._apply(option_id, clause)
@@ -404,9 +423,15 @@ class _Reader(GroupVerdicts, PlacedVerdicts):
             return None
         self.subject = target
         exception = self._excepted(clause, ids) if ids and may_except(clause) else None  # "all pass but LM6"
-        self._apply(target, clause, FORCED + exception if exception else None)
+        self._apply(target, clause, FORCED + exception if exception else self._elliptical(clause, ids))
         self._only_one(clause, ids)  # "Only HS3 survives.": the others fail
         return target
+
+    def _elliptical(self, clause: str, ids: list[str]) -> str | None:
+        """The verdict before, for a clause that only adds its option to it ("LP2 too.", "So is LP4.", "Q103 due
+        to cost.")."""
+        verdict = self.last_verdict
+        return verdict if verdict and len(ids) == 1 and len(clause) < 80 and ELLIPTICAL.match(clause) else None
 
     def _spoken_verdict(self, clause: str) -> bool:
         """A speaker's id-less clause with a verdict and no value ("ines: beyond what we can spend, park it"):
@@ -441,10 +466,10 @@ class _Reader(GroupVerdicts, PlacedVerdicts):
         tail = pieces[-1][last.end():] if last else ""
         values = respective(tail, len(pieces))
         if values is not None:  # "HX1 and HX2 are 4 km and 6 km away respectively", "(4 km and 6 km)"
-            for piece, (value, _, _) in zip(pieces, values, strict=True):
+            for k, piece in enumerate(pieces):
                 named = self.id_re.match(piece)
                 if named is not None and named.group(0) in ids:
-                    self._apply(named.group(0), value)
+                    self._apply(named.group(0), " ".join(value for value, _, _ in values[k::len(pieces)]))
             for _, a, b in reversed(values):
                 tail = tail[:a] + " " + tail[b:]
         judged = respective_verdicts(tail, len(pieces))  # "were accepted and rejected, respectively"
@@ -493,7 +518,10 @@ class _Reader(GroupVerdicts, PlacedVerdicts):
             if len(self.labels) < 4096:
                 self.labels.update(said)
         row = self.rows.get(option_id) or self._row(option_id)
-        if verdict and len(row.verdicts) < 64:
+        self.last_verdict = verdict
+        if verdict and row.verdicts and verdict[0] not in row.verdicts[-1] and CORRECTION.search(text):
+            row.verdicts = verdict[0]  # "SV3 is ok after all": a correction outweighs the verdicts before it
+        elif verdict and len(row.verdicts) < 64:
             row.verdicts += verdict[0]
         if not row.sentences or row.sentences[-1] != self.index:
             if not row.sentences or row.sentences[-1] < self.paragraph_at:  # first named in this paragraph
@@ -546,7 +574,7 @@ class _Reader(GroupVerdicts, PlacedVerdicts):
                 kept = kept_words.get(value)
                 if kept is None:
                     kept = self._keeps(value)
-                if kept:
+                if kept or (value == "A" and k and tokens[k - 1].lastgroup == "w"):  # a grade: "grip A", "class A"
                     out.append(value)
             elif kind == "qty":
                 said = m.group(0)
@@ -558,7 +586,8 @@ class _Reader(GroupVerdicts, PlacedVerdicts):
                         quantities.clear()
                     quantities[said] = known
                 limits = bounds.get(known[1])
-                if not (limits and self._is_threshold(known[0], limits, tokens[max(0, k - 3):k])):
+                if not (limits and self._is_threshold(known[0], limits, tokens[max(0, k - 3):k])
+                        and _another_amount(tokens, k, known[1])):  # "costs exactly our limit of 200 USD" stays
                     out.append(known[2])
             elif kind == "time":
                 out.append(encode(normal_time(m.group(0)), "time"))

@@ -33,8 +33,10 @@ from relaykit.handoff.text import (
 from relaykit.memo import remembered
 from relaykit.text import STOPWORDS
 
-_LETTER = "A-Za-z\u0130\u0131\u017f\u212a"
-"""``[A-Za-z]`` as it matches case-insensitively (it also takes İ, ı, ſ and the Kelvin sign)."""
+LETTER = ("A-Za-z\u00aa\u00b5\u00ba\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u02af\u0345\u0370-\u03ff\u0400-\u052f"
+          "\u1c80-\u1c88\u1d00-\u1dbf\u1e00-\u1fff\u2126\u212a\u212b\u2c60-\u2c7f")
+"""The letters a word is made of: Latin (with its accented and extended letters), Greek and Cyrillic, and the
+signs that case-fold to one of them (Ohm, Kelvin, Angstrom). Ranges, not ``[^\\W\\d_]``: faster to match."""
 _MONEY_START = "".join(sorted({code[0] for code in CURRENCY_CODES}))
 TOKEN = re.compile(
     r"(?=[\w$£€¥✓✔✗✘❌✅✖👍👎\-\u2212])(?:"  # every token starts so: other positions are passed over at once
@@ -44,7 +46,8 @@ TOKEN = re.compile(
     # letter of a currency code before two more letters for a quantity)
     rf"(?=\d|(?i:{MONTH_START}))(?:(?P<time>(?i:{TIME_PATTERN}))|(?P<date>{DATE_PATTERN}))"
     rf"|(?=[$£€¥\d]|[-\u2212][$£€¥]?\d|(?i:[{_MONEY_START}][A-Z]{{2}}))(?P<qty>(?i:{QUANTITY_PATTERN}))"
-    rf"|(?P<w>[{_LETTER}][{_LETTER}0-9]*(?:[-_./'+][{_LETTER}0-9]+)*)|(?P<mark>[✓✔✗✘❌✅✖👍👎]\uFE0F?))",
+    rf"|(?P<w>[{LETTER}][{LETTER}0-9]*(?:[-_./'+][{LETTER}0-9]+)*)|"  # "étage", "Müller", "Łódź"
+    r"(?P<mark>[✓✔✗✘❌✅✖👍👎]\uFE0F?))",
 )
 """One token of a clause: a typed value (time, date, quantity) or a word or a verdict symbol."""
 
@@ -73,9 +76,14 @@ REMARK_PASS_PHRASES = ("viable", "keep on the list", "keep it on the list", "kep
                 "the only one left", "only one left", "only option left", "only one remaining",
                 "only option remaining",
                 "only candidate left", "only choice left", "last one standing", "within budget", "within the budget",
-                "within our budget", "meets both", "satisfies both", "clears both", "decided in favour of",
+                "within our budget", "within the limit", "within our limit", "within the limits", "within limits",
+                "within the cap", "under budget", "under the limit", "below the limit",
+                "meets both", "satisfies both", "clears both", "decided in favour of",
                 "decided in favor of", "opted for", "settled on", "voted for", "makes the shortlist",
-                "make the shortlist", "made the shortlist")
+                "make the shortlist", "made the shortlist", "i'd hire", "we'd hire", "i would hire", "we would hire",
+                "we'll hire", "we will hire", "hire her", "hire him", "carried unanimously", "motion carried",
+                "proceed to offer", "proceed with", "go ahead", "go ahead with", "good for us", "we can take",
+                "can take it", "is good for us")
 """Pass phrases of remarks ("Made the cut.", "Back in."): verdicts, but their words are evidence elsewhere."""
 FAIL_PHRASES = ("drops out", "dropped out", "crossed off", "ruled out", "rules out", "no-go", "no go", "✗", "✘", "❌",
                 "eliminated", "eliminate", "rejected", "excluded", "disqualified", "discarded", "dropped", "fails",
@@ -106,25 +114,30 @@ REMARK_FAIL_PHRASES = ("not an option", "not viable", "unviable", "non-viable",
                 "sold out", "booked up", "no longer available", "decided against", "decide against",
                 "ruled against", "voted against", "went against")
 """Fail phrases of remarks ("Shelved.", "Not for us."): verdicts, but their words are evidence elsewhere."""
+_ID_LEAD = r"(?:[a-z]*[\w-]*\d[\w-]*\s*(?:[:→=–—-]|->)?\s*)?"
+"""An option id (and a separator) before a one-word verdict ("TK4 → go", "TK1: nok", "FJ-2 no")."""
 _FAIL_EXTRA = (r"too (?:pricey|expensive|costly|dear|far|distant|small|big|large|slow|junior|old|late|early|few|"
                r"little|short|long|noisy|cramped|high|low|remote)"
                r"|too (?!many\b|much\b)[a-z]+(?=\s*(?:[,.;:!)]|$|[-–—]|(?:for|to|and|so|but|anyway)\b))"
                r"|(?:over|above|exceeds?|exceeding|past) (?:(?:our|the|my|their|its) )?(?:[\w.,-]+ ){0,2}"
                r"(?:limit|budget|cap|ceiling|maximum|max)\b"  # "over our limit", "above the 10 USD cap"
                r"|(?<=[-–—,] )(?:no|nope)(?=\s*[.!]?\s*$)"  # "Too heavy - no.", "3 drawers, nope"
-               r"|(?:does|do|did|is|are|was|were) not(?=\s*[.!]?\s*$)"  # "... would pass if ...; it does not."
+               r"|(?:does|do|did|is|are|was|were)(?: not|n['’]t)(?=\s*[.!]?\s*$)"  # "...; it does not.", "X don't"
                r"|(?:put|rule|knock|count|leave|cross|strike|struck)(?:s|ting|ing|ed)? (?:[\w-]+ ){1,2}"
                r"(?:out|off)\b(?! of)"  # "which puts IP42 out", "rules CR7 out", "crossed VX2 off"
                r"|(?:so|so,|that's|that is|it's|it is|thus|hence|he's|she's|they're|he is|she is|they are|is|was)"
                r"(?: a| an)? (?:clear |firm |definite |hard )?no"
-               r"(?![\w-]|\s*[A-Za-z0-9])"  # "wrong network, so no.", "so that's a no"
-               r"|(?:^|(?<=[,;:]\s)|(?<=[-–—]\s)|(?<=[,;:]))out(?=\s*[.!]?\s*$)"  # "..., too pricey, out."
+               r"(?![\w-]|\s*(?!(?:from|for) (?:me|us)\b)[A-Za-z0-9])"  # "so that's a no", "a no from me"
+               r"|(?:^|(?<=[,;:]\s)|(?<=[-–—]\s)|(?<=[,;:=]))out(?=\s*[.!]?\s*$)"  # "..., too pricey, out."
                r"|(?:set|sets|setting|put|puts|putting|lay|lays|laying|laid) (?:[\w-]+ ){1,2}aside"  # "set KX8 aside"
                r"|(?:not|no longer|hardly) (?:really |quite |exactly |truly |much of )?(?:an? )?"
                r"(?:option|viable|contender)"  # "not really an option"
-               r"|^(?:drop|cut|veto|reject|nix|scrap|ditch|skip|bin|nope|nah|no way)(?=\s*[.!]*\s*$)"  # "Drop." alone
+               r"|(?:^|(?<=[–—] ))(?:drop|cut|veto|reject|nix|scrap|ditch|skip|bin|nope|nah|no way)"
+               r"(?=\s*[.!]*\s*$)"  # "Drop." alone, "... — drop."
                r"|(?:he|she|it|they|that)(?:['’]s|['’]re) out(?! of)"  # "she's out" ("that's out of the running")
-               r"|^no(?=\s*[.!]*\s*$)"  # a bare "No." after what an option offers (not after a question: evidence)
+               # a bare "No." after what an option offers (not after a question: evidence); "TK1: nok", "ko"
+               r"|^" + _ID_LEAD + r"(?:no|nok|ko)(?=\s*[.!,;]*\s*$)"
+               r"|(?:verdict|decision|status|outcome)\s*[:=]\s*(?:out|no|nok|ko|drop|reject)(?![\w-])"
                r"|(?:clears|meets|satisfies|passes|fits) [^,;]{0,40}\bbut not\b"  # "meets the budget but not ..."
                r"|^not [a-z]*[\w-]*\d[\w-]*(?=\s*[:.!,;–—-]|\s*$)"  # "Not HW4: 12 km out."
                r"|^(?:dropping|rejecting|excluding|eliminating|scrapping|ditching|removing|cutting) "
@@ -158,7 +171,8 @@ _FAIL_EXTRA_RE = re.compile(FAIL_EXTRA_PATTERN)
 _WRONG_RE = re.compile(r"(?<![\w-])(?:" + _WRONG + r")(?![\w-])")
 _EXTRA_TRIGGERS = frozenset({"goes", "go", "nah", "too", "limit", "budget", "cap", "ceiling", "maximum", "max", "no",
                              "nope", "out", "off", "not", "aside", "longer", "hardly", "drop", "cut", "veto",
-                             "reject", "nix", "scrap", "ditch", "skip", "bin"}) | VERB_FAIL_TRIGGERS | EXTRA_TRIGGERS
+                             "reject", "nix", "scrap", "ditch", "skip", "bin", "nok", "ko", "don't", "doesn't",
+                             "didn't", "isn't", "aren't", "wasn't", "weren't"}) | VERB_FAIL_TRIGGERS | EXTRA_TRIGGERS
 """Words one of the ``_FAIL_EXTRA`` patterns needs: without them that (slower) regex is not run."""
 
 
@@ -185,25 +199,40 @@ def _fail_matches(text: str, words: set[str] | None = None) -> tuple[re.Match[st
 _PASS_EXTRA = (r"(?:keep|keeping|works|stays)(?=\s*(?:[.!,;)]|$|for (?:us|me|the)|fine|well|great))"
                r"|(?:(?:she|he|it|they|that|this one)(?:['’]s|['’]re| is| are)|stays|remains|still|is|are|back)"
                r" (?:still )?in"
-               r"(?=\s*(?:[.!,;)]|$))")
+               r"(?=(?: again| too| after all)?\s*(?:[.!,;)]|$))")  # "back in after all"
 # "Good.", "that's fine then", "... per day - fine.", "seats 12, fine", "SA1 is fine", "so R4 it is",
 # "Recommendation: LH-401.": a clause that only approves (a bare word, after a dash or comma, or after an id-like
 # word; "the view is fine" is not one).
 # A pattern of its own, run only on clauses with one of its words: its alternatives are anchored at a clause start.
-_APPROVAL = (r"(?:^(?:(?:so|ok|okay|then),? )?(?:(?:that|it|this|this one|that one)(?:['’]s| is) "
+_APPROVAL = (r"(?:^(?:(?:so|ok|okay|then|for us|for me),? )?(?:(?:that|it|this|this one|that one)(?:['’]s| is) "
              r"|the (?:former|latter|first|second|third|last|other)(?: one)? (?:is|looks|seems) "
              r"|(?:all|looks|seems|sounds|very) |[a-z]*[\w-]*\d[\w-]* (?:is|looks|seems) )?"
              r"|(?<=[-–—,] )(?:[a-z]*[\w-]*\d[\w-]* (?:is|looks|seems) )?)"  # "at 1.1 km, HX2 is fine"
              r"(?:fine|good|great|perfect|ideal|excellent|nice)(?= then| too| by me| for us| with me|\s*[.!]*\s*$)"
              r"|^(?:(?:so|ok|okay|then),? )?[a-z]*[\w-]*\d[\w-]* it is(?=\s*[.!]*\s*$)"
              r"|^(?:our |my |the |final |top )?(?:recommendation|choice|pick|winner|selection)"
-             r"(?=\s*[:=–—-]\s*[a-z]*[\w-]*\d[\w-]*\s*[.!]*\s*$)")
+             r"(?=(?:\s*[:=–—-]|\s+(?:is|goes to|would be))\s*[a-z]*[\w-]*\d[\w-]*\s*[.!]*\s*$)"
+             r"|^" + _ID_LEAD + r"(?:go|booked)(?=\s*[.!]*\s*$)"  # "TK4 → go", "BK5: Booked."
+             r"|^[a-z]*[\w-]*\d[\w-]*\s*(?:[:→=–—-]|->)?\s*yes(?=\s*[.!,;]*\s*$)"  # "FJ-1 yes,"
+             r"|(?:verdict|decision|status|outcome)\s*[:=]\s*(?:go|in|yes|keep)(?![\w-])")  # "verdict=in"
 _APPROVAL_RE = re.compile(_APPROVAL)  # on folded text
 _APPROVAL_WORDS = frozenset({"fine", "good", "great", "perfect", "ideal", "excellent", "nice", "recommendation",
-                             "choice", "pick", "winner", "selection"})
+                             "choice", "pick", "winner", "selection", "go", "booked", "yes", "verdict", "decision",
+                             "status", "outcome"})
 PASS_PATTERN = (r"(?<![\w-])(?:" + phrase_trie(PASS_PHRASES + REMARK_PASS_PHRASES + _MORE_PASS) + "|" + _PASS_EXTRA
                 + "|" + VERB_PASS + r")(?![\w-])")
 _PASS_RE = re.compile(PASS_PATTERN)  # on folded text
+_AN_ID = r"[A-Za-z]*[\w-]*\d[\w-]*"
+ELLIPTICAL = re.compile(rf"^(?:(?:so|as|and so)\s+(?:is|does|was|did|are|were)\s+{_AN_ID}"
+                        rf"|(?:same (?:for|with|goes for)|likewise|ditto|also|and)\s+{_AN_ID}"
+                        rf"|{_AN_ID},?\s+(?:too|as well|also|likewise|ditto)"
+                        rf"|{_AN_ID},?\s+(?:(?:too|as well|also),?\s+)?"
+                        r"(?:due to|because of|owing to|over|on account of)\s+[^,;]+)"
+                        r"\s*[.!]*\s*$", re.IGNORECASE)
+"""A clause that only adds its option to the verdict before ("LP2 too.", "So is LP4.", "Q103 due to cost.")."""
+CORRECTION = re.compile(r"\b(?:after all|actually|update[ds]?|correction|corrected|on second thoughts?|on reflection|"
+                        r"reconsidered|revised|reinstated|changed (?:our|my) minds?|in the end)\b", re.IGNORECASE)
+"""A verdict that corrects those before it ("SV3 is ok after all", "update: HT02 is actually out")."""
 _WOULD_BEFORE = re.compile(r"\b(?:would|could|might|may)\s+(?:only\s+|still\s+|have\s+)?(?:be\s+|been\s+)?$",
                            re.IGNORECASE)
 _MODALS = frozenset({"would", "could", "might", "may"})
@@ -348,6 +377,10 @@ def verdict_of(text: str) -> str | None:
         said = text[match.start():match.end()].lower()
         if _other_object(said, text, match.start(), match.end()) or (said in _PASS_ON and _ON.match(text, match.end())):
             continue  # "we keep 2 spare keys", "passed on the savings": no verdict on an option
+        if (said in _PASS_NOUNS and _TICKET_BEFORE.search(text, 0, match.start())) \
+                or (not _RELATIVES.isdisjoint(words)
+                    and _RELATIVE_BEFORE.search(text, max(0, match.start() - 40), match.start())):
+            continue  # "a day pass", "beyond anything finance approved": no verdict on the option
         negated = _NOT_BEFORE.search(text[:match.start()]) or _NOT_AFTER.match(text, match.end())
         return "fail" if negated else "pass"
     if _APPROVAL_WORDS.isdisjoint(words) and not text.rstrip(" .!").endswith(" it is"):
@@ -364,6 +397,14 @@ budget" stays one."""
 _PASS_ON = frozenset({"pass", "passes", "passed"})
 _ON = re.compile(r"\s+(?:on\b|by\b|(?:every|each)\s+\d|(?:\S+\s+){1,5}on\s+to\b)", re.IGNORECASE)
 """After "passes": a pass-on, a passing-by or a frequency ("passes the savings on to guests", "every 20 minutes")."""
+_PASS_NOUNS = frozenset({"pass", "passes"})
+_TICKET_BEFORE = re.compile(r"\b(?:day|week|weekly|month|monthly|season|annual|ski|bus|boarding|train|rail|metro|"
+                            r"museum|city|travel|guest|visitor|backstage|gym|parking|press|access|transit|\d+-day|"
+                            r"multi-day|hall|free|spa|pool)\s+$", re.IGNORECASE)
+"""Before "pass": a ticket ("a day pass", "the ski pass"), not a verdict."""
+_RELATIVE_BEFORE = re.compile(r"\b(?:anything|everything|whatever|what|than)\s+(?:[a-z]+\s+){1,3}$", re.IGNORECASE)
+"""Before a pass word: what someone else approved or accepts ("beyond anything finance approved")."""
+_RELATIVES = frozenset({"anything", "everything", "whatever", "what", "than"})
 _PRESENT = frozenset({"keep", "keeps", "we keep", "rejects", "reject", "drops", "drop"})
 _BARE_OBJECT = re.compile(
     r"\s+(?!(?:it|them|this|that|these|those|both|all|either|neither|one|ones|options?|candidates?|the|a|an|and|or|"

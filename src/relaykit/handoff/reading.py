@@ -29,7 +29,8 @@ _NO = frozenset({"no", "n", "false", "fail", "✗", "✘", "❌", "drop", "cut",
 """A decision cell's first word (``drop (price)``, ``yes``) under a decision header."""
 _BARE_DECISIONS = {"keep": "pass", "drop": "fail", "skip": "fail", "cut": "fail", "select": "pass"}
 """Cells that are a verdict by themselves, under any header or none."""
-_BOOLEAN_VALUE = re.compile(r"[:=]\s*[\"']?(?:true|false|yes|no)[\"']?(?![\w-])", re.IGNORECASE)
+_BOOLEAN_VALUE = re.compile(r"[:=]\s*[\"']?(?:true|false|yes|no)[\"']?(?![\w-]|\s+(?![\w-]+\s*[:=])[a-z])",
+                            re.IGNORECASE)  # not "out: no parking" (a value); "approved=False price=49" is one
 _KEY_BEFORE = re.compile(r"(?<![\w-])[\"']?(?P<label>[A-Za-z][\w -]{0,30}?)[\"']?\s*$")
 """A decision key with a boolean anywhere in a clause (``"passes": false``, ``ok: true``, ``feasible=no``)."""
 _KEYED = re.compile(r"^[-*•\s]*(?P<label>[A-Za-z][\w ]{0,30}?)\s*[:=]\s*(?P<value>[^:=]+)$")
@@ -65,7 +66,9 @@ def respectively_last(sentence: str) -> str:
 
 def respective(tail: str, count: int) -> list[tuple[str, int, int]] | None:
     """The values a clause about ``count`` ids gives one per id, in order: a parenthesised list of exactly
-    that many values ("(4.2 km and 5.5 km)") or a clause that says "respectively". None otherwise."""
+    that many values ("(4.2 km and 5.5 km)") or a clause that says "respectively" (with as many values per id
+    as it lists: "cost 40 and 55 EUR and take 3 and 5 hours", id ``k`` has values ``k``, ``k + count``, ...).
+    None otherwise."""
     spans: list[tuple[int, int]] = []
     for group in _GROUPED.finditer(tail):
         found = [m.span() for m in TOKEN.finditer(group.group(1)) if m.lastgroup in ("qty", "time", "date")]
@@ -76,8 +79,9 @@ def respective(tail: str, count: int) -> list[tuple[str, int, int]] | None:
             break
     if not spans and RESPECTIVELY.search(tail):
         spans = [m.span() for m in TOKEN.finditer(tail) if m.lastgroup in ("qty", "time", "date")]
-    if len(spans) != count:
-        return None
+    if not spans or len(spans) % count or (len(spans) > count and any(
+            CONNECTORS.sub("", tail[b:c]) for k, ((_, b), (c, _)) in enumerate(pairwise(spans)) if (k + 1) % count)):
+        return None  # several values per id: each round a plain list ("40 and 55 EUR", not "40 EUR for 2 nights")
     return [(tail[a:b], a, b) for a, b in spans]
 
 
@@ -159,11 +163,28 @@ def _heading_words(rest: str) -> list[str]:
     return [w for w in _LETTERS.findall(rest) if w.lower() not in ("id", "option", "name")]
 
 
+_RATING = r"\b(?:rated|rating|ratings|grade|graded|class|certified|certification|classification|standard|protection)"
+_RATING_AT = re.compile(_RATING, re.IGNORECASE)
+_RATING_BEFORE = re.compile(_RATING + r"\s*(?:[:=]\s*|of\s+|an?\s+)?$", re.IGNORECASE)
+
+
+def _ratings(trace: str, id_re: re.Pattern[str], family_of: dict[str, str]) -> set[str]:
+    """The ids of families named only after a rating word ("rated IP67", "class A2"): values, not options."""
+    rated: dict[str, bool] = {}
+    for m in id_re.finditer(trace):
+        name = family_of.get(m.group(0))
+        if name is not None and rated.get(name, True):
+            rated[name] = _RATING_BEFORE.search(trace[max(0, m.start() - 30):m.start()]) is not None
+    return {i for i, name in family_of.items() if rated.get(name)}
+
+
 def option_ids(trace: str, id_re: re.Pattern[str], exclude: frozenset[str]) -> frozenset[str] | None:
     """The ids that name options: those of a letter prefix shared by two or more distinct ids (so a stray
     "ISO-9001" is not an option), or every id when no prefix repeats. None when every match counts."""
     every = set(id_re.findall(trace)) if not id_re.groups else {m.group(0) for m in id_re.finditer(trace)}
     family_of = {i: family(i) for i in every}  # once per id (a large trace names many)
+    if _RATING_AT.search(trace):
+        every -= _ratings(trace, id_re, family_of)
     others = Counter(family_of[i] for i in every if i not in exclude)
     # an id the goal names is still an option when other ids of its family name options too (a persona that
     # mentions "H9" must not hide hotel H9); the goal's own id, a family of its own, is not one
@@ -266,7 +287,7 @@ def header_unit(label: str) -> tuple[str, str, str] | None:
     return None
 
 
-_AMOUNT = r"(?<![\w.-])[$€£]?\d[\d,.]*(?:\s?(?:%|[A-Za-z$€£/]{1,8}))?"
+_AMOUNT = r"(?<![\w.-])[$€£]?\d(?:[\d,.]*\d)?(?:\s?(?:%|[A-Za-z$€£/]{1,8}))?"  # not "8, fewer than": a list
 _COMPARISON = re.compile(rf"(?P<amount>(?:by\s+)?{_AMOUNT}\s+)?\b(?!rather\b|other\b)(?:[A-Za-z]+er|more|less|fewer)"
                          rf"(?:\s+[A-Za-z]+){{0,3}}?(?:\s+by\s+(?P<by>{_AMOUNT}))?\s+(?P<than>than\s+)"
                          rf"|(?P<short>{_AMOUNT})\s+(?:under|over|below|above|short of)\s+", re.IGNORECASE)

@@ -161,7 +161,7 @@ class EvidenceTable:
         return out
 
 
-TOKEN_WORDS = re.compile(r"[A-Za-z][\w-]*")
+TOKEN_WORDS = re.compile(r"[^\W\d_][\w-]*")
 
 
 def _with_constraints(table: list[str], said: list[str]) -> list[str]:

@@ -87,7 +87,7 @@ _NUMBER = (
     r"\d{1,3}(?:,\d{3})+(?:\.\d+)?"  # 1,250.00
     r"|\d{1,3}(?:['\u2019]\d{3})+(?:\.\d{1,2})?(?![\d.,'\u2019])"  # 1'250.50 (Swiss)
     r"|\d{1,3}(?:\.\d{3})+,\d{1,2}(?!\d)"  # 1.250,00 (European)
-    rf"|\d{{1,3}}(?:[ \u00a0\u202f]\d{{3}})+(?:[.,]\d{{1,2}}(?![\d.,]){_MONEY}|(?![\d.,]){_SPACED})"  # 1 250,00 €
+    rf"|\d{{1,3}}(?:[ \u00a0\u202f]\d{{3}})+(?:[.,]\d{{1,2}}(?![\d.,]){_MONEY}|(?![\d,]|\.\d){_SPACED})"  # 1 250,00 €
     rf"|[1-9]\d{{0,2}}(?:\.\d{{3}})+(?![\d.,]){_MONEY}"  # €8.500, 1.050 EUR: thousands in a money amount
     r"|[1-9]\d{0,2}(?:\.\d{3}){2,}(?![\d.,])"  # 1.250.000
     rf"|\d+,\d{{1,2}}(?![\d.,]){_MEASURED}"  # 0,72 €, EUR 3,40, 2,5 km: a decimal comma in an amount
@@ -98,13 +98,13 @@ _NUMBER = (
 two, is read the European way only in a money amount; elsewhere "1.050 km" stays 1.05 and "3,4" two numbers."""
 _MULTIPLIER = rf"(?P<mult>k(?![A-Za-z])|(?:bn|mn|m)(?![A-Za-z]){_MONEY}|\s?(?:thousand|million|billion)(?![A-Za-z]))"
 QUANTITY_PATTERN = (
-    rf"(?<![\w.])(?<![A-Za-z]-)(?P<neg>[-\u2212](?=[$£€¥]?\d))?(?:(?P<sym>[$£€¥])\s?|(?P<pre>{_CODES})\s?)?"
+    rf"(?:(?<![\w.])|(?<=\bUS)(?=\$))(?<![A-Za-z]-)(?P<neg>[-\u2212](?=[$£€¥]?\d))?(?:(?P<sym>[$£€¥])\s?|(?P<pre>{_CODES})\s?)?"
     rf"(?P<num>{_NUMBER})(?![\d])"
     rf"{_MULTIPLIER}?"
     rf"(?:\s?(?P<code>{_CODES})(?![A-Za-z])|\s?(?P<word>dollars?|euros?|pounds?)(?![A-Za-z])"
     rf"|\s?(?P<post>[$£€¥])(?!\s?\d)|[\s-]?(?P<unit>{_UNIT_ALT})(?![A-Za-z]))?"
 )
-"""A number with its sign, currency (symbol, code or word) or unit; named groups neg, sym, pre, num, mult, code,
+"""A number with its sign, currency (symbol, code or word; "US$") or unit; named groups neg, sym, pre, num, mult, code,
 word, post, unit. A minus sign counts only right before the number (or its currency sign) and not after a
 letter, digit or dot: "-20 °C" and "−3.5%" are negative, "10-20" and "HT-20" are not.
 ``mult`` is a thousands or millions suffix ("$92k", "1.5k GB", "EUR 2.4m")."""
@@ -260,9 +260,12 @@ def quantity_parts(m: re.Match[str]) -> tuple[float, str | None]:
     if unit is None and unit_word:
         unit = UNITS[unit_word.lower()]
     mult = m.group("mult")
-    # a dot before three digits groups thousands only in currencies written the European way: "$3.499" and
-    # "£1.050" keep the dot as the decimal mark (fuel prices, exchange rates), "€8.500" is 8500
-    value = number_value(num, money=unit in CURRENCY_CODES and unit not in _DOT_DECIMAL_CURRENCIES)
+    # a dot before three digits groups thousands in currencies written the European way, in any amount whose
+    # currency follows it ("1.850 USD") and before "000" with a unit ("98.000 km"): "$3.499" and "£1.050" keep
+    # the dot as the decimal mark (fuel prices, exchange rates), "€8.500" is 8500
+    after = bool(m.group("code") or word or m.group("post"))
+    money = unit in CURRENCY_CODES and (unit not in _DOT_DECIMAL_CURRENCIES or after)
+    value = number_value(num, money=money or (unit is not None and _ROUND_THOUSANDS.fullmatch(num) is not None))
     if mult:
         value *= _MULTIPLIERS[mult.strip().lower()]
     return (-value if m.group("neg") else value), unit
@@ -271,6 +274,7 @@ def quantity_parts(m: re.Match[str]) -> tuple[float, str | None]:
 _GROUPING = str.maketrans("", "", " \u00a0\u202f'\u2019")
 _MULTIPLIERS = {"k": 1e3, "m": 1e6, "mn": 1e6, "bn": 1e9, "thousand": 1e3, "million": 1e6, "billion": 1e9}
 _EUROPEAN_THOUSANDS = re.compile(r"[1-9]\d{0,2}(?:\.\d{3})+")
+_ROUND_THOUSANDS = re.compile(r"[1-9]\d{0,2}(?:\.000)+")
 
 
 def number_value(num: str, *, money: bool = False) -> float:
