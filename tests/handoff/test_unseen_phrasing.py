@@ -105,6 +105,10 @@ def test_words_of_any_script_stay_whole(trace: str, word: str) -> None:
     ("SV5 is rejected. SV5 is fine.", "eliminated"),
     ("GB5 was rejected on price. Update: GB5 cut its rate, so GB5 is back in after all.", "pass"),
     ("MX3 looked fine. Actually, MX3 is out: no parking.", "eliminated"),
+    ("SV6 is over budget, so SV6 is out. SV6 actually passes the gym check.", "eliminated"),
+    ("SV7 fails the price cap. SV7 passes the revised safety check.", "eliminated"),
+    ("SV8 was dropped for noise. Update: SV8 passes.", "pass"),
+    ("SV9 was dropped for noise. Correction: SV9 qualifies.", "pass"),
 ])
 def test_a_correction_outweighs_earlier_verdicts(trace: str, verdict: str) -> None:
     (row,) = read_evidence(trace, "Pick one.").rows.values()

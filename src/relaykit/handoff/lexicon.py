@@ -230,9 +230,10 @@ ELLIPTICAL = re.compile(rf"^(?:(?:so|as|and so)\s+(?:is|does|was|did|are|were)\s
                         r"(?:due to|because of|owing to|over|on account of)\s+[^,;]+)"
                         r"\s*[.!]*\s*$", re.IGNORECASE)
 """A clause that only adds its option to the verdict before ("LP2 too.", "So is LP4.", "Q103 due to cost.")."""
-CORRECTION = re.compile(r"\b(?:after all|actually|update[ds]?|correction|corrected|on second thoughts?|on reflection|"
-                        r"reconsidered|revised|reinstated|changed (?:our|my) minds?|in the end)\b", re.IGNORECASE)
-"""A verdict that corrects those before it ("SV3 is ok after all", "update: HT02 is actually out")."""
+CORRECTION = re.compile(r"\b(?:(?:after all|corrected|on second thoughts?|on reflection|reconsidered|reinstated|"
+                        r"changed (?:our|my) minds?|in the end)\b|(?:update[ds]?|correction)\s*:)", re.IGNORECASE)
+"""A verdict that corrects those before it ("SV3 is ok after all", "Update: HT02 is fine"). Only words that mark a
+change of mind: "actually" or "the revised check" beside a pass would turn an eliminated option into a pass."""
 _WOULD_BEFORE = re.compile(r"\b(?:would|could|might|may)\s+(?:only\s+|still\s+|have\s+)?(?:be\s+|been\s+)?$",
                            re.IGNORECASE)
 _MODALS = frozenset({"would", "could", "might", "may"})
