@@ -169,3 +169,23 @@ def test_a_placeholder_never_lengthens_a_step() -> None:
 def test_floor_k_masks_instead_of_dropping_in_placeholder_mode() -> None:
     acc = compress_trajectory(tool_trajectory(6), method="floor", dropped="placeholder").accounting
     assert acc.masked == (0, 1, 2) and acc.kept == (3, 4) and acc.dropped == ()
+
+
+def test_the_stated_minimum_fits_where_the_exact_count_outruns_the_packers_estimate() -> None:
+    """Empty turns cost framing tokens the packer does not see: its estimate (38 here) is short of what fits."""
+    def call(i: int) -> dict:
+        return {"id": f"call_{i}", "type": "function", "function": {"name": "look", "arguments": "{}"}}
+    msgs = [{"role": "user", "content": ""}, {"role": "assistant", "content": None, "tool_calls": [call(0)]},
+            {"role": "tool", "tool_call_id": "call_0", "content": ""}, {"role": "assistant", "content": ""},
+            {"role": "assistant", "content": None, "tool_calls": [call(1), call(2), call(3)]},
+            *({"role": "tool", "tool_call_id": f"call_{i}", "content": ""} for i in (1, 2, 3)),
+            {"role": "user", "content": ""}, {"role": "assistant", "content": ""}]
+    options = {"keep": 0.0, "dropped": "remove", "k_recent": 0, "theta_hi": 0.0, "mask_window": 1,
+               "truncate_tokens": 1, "token_info": word_info}
+    with pytest.raises(BudgetTooSmall) as small:
+        compress_trajectory(msgs, method="agora", budget=1, **options)
+    least = small.value.minimum
+    out = compress_trajectory(msgs, method="agora", budget=least, **options)
+    assert out.accounting.tokens_out <= least and out.valid
+    with pytest.raises(BudgetTooSmall):
+        compress_trajectory(msgs, method="agora", budget=least - 1, **options)

@@ -90,14 +90,44 @@ def compress_trajectory(
     tokens_in = _tokens(trajectory, cost)
     limit = resolve_budget(s.budget, tokens_in)
     s = replace(s, budget=limit)
-    plan = fn(trajectory, s) if trajectory.steps else Plan(trajectory)
     if limit is not None:
-        plan = _within(trajectory, plan, limit, s, cost)
+        plan = _planned(fn, trajectory, s, limit, cost)
+    else:
+        plan = fn(trajectory, s) if trajectory.steps else Plan(trajectory)
     return _finish(name, trajectory, plan, s, tokens_in, time.perf_counter() - started, cost)
 
 
-def _within(original: Trajectory, plan: Plan, budget: int, s: TrajectorySettings, cost: Cost) -> Plan:
+def _planned(fn: Method, trajectory: Trajectory, s: TrajectorySettings, budget: int, cost: Cost) -> Plan:
+    """The method's plan fitted to ``budget``, or ``BudgetTooSmall`` with the least budget that was tried and fits.
+    The packer's minimum is an estimate of the exact count (a message's framing, ReAct text counted whole) and a
+    method plans for its budget, so candidates are planned and fitted anew: stepping up in growing steps from the
+    estimate until one fits, then halving the gap down to the least that fits."""
+    try:
+        return _within(trajectory, fn, budget, s, cost)
+    except BudgetTooSmall as exc:
+        short, least = budget, max(exc.minimum, budget + 1)  # ``short`` does not fit; is ``least`` enough?
+
+    def fits(candidate: int) -> bool:
+        try:
+            _within(trajectory, fn, candidate, replace(s, budget=candidate), cost)
+        except BudgetTooSmall:
+            return False
+        return True
+
+    step = 1
+    while not fits(least):
+        short, least, step = least, least + step, step * 2
+        if step > 1 << 20:  # pragma: no cover - every method fits some budget: the input's own size
+            raise BudgetTooSmall(budget, least)
+    while least - short > 1:
+        middle = (short + least) // 2
+        short, least = (short, middle) if fits(middle) else (middle, least)
+    raise BudgetTooSmall(budget, least)
+
+
+def _within(original: Trajectory, fn: Method, budget: int, s: TrajectorySettings, cost: Cost) -> Plan:
     """The plan fitted to the budget; ReAct text is counted whole, so tighten until the exact count fits."""
+    plan = fn(original, s) if original.steps else Plan(original)
     masker = Masker(original, s)
     target = budget
     for _ in range(8):
