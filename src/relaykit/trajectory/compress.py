@@ -101,11 +101,12 @@ def _planned(fn: Method, trajectory: Trajectory, s: TrajectorySettings, budget: 
     """The method's plan fitted to ``budget``, or ``BudgetTooSmall`` with the least budget that was tried and fits.
     The packer's minimum is an estimate of the exact count (a message's framing, ReAct text counted whole) and a
     method plans for its budget, so candidates are planned and fitted anew: stepping up in growing steps from the
-    estimate until one fits, then halving the gap down to the least that fits."""
+    estimate until one fits, then halving the gap down to the least that fits (never below the estimate)."""
     try:
         return _within(trajectory, fn, budget, s, cost)
     except BudgetTooSmall as exc:
-        short, least = budget, max(exc.minimum, budget + 1)  # ``short`` does not fit; is ``least`` enough?
+        # the estimate never overstates (nothing below it fits): one check when it is right, the common case
+        short, least = max(budget, exc.minimum - 1), max(exc.minimum, budget + 1)  # ``short`` does not fit
 
     def fits(candidate: int) -> bool:
         try:
