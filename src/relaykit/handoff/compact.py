@@ -133,6 +133,7 @@ class _Group:
     goal_stems: frozenset[str] = frozenset()  # the first five letters of the longer goal names
     bound_words: dict[Key, frozenset[str]] = field(default_factory=dict)  # see bound_words()
     side_words: dict[tuple[Key, bool], tuple[frozenset[str], frozenset[str]]] = field(default_factory=dict)
+    touching: dict[Key, tuple[int, Counter[str], Counter[str]]] = field(default_factory=dict)  # see _stand_in
 
     def __post_init__(self) -> None:
         self.goal_names = frozenset(singular(w) for w in self.names - self.protected)
@@ -165,6 +166,7 @@ class _Group:
         out: dict[Key, set[str]] = {}
         self.near_words = {key: set(counts) for key, counts in near.items()}
         for key, counts in near.items():
+            self.touching[key] = (having[key], slots[key][-1], slots[key][1])
             need = max(_MIN_ROWS, math.ceil(_LABEL_SHARE * having[key]))
             candidates = {w for w, n in counts.items() if n >= need and w not in self.protected}
             # a word next to the value in every row is safe to state once in the header, whatever it is
@@ -240,10 +242,31 @@ class _Group:
         (remembered per column: ``labels`` and ``bound_words`` are fixed before any row is stripped)."""
         found = self.side_words.get((key, before))
         if found is None:
-            found = (frozenset(self.labels.get(key, _NONE) | known_labels(key[0], before)),
-                     frozenset(self.bound_words.get(key, _NONE) | unit_words(key[0])))
+            labels = frozenset(self.labels.get(key, _NONE) | known_labels(key[0], before))
+            bound = frozenset(self.bound_words.get(key, _NONE) | unit_words(key[0]))
+            found = (labels | self._stand_in(key, before, labels, bound), bound)
             self.side_words[(key, before)] = found
         return found
+
+    def _stand_in(self, key: Key, before: bool, labels: frozenset[str], bound: frozenset[str]) -> set[str]:
+        """The word that stands right next to the column's values where other rows hold its labels there ("48 GB
+        cards" / "48 GB memory": "cards" says the bound, so "memory" names the column too): every row has a word
+        at that place, all of them labels (after the value: bound or unit words only) but one plain lower-case
+        word, in two rows at least, that the goal does not want. A place where some rows hold nothing ("120 USD
+        breakfast" / "130 USD") or two other words take turns ("premium" / "economy") holds values."""
+        rows, before_counts, after_counts = self.touching.get(key, (0, Counter(), Counter()))
+        here = before_counts if before else after_counts
+        if sum(here.values()) < rows:
+            return set()
+        # after a value, only its bound and unit words count: the next clause's label stands there too
+        free = [w for w in here if (w not in labels or not before) and singular(w) not in bound]
+        if len(free) != 1 or here[free[0]] < 2 or here[free[0]] == rows:
+            return set()
+        word = free[0]
+        if not (word.isalpha() and word.islower()) or word in self.protected \
+                or word in self.valued.get(key, _NONE):
+            return set()
+        return {word}
 
     def _written(self, items: list[Item], i: int, gone: set[int]) -> list[int]:
         """The words right before value ``i`` that the trace wrote as a label ("hourly rate: €100")."""
@@ -256,6 +279,12 @@ class _Group:
             moved.append(j)
             j -= 1
         return moved
+
+    def obeys(self, c: int, bound: str) -> bool:
+        """Whether every row whose value in column ``c`` breaks ``bound`` is eliminated."""
+        key = self.columns[c]
+        return all(row.verdict == "eliminated" for row, (items, keys) in zip(self.rows, self._parsed(), strict=True)
+                   for i, k in keys.items() if k == key and violates(items[i][0], bound))
 
     def load(self) -> None:
         """Hold this family's rows parsed for the next passes (one family at a time, and not a huge one)."""
@@ -298,7 +327,7 @@ class _Group:
                              or self.columns[c][0] in _UNITLESS], self.before[c], named.get(c, []))
                 for c, words in enumerate(order)]
         # a bounded column with a unit is named by its unit and bound alone (``USD <=6.8``): the bound is
-        # the goal's, which says what it bounds; a label would repeat it
+        # the goal's, which says what it bounds; a label would repeat it (unless another column has its unit)
         heads = [self._head(c, words, bounds) for c, words in enumerate(said)]
         shown = [[*words, *named.get(c, ()), *self.near_words.get(key, ())]
                  for c, (words, key) in enumerate(zip(said, self.columns, strict=True))]
@@ -363,7 +392,9 @@ class _Group:
     def _head(self, c: int, words: list[str], bounds: dict[int, str]) -> str:
         """A column's header cell: its words and unit, and its bound (``km <=8``)."""
         unit = self.columns[c][0]
-        name = column_name([] if c in bounds and unit not in _UNITLESS else words, unit)
+        # its name stays where another column has the same unit (``premium GBP <=125 | excess GBP <=1000``)
+        alone = sum(key[0] == unit for key in self.columns) == 1
+        name = column_name([] if c in bounds and unit not in _UNITLESS and alone else words, unit)
         return f"{name} {bounds[c]}" if c in bounds else name
 
     def _line(self, row: RowLike, cells: dict[Key, str], words: list[str], said: tuple[set[Key], list[str]],
@@ -520,6 +551,17 @@ def _render(rows: Iterable[RowLike], protected: frozenset[str], labels: frozense
         if place is None or place[1] in bounds[place[0]]:
             left.append(constraint)
             continue
+        g, c = place
+        bounds[g][c] = header_bound(constraint)
+        names_of[g][c] = constraint.name.lower().split()
+        groups[g].bound_words[groups[g].columns[c]] = bound_words(constraint, constraints)
+    # a bound whose name touches two columns of its unit, one bounded already: the other one, where every row
+    # whose value breaks it is out (a passing row beyond it would say the bound is not that column's)
+    for constraint in list(left):
+        place = column_of(constraint, groups, {(g, c) for g, bound in enumerate(bounds) for c in bound})
+        if place is None or not groups[place[0]].obeys(place[1], header_bound(constraint)):
+            continue
+        left.remove(constraint)
         g, c = place
         bounds[g][c] = header_bound(constraint)
         names_of[g][c] = constraint.name.lower().split()

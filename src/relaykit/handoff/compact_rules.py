@@ -14,7 +14,7 @@ import functools
 import gc
 import re
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -201,7 +201,9 @@ def filler_form(word: str) -> bool:
         return True
     for end in ("ed", "d", "s", "ing"):
         stem = word.removesuffix(end)
-        if stem != word and len(stem) >= 3 and not {stem + "ing", stem + "s", stem + "es"}.isdisjoint(FILLER):
+        # "runs" of "running", "promises" of "promising": a doubled last letter, a silent e
+        forms = {stem + "ing", stem + "s", stem + "es", stem + stem[-1:] + "ing", stem.removesuffix("e") + "ing"}
+        if stem != word and len(stem) >= 3 and not forms.isdisjoint(FILLER):
             return True
     return False
 
@@ -449,9 +451,12 @@ def bound_words(constraint: Constraint, constraints: Sequence[Constraint]) -> fr
 
 
 
-def column_of(constraint: Constraint, groups: Sequence[_Columns]) -> tuple[int, int] | None:
+def column_of(constraint: Constraint, groups: Sequence[_Columns],
+              taken: Collection[tuple[int, int]] = ()) -> tuple[int, int] | None:
     """(group, column) whose values ``constraint`` bounds: the only column of its unit, or the only one of
-    its unit with a word of its name next to its values; None when it is not clear."""
+    its unit with a word of its name next to its values, leaving out the columns another bound ``taken``
+    ("58 GBP monthly premium, 150 GBP excess": "premium" touches both, "excess" took the second); None when
+    it is not clear."""
     if constraint.operator not in ("<=", ">=", "=="):
         return None
     found = [m for m in TOKEN.finditer(constraint.threshold) if m.lastgroup in ("qty", "time", "date")]
@@ -464,6 +469,7 @@ def column_of(constraint: Constraint, groups: Sequence[_Columns]) -> tuple[int, 
         name = {singular(w) for w in constraint.name.lower().split()}
         places = [(g, c) for g, c in places
                   if name & {singular(w) for w in groups[g].near_words.get(groups[g].columns[c], ())}]
+        places = [p for p in places if p not in taken]
     return places[0] if len(places) == 1 else None
 
 

@@ -1,0 +1,76 @@
+"""Issue 12, eighth wave: label words that stand in for a column's label leave the rows, a second bound of a
+unit finds its column when the first took the other, and more forms of telling verbs leave the rows. Each
+rule keeps what might be a value."""
+
+from relaykit.handoff import Fact, audit, compress_handoff, read_evidence
+from relaykit.handoff.compact_rules import filler_form
+
+GOAL = "A GPU vendor in region us-east with at least 48 GB per card and a rate below 6.8 USD."
+
+
+def _payload(rows: list[tuple[str, str, str, str]], goal: str = GOAL) -> str:
+    trace = "\n".join(f"{i} costs {price}, {memory}, region us-east. {i} {verdict}."
+                      for i, price, memory, verdict in rows)
+    return compress_handoff(trace, goal, "extract-rules").payload_text
+
+
+def test_a_word_that_takes_turns_with_the_bound_word_after_a_value_names_the_column() -> None:
+    rows = [("GV01", "$4.10", "96 GB cards", "passes"), ("GV02", "$5.20", "80 GB memory", "passes"),
+            ("GV03", "$3.30", "24 GB cards", "fails"), ("GV04", "$6.40", "141 GB memory", "passes"),
+            ("GV05", "$2.50", "48 GB cards", "passes")]
+    payload = _payload(rows)
+    assert "memory" not in payload and "cards" not in payload
+    assert "GB >=48" in payload.split("\n")[0]
+    facts = [Fact("GV02", "memory", "80 GB"), Fact("GV04", "memory", "141 GB"), Fact("GV03", "verdict", "fail")]
+    assert audit(payload, facts).recall == 1.0
+
+
+def test_words_that_may_be_values_stay_next_to_the_value() -> None:
+    # two words take turns where the bound word stands elsewhere: kinds of memory, not its name
+    rows = [("GV01", "$4.10", "96 GB cards", "passes"), ("GV02", "$5.20", "80 GB ecc", "passes"),
+            ("GV03", "$3.30", "24 GB hbm", "fails"), ("GV04", "$6.40", "141 GB ecc", "passes"),
+            ("GV05", "$2.50", "48 GB hbm", "passes")]
+    payload = _payload(rows)
+    assert payload.count(" ecc") == 2 and payload.count(" hbm") == 2
+    # some rows hold nothing there: an optional feature ("breakfast"), not a label
+    rows = [("GV01", "$4.10", "96 GB", "passes"), ("GV02", "$5.20", "80 GB spare", "passes"),
+            ("GV03", "$3.30", "24 GB cards", "fails"), ("GV04", "$6.40", "141 GB spare", "passes"),
+            ("GV05", "$2.50", "48 GB cards", "passes")]
+    assert _payload(rows).count(" spare") == 2
+    # a word the goal wants is never a label
+    rows = [("GV01", "$4.10", "96 GB cards", "passes"), ("GV02", "$5.20", "80 GB shared", "passes"),
+            ("GV03", "$3.30", "24 GB cards", "fails"), ("GV04", "$6.40", "141 GB shared", "passes")]
+    assert _payload(rows, GOAL.replace("per card", "per card, shared")).count(" shared") == 2
+
+
+INSURANCE = """IP01 premium=£31 excess=£850 network=regional -> FAIL(network)
+IP02 premium=GBP 147 excess=GBP 650 network=national -> FAIL(premium)
+IP03 premium=52 GBP excess=£1,200 network=national -> FAIL(excess)
+IP04 premium=GBP 98 excess=GBP 550 network=national -> PASS"""
+POLICY = "Find a policy with a national network, premium at most 125 GBP a month and an excess under 1000 GBP."
+
+
+def test_a_second_bound_of_a_unit_takes_the_column_the_first_left() -> None:
+    # "excess" stands next to both GBP values (after the premium, before the excess); "premium" only before the
+    # first: the premium takes the first column, so the excess bound goes to the second
+    payload = compress_handoff(INSURANCE, POLICY, "extract-rules").payload_text
+    header = payload.split("\n")[0]
+    assert "premium GBP <=125" in header and "excess GBP <=1000" in header and "excess <=" not in header
+    back = read_evidence(payload, POLICY).rows
+    assert back["IP03"].verdict == "eliminated" and back["IP03"].reason == "excess"
+    assert back["IP02"].reason == "premium"
+
+
+def test_a_second_bound_stays_a_cell_where_a_passing_row_breaks_it() -> None:
+    trace = INSURANCE.replace("excess=GBP 550", "excess=GBP 1,550")  # IP04 passes beyond 1000 GBP
+    payload = compress_handoff(trace, POLICY, "extract-rules").payload_text
+    assert "excess <= 1000 GBP" in payload.split("\n")[0]
+
+
+def test_other_forms_of_telling_verbs_are_filler() -> None:
+    assert filler_form("runs") and filler_form("promises") and filler_form("promised")
+    assert not filler_form("covered") and not filler_form("heated") and not filler_form("sold")
+    trace = ("GV01 runs in us-east, charges $4.10 an hour and promises 99.9% uptime: passes.\n"
+             "GV02 runs in eu-west, charges $5.10 an hour and promises 99.5% uptime: fails.")
+    payload = compress_handoff(trace, "A GPU vendor in region us-east.", "extract-rules").payload_text
+    assert "runs" not in payload and "promises" not in payload and "eu-west" in payload
