@@ -74,3 +74,17 @@ def test_other_forms_of_telling_verbs_are_filler() -> None:
              "GV02 runs in eu-west, charges $5.10 an hour and promises 99.5% uptime: fails.")
     payload = compress_handoff(trace, "A GPU vendor in region us-east.", "extract-rules").payload_text
     assert "runs" not in payload and "promises" not in payload and "eu-west" in payload
+
+
+def test_the_wanted_word_and_its_label_are_written_as_one_equal_sign() -> None:
+    trace = ("SP01: unit price 5.95 EUR; certification none. SP01 verdict: pass.\n"
+             "SP02: unit price 7.10 EUR; certification none. SP02 verdict: pass.\n"
+             "SP03: unit price 6.20 EUR; certification ISO-9001. SP03 verdict: eliminated (certification).")
+    goal = "Choose a supplier certified none, unit price at most 9.7 EUR."
+    payload = compress_handoff(trace, goal, "extract-rules").payload_text
+    rows = payload.split("\n")[1:]
+    assert rows[0] == "SP01 5.95 = +" and rows[1] == "SP02 7.1 = +" and "ISO-9001" in rows[2]
+    back = read_evidence(payload, goal).rows
+    assert "none" in back["SP01"].body and back["SP03"].verdict == "eliminated"
+    facts = [Fact("SP01", "certification", "none"), Fact("SP03", "certification", "ISO-9001")]
+    assert audit(payload, facts, trace=trace).recall == 1.0

@@ -315,12 +315,12 @@ class _Group:
         return [sorted(places[k], key=lambda w: places[k][w][0] / places[k][w][1]) for k in self.columns]
 
     def lines(self, order: list[list[str]], bounds: dict[int, str], named: dict[int, list[str]],
-              wants: Sequence[Wanted] = (), stated: frozenset[str] = frozenset(), same: str | None = None
-              ) -> Iterator[str]:
+              wants: Sequence[Wanted] = (), stated: frozenset[str] = frozenset(),
+              same: tuple[str, bool, frozenset[str]] | None = None) -> Iterator[str]:
         """The header (column words, unit, bound; ``other`` and the category labels the rows' words lost that
         the ``constraints:`` line does not name (``stated``, as ``stems``) only where there is no column: the
         goal names what a reader looks for, and these labels cost tokens in every hand-off) and the row lines;
-        a row's word ``same`` (the one ``==`` wanted word, when it costs more than one token) is written ``=``."""
+        a row's word ``same`` (the one ``==`` wanted word, see ``_aliased``) is written ``=``."""
         # a column with a unit is never named by the name of another attribute that follows its values
         # ("2 stars facilities bar": the unit says it, "facilities" labels the bar)
         said = [short_label([w for w in words if w in self.before[c] or w not in self.names
@@ -349,8 +349,23 @@ class _Group:
             left = self._unstated(row, {key: items[i][0] for i, key in keys.items()}, words, (marks, shown), bounds,
                                   wants)
             if same:
-                words = [EQUAL if w.lower() == same.lower() else w for w in words]
+                words = self._aliased(words, *same)
             yield self._line(row, {key: items[i][0] for i, key in keys.items()}, words, left, bounds)
+
+    def _aliased(self, words: list[str], same: str, long: bool, named: frozenset[str]) -> list[str]:
+        """``words`` with the one ``==`` wanted word written ``=`` where it costs more than one token (``long``),
+        or where a label of the constraint's name (``named``, as ``stems``) stands before it and goes with it
+        ("certification none" under ``certified == none``: a bare "none" keeps its label, ``=`` needs none)."""
+        out: list[str] = []
+        for word in words:
+            if word.lower() != same.lower():
+                out.append(word)
+                continue
+            labelled = bool(out) and bool(stems(out[-1]) & named) and out[-1].lower() not in self.protected
+            if labelled:
+                out.pop()
+            out.append(EQUAL if long or labelled else word)
+        return out
 
     def _unstated(self, row: RowLike, cells: dict[Key, str], words: list[str],
                   heads: tuple[list[list[str]], list[list[str]]], bounds: dict[int, str],
@@ -569,7 +584,9 @@ def _render(rows: Iterable[RowLike], protected: frozenset[str], labels: frozense
     out: list[str] = []
     stated = frozenset(stem for c in left for stem in stems(c.name))
     same = alias(wanted(left))
-    same = same if same and tokens.count(f" {same}") > 1 else None
+    # a word of one token is written ``=`` only with the label before it ("certification none": two tokens)
+    named = next((stems(w.name) for w in wanted(left) if w.equal), frozenset()) if same else frozenset()
+    same = (same, tokens.count(f" {same}") > 1, named) if same else None
     for group, bound, named in zip(groups, bounds, names_of, strict=True):
         group.load()
         head = group.prepare()
