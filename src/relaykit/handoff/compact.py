@@ -583,10 +583,10 @@ def _render(rows: Iterable[RowLike], protected: frozenset[str], labels: frozense
         groups[g].bound_words[groups[g].columns[c]] = bound_words(constraint, constraints)
     out: list[str] = []
     stated = frozenset(stem for c in left for stem in stems(c.name))
-    same = alias(wanted(left))
+    word = alias(wanted(left))
     # a word of one token is written ``=`` only with the label before it ("certification none": two tokens)
-    named = next((stems(w.name) for w in wanted(left) if w.equal), frozenset()) if same else frozenset()
-    same = (same, tokens.count(f" {same}") > 1, named) if same else None
+    same = (word, tokens.count(f" {word}") > 1, next(stems(w.name) for w in wanted(left) if w.equal)) \
+        if word else None
     for group, bound, named in zip(groups, bounds, names_of, strict=True):
         group.load()
         head = group.prepare()
