@@ -88,3 +88,12 @@ def test_the_wanted_word_and_its_label_are_written_as_one_equal_sign() -> None:
     assert "none" in back["SP01"].body and back["SP03"].verdict == "eliminated"
     facts = [Fact("SP01", "certification", "none"), Fact("SP03", "certification", "ISO-9001")]
     assert audit(payload, facts, trace=trace).recall == 1.0
+
+
+def test_a_header_names_a_unit_column_without_repeating_its_unit_or_another_bound() -> None:
+    trace = "\n".join(f"HT0{i}: price {p} USD; distance from the centre {d} km, star rating {s} stars. HT0{i} {v}."
+                      for i, (p, d, s, v) in enumerate([(180, 2.1, 4, "passes"), (320, 5.2, 3, "fails"),
+                                                        (150, 9.1, 5, "fails"), (210, 1.4, 2, "passes")], 1))
+    goal = "Find a hotel under 300 USD, no more than 8 km from the centre."
+    header = compress_handoff(trace, goal, "extract-rules").payload_text.split("\n")[0]
+    assert header == "id | USD <=300 | km <=8 | stars"

@@ -30,6 +30,7 @@ from relaykit import tokens
 from relaykit.handoff.compact_rules import (
     BREAK,
     EQUAL,
+    GENERIC_LABELS,
     MONEY_REASONS,
     OUT_CELL,
     PASS_CELL,
@@ -409,6 +410,12 @@ class _Group:
         unit = self.columns[c][0]
         # its name stays where another column has the same unit (``premium GBP <=125 | excess GBP <=1000``)
         alone = sum(key[0] == unit for key in self.columns) == 1
+        # not a word that only repeats a unit that names its attribute ("star rating" of ``stars``), nor one
+        # that another column's bound says ("centre" of ``km <=8``, seen before "3 stars")
+        said = unit_words(unit)
+        others = {w for key, ws in self.bound_words.items() if key != self.columns[c] for w in ws}
+        words = [w for w in words if not (said and (w in GENERIC_LABELS or singular(w) in said))
+                 and (singular(w) not in others or singular(w) in self.bound_words.get(self.columns[c], _NONE))]
         name = column_name([] if c in bounds and unit not in _UNITLESS and alone else words, unit)
         return f"{name} {bounds[c]}" if c in bounds else name
 
