@@ -97,3 +97,28 @@ def test_a_header_names_a_unit_column_without_repeating_its_unit_or_another_boun
     goal = "Find a hotel under 300 USD, no more than 8 km from the centre."
     header = compress_handoff(trace, goal, "extract-rules").payload_text.split("\n")[0]
     assert header == "id | USD <=300 | km <=8 | stars"
+
+
+def test_a_noun_that_says_what_the_unit_measures_names_its_only_column() -> None:
+    trace = ("FAIL - GV01: $7.30/hour, 48 GB memory, eu-west, 99.9% uptime.\n"
+             "PASS - GV02: $5.10/hour, 80 GB, eu-west, 99.95% SLA.\n"
+             "FAIL - GV03: $4.20/hour, 24 GB memory, eu-west, 99.0% uptime.\n"
+             "PASS - GV04: $6.60/hour, 96 GB, eu-west, 99.99% SLA.")
+    goal = "Pick a GPU vendor in region eu-west with at least 48 GB per card, an SLA of at least 99.5%."
+    payload = compress_handoff(trace, goal, "extract-rules").payload_text
+    assert "memory" not in payload and "uptime" not in payload
+    facts = [Fact("GV01", "memory", "48 GB"), Fact("GV03", "sla", "99.0%"), Fact("GV03", "verdict", "fail")]
+    assert audit(payload, facts, trace=trace).recall == 1.0
+    # two such nouns by one unit may be two attributes: both stay
+    mixed = trace.replace("24 GB memory", "24 GB storage")
+    payload = compress_handoff(mixed, goal, "extract-rules").payload_text
+    assert "memory" in payload and "storage" in payload
+
+
+def test_a_clause_of_a_price_label_and_what_it_is_per_says_nothing_but_a_lone_rate_word_stays() -> None:
+    trace = ("GV01: price per hour 4.10 USD; region us-east. GV01 hourly rate check: pass.\n"
+             "GV02: price per hour 7.20 USD; region us-east. GV02 hourly rate check: fail.\n"
+             "GV03: price per hour 3.30 USD; region us-east; night.")
+    payload = compress_handoff(trace, "A vendor in region us-east under 6.8 USD per hour.", "extract-rules")
+    rows = payload.payload_text.split("\n")[1:]
+    assert "hourly" not in payload.payload_text and rows[2].endswith(" night ?")

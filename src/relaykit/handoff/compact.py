@@ -31,6 +31,8 @@ from relaykit.handoff.compact_rules import (
     BREAK,
     EQUAL,
     GENERIC_LABELS,
+    MEASURE_NOUNS,
+    MONEY_LABELS,
     MONEY_REASONS,
     OUT_CELL,
     PASS_CELL,
@@ -243,11 +245,21 @@ class _Group:
         (remembered per column: ``labels`` and ``bound_words`` are fixed before any row is stripped)."""
         found = self.side_words.get((key, before))
         if found is None:
-            labels = frozenset(self.labels.get(key, _NONE) | known_labels(key[0], before))
+            labels = frozenset(self.labels.get(key, _NONE) | known_labels(key[0], before) | self._measure(key))
             bound = frozenset(self.bound_words.get(key, _NONE) | unit_words(key[0]))
             found = (labels | self._stand_in(key, before, labels, bound), bound)
             self.side_words[(key, before)] = found
         return found
+
+    def _measure(self, key: Key) -> frozenset[str]:
+        """The noun that says what the column's unit measures ("memory" of "48 GB memory", "uptime" of "99.9%
+        uptime"), where the column is the only one of its unit and no other such noun touches its values ("16
+        GB memory" / "512 GB storage" might be two attributes in one column)."""
+        nouns = MEASURE_NOUNS.get(key[0], _NONE)
+        found = nouns & self.near_words.get(key, set()) - self.protected
+        if len(found) != 1 or any(k[0] == key[0] and k != key for k in self.columns):
+            return _NONE
+        return frozenset(found)
 
     def _stand_in(self, key: Key, before: bool, labels: frozenset[str], bound: frozenset[str]) -> set[str]:
         """The word that stands right next to the column's values where other rows hold its labels there ("48 GB
@@ -497,24 +509,27 @@ class _Group:
 
     def _bare_labels(self, items: list[Item]) -> set[int]:
         """The words of clauses that hold no value and only label words (``capacity ;`` left over from
-        "MR02 capacity check: 6 seats", whose value the row already holds): they say nothing."""
+        "MR02 capacity check: 6 seats", whose value the row already holds; ``price hour ;``): they say nothing."""
         if self.label_words is None:  # not the reasons' words: "drops out because of us-west" names a value
             # not RATE_WORDS on their own: "departure window night", "| night |", "billed monthly" are values
             found = self.written_labels | self.goal_names
-            self.label_words = frozenset(found.union(*self.labels.values()) - self.protected)
+            sides = (self._side_words(key, before)[0] for key in self.columns for before in (True, False))
+            self.label_words = frozenset(found.union(*self.labels.values(), *sides) - self.protected - RATE_WORDS)
         out: set[int] = set()
         start, bare = 0, True  # where the clause began, and whether all of it so far is label words
-        for j, (word, unit) in enumerate(items):
+        priced = per = False  # a money label in the clause; what a price is per ("price hour": a label too)
+        for j, (word, unit) in enumerate([*items, (BREAK, BREAK)]):
             if unit == BREAK:
-                if bare and j > start:
-                    out.update(range(start, j))
-                start, bare = j + 1, True
+                if bare and j > start and (priced or not per):
+                    out.update(range(start, min(j, len(items))))
+                start, bare, priced, per = j + 1, True, False, False
             elif bare:
                 low = word.lower()
+                priced = priced or low in MONEY_LABELS
+                per = per or (low in RATE_WORDS and low not in self.protected)
                 bare = unit is None and (low in self.label_words or singular(low) in self.label_words
-                                         or (low[:5] in self.goal_stems and low not in self.protected))
-        if bare and len(items) > start:
-            out.update(range(start, len(items)))
+                                         or (low[:5] in self.goal_stems and low not in self.protected)
+                                         or (low in RATE_WORDS and low not in self.protected))
         return out
 
 

@@ -244,6 +244,19 @@ DISTANCE_LABELS = frozenset({"distance"})
 """Words that name a length right before it ("distance 1.2 km")."""
 
 
+MEASURE_NOUNS: dict[str, frozenset[str]] = {
+    **dict.fromkeys(("GB", "TB", "MB"), frozenset({"memory", "ram", "vram", "storage", "disk"})),
+    "%": frozenset({"uptime", "availability"}),
+    **dict.fromkeys(("km", "miles", "m"), frozenset({"distance"})),
+    "ms": frozenset({"latency"}),
+    **dict.fromkeys(("Gbps", "Mbps"), frozenset({"bandwidth"})),
+    **dict.fromkeys(("kg", "lb"), frozenset({"weight"})),
+    **dict.fromkeys(("m2", "sqft"), frozenset({"area"})),
+}
+"""Nouns that say what a unit measures ("48 GB memory", "99.9% uptime"): next to the only column of that unit,
+on either side, they name it (``column_of`` and the writer's ``_measure`` say when)."""
+
+
 def known_labels(unit: str, before: bool) -> frozenset[str]:
     """The words known to label a value of ``unit`` when they stand right before it."""
     if not before:
@@ -481,9 +494,9 @@ def header_bound(constraint: Constraint) -> str:
     return f"{constraint.operator}{value}"
 
 
-__all__ = ["BREAK", "DISTANCE_LABELS", "EQUAL", "GENERIC_LABELS", "LABEL_WORDS", "LINKING_VERBS", "MONEY_LABELS",
-           "MONEY_REASONS", "OUT_CELL", "PASS_CELL", "RATE_ADJECTIVES", "RATE_WORDS", "SEP", "UNITLESS", "Item",
-           "Wanted", "alias", "applying", "bound_value", "bound_words", "collector_paused", "column_name",
+__all__ = ["BREAK", "DISTANCE_LABELS", "EQUAL", "GENERIC_LABELS", "LABEL_WORDS", "LINKING_VERBS", "MEASURE_NOUNS",
+           "MONEY_LABELS", "MONEY_REASONS", "OUT_CELL", "PASS_CELL", "RATE_ADJECTIVES", "RATE_WORDS", "SEP", "UNITLESS",
+           "Item", "Wanted", "alias", "applying", "bound_value", "bound_words", "collector_paused", "column_name",
            "column_of", "decode", "encode", "encode_text", "filler_form", "full_number", "header_bound", "items_of",
            "keys_of", "known_labels", "named_column", "near", "read_constraint", "read_constraint_line",
            "short_label", "short_number", "sides", "singular", "stems", "unit_words", "vacuous_reason",
