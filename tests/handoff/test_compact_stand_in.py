@@ -122,3 +122,10 @@ def test_a_clause_of_a_price_label_and_what_it_is_per_says_nothing_but_a_lone_ra
     payload = compress_handoff(trace, "A vendor in region us-east under 6.8 USD per hour.", "extract-rules")
     rows = payload.payload_text.split("\n")[1:]
     assert "hourly" not in payload.payload_text and rows[2].endswith(" night ?")
+
+
+def test_held_and_include_are_telling_verbs() -> None:
+    trace = ("SP01: EUR 6.40 per unit; ISO-9001 certification is held; facilities include a lab. SP01 is accepted.\n"
+             "SP02: EUR 7.50 per unit; ISO-14001 certification is held. SP02 is rejected.")
+    payload = compress_handoff(trace, "A supplier certified ISO-9001.", "extract-rules").payload_text
+    assert " held" not in payload and "include" not in payload and "lab" in payload

@@ -187,7 +187,8 @@ _VALUE_FORMS = frozenset({"covered", "seated", "heated", "sold"})  # they descri
 
 LINKING_VERBS = frozenset({"take", "takes", "took", "taking", "get", "gets", "got", "measure", "measures",
                            "measuring", "total", "totals", "totalling", "totaling", "amount", "amounts", "stand",
-                           "stands", "lie", "lies", "come", "comes", "sit", "sat", "sits"})
+                           "stands", "lie", "lies", "come", "comes", "sit", "sat", "sits", "held", "include",
+                           "includes"})
 """Verbs that only tie a value to its option ("the commute takes 4.2 km", "the bill totals 90 EUR")."""
 
 
