@@ -37,6 +37,12 @@ def test_words_that_may_be_values_stay_next_to_the_value() -> None:
             ("GV03", "$3.30", "24 GB cards", "fails"), ("GV04", "$6.40", "141 GB spare", "passes"),
             ("GV05", "$2.50", "48 GB cards", "passes")]
     assert _payload(rows).count(" spare") == 2
+    # beside what a price is per, a word may be a value too
+    stays = [("HT01", "120 USD night"), ("HT02", "150 USD breakfast"), ("HT03", "130 USD night"),
+             ("HT04", "140 USD breakfast")]
+    trace = "\n".join(f"{i}: {price}; 3 stars. {i} passes." for i, price in stays)
+    payload = compress_handoff(trace, "A hotel under 200 USD a night.", "extract-rules").payload_text
+    assert payload.count("breakfast") == 2
     # a word the goal wants is never a label
     rows = [("GV01", "$4.10", "96 GB cards", "passes"), ("GV02", "$5.20", "80 GB shared", "passes"),
             ("GV03", "$3.30", "24 GB cards", "fails"), ("GV04", "$6.40", "141 GB shared", "passes")]

@@ -83,6 +83,7 @@ _LABEL_SHARE = 0.6  # a word moves to the header when it stands next to the colu
 _MIN_ROWS = 3
 _CACHE_ROWS = 300  # parsed rows held at once; beyond this a table is re-read per pass (memory over speed)
 _NONE: frozenset[str] = frozenset()
+_ANY_VALUE = MONEY_LABELS | GENERIC_LABELS | RATE_WORDS  # they stand next to any value, so they name no column
 _BARE = frozenset({"yes", "no", "none", "not", "true", "false", "y", "n"})  # values that need their label
 
 
@@ -262,21 +263,23 @@ class _Group:
         return frozenset(found)
 
     def _stand_in(self, key: Key, before: bool, labels: frozenset[str], bound: frozenset[str]) -> set[str]:
-        """The word that stands right next to the column's values where other rows hold its labels there ("48 GB
+        """The word that stands right next to the column's values where other rows hold its name there ("48 GB
         cards" / "48 GB memory": "cards" says the bound, so "memory" names the column too): every row has a word
-        at that place, all of them labels (after the value: bound or unit words only) but one plain lower-case
-        word, in two rows at least, that the goal does not want. A place where some rows hold nothing ("120 USD
-        breakfast" / "130 USD") or two other words take turns ("premium" / "economy") holds values."""
+        at that place, all of them the column's bound or unit words (before the value, its labels too) but one
+        plain lower-case word, in two rows at least, that the goal does not want. A place where some rows hold
+        nothing ("120 USD breakfast" / "130 USD") or two other words take turns ("premium" / "economy") holds
+        values; so does one beside a word that names any value or what a price is per ("premium 300 USD" /
+        "price 120 USD", "150 USD breakfast" / "120 USD night")."""
         rows, before_counts, after_counts = self.touching.get(key, (0, Counter(), Counter()))
         here = before_counts if before else after_counts
         if sum(here.values()) < rows:
             return set()
-        # after a value, only its bound and unit words count: the next clause's label stands there too
-        free = [w for w in here if (w not in labels or not before) and singular(w) not in bound]
+        # after a value, not its labels: the next clause's label stands there too
+        free = [w for w in here if w in _ANY_VALUE or not (singular(w) in bound or (before and w in labels))]
         if len(free) != 1 or here[free[0]] < 2 or here[free[0]] == rows:
             return set()
         word = free[0]
-        if not (word.isalpha() and word.islower()) or word in self.protected \
+        if not (word.isalpha() and word.islower()) or word in self.protected or word in _ANY_VALUE \
                 or word in self.valued.get(key, _NONE):
             return set()
         return {word}
