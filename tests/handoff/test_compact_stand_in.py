@@ -37,6 +37,11 @@ def test_words_that_may_be_values_stay_next_to_the_value() -> None:
             ("GV03", "$3.30", "24 GB cards", "fails"), ("GV04", "$6.40", "141 GB spare", "passes"),
             ("GV05", "$2.50", "48 GB cards", "passes")]
     assert _payload(rows).count(" spare") == 2
+    # beside a word that names any value, a word may be a value too: a cabin, not a fare's label
+    fares = [("F01", "premium 300 USD"), ("F02", "price 120 USD"), ("F03", "premium 310 USD"),
+             ("F04", "price 130 USD"), ("F05", "price 150 USD")]
+    trace = "\n".join(f"{i}: {fare}; 2 stops. {i} passes." for i, fare in fares)
+    assert compress_handoff(trace, "A flight under 400 USD.", "extract-rules").payload_text.count("premium") == 2
     # beside what a price is per, a word may be a value too
     stays = [("HT01", "120 USD night"), ("HT02", "150 USD breakfast"), ("HT03", "130 USD night"),
              ("HT04", "140 USD breakfast")]

@@ -178,7 +178,7 @@ class _Group:
             out[key] = {w for w in candidates if counts[w] == having[key]
                         or self._alone(slots[key], w, candidates | self.names, having[key])}
             for w in candidates:
-                out[key] |= self._synonyms(slots[key], w, having[key], self.valued.get(key, _NONE))
+                out[key] |= self._synonyms(slots[key], w, having[key], self.valued.get(key, _NONE), key[0])
         return out
 
     def _note_valued(self, items: list[Item], i: int, key: Key) -> None:
@@ -188,16 +188,23 @@ class _Group:
                 and (items[i - 2][0].lower() in self.names or items[i - 2][0].lower() in self.written_labels):
             self.valued.setdefault(key, set()).add(items[i - 1][0].lower())
 
-    def _synonyms(self, slots: dict[int, Counter[str]], word: str, rows: int, valued: Iterable[str]) -> set[str]:
+    def _synonyms(self, slots: dict[int, Counter[str]], word: str, rows: int, valued: Iterable[str],
+                  unit: str) -> set[str]:
         """The labels that stand right before the value where a label does in other rows ("price 288" /
         "rate 311"): every row has a word there, each in two rows at least (a value seen once is a value),
         plain lower-case words, none the goal wants, none after a label (``valued``). A word in every row is
-        a label already; this takes its synonyms too."""
+        a label already; this takes its synonyms too. Beside a word that names any value ("price"), only
+        words known to name this one ("rate", the goal's names): "premium 300 USD" / "price 120 USD" keeps
+        "premium", which may be a cabin."""
         here = slots.get(-1, Counter())
         if here[word] == 0 or sum(here.values()) < rows or any(
                 n < 2 or not w.isalpha() or not w.islower() or w in self.protected for w, n in here.items()) \
                 or not set(here).isdisjoint(valued):
             return set()
+        if word in _ANY_VALUE:
+            known = known_labels(unit, True) | MEASURE_NOUNS.get(unit, _NONE) | unit_words(unit)
+            if any(w not in known and w not in self.names and w not in self.written_labels for w in here):
+                return set()
         return set(here)
 
     @staticmethod
