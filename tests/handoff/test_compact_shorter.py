@@ -272,7 +272,7 @@ def test_vague_reasons_and_a_goal_name_after_its_value_leave_the_rows() -> None:
     body = payload.split("\n", 1)[1]
     assert "out:" not in body and "limit" not in body and body.count("network") == 1  # "no network" keeps it
     back = read_evidence(payload, goal).rows
-    assert back["IP02"].verdict == "eliminated" and back["IP02"].reason == "price,network"  # 1200 > 1000 GBP
+    assert back["IP02"].verdict == "eliminated" and back["IP02"].reason == "excess,network"  # 1200 > 1000 GBP
     facts = [Fact("IP02", "network", "regional"), Fact("IP02", "excess", "1,200 GBP"),
              Fact("IP01", "network", "national")]
     assert audit(payload, facts, trace=trace).recall == 1.0

@@ -30,6 +30,9 @@ from relaykit import tokens
 from relaykit.handoff.compact_rules import (
     BREAK,
     EQUAL,
+    GENERIC_LABELS,
+    MEASURE_NOUNS,
+    MONEY_LABELS,
     MONEY_REASONS,
     OUT_CELL,
     PASS_CELL,
@@ -80,6 +83,7 @@ _LABEL_SHARE = 0.6  # a word moves to the header when it stands next to the colu
 _MIN_ROWS = 3
 _CACHE_ROWS = 300  # parsed rows held at once; beyond this a table is re-read per pass (memory over speed)
 _NONE: frozenset[str] = frozenset()
+_ANY_VALUE = MONEY_LABELS | GENERIC_LABELS | RATE_WORDS  # they stand next to any value, so they name no column
 _BARE = frozenset({"yes", "no", "none", "not", "true", "false", "y", "n"})  # values that need their label
 
 
@@ -133,6 +137,7 @@ class _Group:
     goal_stems: frozenset[str] = frozenset()  # the first five letters of the longer goal names
     bound_words: dict[Key, frozenset[str]] = field(default_factory=dict)  # see bound_words()
     side_words: dict[tuple[Key, bool], tuple[frozenset[str], frozenset[str]]] = field(default_factory=dict)
+    touching: dict[Key, tuple[int, Counter[str], Counter[str]]] = field(default_factory=dict)  # see _stand_in
 
     def __post_init__(self) -> None:
         self.goal_names = frozenset(singular(w) for w in self.names - self.protected)
@@ -165,6 +170,7 @@ class _Group:
         out: dict[Key, set[str]] = {}
         self.near_words = {key: set(counts) for key, counts in near.items()}
         for key, counts in near.items():
+            self.touching[key] = (having[key], slots[key][-1], slots[key][1])
             need = max(_MIN_ROWS, math.ceil(_LABEL_SHARE * having[key]))
             candidates = {w for w, n in counts.items() if n >= need and w not in self.protected}
             # a word next to the value in every row is safe to state once in the header, whatever it is
@@ -172,7 +178,7 @@ class _Group:
             out[key] = {w for w in candidates if counts[w] == having[key]
                         or self._alone(slots[key], w, candidates | self.names, having[key])}
             for w in candidates:
-                out[key] |= self._synonyms(slots[key], w, having[key], self.valued.get(key, _NONE))
+                out[key] |= self._synonyms(slots[key], w, having[key], self.valued.get(key, _NONE), key[0])
         return out
 
     def _note_valued(self, items: list[Item], i: int, key: Key) -> None:
@@ -182,16 +188,23 @@ class _Group:
                 and (items[i - 2][0].lower() in self.names or items[i - 2][0].lower() in self.written_labels):
             self.valued.setdefault(key, set()).add(items[i - 1][0].lower())
 
-    def _synonyms(self, slots: dict[int, Counter[str]], word: str, rows: int, valued: Iterable[str]) -> set[str]:
+    def _synonyms(self, slots: dict[int, Counter[str]], word: str, rows: int, valued: Iterable[str],
+                  unit: str) -> set[str]:
         """The labels that stand right before the value where a label does in other rows ("price 288" /
         "rate 311"): every row has a word there, each in two rows at least (a value seen once is a value),
         plain lower-case words, none the goal wants, none after a label (``valued``). A word in every row is
-        a label already; this takes its synonyms too."""
+        a label already; this takes its synonyms too. Beside a word that names any value ("price"), only
+        words known to name this one ("rate", the goal's names): "premium 300 USD" / "price 120 USD" keeps
+        "premium", which may be a cabin."""
         here = slots.get(-1, Counter())
         if here[word] == 0 or sum(here.values()) < rows or any(
                 n < 2 or not w.isalpha() or not w.islower() or w in self.protected for w, n in here.items()) \
                 or not set(here).isdisjoint(valued):
             return set()
+        if word in _ANY_VALUE:
+            known = known_labels(unit, True) | MEASURE_NOUNS.get(unit, _NONE) | unit_words(unit)
+            if any(w not in known and w not in self.names and w not in self.written_labels for w in here):
+                return set()
         return set(here)
 
     @staticmethod
@@ -240,10 +253,43 @@ class _Group:
         (remembered per column: ``labels`` and ``bound_words`` are fixed before any row is stripped)."""
         found = self.side_words.get((key, before))
         if found is None:
-            found = (frozenset(self.labels.get(key, _NONE) | known_labels(key[0], before)),
-                     frozenset(self.bound_words.get(key, _NONE) | unit_words(key[0])))
+            labels = frozenset(self.labels.get(key, _NONE) | known_labels(key[0], before) | self._measure(key))
+            bound = frozenset(self.bound_words.get(key, _NONE) | unit_words(key[0]))
+            found = (labels | self._stand_in(key, before, labels, bound), bound)
             self.side_words[(key, before)] = found
         return found
+
+    def _measure(self, key: Key) -> frozenset[str]:
+        """The noun that says what the column's unit measures ("memory" of "48 GB memory", "uptime" of "99.9%
+        uptime"), where the column is the only one of its unit and no other such noun touches its values ("16
+        GB memory" / "512 GB storage" might be two attributes in one column)."""
+        nouns = MEASURE_NOUNS.get(key[0], _NONE)
+        found = nouns & self.near_words.get(key, set()) - self.protected
+        if len(found) != 1 or any(k[0] == key[0] and k != key for k in self.columns):
+            return _NONE
+        return frozenset(found)
+
+    def _stand_in(self, key: Key, before: bool, labels: frozenset[str], bound: frozenset[str]) -> set[str]:
+        """The word that stands right next to the column's values where other rows hold its name there ("48 GB
+        cards" / "48 GB memory": "cards" says the bound, so "memory" names the column too): every row has a word
+        at that place, all of them the column's bound or unit words (before the value, its labels too) but one
+        plain lower-case word, in two rows at least, that the goal does not want. A place where some rows hold
+        nothing ("120 USD breakfast" / "130 USD") or two other words take turns ("premium" / "economy") holds
+        values; so does one beside a word that names any value or what a price is per ("premium 300 USD" /
+        "price 120 USD", "150 USD breakfast" / "120 USD night")."""
+        rows, before_counts, after_counts = self.touching.get(key, (0, Counter(), Counter()))
+        here = before_counts if before else after_counts
+        if sum(here.values()) < rows:
+            return set()
+        # after a value, not its labels: the next clause's label stands there too
+        free = [w for w in here if w in _ANY_VALUE or not (singular(w) in bound or (before and w in labels))]
+        if len(free) != 1 or here[free[0]] < 2 or here[free[0]] == rows:
+            return set()
+        word = free[0]
+        if not (word.isalpha() and word.islower()) or word in self.protected or word in _ANY_VALUE \
+                or word in self.valued.get(key, _NONE):
+            return set()
+        return {word}
 
     def _written(self, items: list[Item], i: int, gone: set[int]) -> list[int]:
         """The words right before value ``i`` that the trace wrote as a label ("hourly rate: €100")."""
@@ -256,6 +302,12 @@ class _Group:
             moved.append(j)
             j -= 1
         return moved
+
+    def obeys(self, c: int, bound: str) -> bool:
+        """Whether every row whose value in column ``c`` breaks ``bound`` is eliminated."""
+        key = self.columns[c]
+        return all(row.verdict == "eliminated" for row, (items, keys) in zip(self.rows, self._parsed(), strict=True)
+                   for i, k in keys.items() if k == key and violates(items[i][0], bound))
 
     def load(self) -> None:
         """Hold this family's rows parsed for the next passes (one family at a time, and not a huge one)."""
@@ -286,19 +338,19 @@ class _Group:
         return [sorted(places[k], key=lambda w: places[k][w][0] / places[k][w][1]) for k in self.columns]
 
     def lines(self, order: list[list[str]], bounds: dict[int, str], named: dict[int, list[str]],
-              wants: Sequence[Wanted] = (), stated: frozenset[str] = frozenset(), same: str | None = None
-              ) -> Iterator[str]:
+              wants: Sequence[Wanted] = (), stated: frozenset[str] = frozenset(),
+              same: tuple[str, bool, frozenset[str]] | None = None) -> Iterator[str]:
         """The header (column words, unit, bound; ``other`` and the category labels the rows' words lost that
         the ``constraints:`` line does not name (``stated``, as ``stems``) only where there is no column: the
         goal names what a reader looks for, and these labels cost tokens in every hand-off) and the row lines;
-        a row's word ``same`` (the one ``==`` wanted word, when it costs more than one token) is written ``=``."""
+        a row's word ``same`` (the one ``==`` wanted word, see ``_aliased``) is written ``=``."""
         # a column with a unit is never named by the name of another attribute that follows its values
         # ("2 stars facilities bar": the unit says it, "facilities" labels the bar)
         said = [short_label([w for w in words if w in self.before[c] or w not in self.names
                              or self.columns[c][0] in _UNITLESS], self.before[c], named.get(c, []))
                 for c, words in enumerate(order)]
         # a bounded column with a unit is named by its unit and bound alone (``USD <=6.8``): the bound is
-        # the goal's, which says what it bounds; a label would repeat it
+        # the goal's, which says what it bounds; a label would repeat it (unless another column has its unit)
         heads = [self._head(c, words, bounds) for c, words in enumerate(said)]
         shown = [[*words, *named.get(c, ()), *self.near_words.get(key, ())]
                  for c, (words, key) in enumerate(zip(said, self.columns, strict=True))]
@@ -320,8 +372,23 @@ class _Group:
             left = self._unstated(row, {key: items[i][0] for i, key in keys.items()}, words, (marks, shown), bounds,
                                   wants)
             if same:
-                words = [EQUAL if w.lower() == same.lower() else w for w in words]
+                words = self._aliased(words, *same)
             yield self._line(row, {key: items[i][0] for i, key in keys.items()}, words, left, bounds)
+
+    def _aliased(self, words: list[str], same: str, long: bool, named: frozenset[str]) -> list[str]:
+        """``words`` with the one ``==`` wanted word written ``=`` where it costs more than one token (``long``),
+        or where a label of the constraint's name (``named``, as ``stems``) stands before it and goes with it
+        ("certification none" under ``certified == none``: a bare "none" keeps its label, ``=`` needs none)."""
+        out: list[str] = []
+        for word in words:
+            if word.lower() != same.lower():
+                out.append(word)
+                continue
+            labelled = bool(out) and bool(stems(out[-1]) & named) and out[-1].lower() not in self.protected
+            if labelled:
+                out.pop()
+            out.append(EQUAL if long or labelled else word)
+        return out
 
     def _unstated(self, row: RowLike, cells: dict[Key, str], words: list[str],
                   heads: tuple[list[list[str]], list[list[str]]], bounds: dict[int, str],
@@ -363,7 +430,15 @@ class _Group:
     def _head(self, c: int, words: list[str], bounds: dict[int, str]) -> str:
         """A column's header cell: its words and unit, and its bound (``km <=8``)."""
         unit = self.columns[c][0]
-        name = column_name([] if c in bounds and unit not in _UNITLESS else words, unit)
+        # its name stays where another column has the same unit (``premium GBP <=125 | excess GBP <=1000``)
+        alone = sum(key[0] == unit for key in self.columns) == 1
+        # not a word that only repeats a unit that names its attribute ("star rating" of ``stars``), nor one
+        # that another column's bound says ("centre" of ``km <=8``, seen before "3 stars")
+        said = unit_words(unit)
+        others = {w for key, ws in self.bound_words.items() if key != self.columns[c] for w in ws}
+        words = [w for w in words if not (said and (w in GENERIC_LABELS or singular(w) in said))
+                 and (singular(w) not in others or singular(w) in self.bound_words.get(self.columns[c], _NONE))]
+        name = column_name([] if c in bounds and unit not in _UNITLESS and alone else words, unit)
         return f"{name} {bounds[c]}" if c in bounds else name
 
     def _line(self, row: RowLike, cells: dict[Key, str], words: list[str], said: tuple[set[Key], list[str]],
@@ -444,24 +519,27 @@ class _Group:
 
     def _bare_labels(self, items: list[Item]) -> set[int]:
         """The words of clauses that hold no value and only label words (``capacity ;`` left over from
-        "MR02 capacity check: 6 seats", whose value the row already holds): they say nothing."""
+        "MR02 capacity check: 6 seats", whose value the row already holds; ``price hour ;``): they say nothing."""
         if self.label_words is None:  # not the reasons' words: "drops out because of us-west" names a value
             # not RATE_WORDS on their own: "departure window night", "| night |", "billed monthly" are values
             found = self.written_labels | self.goal_names
-            self.label_words = frozenset(found.union(*self.labels.values()) - self.protected)
+            sides = (self._side_words(key, before)[0] for key in self.columns for before in (True, False))
+            self.label_words = frozenset(found.union(*self.labels.values(), *sides) - self.protected - RATE_WORDS)
         out: set[int] = set()
         start, bare = 0, True  # where the clause began, and whether all of it so far is label words
-        for j, (word, unit) in enumerate(items):
+        priced = per = False  # a money label in the clause; what a price is per ("price hour": a label too)
+        for j, (word, unit) in enumerate([*items, (BREAK, BREAK)]):
             if unit == BREAK:
-                if bare and j > start:
-                    out.update(range(start, j))
-                start, bare = j + 1, True
+                if bare and j > start and (priced or not per):
+                    out.update(range(start, min(j, len(items))))
+                start, bare, priced, per = j + 1, True, False, False
             elif bare:
                 low = word.lower()
+                priced = priced or low in MONEY_LABELS
+                per = per or (low in RATE_WORDS and low not in self.protected)
                 bare = unit is None and (low in self.label_words or singular(low) in self.label_words
-                                         or (low[:5] in self.goal_stems and low not in self.protected))
-        if bare and len(items) > start:
-            out.update(range(start, len(items)))
+                                         or (low[:5] in self.goal_stems and low not in self.protected)
+                                         or (low in RATE_WORDS and low not in self.protected))
         return out
 
 
@@ -524,10 +602,23 @@ def _render(rows: Iterable[RowLike], protected: frozenset[str], labels: frozense
         bounds[g][c] = header_bound(constraint)
         names_of[g][c] = constraint.name.lower().split()
         groups[g].bound_words[groups[g].columns[c]] = bound_words(constraint, constraints)
+    # a bound whose name touches two columns of its unit, one bounded already: the other one, where every row
+    # whose value breaks it is out (a passing row beyond it would say the bound is not that column's)
+    for constraint in list(left):
+        place = column_of(constraint, groups, {(g, c) for g, bound in enumerate(bounds) for c in bound})
+        if place is None or not groups[place[0]].obeys(place[1], header_bound(constraint)):
+            continue
+        left.remove(constraint)
+        g, c = place
+        bounds[g][c] = header_bound(constraint)
+        names_of[g][c] = constraint.name.lower().split()
+        groups[g].bound_words[groups[g].columns[c]] = bound_words(constraint, constraints)
     out: list[str] = []
     stated = frozenset(stem for c in left for stem in stems(c.name))
-    same = alias(wanted(left))
-    same = same if same and tokens.count(f" {same}") > 1 else None
+    word = alias(wanted(left))
+    # a word of one token is written ``=`` only with the label before it ("certification none": two tokens)
+    same = (word, tokens.count(f" {word}") > 1, next(stems(w.name) for w in wanted(left) if w.equal)) \
+        if word else None
     for group, bound, named in zip(groups, bounds, names_of, strict=True):
         group.load()
         head = group.prepare()

@@ -14,7 +14,7 @@ import functools
 import gc
 import re
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -187,7 +187,8 @@ _VALUE_FORMS = frozenset({"covered", "seated", "heated", "sold"})  # they descri
 
 LINKING_VERBS = frozenset({"take", "takes", "took", "taking", "get", "gets", "got", "measure", "measures",
                            "measuring", "total", "totals", "totalling", "totaling", "amount", "amounts", "stand",
-                           "stands", "lie", "lies", "come", "comes", "sit", "sat", "sits"})
+                           "stands", "lie", "lies", "come", "comes", "sit", "sat", "sits", "held", "include",
+                           "includes"})
 """Verbs that only tie a value to its option ("the commute takes 4.2 km", "the bill totals 90 EUR")."""
 
 
@@ -201,7 +202,9 @@ def filler_form(word: str) -> bool:
         return True
     for end in ("ed", "d", "s", "ing"):
         stem = word.removesuffix(end)
-        if stem != word and len(stem) >= 3 and not {stem + "ing", stem + "s", stem + "es"}.isdisjoint(FILLER):
+        # "runs" of "running", "promises" of "promising": a doubled last letter, a silent e
+        forms = {stem + "ing", stem + "s", stem + "es", stem + stem[-1:] + "ing", stem.removesuffix("e") + "ing"}
+        if stem != word and len(stem) >= 3 and not forms.isdisjoint(FILLER):
             return True
     return False
 
@@ -240,6 +243,19 @@ GENERIC_LABELS = frozenset({"rating", "score", "amount", "number", "level"})
 """Words that name any value right before it ("star rating 4 stars"): a label, never a value."""
 DISTANCE_LABELS = frozenset({"distance"})
 """Words that name a length right before it ("distance 1.2 km")."""
+
+
+MEASURE_NOUNS: dict[str, frozenset[str]] = {
+    **dict.fromkeys(("GB", "TB", "MB"), frozenset({"memory", "ram", "vram", "storage", "disk"})),
+    "%": frozenset({"uptime", "availability"}),
+    **dict.fromkeys(("km", "miles", "m"), frozenset({"distance"})),
+    "ms": frozenset({"latency"}),
+    **dict.fromkeys(("Gbps", "Mbps"), frozenset({"bandwidth"})),
+    **dict.fromkeys(("kg", "lb"), frozenset({"weight"})),
+    **dict.fromkeys(("m2", "sqft"), frozenset({"area"})),
+}
+"""Nouns that say what a unit measures ("48 GB memory", "99.9% uptime"): next to the only column of that unit,
+on either side, they name it (``column_of`` and the writer's ``_measure`` say when)."""
 
 
 def known_labels(unit: str, before: bool) -> frozenset[str]:
@@ -449,9 +465,12 @@ def bound_words(constraint: Constraint, constraints: Sequence[Constraint]) -> fr
 
 
 
-def column_of(constraint: Constraint, groups: Sequence[_Columns]) -> tuple[int, int] | None:
+def column_of(constraint: Constraint, groups: Sequence[_Columns],
+              taken: Collection[tuple[int, int]] = ()) -> tuple[int, int] | None:
     """(group, column) whose values ``constraint`` bounds: the only column of its unit, or the only one of
-    its unit with a word of its name next to its values; None when it is not clear."""
+    its unit with a word of its name next to its values, leaving out the columns another bound ``taken``
+    ("58 GBP monthly premium, 150 GBP excess": "premium" touches both, "excess" took the second); None when
+    it is not clear."""
     if constraint.operator not in ("<=", ">=", "=="):
         return None
     found = [m for m in TOKEN.finditer(constraint.threshold) if m.lastgroup in ("qty", "time", "date")]
@@ -464,6 +483,7 @@ def column_of(constraint: Constraint, groups: Sequence[_Columns]) -> tuple[int, 
         name = {singular(w) for w in constraint.name.lower().split()}
         places = [(g, c) for g, c in places
                   if name & {singular(w) for w in groups[g].near_words.get(groups[g].columns[c], ())}]
+        places = [p for p in places if p not in taken]
     return places[0] if len(places) == 1 else None
 
 
@@ -475,9 +495,9 @@ def header_bound(constraint: Constraint) -> str:
     return f"{constraint.operator}{value}"
 
 
-__all__ = ["BREAK", "DISTANCE_LABELS", "EQUAL", "GENERIC_LABELS", "LABEL_WORDS", "LINKING_VERBS", "MONEY_LABELS",
-           "MONEY_REASONS", "OUT_CELL", "PASS_CELL", "RATE_ADJECTIVES", "RATE_WORDS", "SEP", "UNITLESS", "Item",
-           "Wanted", "alias", "applying", "bound_value", "bound_words", "collector_paused", "column_name",
+__all__ = ["BREAK", "DISTANCE_LABELS", "EQUAL", "GENERIC_LABELS", "LABEL_WORDS", "LINKING_VERBS", "MEASURE_NOUNS",
+           "MONEY_LABELS", "MONEY_REASONS", "OUT_CELL", "PASS_CELL", "RATE_ADJECTIVES", "RATE_WORDS", "SEP", "UNITLESS",
+           "Item", "Wanted", "alias", "applying", "bound_value", "bound_words", "collector_paused", "column_name",
            "column_of", "decode", "encode", "encode_text", "filler_form", "full_number", "header_bound", "items_of",
            "keys_of", "known_labels", "named_column", "near", "read_constraint", "read_constraint_line",
            "short_label", "short_number", "sides", "singular", "stems", "unit_words", "vacuous_reason",
