@@ -80,3 +80,18 @@ def test_a_trace_that_starts_with_id_is_read_as_a_table_only_when_every_line_fit
     table = read_evidence(trace, "Find a hotel under 300 USD.")
     assert table.rows["HT01"].verdict == "pass" and table.rows["HT02"].verdict == "eliminated"
 
+
+
+def test_a_rate_adjective_before_a_label_only_qualifies_it_but_one_at_a_clause_end_may_be_a_value() -> None:
+    rows = [("GV01", "4.10", "99.9", "passes"), ("GV02", "7.20", "99.0", "fails"), ("GV03", "3.30", "99.0", "fails")]
+    trace = "\n".join(f"{i}: rate {p} USD; {'uptime ' if i == 'GV01' else ''}SLA {s}%. {i} {v}."
+                      for i, p, s, v in rows)
+    # the reasons' words are left over once the row holds both values ("hourly" of "hourly rate")
+    trace += "\nRuled out: GV02 (hourly rate and uptime SLA), GV03 (uptime SLA)."
+    goal = "A GPU vendor with an SLA of at least 99.5% and a rate below 6.8 USD per hour."
+    payload = compress_handoff(trace, goal, "extract-rules").payload_text
+    assert "hourly" not in payload and "uptime" not in payload, payload
+    # a rate word last in its clause may say how something is billed: it stays
+    billed = compress_handoff(trace.replace("SLA 99.0%.", "SLA 99.0%; billed monthly."), goal,
+                              "extract-rules").payload_text
+    assert billed.count("monthly") == 2, billed

@@ -529,16 +529,21 @@ class _Group:
             self.label_words = frozenset(found.union(*self.labels.values(), *sides) - self.protected - RATE_WORDS)
         out: set[int] = set()
         start, bare = 0, True  # where the clause began, and whether all of it so far is label words
-        priced = per = False  # a money label in the clause; what a price is per ("price hour": a label too)
+        # a money label in the clause; what a price is per ("price hour": a label too); a rate adjective last
+        # ("billed monthly": a value), where before a label it only qualifies it ("hourly uptime", left over
+        # from "hourly rate and uptime SLA" once the row holds both values)
+        priced = per = last = False
         for j, (word, unit) in enumerate([*items, (BREAK, BREAK)]):
             if unit == BREAK:
-                if bare and j > start and (priced or not per):
+                if bare and j > start and (priced or not (per or last)):
                     out.update(range(start, min(j, len(items))))
-                start, bare, priced, per = j + 1, True, False, False
+                start, bare, priced, per, last = j + 1, True, False, False, False
             elif bare:
                 low = word.lower()
                 priced = priced or low in MONEY_LABELS
-                per = per or (low in RATE_WORDS and low not in self.protected)
+                rate = low in RATE_WORDS and low not in self.protected
+                per = per or (rate and low not in RATE_ADJECTIVES)
+                last = rate
                 bare = unit is None and (low in self.label_words or singular(low) in self.label_words
                                          or (low[:5] in self.goal_stems and low not in self.protected)
                                          or (low in RATE_WORDS and low not in self.protected))
