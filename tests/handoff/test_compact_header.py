@@ -95,3 +95,15 @@ def test_a_rate_adjective_before_a_label_only_qualifies_it_but_one_at_a_clause_e
     billed = compress_handoff(trace.replace("SLA 99.0%.", "SLA 99.0%; billed monthly."), goal,
                               "extract-rules").payload_text
     assert billed.count("monthly") == 2, billed
+
+
+def test_a_rate_adjective_alone_is_a_label_where_it_stands_next_to_a_price_of_its_family() -> None:
+    rows = [("GV01", "hourly rate 4.10 USD", "passes"), ("GV02", "rate 7.20 USD", "fails"),
+            ("GV03", "rate 8.30 USD", "fails")]
+    trace = "\n".join(f"{i}: {p}; region us-east. {i} {v}." for i, p, v in rows)
+    trace += "\nRuled out: GV02 (hourly rate), GV03 (hourly rate)."
+    goal = "A GPU vendor in region us-east under 6.8 USD per hour."
+    assert "hourly" not in compress_handoff(trace, goal, "extract-rules").payload_text
+    # never next to a price here: "hourly" may say how it is billed
+    alone = trace.replace("hourly rate 4.10", "rate 4.10").replace("(hourly rate)", "(rate) hourly")
+    assert "hourly" in compress_handoff(alone, goal, "extract-rules").payload_text

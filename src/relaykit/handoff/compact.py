@@ -131,6 +131,7 @@ class _Group:
 
     near_words: dict[Key, set[str]] = field(default_factory=dict)  # every word seen touching a column's values
     label_words: frozenset[str] | None = None  # every word that labels something here (see _bare_labels)
+    priced_rates: frozenset[str] = frozenset()  # rate adjectives seen next to a price (see _bare_labels)
     goal_names: frozenset[str] = frozenset()  # the goal's attribute names, singular (``names`` adds reasons)
     pairs: set[tuple[str, str]] = field(default_factory=set)  # two-word labels (see _pair_labels)
     phrases: frozenset[tuple[str, str]] = frozenset()  # the goal's two-word attribute names ("work mode")
@@ -527,6 +528,9 @@ class _Group:
             found = self.written_labels | self.goal_names
             sides = (self._side_words(key, before)[0] for key in self.columns for before in (True, False))
             self.label_words = frozenset(found.union(*self.labels.values(), *sides) - self.protected - RATE_WORDS)
+            # a rate adjective seen next to a price of this family ("hourly rate 4.10 USD") is that price's label
+            self.priced_rates = frozenset(w for key, near in self.near_words.items() if key[0] in CURRENCY_CODES
+                                          for w in near) & RATE_ADJECTIVES
         out: set[int] = set()
         start, bare = 0, True  # where the clause began, and whether all of it so far is label words
         # a money label in the clause; what a price is per ("price hour": a label too); a rate adjective last
@@ -543,7 +547,7 @@ class _Group:
                 priced = priced or low in MONEY_LABELS
                 rate = low in RATE_WORDS and low not in self.protected
                 per = per or (rate and low not in RATE_ADJECTIVES)
-                last = rate
+                last = rate and low not in self.priced_rates  # "hourly" alone, left over from "hourly rate"
                 bare = unit is None and (low in self.label_words or singular(low) in self.label_words
                                          or (low[:5] in self.goal_stems and low not in self.protected)
                                          or (low in RATE_WORDS and low not in self.protected))
