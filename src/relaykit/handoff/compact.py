@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from relaykit import tokens
-from relaykit.handoff.compact_header import LONG_END, LONG_START, short_header, with_constraint
+from relaykit.handoff.compact_header import LONG_END, LONG_START, inline_constraint, short_header
 from relaykit.handoff.compact_rules import (
     BREAK,
     EQUAL,
@@ -640,27 +640,7 @@ def _render(rows: Iterable[RowLike], protected: frozenset[str], labels: frozense
         out += group.lines(head, bound, named, wants, stated, same)
         group.cache = group.stripped = group.freed = None
         group.side_words.clear()  # a group done holds nothing it no longer needs (memory at 100k options)
-    return _inline(out, left)
-
-
-def _inline(lines: list[str], left: list[Constraint]) -> tuple[list[str], list[Constraint]]:
-    """The lines with the one constraint no column states as the last words of a short first header
-    (``id USD <=305 km <=8 stars amenity contains pool``: no bar before it), where it reads back so."""
-    if len(left) != 1 or not lines or not wanted(left):
-        return lines, left
-    c = left[0]
-    joined = with_constraint(lines[0], f"{_cheapest_name(c.name)} {c.operator} {c.threshold}")
-    return ([joined, *lines[1:]], []) if joined else (lines, left)
-
-
-def _cheapest_name(name: str) -> str:
-    """A one-word constraint name in the spelling of fewest tokens, singular or plural (" amenities" is one
-    token, " amenity" two): the reader compares names as singular words, so either reads the same."""
-    if " " in name or not name.isalpha():
-        return name
-    forms = [name, f"{name}s", f"{name}es", f"{name[:-1]}ies" if name.endswith("y") else name, singular(name)]
-    same = [f for f in forms if singular(f) == singular(name)]
-    return min(same, key=lambda f: (tokens.count(f" {f}"), f != name))
+    return inline_constraint(out, left)
 
 
 __all__ = ["BREAK", "HEADER_END", "HEADER_START", "MISSING", "OTHER", "OUT_CELL", "PASS_CELL", "SEP", "decode",

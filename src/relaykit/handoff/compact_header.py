@@ -23,7 +23,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from relaykit.handoff.compact_rules import LABEL_WORDS, read_constraint
+from relaykit import tokens
+from relaykit.handoff.compact_rules import LABEL_WORDS, read_constraint, singular, wanted
+from relaykit.handoff.schema import Constraint
 from relaykit.handoff.text import CURRENCY_CODES, UNITS
 
 SHORT_START = "id "
@@ -69,6 +71,27 @@ def with_constraint(line: str, constraint: str) -> str | None:
     cells = header_cells(line)
     joined = f"{line} {constraint}"
     return joined if cells is not None and header_cells(joined) == [*cells, constraint] else None
+
+
+def inline_constraint(lines: list[str], left: list[Constraint]) -> tuple[list[str], list[Constraint]]:
+    """The table's ``lines`` with the one constraint no column states (``left``) as the last words of a short
+    first header (``id USD <=305 km <=8 stars amenities contains pool``: no bar before it), where it reads back
+    so; the constraints still to be written after the table's bars (none, or ``left``)."""
+    if len(left) != 1 or not lines or not wanted(left):
+        return lines, left
+    c = left[0]
+    joined = with_constraint(lines[0], f"{cheapest_name(c.name)} {c.operator} {c.threshold}")
+    return ([joined, *lines[1:]], []) if joined else (lines, left)
+
+
+def cheapest_name(name: str) -> str:
+    """A one-word constraint name in the spelling of fewest tokens, singular or plural (" amenities" is one
+    token, " amenity" two): the reader compares names as singular words, so either reads the same."""
+    if " " in name or not name.isalpha():
+        return name
+    forms = [name, f"{name}s", f"{name}es", f"{name[:-1]}ies" if name.endswith("y") else name, singular(name)]
+    same = [f for f in forms if singular(f) == singular(name)]
+    return min(same, key=lambda f: (tokens.count(f" {f}"), f != name))
 
 
 def header_cells(line: str) -> list[str] | None:
@@ -119,5 +142,5 @@ def is_header(line: str) -> bool:
     return header_cells(line) is not None
 
 
-__all__ = ["LONG_END", "LONG_START", "OPERATORS", "SHORT_START", "header_cells", "is_header", "short_header",
-           "with_constraint"]
+__all__ = ["LONG_END", "LONG_START", "OPERATORS", "SHORT_START", "cheapest_name", "header_cells", "inline_constraint",
+           "is_header", "short_header", "with_constraint"]
