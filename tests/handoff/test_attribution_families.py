@@ -5,11 +5,12 @@ Wordings and domains differ from the probes'."""
 from __future__ import annotations
 
 from relaykit.handoff import compress_handoff, read_evidence
+from relaykit.handoff.compact_header import header_cells
 from relaykit.handoff.compact_read import parse_compact
 
 
 def _headers(text: str) -> list[str]:
-    return [line for line in text.split("\n") if line.startswith("id |")]
+    return [line for line in text.split("\n") if header_cells(line) is not None]  # either header form
 
 
 def test_lone_ids_of_one_shape_share_one_header() -> None:

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from relaykit import tokens
+from relaykit.handoff.compact_header import LONG_END, LONG_START, inline_constraint, short_header
 from relaykit.handoff.compact_rules import (
     BREAK,
     EQUAL,
@@ -74,8 +75,8 @@ from relaykit.handoff.compact_rules import sides as _sides
 from relaykit.handoff.schema import Constraint
 from relaykit.handoff.text import CURRENCY_CODES
 
-HEADER_START = "id | "
-HEADER_END = " | verdict"
+HEADER_START = LONG_START
+HEADER_END = LONG_END
 OTHER = "other"
 MISSING = "-"
 _UNITLESS = UNITLESS
@@ -130,6 +131,7 @@ class _Group:
 
     near_words: dict[Key, set[str]] = field(default_factory=dict)  # every word seen touching a column's values
     label_words: frozenset[str] | None = None  # every word that labels something here (see _bare_labels)
+    priced_rates: frozenset[str] = frozenset()  # rate adjectives seen next to a price (see _bare_labels)
     goal_names: frozenset[str] = frozenset()  # the goal's attribute names, singular (``names`` adds reasons)
     pairs: set[tuple[str, str]] = field(default_factory=set)  # two-word labels (see _pair_labels)
     phrases: frozenset[tuple[str, str]] = frozenset()  # the goal's two-word attribute names ("work mode")
@@ -357,7 +359,8 @@ class _Group:
         other = [w for w in self.labelled if not stems(w) & stated]
         if not heads:
             heads.append(" ".join([OTHER, *other]))
-        yield HEADER_START + " | ".join(heads)
+        # the short form where every column is one word and its bound: the bars between cells cost a token each
+        yield short_header(heads) or HEADER_START + " | ".join(heads)
         # a reason marks a column only by labels that lead its values (by place, or written as labels) or by
         # the name of its bound ("distance"); never by a word that trails them ("stars 5; amenities wifi") or
         # by a goal name that merely stands before them ("economy cabin, $89")
@@ -525,18 +528,26 @@ class _Group:
             found = self.written_labels | self.goal_names
             sides = (self._side_words(key, before)[0] for key in self.columns for before in (True, False))
             self.label_words = frozenset(found.union(*self.labels.values(), *sides) - self.protected - RATE_WORDS)
+            # a rate adjective seen next to a price of this family ("hourly rate 4.10 USD") is that price's label
+            self.priced_rates = frozenset(w for key, near in self.near_words.items() if key[0] in CURRENCY_CODES
+                                          for w in near) & RATE_ADJECTIVES
         out: set[int] = set()
         start, bare = 0, True  # where the clause began, and whether all of it so far is label words
-        priced = per = False  # a money label in the clause; what a price is per ("price hour": a label too)
+        # a money label in the clause; what a price is per ("price hour": a label too); a rate adjective last
+        # ("billed monthly": a value), where before a label it only qualifies it ("hourly uptime", left over
+        # from "hourly rate and uptime SLA" once the row holds both values)
+        priced = per = last = False
         for j, (word, unit) in enumerate([*items, (BREAK, BREAK)]):
             if unit == BREAK:
-                if bare and j > start and (priced or not per):
+                if bare and j > start and (priced or not (per or last)):
                     out.update(range(start, min(j, len(items))))
-                start, bare, priced, per = j + 1, True, False, False
+                start, bare, priced, per, last = j + 1, True, False, False, False
             elif bare:
                 low = word.lower()
                 priced = priced or low in MONEY_LABELS
-                per = per or (low in RATE_WORDS and low not in self.protected)
+                rate = low in RATE_WORDS and low not in self.protected
+                per = per or (rate and low not in RATE_ADJECTIVES)
+                last = rate and low not in self.priced_rates  # "hourly" alone, left over from "hourly rate"
                 bare = unit is None and (low in self.label_words or singular(low) in self.label_words
                                          or (low[:5] in self.goal_stems and low not in self.protected)
                                          or (low in RATE_WORDS and low not in self.protected))
@@ -629,7 +640,7 @@ def _render(rows: Iterable[RowLike], protected: frozenset[str], labels: frozense
         out += group.lines(head, bound, named, wants, stated, same)
         group.cache = group.stripped = group.freed = None
         group.side_words.clear()  # a group done holds nothing it no longer needs (memory at 100k options)
-    return out, left
+    return inline_constraint(out, left)
 
 
 __all__ = ["BREAK", "HEADER_END", "HEADER_START", "MISSING", "OTHER", "OUT_CELL", "PASS_CELL", "SEP", "decode",

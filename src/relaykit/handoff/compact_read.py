@@ -14,7 +14,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from relaykit.handoff.compact import HEADER_END, HEADER_START, MISSING, OTHER
+from relaykit.handoff.compact import MISSING, OTHER
+from relaykit.handoff.compact_header import SHORT_START, header_cells
 from relaykit.handoff.compact_rules import (
     EQUAL,
     Wanted,
@@ -105,9 +106,10 @@ def _row(line: str, columns: list[Column], same: str | None = None) -> _Read | N
 
 
 READING_GUIDE = (
-    "The hand-off is an evidence table. Each `id | ...` header starts one family of options: its cells name "
-    "the columns (a unit, a label, a bound such as `USD <=400`). Cells like `region == us-east` are goal limits "
-    "no column states, for every family (also on a `constraints:` line). Each line below is one option: its id, "
+    "The hand-off is an evidence table. Each `id ...` header starts one family of options and names its columns "
+    "in order, each by a unit or label and its bound if any (`id USD <=400 km <=8 stars`, or cells split by `|`). "
+    "A trailing `region == us-east` is a goal limit no column states, for every family (also on a `constraints:` "
+    "line). Each line below is one option: its id, "
     "its values in column order (`-` missing, `=` equal to the column's bound, `.8` is 0.8), other words, then "
     "the verdict: `+` passed, `-` eliminated (a value beyond its column's bound, or a wanted word it lacks, is "
     "the reason), `out:REASON` eliminated for that reason, `?` no verdict. `note:` lines are evidence no option "
@@ -123,13 +125,14 @@ def reading_guide(text: str) -> str | None:
 
 
 def is_compact(text: str) -> bool:
-    """Whether ``text`` starts like a compact payload (a ``constraints:`` line or an ``id | `` header);
+    """Whether ``text`` starts like a compact payload (a ``constraints:`` line or a header of either form, see
+    ``relaykit.handoff.compact_header``);
     ``parse_compact`` then reads every line strictly."""
     head = text.lstrip()[:4096]
     first = head.split("\n", 1)[0]
     if first.startswith("constraints:"):
         first = head.split("\n", 2)[1] if head.count("\n") >= 1 else ""
-    return first.startswith(HEADER_START)
+    return first.startswith(SHORT_START) and header_cells(first) is not None
 
 
 def parse_compact(text: str) -> tuple[list[ParsedRow], list[str]] | None:
@@ -144,11 +147,10 @@ def parse_compact(text: str) -> tuple[list[ParsedRow], list[str]] | None:
     wants: list[Wanted] = []
     family: list[_Read] = []
     for line in _lines(text):
-        if line.startswith(HEADER_START):
+        names = header_cells(line)
+        if names is not None:  # either form: ``id USD <=305 km <=8 stars`` or ``id | price USD <=305 | ...``
             families.append((family, wants))
             family = []
-            cells = line.removesuffix(HEADER_END)  # the earlier form ended each header with "| verdict"
-            names = cells[len(HEADER_START):].split(" | ")
             said = [read_constraint(n) for n in names]
             stated += [c for c in said if c is not None]
             wants = wanted(stated)
