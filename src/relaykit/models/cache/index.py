@@ -42,6 +42,8 @@ HEADROOM = 8  # a bulk load allocates 1/HEADROOM spare rows, so the next writes 
 LOOSE = 32  # rows added to a large group wait pending (scored exactly) until this many are filed at once
 
 Ids = npt.NDArray[np.int64]
+_NO_ROWS: Ids = np.zeros(0, dtype=np.int64)
+_MINUS_ONE: Vectors = np.full(1, -1.0, dtype=np.float32)
 
 
 def _projection(dim: int) -> Vectors:
@@ -50,28 +52,27 @@ def _projection(dim: int) -> Vectors:
     return matrix
 
 
-_VECDOT = getattr(np, "vecdot", None)  # numpy >= 2: row-by-row dot products in numpy's own SIMD loops
+_DOT = np.dot  # a BLAS matrix-vector product (sgemv): one call per block, where numpy's vecdot ran one per row
 HELD = 500
-"""Rows per ``_rowdot`` call, at most: numpy gives the GIL up around a loop of more (its
-NPY_BEGIN_THREADS_THRESHOLDED), and a thread that gives it up for a few microseconds among busy threads waits
-for another's whole turn to get it back (with several writer threads, the 512 cells' scores of every search cost
-such a wait, more than the arithmetic); a few calls of at most this many rows keep the GIL."""
+"""Rows per ``_rowdot`` call, at most: numpy gives the GIL up around a product of more (a matrix product of 512
+rows already does), and a thread that gives it up for a few microseconds among busy threads waits for another's
+whole turn to get it back; a few calls of at most this many rows keep the GIL. Blocks this small also stay under
+OpenBLAS's bound for threading a matrix-vector product, so its thread pool is never woken (its spinning threads
+cost every thread of the process on a busy machine)."""
+GEMM_WORK = 1 << 18
+"""Multiply-adds per matrix-matrix block at most (``_matmul``): OpenBLAS runs a product this small on the calling
+thread (above it, it wakes its thread pool, and numpy gives the GIL up)."""
 
 
 def _rowdot(matrix: Vectors, vector: Vectors) -> Vectors:
-    """``matrix @ vector`` without BLAS (a BLAS matrix product wakes its thread pool, whose spinning threads cost
-    milliseconds to every thread of the process on a busy machine; einsum is three times slower), ``HELD``
-    rows per call."""
-    if _VECDOT is None:
-        slow: Vectors = np.einsum("ij,j->i", matrix, vector)
-        return slow
+    """``matrix @ vector`` (float32) as BLAS matrix-vector products of at most ``HELD`` rows each."""
     n = matrix.shape[0]
     if n <= HELD:
-        out: Vectors = _VECDOT(matrix, vector)
+        out: Vectors = _DOT(matrix, vector)
         return out
     out = np.empty(n, dtype=np.float32)
     for start in range(0, n, HELD):
-        _VECDOT(matrix[start: start + HELD], vector, out=out[start: start + HELD])
+        _DOT(matrix[start: start + HELD], vector, out=out[start: start + HELD])
     return out
 
 
@@ -81,11 +82,18 @@ def _unit(rows: Vectors) -> Vectors:
 
 
 def _matmul(a: Vectors, b_t: Vectors) -> Vectors:
-    """``a @ b_t.T`` (``b_t`` holds the columns of the right factor as rows); BLAS only when ``a`` is large."""
+    """``a @ b_t.T`` (``b_t`` holds the columns of the right factor as rows) in blocks of ``a``'s rows small enough
+    for OpenBLAS to keep on this thread (``GEMM_WORK``); one product when ``a`` is large (a bulk build)."""
+    b = b_t.T
     if a.shape[0] >= 1024:
-        return a @ b_t.T
-    out: Vectors = (np.einsum("ik,jk->ij", a, b_t) if _VECDOT is None
-                    else _VECDOT(a[:, None, :], b_t[None, :, :]))
+        return a @ b
+    step = max(1, GEMM_WORK // max(1, b_t.shape[0] * b_t.shape[1]))
+    if a.shape[0] <= step:
+        out: Vectors = _DOT(a, b)
+        return out
+    out = np.empty((a.shape[0], b_t.shape[0]), dtype=np.float32)
+    for start in range(0, a.shape[0], step):
+        _DOT(a[start: start + step], b, out=out[start: start + step])
     return out
 
 
@@ -352,8 +360,8 @@ class View:
             if passed.any():
                 found.append((filed[passed], sims[passed]))
         tail = _rowdot(self.full[self.tail: n], q)
-        above = (tail >= threshold).nonzero()[0]
-        if above.size:
+        if tail.size and tail.max() >= threshold:
+            above = (tail >= threshold).nonzero()[0]
             found.append((above + self.tail, tail[above]))
         if not found:
             return []
@@ -377,14 +385,13 @@ class View:
         probes = np.argpartition(near, max(len(near) - PROBES, 0))[-PROBES:]
         # |row - q|^2 <= bound  <=>  row . q - |row|^2 / 2 >= (|q|^2 - bound) / 2
         floor = (float(pq @ pq) - SLACK * max(2.0 - 2.0 * threshold, 1e-3)) / 2.0
-        extended = np.empty(PROJECTED_DIM + 1, dtype=np.float32)
-        extended[:PROJECTED_DIM], extended[PROJECTED_DIM] = pq, -1.0
+        extended = np.concatenate((pq, _MINUS_ONE))
         # each cell's size read once (a writer sets it last), then its arrays: ids and scores stay aligned
         cells = [(cell.size, cell) for cell in map(self.cells.__getitem__, probes.tolist())]
         scores = np.concatenate([_rowdot(cell.rows[:size], extended) for size, cell in cells])
+        if not scores.size or scores.max() < floor:  # the usual miss: one reduction, no mask, no ids
+            return _NO_ROWS
         keep = (scores >= floor).nonzero()[0]
-        if not keep.size:
-            return keep
         rows = np.concatenate([cell.ids[:size] for size, cell in cells])[keep]
         if rows.size > RERANK:
             rows = rows[np.argpartition(-scores[keep], RERANK)[:RERANK]]
