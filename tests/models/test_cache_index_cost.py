@@ -86,4 +86,21 @@ def test_a_full_cell_doubles_and_keeps_its_rows() -> None:
     for start in range(20, 100, 5):
         cell.extend(np.arange(start, start + 5), np.full((5, 64), start, np.float32), np.zeros(5, np.float32))
     assert cell.size == 100 and cell.ids[:100].tolist() == list(range(100))
-    assert cell.rows[:20, 64].tolist() == [1.0] * 20 and cell.rows[95, 0] == 95.0
+    assert cell.rows[:20, index_module.FILTER_DIM].tolist() == [1.0] * 20 and cell.rows[95, 0] == 95.0
+
+
+def test_cells_keep_the_filter_dimensions_and_still_find_every_match() -> None:
+    """A cell keeps only the first FILTER_DIM projected dimensions of its rows (half the bytes a query reads);
+    the bound is widened for them, so a query still finds its own row and near copies of it."""
+    rng = np.random.default_rng(11)
+    index = GroupIndex()
+    rows = unit_rows(rng, EXACT_BELOW * 2, 384)
+    index.add([f"k{i}" for i in range(len(rows))], rows)
+    view = index.view()
+    assert index_module.FILTER_DIM < index_module.PROJECTED_DIM
+    assert {cell.rows.shape[1] for cell in view.cells} == {index_module.FILTER_DIM + 1}
+    for i in range(0, len(rows), 97):
+        noisy = rows[i] + 0.08 * unit_rows(rng, 1, 384)[0]
+        noisy /= np.linalg.norm(noisy)
+        assert float(noisy @ rows[i]) >= 0.95
+        assert index.search(noisy, 0.95)[0][0] == f"k{i}"

@@ -4,10 +4,11 @@ from the store's change cursor, bounded in rows and groups (least recently used 
 Small groups are scored exactly in one pass over a view of the matrix (no copy). Large groups are searched
 in three steps. Rows are projected to ``PROJECTED_DIM`` dimensions (a random projection) and filed under the
 nearest of up to ``CELLS`` cells (centroids drawn from the rows, then moved to their rows' means by a few
-rounds of k-means; an inverted file whose cells each keep their rows' projections contiguous): a query looks
-only at the rows of its ``PROBES`` nearest cells, so its cost does not grow with the group; of those it keeps
-the rows whose projected distance is within ``SLACK`` times the distance the threshold allows (by the
-Johnson-Lindenstrauss bound a true match fails this with probability far below one in a million), at most
+rounds of k-means; an inverted file whose cells each keep the first ``FILTER_DIM`` dimensions of their rows'
+projections contiguous): a query looks only at the rows of its ``PROBES`` nearest cells, so its cost does not
+grow with the group; of those it keeps the rows whose distance in those dimensions is within ``FILTER_SLACK``
+times what the threshold allows there (by the Johnson-Lindenstrauss bound a true match fails this with
+probability about one in a billion; the cells are chosen in all ``PROJECTED_DIM``, which finds more), at most
 ``RERANK`` of them, nearest first; those are scored exactly. Rows added since the last batch wait "pending"
 (neither projected nor filed), scored exactly by every query, and are projected and filed ``LOOSE`` at a
 time (one batch costs about what one row did). A missed candidate costs a miss, never a wrong answer: every
@@ -31,7 +32,8 @@ import numpy.typing as npt
 from relaykit.embeddings.base import Vectors
 
 PROJECTED_DIM = 64
-SLACK = 2.5  # chi-square(64)/64 exceeds 2.5 with probability ~4e-10
+FILTER_DIM = 32  # a cell keeps the first this many projected dimensions of its rows: what a query scores there
+FILTER_SLACK = 3.3  # chi-square(32)/32 exceeds 3.3 with probability ~1e-9 (a true match dropped: a miss)
 EXACT_BELOW = 2048  # rows; smaller groups are scored exactly in one pass
 RERANK = 256  # projected candidates scored exactly, at most
 CELLS = 512  # inverted-file cells of a large group, at most
@@ -104,7 +106,7 @@ class _Cell:
     def __init__(self, ids: Ids, proj: Vectors, norm2: Vectors) -> None:
         self.size = 0
         self.ids = np.zeros(0, dtype=np.int64)
-        self.rows = np.zeros((0, PROJECTED_DIM + 1), dtype=np.float32)
+        self.rows = np.zeros((0, FILTER_DIM + 1), dtype=np.float32)
         self.extend(ids, proj, norm2)
 
     def extend(self, ids: Ids, proj: Vectors, norm2: Vectors) -> None:
@@ -113,12 +115,12 @@ class _Cell:
             capacity = max(16, need + need // HEADROOM, self.size * 2)
             grown_ids = np.empty(capacity, dtype=np.int64)  # not zeroed: nothing past ``size`` is read
             grown_ids[: self.size] = self.ids[: self.size]
-            grown = np.empty((capacity, PROJECTED_DIM + 1), dtype=np.float32)
+            grown = np.empty((capacity, FILTER_DIM + 1), dtype=np.float32)
             grown[: self.size] = self.rows[: self.size]
             self.ids, self.rows = grown_ids, grown
         self.ids[self.size: need] = ids
-        self.rows[self.size: need, :PROJECTED_DIM] = proj
-        self.rows[self.size: need, PROJECTED_DIM] = norm2 / 2.0
+        self.rows[self.size: need, :FILTER_DIM] = proj[:, :FILTER_DIM]
+        self.rows[self.size: need, FILTER_DIM] = norm2 / 2.0
         self.size = need
 
     def remove(self, row: int) -> None:
@@ -238,7 +240,8 @@ class GroupIndex:
         if rows.size:
             projected = _matmul(self._full[rows], self._projection_t)
             self._proj[rows] = projected
-            self._norm2[rows] = np.einsum("ij,ij->i", projected, projected)
+            kept = projected[:, :FILTER_DIM]  # the squared norm of what a cell keeps
+            self._norm2[rows] = np.einsum("ij,ij->i", kept, kept)
         self._tail, self._moved = len(self.keys), {}
         return rows
 
@@ -383,9 +386,13 @@ class View:
         pq = _rowdot(self.projection_t, q)
         near = _rowdot(self.centroids, pq)
         probes = np.argpartition(near, max(len(near) - PROBES, 0))[-PROBES:]
-        # |row - q|^2 <= bound  <=>  row . q - |row|^2 / 2 >= (|q|^2 - bound) / 2
-        floor = (float(pq @ pq) - SLACK * max(2.0 - 2.0 * threshold, 1e-3)) / 2.0
-        extended = np.concatenate((pq, _MINUS_ONE))
+        # in the cells' first FILTER_DIM projected dimensions (a projection of their own, of expected squared
+        # length FILTER_DIM / PROJECTED_DIM of the original): |row - q|^2 <= bound  <=>
+        # row . q - |row|^2 / 2 >= (|q|^2 - bound) / 2
+        kept = pq[:FILTER_DIM]
+        bound = FILTER_SLACK * FILTER_DIM / PROJECTED_DIM * max(2.0 - 2.0 * threshold, 1e-3)
+        floor = (float(kept @ kept) - bound) / 2.0
+        extended = np.concatenate((kept, _MINUS_ONE))
         # each cell's size read once (a writer sets it last), then its arrays: ids and scores stay aligned
         cells = [(cell.size, cell) for cell in map(self.cells.__getitem__, probes.tolist())]
         scores = np.concatenate([_rowdot(cell.rows[:size], extended) for size, cell in cells])
