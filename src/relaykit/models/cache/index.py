@@ -58,9 +58,10 @@ def _projection(dim: int) -> Vectors:
 
 _DOT = np.dot  # a BLAS matrix-vector product (sgemv): one call per block, where numpy's vecdot ran one per row
 HELD = 500
-"""Rows per ``_rowdot`` call, at most: numpy gives the GIL up around a product of more (a matrix product of 512
-rows already does), and a thread that gives it up for a few microseconds among busy threads waits for another's
-whole turn to get it back; a few calls of at most this many rows keep the GIL. Blocks this small also stay under
+"""Rows per ``_rowdot`` call, at most: numpy gives the GIL up around larger loops (with numpy 2.4, ``matmul`` of a
+512 x 64 matrix and a vector does, ``vecdot`` from 512 rows on; ``dot`` was not seen to, but is not promised
+not to), and a thread that gives it up for a few microseconds among busy threads waits for another's whole
+turn to get it back; a few calls of at most this many rows keep the GIL. Blocks this small also stay under
 OpenBLAS's bound for threading a matrix-vector product, so its thread pool is never woken (its spinning threads
 cost every thread of the process on a busy machine)."""
 GEMM_WORK = 1 << 18
