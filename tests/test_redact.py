@@ -98,3 +98,63 @@ def test_hostile_text_is_scrubbed_in_linear_time(unit: str) -> None:
     started = time.perf_counter()
     scrub(text)
     assert time.perf_counter() - started < 3.0, "a pattern rescans the text: bound its repeats"
+
+
+# texts near every trigger: each literal alone, in a word, next to a secret-like tail, in other cases
+NEAR_TRIGGERS = [
+    "ghost town", "the hf_ prefix", "sk-short", "task-force", "Pass the salt", "PASSWORD IS hunter2",
+    "AUTHORIZATION: Token abcdef123", "bEaReR abcdefghij", "the Bearer abcdefghij", "eyJ alone", "xox only",
+    "AKIA1234", "AIza short", "k_live_", "ratio: 3", "a=b", "mailto:bob@host", "ftp://u@h", "-----BEGIN CERT",
+    "my Passphrase was opensesame", "token=abc123", "Passwd = hunter2",
+]
+
+
+def test_every_pattern_names_literals_of_its_own_source() -> None:
+    """The pre-check may skip the scans only when a text lacks every pattern's literals: each literal must be in
+    its pattern (an edited pattern whose literals no longer are in it fails here)."""
+    from relaykit import redact
+
+    assert len(redact._TRIGGERS) == len(redact._PATTERNS)
+    for (pattern, _), literals in zip(redact._PATTERNS, redact._TRIGGERS):
+        source = pattern.pattern.replace("\\", "")
+        folded = bool(pattern.flags & redact.re.IGNORECASE)
+        assert literals, pattern.pattern
+        for literal in literals:
+            assert (literal.lower() in source.lower()) if folded else (literal in source), (literal, pattern.pattern)
+
+
+@pytest.mark.parametrize("text", [t for t, _ in SECRETS] + HARMLESS + NEAR_TRIGGERS)
+def test_the_pre_check_changes_no_output(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from relaykit import redact
+
+    gated = (scrub(text), redact.fingerprint_secrets(text), redact.may_hold_secret(text))
+    monkeypatch.setattr(redact, "may_hold_secret", lambda text: True)
+    assert gated[:2] == (scrub(text), redact.fingerprint_secrets(text))
+    if gated[0] != text:
+        assert gated[2], "a text the patterns change must pass the pre-check"
+
+
+def test_plain_text_skips_the_scans(monkeypatch: pytest.MonkeyPatch) -> None:
+    from relaykit import redact
+
+    scans: list[str] = []
+
+    class Counted:
+        def __init__(self, pattern: redact.re.Pattern[str]) -> None:
+            self.pattern = pattern
+
+        def sub(self, *args: object) -> str:
+            scans.append(self.pattern.pattern)
+            return self.pattern.sub(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(redact, "_PATTERNS", tuple((Counted(p), r) for p, r in redact._PATTERNS))
+    text = "what is the status of the refund for the lamp team in region r7"
+    assert redact.fingerprint_secrets(text) == text and scrub(text) == text
+    assert scans == []
+    assert MASK in scrub("use sk-abcdefghijklmnop now") and scans
+
+
+def test_non_ascii_text_is_always_scanned() -> None:
+    """Case-insensitive patterns fold beyond ASCII (a long s matches s): such texts never skip the scans."""
+    text = "my paſſword is hunter2x"
+    assert "hunter2x" not in scrub(text)

@@ -77,9 +77,35 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Any], ...] = (
 )
 
 
+# Literals every match of the pattern at the same place in ``_PATTERNS`` contains, one of them at least (each
+# appears in that pattern's source; a test holds both to it): an ASCII text holding none of them, for any pattern,
+# cannot hold a secret, and is returned as it is without the 16 scans (the literals of a case-insensitive pattern
+# are looked for ignoring case). Editing a pattern means editing its literals.
+_TRIGGERS: tuple[tuple[str, ...], ...] = (
+    ("-----BEGIN ",), ("://",), ("sk-",), ("k_",),
+    ("AKIA", "ASIA", "AGPA", "AIDA", "AROA", "AIPA", "ANPA", "ANVA", "ABIA", "ACCA"),
+    ("gh",), ("github_pat_",), ("glpat-",), ("xox",), ("AIza",), ("hf_",), ("eyJ",),
+    ("authorization",), ("earer",), (":", "="), ("pass",),
+)
+assert len(_TRIGGERS) == len(_PATTERNS)
+_FOLDS = [(bool(pattern.flags & re.IGNORECASE), literals) for (pattern, _), literals in zip(_PATTERNS, _TRIGGERS)]
+# one alternation of plain literals is one fast scan (a scoped (?i:...) in it made it twice as slow), and one of the
+# case-insensitive patterns' literals, looked for in the lowercased text
+_EXACT_TRIGGER = re.compile("|".join(re.escape(t) for folded, ts in _FOLDS if not folded for t in ts))
+_FOLDED_TRIGGER = re.compile("|".join(re.escape(t.lower()) for folded, ts in _FOLDS if folded for t in ts))
+
+
+def may_hold_secret(text: str) -> bool:
+    """False only when no pattern of ``scrub`` can match ``text`` (an ASCII text without any of their literals):
+    two scans that let ordinary text skip the 16; True means "scan it", not "it holds a secret"."""
+    if not text.isascii():  # case folding beyond ASCII (the Kelvin sign matches k): always scanned
+        return True
+    return _EXACT_TRIGGER.search(text) is not None or _FOLDED_TRIGGER.search(text.lower()) is not None
+
+
 def scrub(text: str) -> str:
     """``text`` with every credential-looking substring replaced by ``[redacted]``."""
-    if not text:
+    if not text or not may_hold_secret(text):
         return text
     for pattern, replacement in _PATTERNS:
         text = pattern.sub(replacement, text)
@@ -90,7 +116,7 @@ def fingerprint_secrets(text: str) -> str:
     """``text`` with URL credentials dropped and every secret replaced by ``[secret:XXXXXXXX]``: 8 hex of a
     BLAKE2b digest of all the secrets matched, so two texts that differ only in a secret still differ while
     no secret is kept (what the caches store and embed)."""
-    if not text:
+    if not text or not may_hold_secret(text):
         return text
     found: list[str] = []
     text = strip_url_credentials(text)
@@ -132,5 +158,5 @@ def strip_url_credentials(text: str) -> str:
     return _URL_USERINFO.sub(r"\g<scheme>", text)
 
 
-__all__ = ["MASK", "SECRET_KEY", "fingerprint_secrets", "is_secret_key", "scrub", "scrub_value",
+__all__ = ["MASK", "SECRET_KEY", "fingerprint_secrets", "is_secret_key", "may_hold_secret", "scrub", "scrub_value",
            "strip_url_credentials"]

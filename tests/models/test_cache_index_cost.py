@@ -18,21 +18,51 @@ def unit_rows(rng: np.random.Generator, n: int, dim: int = 64) -> np.ndarray:
 
 
 @pytest.mark.parametrize("rows", [1, HELD, HELD + 1, 512, 2047, 3 * HELD + 7])
-def test_rowdot_scores_at_most_held_rows_per_call_with_the_same_bytes(rows: int, monkeypatch: Any) -> None:
+def test_rowdot_scores_at_most_held_rows_per_call(rows: int, monkeypatch: Any) -> None:
     rng = np.random.default_rng(rows)
     matrix, vector = unit_rows(rng, rows, 65), unit_rows(rng, 1, 65)[0]
-    expected = np.vecdot(matrix, vector)
+    expected = matrix.astype(np.float64) @ vector.astype(np.float64)
     calls: list[int] = []
-    vecdot = np.vecdot
+    dot = np.dot
 
     def counted(a: np.ndarray, b: np.ndarray, **kwargs: Any) -> Any:
         calls.append(a.shape[0])
-        return vecdot(a, b, **kwargs)
+        return dot(a, b, **kwargs)
 
-    monkeypatch.setattr(index_module, "_VECDOT", counted)
+    monkeypatch.setattr(index_module, "_DOT", counted)
     got = index_module._rowdot(matrix, vector)
-    assert got.tobytes() == expected.tobytes()
+    assert got.dtype == np.float32 and np.allclose(got, expected, atol=1e-6)
     assert max(calls) <= HELD and sum(calls) == rows, "a call over HELD rows gives the GIL up"
+
+
+@pytest.mark.parametrize(("rows", "dim", "columns"), [(1, 384, 64), (32, 384, 64), (32, 64, 512), (77, 64, 33)])
+def test_matmul_blocks_stay_under_the_single_thread_bound(rows: int, dim: int, columns: int, monkeypatch: Any) -> None:
+    rng = np.random.default_rng(rows)
+    a, b_t = unit_rows(rng, rows, dim), unit_rows(rng, columns, dim)
+    work: list[int] = []
+    dot = np.dot
+
+    def counted(x: np.ndarray, y: np.ndarray, **kwargs: Any) -> Any:
+        work.append(x.shape[0] * x.shape[1] * y.shape[1])
+        return dot(x, y, **kwargs)
+
+    monkeypatch.setattr(index_module, "_DOT", counted)
+    got = index_module._matmul(a, b_t)
+    assert got.shape == (rows, columns) and np.allclose(got, a.astype(np.float64) @ b_t.T.astype(np.float64), atol=1e-5)
+    assert max(work) <= max(index_module.GEMM_WORK, dim * columns) and sum(work) == rows * dim * columns
+
+
+def test_a_large_group_misses_without_building_a_mask(monkeypatch: Any) -> None:
+    """A query far from every row ends its search of the cells at one reduction (the usual miss)."""
+    rng = np.random.default_rng(3)
+    index = GroupIndex()
+    rows = unit_rows(rng, EXACT_BELOW + 500, 64)
+    index.add([f"k{i}" for i in range(len(rows))], rows)
+    view = index.view()
+    assert view.search(rows[17], 0.95)[0][0] == "k17"
+    assert view._candidates(-rows[17], 0.95).size == 0
+    found = view._candidates(rows[17], 0.95)
+    assert 17 in found.tolist()
 
 
 def test_cells_drawn_at_a_build_take_the_next_batch_without_growing() -> None:
@@ -56,4 +86,21 @@ def test_a_full_cell_doubles_and_keeps_its_rows() -> None:
     for start in range(20, 100, 5):
         cell.extend(np.arange(start, start + 5), np.full((5, 64), start, np.float32), np.zeros(5, np.float32))
     assert cell.size == 100 and cell.ids[:100].tolist() == list(range(100))
-    assert cell.rows[:20, 64].tolist() == [1.0] * 20 and cell.rows[95, 0] == 95.0
+    assert cell.rows[:20, index_module.FILTER_DIM].tolist() == [1.0] * 20 and cell.rows[95, 0] == 95.0
+
+
+def test_cells_keep_the_filter_dimensions_and_still_find_every_match() -> None:
+    """A cell keeps only the first FILTER_DIM projected dimensions of its rows (half the bytes a query reads);
+    the bound is widened for them, so a query still finds its own row and near copies of it."""
+    rng = np.random.default_rng(11)
+    index = GroupIndex()
+    rows = unit_rows(rng, EXACT_BELOW * 2, 384)
+    index.add([f"k{i}" for i in range(len(rows))], rows)
+    view = index.view()
+    assert index_module.FILTER_DIM < index_module.PROJECTED_DIM
+    assert {cell.rows.shape[1] for cell in view.cells} == {index_module.FILTER_DIM + 1}
+    for i in range(0, len(rows), 97):
+        noisy = rows[i] + 0.08 * unit_rows(rng, 1, 384)[0]
+        noisy /= np.linalg.norm(noisy)
+        assert float(noisy @ rows[i]) >= 0.95
+        assert index.search(noisy, 0.95)[0][0] == f"k{i}"

@@ -62,23 +62,25 @@ class HashingEmbedder:
         self.name = f"hashing-{dim}"
 
     def embed(self, texts: Sequence[str]) -> Vectors:
-        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        dim = self.dim
+        out = np.zeros((len(texts), dim), dtype=np.float32)
         for row, text in enumerate(texts):
             words = [w.lower().strip(".") for w in _WORD.findall(text)]
             counts: dict[int, float] = {}
             for feature in itertools.chain(words, map(" ".join, itertools.pairwise(words))):
                 number, sign = _hashed(feature)
-                index = number % self.dim
+                index = number % dim
                 counts[index] = counts.get(index, 0.0) + sign
             if not counts:
                 continue
-            values = np.fromiter(counts.values(), dtype=np.float32, count=len(counts))
             squares = sum(value * value for value in counts.values())
+            line = out[row]
+            for index, value in counts.items():  # a few dozen items: cheaper one by one than through an index array
+                line[index] = value
             if squares >= _EXACT_SQUARES:  # a word repeated thousands of times: float32 sums are inexact
-                out[row, list(counts)] = values
                 out[row: row + 1] = normalise(out[row: row + 1])
             elif squares:  # the very float32 norm and quotients ``normalise`` computes, without its passes
-                out[row, list(counts)] = values / np.sqrt(np.float32(squares))
+                line /= np.sqrt(np.float32(squares))
         return out
 
 
