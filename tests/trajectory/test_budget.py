@@ -268,3 +268,20 @@ def test_the_recency_prior_moves_newer_steps_up_the_scorer_order() -> None:
     assert recency_blend(order, 10.0) == (5, 4, 3, 2, 1, 0)  # a strong prior is the recency order
     with pytest.raises(UsageError, match="recency_prior"):
         compress_trajectory(text_trajectory(4), budget="50%", recency_prior=-1)
+
+
+def test_degrade_choices_count_the_items_a_digest_or_facts_block_lists() -> None:
+    from relaykit.trajectory.budget import FactWords, fact_items
+    from relaykit.trajectory.parse import PLACEHOLDER, mask_observation
+
+    t = parse(text_trajectory(3))
+    step = t.steps[0]
+    masked = mask_observation(step, t.form, f"{PLACEHOLDER[:-1]}; facts: table lamp, TV remote control; "
+                                            "facts from elided steps: kitchen cupboard]")
+    items = fact_items(masked)
+    assert {"table lamp", "TV remote control", "kitchen cupboard"} <= set(items)  # objects: no id or name shape
+    plain = mask_observation(step, t.form, PLACEHOLDER)
+    facts = FactWords(frozenset())
+    gain = facts.score(t.with_steps([masked, *t.steps[1:]])) - facts.score(t.with_steps([plain, *t.steps[1:]]))
+    assert gain >= 4  # tv, remote, control, kitchen, cupboard (table and lamp are in other steps already)
+    assert not set(fact_items(plain)) & {"table lamp", "kitchen cupboard"}

@@ -23,7 +23,14 @@ from relaykit.trajectory import (
 )
 from relaykit.trajectory.budget import minimum_budget
 from relaykit.trajectory.digest import digest, shape
-from relaykit.trajectory.facts import FACTS_LABEL, MAX_BLOCK_TOKENS, rank_items, sibling_kinds, step_items
+from relaykit.trajectory.facts import (
+    FACTS_LABEL,
+    MAX_BLOCK_TOKENS,
+    SIBLING_WINDOW,
+    rank_items,
+    sibling_items,
+    step_items,
+)
 from relaykit.trajectory.plan import Masker
 
 FACTS = ["ORD-4471", "order #W2890", "the red box", "a door to the kitchen", "4.5 kg", "$19.99", "user_id alex_9",
@@ -149,13 +156,50 @@ def listing_trajectory() -> list[dict[str, Any]]:
 def test_siblings_of_an_acted_on_item_rank_ahead_of_once_mentioned_items_of_other_kinds() -> None:
     t = parse(listing_trajectory())
     masker = Masker(t, TrajectorySettings(dropped="placeholder"))
-    args = (t.past, len(t.steps), frozenset(), masker.frequencies(), frozenset())
+    args = (t.past[:1], len(t.steps), frozenset(), masker.frequencies(), frozenset())  # the listing elided
     plain, sibling = rank_items(*args), rank_items(*args, masker.acted())
     assert plain.index("KQ8820") > plain.index("Ruth")  # recurrence alone: the agent's name comes first
     assert sibling.index("KQ8820") < sibling.index("Ruth")  # listed beside KQ4471, which an action then named
     assert sibling.index("KQ5519") < sibling.index("Ruth")
-    assert sibling_kinds(t.steps[0], masker.acted()) == {shape("KQ4471")[0]}
-    assert not sibling_kinds(t.steps[3], masker.acted())  # nothing it lists was acted on later
+    assert sibling_items(t.steps[0], masker.acted()) == {"kq4471", "kq8820", "kq5519"}  # Ruth: after the list's ';'
+    assert not sibling_items(t.steps[3], masker.acted())  # nothing it lists was acted on later
+
+
+def tool_log(listing: str, then: tuple[str, dict[str, Any], str]) -> list[dict[str, Any]]:
+    """A tool log: a listing, a call that opens one of its items, a filler call, and the current one."""
+    msgs: list[dict[str, Any]] = [{"role": "system", "content": "You work on files."},
+                                  {"role": "user", "content": "Tidy my folders."}]
+    calls = [("ls", {}, listing), then, ("pwd", {}, "/home/user"), ("du", {}, "12 MB used")]
+    for k, (name, args, result) in enumerate(calls):
+        msgs.append({"role": "assistant", "content": None, "tool_calls": [{
+            "id": f"c{k}", "type": "function", "function": {"name": name, "arguments": json.dumps(args)}}]})
+        msgs.append({"role": "tool", "tool_call_id": f"c{k}", "content": result})
+    return msgs
+
+
+def test_siblings_are_the_items_listed_beside_an_acted_on_item_whatever_their_shape() -> None:
+    listing = ('{"current_directory_content": ["temp", "report.pdf", "draft2.txt"], "owner": "Mona Vale", '
+               '"note": "' + "archived long ago " * 4 + 'Backup Server"}')
+    t = parse(tool_log(listing, ("cd", {"folder": "temp"}, "/home/user/temp")))
+    siblings = sibling_items(t.steps[0], Masker(t, TrajectorySettings(dropped="placeholder")).acted())
+    assert {"temp", "report.pdf", "draft2.txt"} <= siblings  # a file and a folder: other shapes, the same list
+    assert "backup server" not in siblings  # further than SIBLING_WINDOW characters from what the agent opened
+    assert listing.find("Backup") - listing.find("temp") > SIBLING_WINDOW
+    assert shape("report.pdf")[0] != shape("temp")[0]  # the old rule (same character classes) missed it
+
+
+def test_a_semicolon_ends_the_list_a_sibling_belongs_to() -> None:
+    t = parse(tool_log('files: "temp", "a.txt"; Ruth', ("cd", {"folder": "temp"}, "ok")))
+    siblings = sibling_items(t.steps[0], Masker(t, TrajectorySettings(dropped="placeholder")).acted())
+    assert "a.txt" in siblings and "ruth" not in siblings
+
+
+def test_a_masked_listing_keeps_the_siblings_of_what_was_opened_before_other_facts() -> None:
+    listing = ('{"owner": "Mona Vale", "about": "shared space for quarterly numbers and reviews of every team", '
+               '"files": ["temp", "report.pdf", "q3.csv"]}')
+    t = parse(tool_log(listing, ("cd", {"folder": "temp"}, "/home/user/temp")))
+    masker = Masker(t, TrajectorySettings(dropped="placeholder", digest_tokens=8))
+    assert "report.pdf" in masker.placeholder(0) and "Mona" not in masker.placeholder(0)
 
 
 def test_when_no_step_can_host_the_block_it_follows_the_current_observation() -> None:
@@ -172,9 +216,8 @@ def test_when_no_step_can_host_the_block_it_follows_the_current_observation() ->
 def test_a_digest_puts_siblings_of_an_acted_on_item_first() -> None:
     text = 'orders: ["KQ4471", "KQ8820"]; noted by agent Ruth'
     df = {"ruth": 4, "kq4471": 2, "kq8820": 1}
-    kind = shape("KQ8820")[0]
     assert digest(text, 40, df).split(", ")[0] == "Ruth"  # recurrence alone
-    assert digest(text, 40, df, siblings=frozenset({kind})).split(", ")[:2] == ["KQ4471", "KQ8820"]
+    assert digest(text, 40, df, siblings=frozenset({"kq4471", "kq8820"})).split(", ")[:2] == ["KQ4471", "KQ8820"]
     msgs = [{"role": "system", "content": "You are a support agent."}, {"role": "user", "content": "Check my orders."}]
     for action, obs in [("list orders", 'orders: ["KQ4471", "KQ88201"]; agent Mona Vale'),
                         ("get order KQ4471", "KQ4471 shipped; Mona Vale notes."), ("ask agent", "Mona Vale: fine"),

@@ -185,8 +185,8 @@ def recall_command(
 
 @bench_app.command("trajectory")
 def bench_trajectory(
-    env: str = typer.Option(..., "--env", help="twx, scienceworld, bfcl, textworld, tau2-retail or tau2-airline "
-                                               "(comma-separated with --decision-points)."),
+    env: str = typer.Option(..., "--env", help="twx, twx-rooms, scienceworld, bfcl, textworld, tau2-retail or "
+                                               "tau2-airline (comma-separated with --decision-points)."),
     policy: str | None = typer.Option(None, "--policy", help="A model spec (e.g. local) to play episodes with."),
     methods: list[str] = typer.Option(None, "--methods", help="Methods, comma-separated or repeated (default: "
                                       "none, agora, floor, truncate, obs-mask, selective-context; with "

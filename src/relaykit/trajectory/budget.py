@@ -205,7 +205,7 @@ def _degrade(plan: Plan, present: dict[int, Step], floor: list[int], drop_order:
 
 class FactWords:
     """What a degrade choice is judged by: the distinct words of facts
-    (:func:`relaykit.trajectory.digest.candidates`) the steps hold, those of items shaped like values actions
+    (:func:`fact_items`) the steps hold, those of items shaped like values actions
     pass counting 1 + ``ACTIONABLE``. Each step's words are found once (steps are shared between choices)."""
 
     def __init__(self, actionable: frozenset[tuple[str, int]]) -> None:
@@ -216,7 +216,7 @@ class FactWords:
         key = id(step)
         if key not in self._steps:
             weights: dict[str, float] = {}
-            for item in candidates("\n".join(tokens.message_text(m) for m in step.messages)):
+            for item in fact_items(step):
                 w = 1 + ACTIONABLE if shape(item) in self.actionable else 1.0
                 for word in words(item):
                     weights[word] = max(w, weights.get(word, 0.0))
@@ -230,6 +230,23 @@ class FactWords:
                 if w > total.get(word, 0.0):
                     total[word] = w
         return sum(total.values())
+
+
+_LISTED = re.compile(r"(?:(?<=; )|(?<=\())(?:facts|facts from elided steps): ([^;\])]*)")
+
+
+def fact_items(step: Step) -> list[str]:
+    """The fact items a step holds as a reader sees them: the digest candidates of its text
+    (:func:`relaykit.trajectory.digest.candidates`) and every item listed in a digest or a facts block it carries
+    ("facts: table lamp, TV remote control" holds both, though neither is shaped like an identifier or a name:
+    counted by candidates alone, a digest or block of a text environment's objects was worth almost nothing when
+    choosing between degrade candidates)."""
+    items = candidates("\n".join(tokens.message_text(m) for m in step.messages))
+    for m in step.observation:
+        text = tokens.message_text(m)
+        if "facts" in text:
+            items += [item.strip() for listed in _LISTED.findall(text) for item in listed.split(", ") if item.strip()]
+    return items
 
 
 def _pack(plan: Plan, present: dict[int, Step], floor: list[int], room: int, cost: Cost, masker: Masker,

@@ -160,9 +160,9 @@ _QUOTED_VALUE = re.compile(r"[\"']([^\"'\n]{2,40})[\"']")
 ACTIONABLE = 2.0
 """The rank bonus of an item shaped like a value some action passed (an id like those the agent acts on)."""
 SIBLING = 3.0
-"""The rank bonus of an item of the same kind (character classes) as an item of its step that a later action
-named: a sibling on the list the agent picks from (the other orders, files, objects of a room), the evidence
-that a once-mentioned item will be acted on (:func:`relaykit.trajectory.facts.sibling_kinds`)."""
+"""The rank bonus of an item listed beside an item of its step that a later action named: a sibling on the list
+the agent picks from (the other orders, files, objects on a table), the evidence that a once-mentioned item will
+be acted on (:func:`relaykit.trajectory.facts.sibling_items`)."""
 
 
 def digest(text: str, max_tokens: int, df: Mapping[str, int] | None = None, encoding: str = "o200k_base",
@@ -170,8 +170,8 @@ def digest(text: str, max_tokens: int, df: Mapping[str, int] | None = None, enco
            actionable: frozenset[tuple[str, int]] = frozenset(), siblings: frozenset[str] = frozenset()) -> str:
     """At most ``max_tokens`` tokens of the facts in ``text``, most recurrent first (``""`` for none). Items
     whose words are all in ``known`` (what the context holds anyway) are left out; items shaped like a value
-    an action passed (``actionable``, from :func:`action_shapes`) rank ahead by :data:`ACTIONABLE`, and items of
-    the ``siblings`` kinds (character classes of items a later action named) by :data:`SIBLING`."""
+    an action passed (``actionable``, from :func:`action_shapes`) rank ahead by :data:`ACTIONABLE`, and the
+    ``siblings`` (lower-cased items listed beside one a later action named) by :data:`SIBLING`."""
     if max_tokens <= 0 or not text:
         return ""
     items = [item for item in candidates(text) if not known or not item_words(item)[0] <= known]
@@ -181,7 +181,7 @@ def digest(text: str, max_tokens: int, df: Mapping[str, int] | None = None, enco
         def rank(k: int) -> tuple[float, int]:
             kind = shape(items[k])
             bonus = ACTIONABLE if actionable and kind in actionable else 0.0
-            bonus += SIBLING if siblings and kind[0] in siblings else 0.0
+            bonus += SIBLING if siblings and items[k].lower() in siblings else 0.0
             return -(min(recurrence(items[k], df, own), RECURRENCE_CAP) + bonus), k
 
         items = [items[k] for k in sorted(range(len(items)), key=rank)]

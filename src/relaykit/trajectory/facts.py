@@ -7,7 +7,7 @@ of its observation and its action, and the words a short text command names afte
 distinct item once, leaves out items whose words the result already holds, ranks the rest by recurrence
 (how many blocks of the whole trajectory mention the item's rarest word, capped), by a bonus for items
 shaped like values earlier actions passed, by a bonus for siblings of an item a later action named
-(:func:`sibling_kinds`), and by recency (facts of newer steps first), and packs them greedily into the
+(:func:`sibling_items`), and by recency (facts of newer steps first), and packs them greedily into the
 tokens left.
 
 Where it lives: inside the placeholder of one masked step (its last observation message), so the message
@@ -20,6 +20,7 @@ Only facts of steps that came before the current one are used: nothing is read f
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 
@@ -64,19 +65,19 @@ def step_items(step: Step) -> list[str]:
 def rank_items(elided: Iterable[Step], n_steps: int, known: frozenset[str], df: Mapping[str, int],
                actionable: frozenset[tuple[str, int]], acted: Mapping[str, int] | None = None) -> list[str]:
     """Distinct items of the ``elided`` steps whose words are not all ``known``, best first. ``acted``: the
-    newest step whose action names each word (:func:`sibling_kinds`)."""
+    newest step whose action names each word (:func:`sibling_items`)."""
     best: dict[str, tuple[float, str]] = {}
     for step in elided:
         age = RECENCY_WEIGHT * (step.index + 1) / max(1, n_steps)
         own = set(words(step.observation_text)) | set(words(step.action_text))
-        kinds = sibling_kinds(step, acted) if acted else frozenset()
+        siblings = sibling_items(step, acted) if acted else frozenset()
         for item in step_items(step):
             content = {w for w in words(item) if w not in STOPWORDS and len(w) > 1}
             if not content or content <= known:
                 continue
             score = min(recurrence(item, df, own), RECURRENCE_CAP) + age
             score += ACTIONABLE if shape(item) in actionable else 0.0
-            score += SIBLING if shape(item)[0] in kinds else 0.0
+            score += SIBLING if item.lower() in siblings else 0.0
             key = item.lower()
             if key not in best or score > best[key][0]:
                 best[key] = (score, item)
@@ -91,15 +92,39 @@ def rank_items(elided: Iterable[Step], n_steps: int, known: frozenset[str], df: 
     return out
 
 
-def sibling_kinds(step: Step, acted: Mapping[str, int]) -> frozenset[str]:
-    """The character classes (:func:`relaykit.trajectory.digest.shape`) of the observation items of ``step``
-    that a later action named: the step listed things the agent went on to act on (orders, files, objects in
-    a room), so its other items of the same kind are the likeliest next arguments, even when mentioned once."""
+SIBLING_WINDOW = 60
+"""How near (in characters, between first mentions) an item must be to an item a later action named to count as
+its sibling: about one clause or sentence of a listing ("a table that has a teapot, a table lamp, and vegetable
+oil on it"), one JSON array of a tool result (tuned on the dev environments, 40-80 holding the same)."""
+
+
+def sibling_items(step: Step, acted: Mapping[str, int]) -> frozenset[str]:
+    """The items (lower-cased) of the observation of ``step`` listed beside an item a later action named (within
+    :data:`SIBLING_WINDOW` characters of its first mention, no semicolon between, that item included): the step
+    listed things the agent went on to act on (orders, files, objects on a table), and the other items of that part
+    of the listing are the likeliest next arguments, even when mentioned once, whatever their shape ("report.pdf"
+    beside the folder "temp" a later call opened). Empty when no later action drew on the step."""
     text = step.observation_text
     named = {w for w in text_words(text) if acted.get(w, -1) > step.index and w not in STOPWORDS}
     if not named:
         return frozenset()
-    return frozenset(shape(item)[0] for item in candidates(text) if not named.isdisjoint(item_words(item)[0]))
+    low = text.lower()
+    first = {item.lower(): low.find(item.lower()) for item in candidates(text)}
+    spots = sorted(first[item.lower()] for item in candidates(text) if not named.isdisjoint(item_words(item)[0]))
+    return frozenset(item for item, at in first.items() if at >= 0 and _near(low, spots, at))
+
+
+def _near(text: str, spots: list[int], at: int) -> bool:
+    """Whether a position in sorted ``spots`` lies within :data:`SIBLING_WINDOW` characters of ``at`` with no
+    semicolon between (a semicolon ends a list: 'orders: [...]; noted by Ruth'). The nearest spot on each side
+    decides: a farther one on that side spans the same text and more."""
+    k = bisect.bisect_left(spots, at)
+    for j in (k - 1, k):
+        if 0 <= j < len(spots) and abs(spots[j] - at) <= SIBLING_WINDOW:
+            lo, hi = sorted((spots[j], at))
+            if ";" not in text[lo:hi]:
+                return True
+    return False
 
 
 def block_slot(step: Step, form: str) -> int | None:
@@ -144,5 +169,5 @@ def context_words(t: Trajectory) -> frozenset[str]:
     return frozenset(w for m in blocks for w in words(tokens.message_text(m)))
 
 
-__all__ = ["ELIDED_WINDOW", "FACTS_LABEL", "MAX_BLOCK_TOKENS", "MIN_BLOCK_TOKENS", "block_slot", "block_text",
-           "context_words", "rank_items", "sibling_kinds", "step_items", "with_block"]
+__all__ = ["ELIDED_WINDOW", "FACTS_LABEL", "MAX_BLOCK_TOKENS", "MIN_BLOCK_TOKENS", "SIBLING_WINDOW", "block_slot",
+           "block_text", "context_words", "rank_items", "sibling_items", "step_items", "with_block"]

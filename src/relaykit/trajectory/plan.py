@@ -13,7 +13,7 @@ from relaykit import tokens
 from relaykit.errors import UsageError
 from relaykit.text import words as text_words
 from relaykit.trajectory.digest import action_shapes, block_frequencies, digest
-from relaykit.trajectory.facts import sibling_kinds
+from relaykit.trajectory.facts import sibling_items
 from relaykit.trajectory.parse import PLACEHOLDER, Msg, Step, Trajectory, mask_observation
 from relaykit.trajectory.recall import ReferenceStore, handle_for
 from relaykit.trajectory.scorer import Scorer
@@ -157,7 +157,7 @@ class Masker:
             parts = []
             if self.s.digest_tokens and with_digest:
                 facts = digest(step.observation_text, self.s.digest_tokens, self.frequencies(), self.s.encoding,
-                               self._known(), self.actionable(), sibling_kinds(step, self.acted()))
+                               self._known(), self.actionable(), sibling_items(step, self.acted()))
                 parts += [f"facts: {facts}"] if facts else []
             if self.s.dropped == "reference":
                 parts.append(f'recall_step("{handle_for(step.messages)}")')

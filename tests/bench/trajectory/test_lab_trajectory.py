@@ -66,6 +66,27 @@ def test_textworld_express_gold_episode_is_a_valid_trajectory() -> None:
     assert len(episode.steps) >= 3 and validate(msgs) == [] and episode.steps[0].valid_actions
 
 
+def test_twx_rooms_is_a_dev_environment_of_object_listings() -> None:
+    from relaykit.bench.trajectory.decisions import DecisionConfig
+    from relaykit.bench.trajectory.envs import TWX_GAMES, TWX_ROOM_GAMES, TextWorldExpress
+
+    rooms, twx = open_env("twx-rooms"), open_env("twx")
+    assert isinstance(rooms, TextWorldExpress) and isinstance(twx, TextWorldExpress)
+    assert rooms.name == "twx-rooms" and rooms.games == TWX_ROOM_GAMES != TWX_GAMES
+    assert twx.games == TWX_GAMES  # the old twx cases are unchanged
+    assert "twc" in {game for game, _ in TWX_ROOM_GAMES} and "twx-rooms" in DecisionConfig(envs=()).dev_envs
+
+
+@pytest.mark.envs
+@needs("textworld_express")
+def test_twx_rooms_episodes_put_listed_objects_away() -> None:
+    episodes = list(open_env("twx-rooms").episodes(2, 105))
+    assert [e.meta["game"] for e in episodes] == ["twc", "sorting"]
+    assert all(validate(episode_messages(e)) == [] for e in episodes)
+    actions = [s.action for e in episodes for s in e.steps]
+    assert any(a.startswith("put ") for a in actions) and all(e.episode_id.startswith(e.meta["game"]) for e in episodes)
+
+
 @pytest.mark.envs
 @needs("bfcl_eval")
 def test_bfcl_gold_episode_runs_the_tool_backends() -> None:

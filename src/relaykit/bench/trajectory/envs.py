@@ -95,6 +95,14 @@ def _require(module: str, package: str) -> Any:
 
 TWX_GAMES = (("coin", "numLocations=9,includeDoors=1,numDistractorItems=3"),
              ("cookingworld", "numLocations=3,numIngredients=2,numDistractorItems=2,includeDoors=0"))
+TWX_ROOM_GAMES = (("twc", "numLocations=3,numItemsToPutAway=4,includeDoors=0,limitInventorySize=0"),
+                  ("sorting", ""),
+                  ("twc", "numLocations=2,numItemsToPutAway=4,includeDoors=1,limitInventorySize=0"),
+                  ("mapreader", "numLocations=8,maxDistanceApart=4,maxDistractorItemsPerLocation=3,includeDoors=0,"
+                                "limitInventorySize=0"),
+                  ("peckingorder", ""))
+"""``twx-rooms``: rooms full of objects where the next action names one of a listing ("put teapot in kitchen
+cupboard", "take 6cm of cedar"), and a map read once then walked (a dev environment of that shape)."""
 
 
 class _TWXLive:
@@ -114,6 +122,7 @@ class TextWorldExpress:
     name: str = "twx"
     playable: bool = True
     step_limit: int = 60
+    games: tuple[tuple[str, str], ...] = TWX_GAMES
     _env: Any = None
 
     def _environment(self) -> Any:
@@ -130,7 +139,7 @@ class TextWorldExpress:
 
     def episodes(self, n: int, seed: int) -> Iterator[Episode]:
         for k in range(n):
-            game, params = TWX_GAMES[k % len(TWX_GAMES)]
+            game, params = self.games[k % len(self.games)]
             task, obs0, infos = self._reset(game, params, seed + k)
             gold = list(self._environment().getGoldActionSequence())
             steps = []
@@ -268,5 +277,6 @@ def open_env(name: str) -> Adapter:
 
 
 register_env("twx", TextWorldExpress)
+register_env("twx-rooms", lambda: TextWorldExpress("twx-rooms", games=TWX_ROOM_GAMES))
 register_env("scienceworld", ScienceWorld)
 register_env("bfcl", BFCLMultiTurn)
