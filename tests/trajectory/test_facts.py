@@ -225,3 +225,19 @@ def test_a_digest_puts_siblings_of_an_acted_on_item_first() -> None:
         msgs += [{"role": "assistant", "content": action}, {"role": "user", "content": obs}]
     masker = Masker(parse(msgs), TrajectorySettings(dropped="placeholder", digest_tokens=10))
     assert "KQ88201" in masker.placeholder(0) and "Mona" not in masker.placeholder(0)  # the masker passes the kinds
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.sampled_from(["a red apple", "ORD-1182", "the Blue Door", "'quoted bit'", "4.5 kg", "/tmp/x.csv",
+                                 "and", ",", "; ", "the table lamp", "user_id", "\n"]), max_size=30))
+def test_spotted_gives_each_candidate_with_the_place_it_is_first_found(parts: list[str]) -> None:
+    # sibling_items reads positions from the one scan (a search of the text per item made a 1.4 MB tool
+    # result of 60k items take minutes): each position must be where the item's text stands
+    from relaykit.trajectory.digest import candidates, spotted
+
+    text = " ".join(parts)
+    found = spotted(text)
+    assert [item for _, item in found] == candidates(text)
+    assert [at for at, _ in found] == sorted(at for at, _ in found)
+    for at, item in found:
+        assert text[at:at + len(item)] == item

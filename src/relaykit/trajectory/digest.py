@@ -42,7 +42,13 @@ _JSON_KEY = re.compile(r"[\"']?\s*:\s*(?:[\[{\"'\d\-tfn]|$)")
 
 def candidates(text: str) -> list[str]:
     """The digest candidates of ``text`` in order of first appearance, without duplicates."""
-    return list(_memo_candidates(text) if len(text) <= _MEMO_CHARS else _candidates(text))
+    return [item for _, item in spotted(text)]
+
+
+def spotted(text: str) -> tuple[tuple[int, str], ...]:
+    """The digest candidates of ``text`` with where each is first found (the start of its first match), in
+    that order, without duplicates (one scan: callers that need positions never search the text again)."""
+    return _memo_candidates(text) if len(text) <= _MEMO_CHARS else _candidates(text)
 
 
 _MEMO_CHARS = 20_000
@@ -56,7 +62,7 @@ _NEEDS: dict[str, re.Pattern[str]] = {  # a character every match of the kind ho
 }
 
 
-def _candidates(text: str) -> tuple[str, ...]:
+def _candidates(text: str) -> tuple[tuple[int, str], ...]:
     found: list[tuple[int, str]] = []
     for kind, pattern in PATTERNS:
         needs = _NEEDS.get(kind)
@@ -67,17 +73,18 @@ def _candidates(text: str) -> tuple[str, ...]:
             if _JSON_KEY.match(text, match.end()):
                 continue  # a key of a JSON object names a field, not a fact
             raw = match.group(0)
-            item = _clean(kind, next((g for g in match.groups() if g), raw) if grouped else raw)
+            group = next((k for k, g in enumerate(match.groups(), 1) if g), 0) if grouped else 0
+            item = _clean(kind, match.group(group) if group else raw)
             if item:
-                found.append((match.start(), item))
+                found.append((match.start(group), item))
     found.sort(key=_first)  # stable: at one start, pattern order
     seen: set[str] = set()
-    out: list[str] = []
-    for _, item in found:
+    out: list[tuple[int, str]] = []
+    for at, item in found:
         key = item.lower()
         if key not in seen:
             seen.add(key)
-            out.append(item)
+            out.append((at, item))
     return tuple(out)
 
 
@@ -215,4 +222,4 @@ def pack_items(items: Iterable[str], max_tokens: int, encoding: str = "o200k_bas
 
 
 __all__ = ["ACTIONABLE", "PATTERNS", "SIBLING", "action_shapes", "block_frequencies", "candidates", "digest",
-           "item_words", "pack_items", "recurrence", "shape", "text_words"]
+           "item_words", "pack_items", "recurrence", "shape", "spotted", "text_words"]

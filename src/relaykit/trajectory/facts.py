@@ -35,6 +35,7 @@ from relaykit.trajectory.digest import (
     pack_items,
     recurrence,
     shape,
+    spotted,
     text_words,
 )
 from relaykit.trajectory.parse import Msg, Step, Trajectory
@@ -108,10 +109,9 @@ def sibling_items(step: Step, acted: Mapping[str, int]) -> frozenset[str]:
     named = {w for w in text_words(text) if acted.get(w, -1) > step.index and w not in STOPWORDS}
     if not named:
         return frozenset()
-    low = text.lower()
-    first = {item.lower(): low.find(item.lower()) for item in candidates(text)}
-    spots = sorted(first[item.lower()] for item in candidates(text) if not named.isdisjoint(item_words(item)[0]))
-    return frozenset(item for item, at in first.items() if at >= 0 and _near(low, spots, at))
+    found = spotted(text)  # each item with where it is first found: one scan, no search per item
+    spots = sorted(at for at, item in found if not named.isdisjoint(item_words(item)[0]))
+    return frozenset(item.lower() for at, item in found if _near(text, spots, at))
 
 
 def _near(text: str, spots: list[int], at: int) -> bool:
