@@ -23,6 +23,7 @@ from relaykit.handoff.collective import GroupVerdicts, may_except
 from relaykit.handoff.compact import encode, encode_text
 from relaykit.handoff.compact_read import ParsedRow, parse_compact
 from relaykit.handoff.constraints import parse_constraints
+from relaykit.handoff.leads import lead_verdict, moved_values, only_placed, third_party, versus_object
 from relaykit.handoff.lexicon import (
     COMPARATORS,
     CORRECTION,
@@ -114,6 +115,16 @@ def _another_amount(tokens: Sequence[re.Match[str]], k: int, unit: str | None) -
     """Whether the clause states another amount of ``unit`` than its ``k``-th token: the option's own value
     beside a restated bound ("5.1 km exceeds the 3.0 km limit")."""
     return any(j != k and t.lastgroup == "qty" and quantity_parts(t)[1] == unit for j, t in enumerate(tokens))
+
+
+_OPEN = frozenset({"open", "Open"})
+
+
+def _describes(tokens: Sequence[re.Match[str]], k: int) -> bool:
+    """Whether the filler word at ``k`` ("open") describes the word after it ("open air", "open plan"), not a
+    time ("open at 10:00", "open until late", "open 24 hours")."""
+    after = tokens[k + 1] if k + 1 < len(tokens) else None
+    return after is not None and after.lastgroup == "w" and after.group(0).lower() not in DROP_WORDS
 
 
 def _csv_cells(line: str) -> list[str]:
@@ -235,7 +246,10 @@ class _Reader(GroupVerdicts, PlacedVerdicts):
         self._headed(line, ids, heading)
         if heading:
             self.block = self.subject = ids[0]
-            if verdict_of(stripped):  # "### PR1 - rejected"
+            lead = lead_verdict(stripped) if stripped[:1].isalpha() else None  # "In: HT02."
+            if lead is not None:
+                self._apply(ids[0], stripped[lead[1]:], lead[0])
+            elif verdict_of(stripped):  # "### PR1 - rejected"
                 self._apply(ids[0], stripped)
             else:
                 self._row(ids[0]).sentences.append(self.index)
@@ -386,18 +400,17 @@ class _Reader(GroupVerdicts, PlacedVerdicts):
         self.line_subject = previous
 
     def _clause(self, clause: str, previous: str | None) -> str | None:
-        clause = _OPENER.sub("", clause)
-        if COMPARES.search(clause):
-            clause, relative = without_comparisons(clause, self.id_re, self._is_option)
-            if relative is not None:
-                self.notes.append(relative)
+        clause = self._uncompared(_OPENER.sub("", clause))
         if not clause:
             return previous
         ids = self.ids(clause)
+        lead = lead_verdict(clause) if ids and clause[:1].isalpha() else None  # "Out: HT04 (price)."
+        if lead is not None:
+            clause = clause[lead[1]:]
         if len(ids) > 1:
-            self._several(clause, ids)
+            self._several(clause, ids, lead[0] if lead else None)
             return ids[-1]
-        if not ids and (self._judged_together(clause) or self._listed_in_turn(clause)):
+        if not ids and (self._judged_together(clause) or self._listed_in_turn(clause) or self._only_placed(clause)):
             return None  # "the last two fail", "all others pass", "neither works"; "In order: no, no, yes, no."
         if not ids and self.group and BOTH_START.match(clause):  # "Both are out."
             for option_id in self.group:
@@ -423,9 +436,47 @@ class _Reader(GroupVerdicts, PlacedVerdicts):
             return None
         self.subject = target
         exception = self._excepted(clause, ids) if ids and may_except(clause) else None  # "all pass but LM6"
-        self._apply(target, clause, FORCED + exception if exception else self._elliptical(clause, ids))
+        self._apply(target, clause, FORCED + exception if exception else self._elliptical(clause, ids)
+                    or (lead[0] if lead else None))
         self._only_one(clause, ids)  # "Only HS3 survives.": the others fail
         return target
+
+    def _uncompared(self, clause: str) -> str:
+        """The clause without its comparisons with another option (see ``without_comparisons``)."""
+        if COMPARES.search(clause) is None:
+            return clause
+        clause, relative = without_comparisons(self._versus(clause), self.id_re, self._is_option)
+        if relative is not None:
+            self.notes.append(relative)
+        return clause
+
+    def _versus(self, clause: str) -> str:
+        """A comparison's second value goes to the option compared with ("FL3 is cheaper than FL2: 1,250 EUR
+        versus 1,480 EUR"); the clause without it."""
+        found = versus_object(clause, self.id_re)
+        if found is None or not self._is_option(found[1]):
+            return clause
+        self._apply(found[1], found[2])
+        return found[0]
+
+    def _only_placed(self, clause: str) -> bool:
+        """"Of PX1, PX2 and PX3, only the first qualifies": that option passes and the others fail (a place no
+        option holds judges nobody)."""
+        if clause[:5].lower() not in ("only ", "just ") and clause[:7].lower() != "solely ":
+            return False
+        order = self.group or list(self.paragraph)
+        found = only_placed(clause, order)
+        if found is None:
+            return False
+        target, rest = found
+        if target is None:
+            if typed(clause):
+                self.notes.append(clause)
+            return True
+        self._apply(target, rest)
+        if verdict_of(rest) == "pass":
+            self._judge([i for i in order if i != target], "fail")
+        return True
 
     def _elliptical(self, clause: str, ids: list[str]) -> str | None:
         """The verdict before, for a clause that only adds its option to it ("LP2 too.", "So is LP4.", "Q103 due
@@ -448,7 +499,7 @@ class _Reader(GroupVerdicts, PlacedVerdicts):
             return pair[0 if said == "the former" else 1] if pair else None
         return self.subject
 
-    def _several(self, clause: str, ids: list[str]) -> None:
+    def _several(self, clause: str, ids: list[str], lead: str | None = None) -> None:
         starts = [m.start() for m in self.id_re.finditer(clause) if m.group(0) in ids]
         cut = repeat_cut(clause, self.id_re, ids) if len(starts) > len(ids) else None
         if cut is not None:  # "X and Y have 8 GB and 16 GB respectively, so X fails and Y passes": two statements
@@ -458,9 +509,10 @@ class _Reader(GroupVerdicts, PlacedVerdicts):
         head = clause[:starts[0]]
         if typed(head):
             self.notes.append(clause)
-        shared = verdict_of(head)
+        shared = verdict_of(head) or lead
         bounds = [*starts, len(clause)]
-        pieces, verbs = shifted([clause[start:end] for start, end in pairwise(bounds)], self.id_re)
+        pieces = moved_values([clause[start:end] for start, end in pairwise(bounds)], self.id_re)
+        pieces, verbs = shifted(pieces, self.id_re)
         pieces = shared_predicates(pieces, self.id_re)  # "reject X and keep Y", "X and Y are in"
         last = self.id_re.match(pieces[-1])
         tail = pieces[-1][last.end():] if last else ""
@@ -540,6 +592,8 @@ class _Reader(GroupVerdicts, PlacedVerdicts):
         if shared is not None and shared.startswith(FORCED):  # "Neither X nor Y qualifies": not the words' verdict
             keyed, shared = (shared[len(FORCED):], 0, 0), None
         verdict = keyed[0] if keyed else verdict_of(text) or shared or keyed_decision(text)
+        if verdict is not None and not keyed and shared is None and third_party(text, self.kinds):
+            verdict = None  # "the fire inspector approved the layout": no verdict on the option
         blocked: list[tuple[int, int]] = [keyed[1:]] if keyed else []  # where words are verdict or reason
         spans: list[tuple[int, int]] = []
         reason = None
@@ -574,7 +628,8 @@ class _Reader(GroupVerdicts, PlacedVerdicts):
                 kept = kept_words.get(value)
                 if kept is None:
                     kept = self._keeps(value)
-                if kept or (value == "A" and k and tokens[k - 1].lastgroup == "w"):  # a grade: "grip A", "class A"
+                if kept or (value == "A" and k and tokens[k - 1].lastgroup == "w") \
+                        or (value in _OPEN and _describes(tokens, k)):  # a grade: "grip A"; "open air"
                     out.append(value)
             elif kind == "qty":
                 said = m.group(0)
