@@ -108,12 +108,14 @@ PROBES: list[Probe] = [
 DEV: list[Probe] = [p for k, p in enumerate(PROBES) if k % 3 != 2]
 HELD_OUT: list[Probe] = [p for k, p in enumerate(PROBES) if k % 3 == 2]
 
-GOALS: list[tuple[str, dict[str, str]]] = [
-    ("A log store with price <= 12,000 USD per month with 30-day retention.", {"price": "<= 12,000"}),
-    ("Book the hall on friday <= 200 EUR for 3 hours.", {"friday": "<= 200"}),
-    ("A van with capacity >= 900 kg for the whole week.", {"capacity": ">= 900"}),
-    ("A room under 300 EUR per night near the station.", {"price": "<= 300"}),
+GOALS: list[tuple[str, list[tuple[str, str]]]] = [
+    ("A log store with price <= 12,000 USD per month with 30-day retention.", [("<=", "12,000 USD per month")]),
+    ("Book the hall on friday <= 200 EUR for 3 hours.", [("<=", "200 EUR")]),
+    ("A van with capacity >= 900 kg for the whole week.", [(">=", "900 kg")]),
+    ("A room under 300 EUR per night near the station.", [("<=", "300 EUR per night")]),
+    ("A desk at most 140 cm wide including the drawers.", [("<=", "140 cm")]),
 ]
+"""Goals whose bound is followed by other wishes: (operator, threshold) of every constraint parsed."""
 
 
 @dataclass

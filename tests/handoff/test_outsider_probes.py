@@ -7,8 +7,9 @@ concession."""
 from __future__ import annotations
 
 import pytest
-from outsider_probes import DEV, HELD_OUT, Expect, score
+from outsider_probes import DEV, GOALS, HELD_OUT, Expect, score
 
+from relaykit.handoff.constraints import parse_constraints
 from relaykit.handoff.evidence import read_evidence
 from relaykit.handoff.lexicon import reason_of, verdict_of
 
@@ -125,3 +126,8 @@ def test_open_describes_and_just_is_filler(trace: str, kept: str | None, dropped
     words = row.evidence.split()
     assert kept is None or kept in words
     assert not any(w in words for w in dropped)
+
+
+@pytest.mark.parametrize(("goal", "bounds"), GOALS)
+def test_a_bound_ends_before_other_wishes(goal: str, bounds: list[tuple[str, str]]) -> None:
+    assert [(c.operator, c.threshold) for c in parse_constraints(goal)] == bounds
