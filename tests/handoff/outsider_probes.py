@@ -105,6 +105,49 @@ PROBES: list[Probe] = [
      {"TD6": (F, ("88000",)), "TD7": (P, ("71500",))}),
 ]
 
+# a second development batch, written after the first fixes (all of it development: never held out)
+DEV2: list[Probe] = [
+    ("Storage ST1 gives 2 TB for 9 EUR a month. Good value, but no EU region, so it cannot be used.",
+     {"ST1": (F, ("2", "9"))}),
+    ("Hall HL3 takes 250 people. It's a go from facilities.", {"HL3": (P, ("250",))}),
+    ("Candidate JP4: 5 years, asks 68k EUR. Hiring manager: strong hire.", {"JP4": (P, ("68000",))}),
+    ("Candidate JP6: 1 year of experience. Not senior enough; pass.", {"JP6": (F, ("1",))}),
+    ("QT2 costs 18 EUR per unit and QT3 costs 22 EUR per unit; QT3 breaks the budget.",
+     {"QT2": (N, ("18",)), "QT3": (F, ("22",))}),
+    ("CL5 offers 99.95% uptime. Meets the SLA. CL6 offers 99.0% and misses it.",
+     {"CL5": (P, ("99.95",)), "CL6": (F, ("99",))}),
+    ("Unit AP12 (2 beds, 1,380 EUR): no pets allowed, which rules it out.", {"AP12": (F, ("2", "1380"))}),
+    ("RT4 lands at 23:50, too late for the shuttle. RT5 lands at 18:10 and works.",
+     {"RT4": (F, ()), "RT5": (P, ())}),
+    ("We shortlisted VQ1 and VQ2, then dropped VQ2 over its 6-week lead time.",
+     {"VQ1": (P, ()), "VQ2": (F, ("6",))}),
+    ("BR7 - 3 stars, EUR 95, 0.4 km. Verdict: good.", {"BR7": (P, ("95", "0.4"))}),
+    ("BR8 - 2 stars, EUR 60, 6 km. Verdict: too far.", {"BR8": (F, ("60", "6"))}),
+    ("Offer OF3 from Lisbon is 1,900 EUR; we decline it.", {"OF3": (F, ("1900",))}),
+    ("CN7 and CN8 were both considered; CN7 was chosen.", {"CN7": (P, ()), "CN8": (ANY, ())}),
+    ("Quote QX5 came back at 14,500 USD, which is acceptable.", {"QX5": (P, ("14500",))}),
+    ("LS2 is priced at 2,100 EUR a month. That exceeds our cap, so LS2 is off.", {"LS2": (F, ("2100",))}),
+    ("TX3 and TX4 charge 1.9% and 2.4% per transaction respectively. TX4 is out.",
+     {"TX3": (N, ("1.9",)), "TX4": (F, ("2.4",))}),
+    ("PT1: fees 120 EUR, rating 4.7. Approved. PT2: fees 80 EUR, rating 3.1. Turned down.",
+     {"PT1": (P, ("120", "4.7")), "PT2": (F, ("80", "3.1"))}),
+    ("Van VN8 was fine on paper, but the depot is closed on Sundays, so VN8 won't work for us.",
+     {"VN8": (F, ())}),
+    ("Plan PL7 covers dental; plan PL8 does not, so PL8 is disqualified.", {"PL7": (N, ()), "PL8": (F, ())}),
+    ("GB2 delivers in 3 days. Approve.", {"GB2": (P, ("3",))}),
+    ("Printer PR5 prints 30 ppm for 410 EUR. Budget is 350 EUR, so no.", {"PR5": (F, ("30", "410"))}),
+    ("HW3 was rejected at first, but after the discount to 95 EUR it's back on the list.",
+     {"HW3": (P, ("95",))}),
+    ("Room RB2 (cap. 16) is booked solid that week.", {"RB2": (F, ("16",))}),
+    ("Supplier SN4 says its lead time is 2 weeks and that it meets ISO 9001.", {"SN4": (N, ("2",))}),
+    ("Tutor TU3 charges 40 GBP/h and the school approved her timetable.", {"TU3": (N, ("40",))}),
+    ("MB1 has 16 GB for 1,299 USD; MB2 has 8 GB for 999 USD. MB2 lacks memory; MB1 is our pick.",
+     {"MB1": (P, ("16", "1299")), "MB2": (F, ("8", "999"))}),
+    ("HT21 is at 3.2 km. HT22 sits 11 km out. The latter is eliminated.",
+     {"HT21": (N, ("3.2",)), "HT22": (F, ("11",))}),
+    ("Jacket JK8 weighs 420 g; we're going with it.", {"JK8": (P, ("420",))}),
+]
+
 DEV: list[Probe] = [p for k, p in enumerate(PROBES) if k % 3 != 2]
 HELD_OUT: list[Probe] = [p for k, p in enumerate(PROBES) if k % 3 == 2]
 

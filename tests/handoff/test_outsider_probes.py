@@ -7,7 +7,7 @@ concession."""
 from __future__ import annotations
 
 import pytest
-from outsider_probes import DEV, GOALS, HELD_OUT, Expect, score
+from outsider_probes import DEV, DEV2, GOALS, HELD_OUT, Expect, score
 
 from relaykit.handoff.constraints import parse_constraints
 from relaykit.handoff.evidence import read_evidence
@@ -18,7 +18,7 @@ GOAL = "Pick one that meets every rule."
 
 
 @pytest.mark.parametrize(("trace", "expected"), [
-    pytest.param(trace, expected, id=f"dev-{k}") for k, (trace, expected) in enumerate(DEV)
+    pytest.param(trace, expected, id=f"dev-{k}") for k, (trace, expected) in enumerate(DEV + DEV2)
     if not any(gap in trace for gap in KNOWN_GAPS)])
 def test_development_probes(trace: str, expected: Expect) -> None:
     figures = score([(trace, expected)], GOAL)
@@ -68,6 +68,13 @@ def test_out_label_keeps_its_reason() -> None:
     ("We will not be pursuing it.", "fail"),
     ("HT3 was marked unavailable.", "fail"),
     ("The gym is unavailable on Sundays.", None),
+    ("Supplier SN4 says it meets ISO 9001.", None),
+    ("It cannot be used.", "fail"),
+    ("It's a go.", "pass"),
+    ("Not senior enough.", "fail"),
+    ("QT3 breaks the budget.", "fail"),
+    ("Verdict: good.", "pass"),
+    ("Booked solid that week.", "fail"),
 ])
 def test_verdicts_of_outsider_wordings(text: str, verdict: str | None) -> None:
     assert verdict_of(text) == verdict
@@ -131,3 +138,8 @@ def test_open_describes_and_just_is_filler(trace: str, kept: str | None, dropped
 @pytest.mark.parametrize(("goal", "bounds"), GOALS)
 def test_a_bound_ends_before_other_wishes(goal: str, bounds: list[tuple[str, str]]) -> None:
     assert [(c.operator, c.threshold) for c in parse_constraints(goal)] == bounds
+
+
+def test_back_on_the_list_corrects_an_earlier_fail() -> None:
+    trace = "HQ9 was rejected at first, but after the discount to 95 EUR it's back on the list."
+    assert _verdicts(trace) == {"HQ9": "pass"}

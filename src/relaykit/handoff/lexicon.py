@@ -77,6 +77,8 @@ _FAIL_EXTRA = (r"too (?:pricey|expensive|costly|dear|far|distant|small|big|large
                r"|^" + _ID_LEAD + r"(?:no|nok|ko)(?=\s*[.!,;]*\s*$)"
                r"|(?:verdict|decision|status|outcome)\s*[:=]\s*(?:out|no|nok|ko|drop|reject)(?![\w-])"
                r"|(?:clears|meets|satisfies|passes|fits) [^,;]{0,40}\bbut not\b"  # "meets the budget but not ..."
+               r"|not (?:[a-z-]+ )?enough\b(?! (?:to|of)\b)"  # "not senior enough"
+               r"|(?:breaks|busts|blows|broke|bust|blew|break|bust) (?:the|our|my|their) (?:budget|limit|cap|bank)\b"
                r"|(?:^|(?<=[,;] ))(?:[a-z]+ )?[a-z]*[\w-]*\d[\w-]* (?:is |are |was |were |gets |got )?"
                r"(?:marked |listed |shown |flagged |reported )?(?:as )?(?:unavailable|not available)\b"  # "HT09 was "
                # "marked unavailable": the option itself, not "the gym is unavailable"
@@ -113,7 +115,8 @@ _WRONG_RE = re.compile(r"(?<![\w-])(?:" + _WRONG + r")(?![\w-])")
 _EXTRA_TRIGGERS = frozenset({"goes", "go", "nah", "too", "limit", "budget", "cap", "ceiling", "maximum", "max", "no",
                              "nope", "out", "off", "not", "aside", "longer", "hardly", "drop", "cut", "veto",
                              "reject", "nix", "scrap", "ditch", "skip", "bin", "nok", "ko", "don't", "doesn't",
-                             "didn't", "isn't", "aren't", "wasn't", "weren't", "unavailable", "available"}) \
+                             "didn't", "isn't", "aren't", "wasn't", "weren't", "unavailable", "available", "enough",
+                             "breaks", "busts", "blows", "broke", "bust", "blew", "break"}) \
     | VERB_FAIL_TRIGGERS | EXTRA_TRIGGERS
 """Words one of the ``_FAIL_EXTRA`` patterns needs: without them that (slower) regex is not run."""
 
@@ -158,7 +161,8 @@ _APPROVAL = (r"(?:^(?:(?:so|ok|okay|then|for us|for me),? )?(?:(?:that|it|this|t
              r"(?=(?:\s*[:=–—-]|\s+(?:is|goes to|would be))\s*[a-z]*[\w-]*\d[\w-]*\s*[.!]*\s*$)"
              r"|^" + _ID_LEAD + r"(?:go|booked)(?=\s*[.!]*\s*$)"  # "TK4 → go", "BK5: Booked."
              r"|^[a-z]*[\w-]*\d[\w-]*\s*(?:[:→=–—-]|->)?\s*yes(?=\s*[.!,;]*\s*$)"  # "FJ-1 yes,"
-             r"|(?:verdict|decision|status|outcome)\s*[:=]\s*(?:go|in|yes|keep)(?![\w-])")  # "verdict=in"
+             r"|(?:verdict|decision|status|outcome)\s*[:=]\s*(?:go|in|yes|keep|good|fine|pass|accepted|approved)"
+             r"(?![\w-])")  # "verdict=in", "Verdict: good."
 _APPROVAL_RE = re.compile(_APPROVAL)  # on folded text
 _APPROVAL_WORDS = frozenset({"fine", "good", "great", "perfect", "ideal", "excellent", "nice", "recommendation",
                              "choice", "pick", "winner", "selection", "go", "booked", "yes", "verdict", "decision",
@@ -175,7 +179,8 @@ ELLIPTICAL = re.compile(rf"^(?:(?:so|as|and so)\s+(?:is|does|was|did|are|were)\s
                         r"\s*[.!]*\s*$", re.IGNORECASE)
 """A clause that only adds its option to the verdict before ("LP2 too.", "So is LP4.", "Q103 due to cost.")."""
 CORRECTION = re.compile(r"\b(?:(?:after all|corrected|on second thoughts?|on reflection|reconsidered|reinstated|"
-                        r"changed (?:our|my) minds?|in the end)\b|(?:update[ds]?|correction)\s*:)", re.IGNORECASE)
+                        r"changed (?:our|my) minds?|in the end|back on the (?:short)?list|back in)\b"
+                        r"|(?:update[ds]?|correction)\s*:)", re.IGNORECASE)
 """A verdict that corrects those before it ("SV3 is ok after all", "Update: HT02 is fine"). Only words that mark a
 change of mind: "actually" or "the revised check" beside a pass would turn an eliminated option into a pass."""
 _WOULD_BEFORE = re.compile(r"\b(?:would|could|might|may)\s+(?:only\s+|still\s+|have\s+)?(?:be\s+|been\s+)?$",
@@ -317,7 +322,8 @@ def verdict_of(text: str) -> str | None:
 _SPEECH = frozenset({"said", "says", "say", "claims", "claimed", "insists", "insisted", "thinks", "thought",
                      "believes", "believed", "reckons", "reckoned", "feels", "felt", "swears", "swore", "told",
                      "tells", "assures", "assured", "promises", "promised", "argues", "argued"})
-_REPORTED = re.compile(r"\b(?:the|a|an|their|his|her|its|he|she|someone|somebody)\s+(?:[a-z-]+\s+){0,2}?"
+_REPORTED = re.compile(r"\b(?:(?:the|a|an|their|his|her|its|he|she|someone|somebody)\s+(?:[a-z-]+\s+){0,2}?"
+                       r"|[a-z]*[\w-]*\d[\w-]*\s+)"  # "the owner said", "Supplier SN4 says"
                        r"(?:said|says|say|claims|claimed|insists|insisted|thinks|thought|believes|believed|reckons|"
                        r"reckoned|feels|felt|swears|swore|told us|tells us|assures us|assured us|promises|promised|"
                        r"argues|argued)\b", re.IGNORECASE)

@@ -4,7 +4,7 @@ case (the patterns read folded text)."""
 
 from __future__ import annotations
 
-PASS_PHRASES = ("stays on the shortlist", "on the shortlist", "shortlisted", "shortlist", "is a go", "clears every",
+PASS_PHRASES = ("stays on the shortlist", "on the shortlist", "shortlisted", "shortlist", "is a go", "it's a go", "that's a go", "strong hire", "clears every",
                 "meets every", "meeting every", "qualifies", "qualified", "passes", "passed", "pass", "accepted",
                 "is kept", "kept", "kept it", "keep it", "keeping it", "feasible", "looks good", "look good",
                 "looks fine", "a fit", "good fit", "good to go", "remains", "suitable", "usable", "meets", "satisfies",
@@ -53,7 +53,8 @@ FAIL_PHRASES = ("drops out", "dropped out", "crossed off", "ruled out", "rules o
                 "turned down", "turn it down", "dismissed", "scrapped", "vetoed", "unacceptable", "thumbs down", "✖",
                 "👎", "are out", "were out", "was out", "both out", "all out", "lacks", "lacking",
                 "we drop", "we'll drop", "we are dropping", "we're dropping", "can't afford", "cannot afford",
-                "can not afford", "unaffordable", "defeated", "voted down", "was voted down")
+                "can not afford", "unaffordable", "defeated", "voted down", "was voted down", "cannot be used",
+                "can't be used", "can not be used", "could not be used", "booked solid", "no hire")
 REMARK_FAIL_PHRASES = ("not an option", "not viable", "unviable", "non-viable",
                 "set it aside", "set them aside", "setting it aside", "sets it aside", "put it aside", "put aside",
                 "park it", "parked it", "we park", "shelve it", "shelved", "shelving it", "shelve",
