@@ -4,7 +4,7 @@ case (the patterns read folded text)."""
 
 from __future__ import annotations
 
-PASS_PHRASES = ("stays on the shortlist", "on the shortlist", "shortlisted", "shortlist", "is a go", "it's a go", "that's a go", "strong hire", "clears every",
+PASS_PHRASES = ("stays on the shortlist", "on the shortlist", "shortlisted", "shortlist", "is a go", "clears every",
                 "meets every", "meeting every", "qualifies", "qualified", "passes", "passed", "pass", "accepted",
                 "is kept", "kept", "kept it", "keep it", "keeping it", "feasible", "looks good", "look good",
                 "looks fine", "a fit", "good fit", "good to go", "remains", "suitable", "usable", "meets", "satisfies",
@@ -14,7 +14,7 @@ PASS_PHRASES = ("stays on the shortlist", "on the shortlist", "shortlisted", "sh
                 "go with", "going with", "went with", "we'll take", "we take", "we keep", "we'll keep",
                 "we will keep", "we are keeping", "we're keeping",
                 "clears everything", "clears all", "meets all", "ticks every box", "ticks all the boxes",
-                "still standing")
+                "still standing", "it's a go", "that's a go", "strong hire")
 REMARK_PASS_PHRASES = ("viable", "keep on the list", "keep it on the list", "kept on the list",
                 "stays on the list", "still on the list", "remains on the list", "in the running",
                 "still in the running", "keep on the shortlist", "in contention", "still in contention", "good enough",
