@@ -118,6 +118,8 @@ def _another_amount(tokens: Sequence[re.Match[str]], k: int, unit: str | None) -
 
 
 _OPEN = frozenset({"open", "Open"})
+_LEAD_MARK = re.compile(r"^[-*•\s]*[A-Za-z][^:=–—→]{0,24}(?::|=|–|—|→| -)")
+"""A label's separator near a clause's start, the cheap test before ``lead_verdict``."""
 
 
 def _describes(tokens: Sequence[re.Match[str]], k: int) -> bool:
@@ -400,17 +402,20 @@ class _Reader(GroupVerdicts, PlacedVerdicts):
         self.line_subject = previous
 
     def _clause(self, clause: str, previous: str | None) -> str | None:
-        clause = self._uncompared(_OPENER.sub("", clause))
+        clause = _OPENER.sub("", clause)
+        if COMPARES.search(clause) is not None:
+            clause = self._uncompared(clause)
         if not clause:
             return previous
         ids = self.ids(clause)
-        lead = lead_verdict(clause) if ids and clause[:1].isalpha() else None  # "Out: HT04 (price)."
+        lead = lead_verdict(clause) if ids and _LEAD_MARK.search(clause, 0, 28) else None  # "Out: HT04 (price)."
         if lead is not None:
             clause = clause[lead[1]:]
         if len(ids) > 1:
             self._several(clause, ids, lead[0] if lead else None)
             return ids[-1]
-        if not ids and (self._judged_together(clause) or self._listed_in_turn(clause) or self._only_placed(clause)):
+        if not ids and (self._judged_together(clause) or self._listed_in_turn(clause)
+                        or (clause[:1] in "OoJjSs" and self._only_placed(clause))):
             return None  # "the last two fail", "all others pass", "neither works"; "In order: no, no, yes, no."
         if not ids and self.group and BOTH_START.match(clause):  # "Both are out."
             for option_id in self.group:
@@ -443,8 +448,6 @@ class _Reader(GroupVerdicts, PlacedVerdicts):
 
     def _uncompared(self, clause: str) -> str:
         """The clause without its comparisons with another option (see ``without_comparisons``)."""
-        if COMPARES.search(clause) is None:
-            return clause
         clause, relative = without_comparisons(self._versus(clause), self.id_re, self._is_option)
         if relative is not None:
             self.notes.append(relative)
@@ -592,7 +595,8 @@ class _Reader(GroupVerdicts, PlacedVerdicts):
         if shared is not None and shared.startswith(FORCED):  # "Neither X nor Y qualifies": not the words' verdict
             keyed, shared = (shared[len(FORCED):], 0, 0), None
         verdict = keyed[0] if keyed else verdict_of(text) or shared or keyed_decision(text)
-        if verdict is not None and not keyed and shared is None and third_party(text, self.kinds):
+        if verdict is not None and not keyed and shared is None and ("the " in text or "The " in text) \
+                and third_party(text, self.kinds):
             verdict = None  # "the fire inspector approved the layout": no verdict on the option
         blocked: list[tuple[int, int]] = [keyed[1:]] if keyed else []  # where words are verdict or reason
         spans: list[tuple[int, int]] = []

@@ -305,7 +305,7 @@ def verdict_of(text: str) -> str | None:
         return None  # "Should we drop HT4?": a question, not a verdict
     words = set(_TOKENS.findall(text.lower()))
     marked = _MARK_RE.search(text) is not None
-    said_from = _reported(text, words)
+    said_from = len(text) if _SPEECH.isdisjoint(words) else _reported(text)
     failed = _fail_verdict(text, words, said_from) if marked or not _FAIL_TRIGGERS.isdisjoint(words) else None
     if failed == "fail":
         return failed
@@ -330,10 +330,8 @@ _REPORTED = re.compile(r"\b(?:(?:the|a|an|their|his|her|its|he|she|someone|someb
 """A third party's words ("the owner said", "their rep insists", "he said"): a verdict after them is theirs."""
 
 
-def _reported(text: str, words: set[str]) -> int:
+def _reported(text: str) -> int:
     """Where a third party's reported words start in ``text`` (its length when there are none)."""
-    if _SPEECH.isdisjoint(words):
-        return len(text)
     found = _REPORTED.search(text)
     return found.end() if found is not None else len(text)
 
