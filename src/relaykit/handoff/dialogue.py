@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import re
 
-from relaykit.handoff.lexicon import is_remark, verdict_of
+from relaykit.handoff.lexicon import verdict_of
 from relaykit.handoff.reading import DECISION_HEADERS, SPEAKERS
+from relaykit.handoff.remarks import is_remark
 from relaykit.handoff.table import typed
 
 _SPEAKER = re.compile(r"^(?P<stamp>\[[^\]]{1,25}\]\s*|\([^)]{1,25}\)\s*|"

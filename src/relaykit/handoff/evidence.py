@@ -30,13 +30,10 @@ from relaykit.handoff.lexicon import (
     ELLIPTICAL,
     PRONOUN_START,
     fail_spans,
-    is_remark,
     parenthesised_reason,
     pass_spans,
-    quantified,
     reason_of,
     verdict_of,
-    without_interjection,
 )
 from relaykit.handoff.outsider import OutsiderReadings
 from relaykit.handoff.reading import (
@@ -61,6 +58,7 @@ from relaykit.handoff.reading import (
     sentences_of,
     title_line,
 )
+from relaykit.handoff.remarks import is_remark, quantified, without_interjection
 from relaykit.handoff.several import (
     FORCED,
     PlacedVerdicts,

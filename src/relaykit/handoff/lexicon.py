@@ -22,7 +22,16 @@ from relaykit.handoff.idioms import (
     VERB_PASS,
     VERB_PASS_TRIGGERS,
 )
-from relaykit.handoff.phrases import FAIL_PHRASES, PASS_PHRASES, REMARK_FAIL_PHRASES, REMARK_PASS_PHRASES
+from relaykit.handoff.phrases import (
+    COMPARATORS,
+    DROP_WORDS,
+    FAIL_PHRASES,
+    FILLER,
+    PASS_PHRASES,
+    REMARK_FAIL_PHRASES,
+    REMARK_PASS_PHRASES,
+    VERDICT_WORDS,
+)
 from relaykit.handoff.text import (
     CURRENCY_CODES,
     DATE_PATTERN,
@@ -218,37 +227,9 @@ _OTHER_OBJECT = re.compile(
 _WRITER = re.compile(r"\b(?:we|i|let['’]s|we['’]ll|we['’]ve|we['’]re|i['’]ll)\s+(?:\w+\s+)?$", re.IGNORECASE)
 """The writer as the subject: "we reject the hotel on price" judges the option a noun names."""
 
-VERDICT_WORDS = frozenset(w for p in PASS_PHRASES + FAIL_PHRASES for w in p.lower().split()) - {
-    "the", "is", "on", "no", "every", "not", "budget", "limit", "good", "work", "fine", "deal", "will", "does",
-    "a", "it", "to", "fit", "cross", "look", "looks", "green", "light", "top", "down", "up", "set", "over", "few",
-    "enough", "aside", "turn", "turned", "passed", "go", "going", "went", "take", "we", "we'll", "all", "both", "were",
-    "was", "are", "pick", "thumbs", "still", "box", "boxes", "everything", "standing", "ticks"} | {
-    "keep", "keeping", "works"}
-FILLER = frozenset([
-    "present", "next", "looked", "look", "looking", "just", "consider", "considered", "considering", "then", "come",
-    "comes",
-    "came", "last", "also", "reviewed", "review", "checked", "check", "checks", "verdict", "verdicts", "status",
-    "result", "option", "options", "candidate", "item", "entry", "listed", "reported", "quoted", "stated",
-    "shows", "showing", "charging", "charges", "priced", "sitting", "sits", "located", "away", "costing",
-    "costs", "cost", "asking", "expecting", "offering", "offers", "holding", "holds", "seating", "renting",
-    "running", "bringing", "needing", "quoting", "selling", "delivering", "hosted", "billing", "promising",
-    "paying", "covering", "working", "preferring", "open", "free", "meeting", "requirement", "requirements",
-    "so", "because", "due", "while", "whereas", "but", "though", "although", "former", "latter", "one", "audit",
-    "audited", "went", "order", "nothing", "outside", "list", "considered", "count", "inventory", "closed",
-    "only", "note", "notes", "per", "also", "both", "each", "every", "either", "neither", "such", "very",
-    "that's", "it's", "this's", "there's", "here's", "what's", "which", "puts", "therefore", "thus", "hence", "deemed",
-    "found", "sorry", "afraid", "unfortunately", "sadly", "i'm", "i'd", "say", "guess", "think"
-])
-DROP_WORDS = (STOPWORDS - {"yes", "no", "not"}) | FILLER | VERDICT_WORDS | {"most", "least"}
-"""Words left out of an evidence row (yes / no / not carry values and stay)."""
 PRONOUN_START = re.compile(r"^(?:[A-Za-z][A-Za-z' ]{0,30},\s+)?"  # a lead-in: "After some debate, it stays."
                            r"(?:it|its|it's|this one|this option|that one|they|their|the former|the latter)\b",
                            re.IGNORECASE)
-COMPARATORS = frozenset({"limit", "limits", "cap", "ceiling", "maximum", "max", "minimum", "min", "budget",
-                         "threshold", "than", "most", "least", "exceeds", "beyond", "under", "over", "below",
-                         "above", "within", "required", "requirement", "target"})
-
-
 _TOKENS = re.compile(r"[a-z0-9]+(?:['’-][a-z0-9]+)*")
 
 
@@ -462,81 +443,6 @@ def _reason_items(text: str) -> list[str]:
     return items
 
 
-_QUANTIFIED = re.compile(r"(?<!meets )(?<!meet )(?<!clears )(?<!satisfies )(?<!passes )(?<!fails )"  # "meets both"
-                         r"\b(?:none|all(?!\s+(?:good|fine|set|clear)\b)|others?|every\w*|rest|remaining|both|each|"
-                         r"any\w*|no option\w*)\b",
-                         re.IGNORECASE)
-_LEADING = re.compile(r"^(?:(?:so|then|and|but|thus|hence|therefore)[\s,]+)?", re.IGNORECASE)
-_INTERJECTION = re.compile(r"^(?:fine|ok|okay|yes|yep|yeah|no|nope|nah|right|well|sure|alright|good|great|agreed|"
-                           r"sadly|unfortunately|honestly|frankly|actually|alas|hmm|ah|oh|nice|cool|perfect|meh|ugh)\s*[,!.–—-]+\s*",
-                           re.IGNORECASE)
-"""A word a verdict remark may open with ("Fine, keep it.", "No - drop it.", "Sadly, ruled out.")."""
-_NEGATED_START = re.compile(r"(?:not|no longer|never|didn't|doesn't|won't|isn't|did not|does not|will not|is not)"
-                            r"\s+(?:really\s+|quite\s+)?(?:an?\s+)?", re.IGNORECASE)
-"""A negation a remark may open with ("Not in the running.", "Didn't make the cut.")."""
-
-
-def quantified(text: str) -> bool:
-    """Whether a clause speaks of several options ("none of the others", "all", "the rest")."""
-    return _QUANTIFIED.search(text) is not None
-
-
-def opens_with_verdict(text: str) -> bool:
-    """Whether a sentence starts with a verdict phrase ("Crossed off because of the pets.", "So: ruled out.",
-    "Fine, keep it.", "Not in the running."): a verdict about whatever the previous sentences described."""
-    if _QUANTIFIED.search(text):  # "Rejected: none.", "Eliminated: all the others." speak of several options
-        return False
-    if _opens(text):
-        return True
-    said = _INTERJECTION.match(text)
-    return said is not None and _opens(text[said.end():])
-
-
-def _opens(text: str) -> bool:
-    start = _LEADING.match(text)
-    at = start.end() if start else 0
-    rest = text[at:].lstrip(" :-")
-    negated = _NEGATED_START.match(rest)  # "Not in the running any more." (but "Not for us." is one phrase)
-    return _judges(rest) or (negated is not None and _judges(rest[negated.end():]))
-
-
-def _judges(rest: str) -> bool:
-    low = folded(rest)
-    return bool(_FAIL_PHRASE_RE.match(low) or _FAIL_EXTRA_RE.match(low) or _PASS_RE.match(low)
-                or _APPROVAL_RE.match(low) or _WRONG_RE.match(low))
-
-
-_REMARK_WORDS = re.compile(r"[A-Za-z']+")
-_THIS_ONE = re.compile(r"\b(?:this|that) one\b", re.IGNORECASE)
-_NOT_A_REMARK = frozenset({"only", "one", "two", "three", "which", "who", "whichever", "if", "unless", "when",
-                          "summary", "overall", "recommendation", "recommend", "conclusion", "finally", "best",
-                          "cheapest", "closest", "nearest", "fastest", "largest", "biggest", "smallest", "lowest",
-                          "highest", "shortest", "longest", "earliest", "latest", "newest"})
-"""Words of a sentence about the whole search, not the option just described ("Recommendation: go with the
-cheapest.", "Only one passes.")."""
-
-
-def is_remark(text: str) -> bool:
-    """Whether an id-less sentence is a verdict about the option spoken of just before: it opens with a verdict
-    (``opens_with_verdict``), or it is short (six words at most), states a verdict and no value, and speaks of
-    no other option ("this one is out.", "let's drop it.", "right, that works.")."""
-    if opens_with_verdict(text):
-        return True
-    words = _REMARK_WORDS.findall(_THIS_ONE.sub("it", text))  # "this one" is the option spoken of
-    if not 0 < len(words) <= 6 or _QUANTIFIED.search(text) or any(w.lower() in _NOT_A_REMARK for w in words):
-        return False
-    return not any(c.isdigit() for c in text) and verdict_of(text) is not None
-
-
-def without_interjection(text: str) -> str:
-    """A verdict remark without the word it opens with ("Fine, keep it." -> "keep it."); other text, and a
-    remark whose first word is its verdict ("No-go."), as it is."""
-    said = _INTERJECTION.match(text)
-    if said is None or _QUANTIFIED.search(text) or _opens(text) or not is_remark(text[said.end():]):
-        return text
-    return text[said.end():]
-
-
 def pass_spans(text: str) -> list[tuple[int, int]]:
     """Where ``text`` states a pass ("looks good", "a fit"): words there are verdict, not evidence."""
     low = folded(text)
@@ -581,15 +487,13 @@ def parenthesised_reason(text: str) -> tuple[str, int, int] | None:
 __all__ = [
     "COMPARATORS",
     "DROP_WORDS",
+    "FILLER",
     "PRONOUN_START",
     "TOKEN",
+    "VERDICT_WORDS",
     "fail_spans",
-    "is_remark",
-    "opens_with_verdict",
     "parenthesised_reason",
     "pass_spans",
-    "quantified",
     "reason_of",
     "verdict_of",
-    "without_interjection",
 ]

@@ -4,6 +4,8 @@ case (the patterns read folded text)."""
 
 from __future__ import annotations
 
+from relaykit.text import STOPWORDS
+
 PASS_PHRASES = ("stays on the shortlist", "on the shortlist", "shortlisted", "shortlist", "is a go", "clears every",
                 "meets every", "meeting every", "qualifies", "qualified", "passes", "passed", "pass", "accepted",
                 "is kept", "kept", "kept it", "keep it", "keeping it", "feasible", "looks good", "look good",
@@ -72,4 +74,33 @@ REMARK_FAIL_PHRASES = ("not an option", "not viable", "unviable", "non-viable",
 """Fail phrases of remarks ("Shelved.", "Not for us."): verdicts, but their words are evidence elsewhere."""
 
 
-__all__ = ["FAIL_PHRASES", "PASS_PHRASES", "REMARK_FAIL_PHRASES", "REMARK_PASS_PHRASES"]
+VERDICT_WORDS = frozenset(w for p in PASS_PHRASES + FAIL_PHRASES for w in p.lower().split()) - {
+    "the", "is", "on", "no", "every", "not", "budget", "limit", "good", "work", "fine", "deal", "will", "does",
+    "a", "it", "to", "fit", "cross", "look", "looks", "green", "light", "top", "down", "up", "set", "over", "few",
+    "enough", "aside", "turn", "turned", "passed", "go", "going", "went", "take", "we", "we'll", "all", "both", "were",
+    "was", "are", "pick", "thumbs", "still", "box", "boxes", "everything", "standing", "ticks"} | {
+    "keep", "keeping", "works"}
+FILLER = frozenset([
+    "present", "next", "looked", "look", "looking", "just", "consider", "considered", "considering", "then", "come",
+    "comes",
+    "came", "last", "also", "reviewed", "review", "checked", "check", "checks", "verdict", "verdicts", "status",
+    "result", "option", "options", "candidate", "item", "entry", "listed", "reported", "quoted", "stated",
+    "shows", "showing", "charging", "charges", "priced", "sitting", "sits", "located", "away", "costing",
+    "costs", "cost", "asking", "expecting", "offering", "offers", "holding", "holds", "seating", "renting",
+    "running", "bringing", "needing", "quoting", "selling", "delivering", "hosted", "billing", "promising",
+    "paying", "covering", "working", "preferring", "open", "free", "meeting", "requirement", "requirements",
+    "so", "because", "due", "while", "whereas", "but", "though", "although", "former", "latter", "one", "audit",
+    "audited", "went", "order", "nothing", "outside", "list", "considered", "count", "inventory", "closed",
+    "only", "note", "notes", "per", "also", "both", "each", "every", "either", "neither", "such", "very",
+    "that's", "it's", "this's", "there's", "here's", "what's", "which", "puts", "therefore", "thus", "hence", "deemed",
+    "found", "sorry", "afraid", "unfortunately", "sadly", "i'm", "i'd", "say", "guess", "think"
+])
+DROP_WORDS = (STOPWORDS - {"yes", "no", "not"}) | FILLER | VERDICT_WORDS | {"most", "least"}
+"""Words left out of an evidence row (yes / no / not carry values and stay)."""
+COMPARATORS = frozenset({"limit", "limits", "cap", "ceiling", "maximum", "max", "minimum", "min", "budget",
+                         "threshold", "than", "most", "least", "exceeds", "beyond", "under", "over", "below",
+                         "above", "within", "required", "requirement", "target"})
+
+
+__all__ = ["COMPARATORS", "DROP_WORDS", "FAIL_PHRASES", "FILLER", "PASS_PHRASES", "REMARK_FAIL_PHRASES",
+           "REMARK_PASS_PHRASES", "VERDICT_WORDS"]
