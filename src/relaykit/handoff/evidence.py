@@ -267,7 +267,8 @@ class _Reader(GroupVerdicts, PlacedVerdicts, TableCells, Speakers, OutsiderReadi
         if not clause:
             return previous
         ids = self.ids(clause)
-        lead = lead_verdict(clause) if ids and _LEAD_MARK.search(clause, 0, 28) else None  # "Out: HT04 (price)."
+        lead = lead_verdict(clause) if ids and not clause.startswith(ids[0]) and _LEAD_MARK.search(clause, 0, 28) \
+            else None  # "Out: HT04 (price)." (most clauses open with their id: no label before it)
         if lead is not None:
             clause = clause[lead[1]:]
         if len(ids) > 1:
