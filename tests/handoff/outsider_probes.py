@@ -148,6 +148,32 @@ DEV2: list[Probe] = [
     ("Jacket JK8 weighs 420 g; we're going with it.", {"JK8": (P, ("420",))}),
 ]
 
+# a third development batch, written after the second batch's fixes (development too)
+DEV3: list[Probe] = [
+    ("Bid BD4 was the lowest at 41,000 EUR and wins the tender.", {"BD4": (P, ("41000",))}),
+    ("Bid BD5 came in at 47,500 EUR and loses on price.", {"BD5": (F, ("47500",))}),
+    ("Server SR9 has 256 GB and a 99.99% SLA - approved for production.", {"SR9": (P, ("256", "99.99"))}),
+    ("Candidate CV2 did not pass the coding test.", {"CV2": (F, ())}),
+    ("Candidate CV3 sailed through the interviews.", {"CV3": (ANY, ())}),
+    ("Hotel HH5 is overbooked on our dates.", {"HH5": (ANY, ())}),
+    ("Flat FA3 (3 rooms, 1,650 EUR) - too pricey for us, next.", {"FA3": (F, ("3", "1650"))}),
+    ("FA4: 2 rooms, 1,200 EUR. This is the one.", {"FA4": (P, ("2", "1200"))}),
+    ("Van VA7 costs 85 EUR a day. I'd go for VA7.", {"VA7": (P, ("85",))}),
+    ("Room KM2 holds 30. Management signed off on KM2.", {"KM2": (P, ("30",))}),
+    ("Provider PV6 charges 0.12 USD per GB; it ticks all our boxes.", {"PV6": (P, ("0.12",))}),
+    ("Provider PV7 charges 0.09 USD per GB but has no EU presence - a non-starter.", {"PV7": (F, ("0.09",))}),
+    ("Caterer CA8 can seat 120 and is a solid choice.", {"CA8": (P, ("120",))}),
+    ("Plan PN4 has a 500 EUR excess; we can't accept that.", {"PN4": (F, ("500",))}),
+    ("Laptop LP6 weighs 2.9 kg, heavier than allowed. Rejected.", {"LP6": (F, ("2.9",))}),
+    ("The audit of WR2 found no issues; WR2 is cleared.", {"WR2": (P, ())}),
+    ("Supplier SY3 missed the deadline twice and is struck from the list.", {"SY3": (F, ())}),
+    ("Office OF8 is 240 m2 for 5,200 EUR. We'll sign for OF8.", {"OF8": (P, ("240", "5200"))}),
+    ("Tool TL1 lacks SSO, TL2 has it; TL2 wins.", {"TL1": (F, ()), "TL2": (P, ())}),
+    ("Courier CR4 delivers in 2 days and we're happy to proceed with them.", {"CR4": (P, ("2",))}),
+    ("Venue VX3: capacity 90, 2,800 EUR. Doesn't meet the 120-guest minimum.", {"VX3": (F, ("90", "2800"))}),
+    ("Boat BT2 sleeps 6 for 3,100 EUR a week, good to book.", {"BT2": (P, ("6", "3100"))}),
+]
+
 DEV: list[Probe] = [p for k, p in enumerate(PROBES) if k % 3 != 2]
 HELD_OUT: list[Probe] = [p for k, p in enumerate(PROBES) if k % 3 == 2]
 

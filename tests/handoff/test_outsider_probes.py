@@ -7,7 +7,7 @@ concession."""
 from __future__ import annotations
 
 import pytest
-from outsider_probes import DEV, DEV2, GOALS, HELD_OUT, Expect, score
+from outsider_probes import DEV, DEV2, DEV3, GOALS, HELD_OUT, Expect, score
 
 from relaykit.handoff.constraints import parse_constraints
 from relaykit.handoff.evidence import read_evidence
@@ -18,7 +18,7 @@ GOAL = "Pick one that meets every rule."
 
 
 @pytest.mark.parametrize(("trace", "expected"), [
-    pytest.param(trace, expected, id=f"dev-{k}") for k, (trace, expected) in enumerate(DEV + DEV2)
+    pytest.param(trace, expected, id=f"dev-{k}") for k, (trace, expected) in enumerate(DEV + DEV2 + DEV3)
     if not any(gap in trace for gap in KNOWN_GAPS)])
 def test_development_probes(trace: str, expected: Expect) -> None:
     figures = score([(trace, expected)], GOAL)
@@ -75,6 +75,16 @@ def test_out_label_keeps_its_reason() -> None:
     ("QT3 breaks the budget.", "fail"),
     ("Verdict: good.", "pass"),
     ("Booked solid that week.", "fail"),
+    ("TL2 wins.", "pass"),
+    ("It loses on price.", "fail"),
+    ("This is the one.", "pass"),
+    ("HT2 is the one with a pool.", None),
+    ("I'd go for VA7.", "pass"),
+    ("We'll sign for OF8.", "pass"),
+    ("It is a solid choice.", "pass"),
+    ("WR2 is cleared.", "pass"),
+    ("It ticks all our boxes.", "pass"),
+    ("Panel verdict: no hire.", "fail"),
 ])
 def test_verdicts_of_outsider_wordings(text: str, verdict: str | None) -> None:
     assert verdict_of(text) == verdict

@@ -154,7 +154,8 @@ _PASS_EXTRA = (r"(?:keep|keeping|works|stays)(?=\s*(?:[.!,;)]|$|for (?:us|me|the
                r"|(?:(?:she|he|it|they|that|this one)(?:['’]s|['’]re| is| are)|stays|remains|still|is|are|back)"
                r" (?:still )?in"
                r"(?=(?: again| too| after all)?\s*(?:[.!,;)]|$))"  # "back in after all"
-               r"|(?:motion|resolution|proposal)\b[^.;:]{0,60}?\s(?:carried|adopted)(?![\w-])")  # minutes
+               r"|(?:motion|resolution|proposal)\b[^.;:]{0,60}?\s(?:carried|adopted)(?![\w-])"  # minutes
+               r"|wins(?=\s*(?:[.!,;)]|$|(?:on|out|overall|hands down)\b))")  # "TL2 wins.", "wins on price"
 # "Good.", "that's fine then", "... per day - fine.", "seats 12, fine", "SA1 is fine", "so R4 it is",
 # "Recommendation: LH-401.": a clause that only approves (a bare word, after a dash or comma, or after an id-like
 # word; "the view is fine" is not one).
@@ -166,6 +167,7 @@ _APPROVAL = (r"(?:^(?:(?:so|ok|okay|then|for us|for me),? )?(?:(?:that|it|this|t
              r"(?:fine|good|great|perfect|ideal|excellent|nice)(?= then| too| by me| for us| with me|\s*[.!]*\s*$"
              r"|,? (?:and )?not (?:[a-z-]+ )?[a-z-]+\s*[.!]*\s*$)"  # "CX9 is fine, not out"
              r"|^(?:(?:so|ok|okay|then),? )?[a-z]*[\w-]*\d[\w-]* it is(?=\s*[.!]*\s*$)"
+             r"|^(?:(?:so|ok|okay|then),? )?(?:this|that|it|[a-z]*[\w-]*\d[\w-]*)(?:['’]s| is) the one(?=\s*[.!]*\s*$)"
              r"|^(?:our |my |the |final |top )?(?:recommendation|choice|pick|winner|selection)"
              r"(?=(?:\s*[:=–—-]|\s+(?:is|goes to|would be))\s*[a-z]*[\w-]*\d[\w-]*\s*[.!]*\s*$)"
              r"|^" + _ID_LEAD + r"(?:go|booked)(?=\s*[.!]*\s*$)"  # "TK4 → go", "BK5: Booked."
@@ -260,7 +262,7 @@ _MARKS = frozenset(p for p in PASS_PHRASES + FAIL_PHRASES if not _TOKENS.search(
 _FAIL_TRIGGERS = frozenset(_trigger(p) for p in FAIL_PHRASES + REMARK_FAIL_PHRASES + _MORE_FAIL if p not in _MARKS) | {
     "wrong", "right", "does", "do", "did"} | _EXTRA_TRIGGERS  # "wrong" / "right": _WRONG; "does not meet"...
 _PASS_TRIGGERS = frozenset(_trigger(p) for p in PASS_PHRASES + REMARK_PASS_PHRASES + _MORE_PASS if p not in _MARKS) | {
-    "keep", "keeping", "works", "stays", "in", "carried", "adopted"} | VERB_PASS_TRIGGERS
+    "keep", "keeping", "works", "stays", "in", "carried", "adopted", "wins"} | VERB_PASS_TRIGGERS
 _TRIGGERS = _FAIL_TRIGGERS | _PASS_TRIGGERS | _APPROVAL_WORDS
 """One word of every verdict phrase and pattern: a clause with none of them (and no mark) has no verdict."""
 _MARK_RE = re.compile("[" + "".join(sorted(_MARKS)) + "]")
@@ -269,12 +271,13 @@ _MARK_RE = re.compile("[" + "".join(sorted(_MARKS)) + "]")
 def may_judge(text: str) -> bool:
     """Whether ``text`` may hold a verdict at all: a cheap word-set test before the phrase regexes."""
     return not _TRIGGERS.isdisjoint(_TOKENS.findall(text.lower())) or _MARK_RE.search(text) is not None \
-        or text.rstrip(" .!").endswith(" it is")
+        or _it_is(text)
 
 
 def _it_is(text: str) -> bool:
-    """Whether a clause ends "... it is" ("so R4 it is"): a pick, read without making "it" a trigger word."""
-    return text.rstrip(" .!").endswith(" it is")
+    """Whether a clause ends "... it is" or "... the one" ("so R4 it is", "This is the one."): a pick, read
+    without making "it" or "one" a trigger word."""
+    return text.rstrip(" .!").endswith((" it is", " the one"))
 
 
 @remembered
@@ -291,7 +294,7 @@ def verdict_of(text: str) -> str | None:
     if failed == "fail":
         return failed
     passed = _pass_verdict(text, words, said_from) if marked or not _PASS_TRIGGERS.isdisjoint(words) else None
-    if passed is None and (not _APPROVAL_WORDS.isdisjoint(words) or text.rstrip(" .!").endswith(" it is")):
+    if passed is None and (not _APPROVAL_WORDS.isdisjoint(words) or _it_is(text)):
         approved = _APPROVAL_RE.search(folded(text))  # (most clauses have no approval word)
         if approved is not None and approved.start() < said_from:
             passed = "fail" if _NOT_BEFORE.search(text[:approved.start()]) else "pass"
