@@ -27,9 +27,9 @@ def test_development_probes(trace: str, expected: Expect) -> None:
 
 
 def test_held_out_probes_keep_their_end_figures() -> None:
-    figures = score(HELD_OUT, GOAL)
-    assert figures.right >= 24 and figures.flipped == 0 and figures.spurious <= 1, figures.line()
-    assert figures.found >= 26 and figures.wrong_id == 0 and figures.fake == 0, figures.line()
+    figures = score(HELD_OUT, GOAL)  # the end figures (main: 19 right, 2 spurious; 24 found, 2 wrong id, 1 lost)
+    assert figures.right >= 21 and figures.flipped == 0 and figures.spurious == 0, "held-out verdicts fell"
+    assert figures.found >= 27 and figures.wrong_id == 0 and figures.fake == 0, "held-out values fell"
 
 
 def _verdicts(trace: str) -> dict[str, str | None]:
