@@ -86,11 +86,6 @@ _FAIL_EXTRA = (r"too (?:pricey|expensive|costly|dear|far|distant|small|big|large
                r"|^" + _ID_LEAD + r"(?:no|nok|ko)(?=\s*[.!,;]*\s*$)"
                r"|(?:verdict|decision|status|outcome)\s*[:=]\s*(?:out|no|nok|ko|drop|reject)(?![\w-])"
                r"|(?:clears|meets|satisfies|passes|fits) [^,;]{0,40}\bbut not\b"  # "meets the budget but not ..."
-               r"|not (?:[a-z-]+ )?enough\b(?! (?:to|of)\b)"  # "not senior enough"
-               r"|(?:breaks|busts|blows|broke|bust|blew|break|bust) (?:the|our|my|their) (?:budget|limit|cap|bank)\b"
-               r"|(?:^|(?<=[,;] ))(?:[a-z]+ )?[a-z]*[\w-]*\d[\w-]* (?:is |are |was |were |gets |got )?"
-               r"(?:marked |listed |shown |flagged |reported )?(?:as )?(?:unavailable|not available)\b"  # "HT09 was "
-               # "marked unavailable": the option itself, not "the gym is unavailable"
                r"|^not [a-z]*[\w-]*\d[\w-]*(?=\s*[:.!,;–—-]|\s*$)"  # "Not HW4: 12 km out."
                r"|^(?:dropping|rejecting|excluding|eliminating|scrapping|ditching|removing|cutting) "
                r"[a-z]*[\w-]*\d[\w-]*(?= (?:seems|is|looks|sounds|makes|was)\b)"  # "Dropping HW9 seems wise"
@@ -121,11 +116,20 @@ FAIL_EXTRA_PATTERN = r"(?<![\w-])(?:" + _FAIL_EXTRA + r")(?![\w-])"
 _FAIL_PHRASE_RE = re.compile(FAIL_PHRASE_PATTERN)  # on folded text, as every phrase pattern here
 _FAIL_EXTRA_RE = re.compile(FAIL_EXTRA_PATTERN)
 _WRONG_RE = re.compile(r"(?<![\w-])(?:" + _WRONG + r")(?![\w-])")
+_RARE = (r"not (?:[a-z-]+ )?enough\b(?! (?:to|of)\b)"  # "not senior enough"
+         r"|(?:breaks|busts|blows|broke|bust|blew|break) (?:the|our|my|their) (?:budget|limit|cap|bank)\b"
+         r"|(?:^|(?<=[,;] ))(?:[a-z]+ )?[a-z]*[\w-]*\d[\w-]* (?:is |are |was |were |gets |got )?"
+         r"(?:marked |listed |shown |flagged |reported )?(?:as )?(?:unavailable|not available)\b")
+"""Rarer fail forms (issue 12, wave 9): "not senior enough", "breaks the budget", "HT09 was marked unavailable" (the
+option itself, not "the gym is unavailable"). A pattern of its own, run only on clauses with one of its words, so
+the common fail pattern does not grow."""
+_FAIL_RARE_RE = re.compile(r"(?<![\w-])(?:" + _RARE + r")(?![\w-])")
+_RARE_TRIGGERS = frozenset({"unavailable", "available", "enough", "breaks", "busts", "blows", "broke", "bust", "blew",
+                            "break"})
 _EXTRA_TRIGGERS = frozenset({"goes", "go", "nah", "too", "limit", "budget", "cap", "ceiling", "maximum", "max", "no",
                              "nope", "out", "off", "not", "aside", "longer", "hardly", "drop", "cut", "veto",
                              "reject", "nix", "scrap", "ditch", "skip", "bin", "nok", "ko", "don't", "doesn't",
-                             "didn't", "isn't", "aren't", "wasn't", "weren't", "unavailable", "available", "enough",
-                             "breaks", "busts", "blows", "broke", "bust", "blew", "break"}) \
+                             "didn't", "isn't", "aren't", "wasn't", "weren't"}) \
     | VERB_FAIL_TRIGGERS | EXTRA_TRIGGERS
 """Words one of the ``_FAIL_EXTRA`` patterns needs: without them that (slower) regex is not run."""
 
@@ -147,6 +151,8 @@ def _fail_matches(text: str, words: set[str] | None = None) -> tuple[re.Match[st
         found = tuple(sorted([*found, *_FAIL_EXTRA_RE.finditer(low)], key=lambda m: m.start()))
     if "wrong" in said or "right" in said:
         found = tuple(sorted([*found, *_WRONG_RE.finditer(low)], key=lambda m: m.start()))
+    if not _RARE_TRIGGERS.isdisjoint(said):
+        found = tuple(sorted([*found, *_FAIL_RARE_RE.finditer(low)], key=lambda m: m.start()))
     _last_fail = (text, found)
     return found
 # "keep.", "works for us", "so it stays."; "she's in.", "still in" (at a clause's end only: "is in the centre")
@@ -260,7 +266,7 @@ def _trigger(phrase: str) -> str:
 
 _MARKS = frozenset(p for p in PASS_PHRASES + FAIL_PHRASES if not _TOKENS.search(p))
 _FAIL_TRIGGERS = frozenset(_trigger(p) for p in FAIL_PHRASES + REMARK_FAIL_PHRASES + _MORE_FAIL if p not in _MARKS) | {
-    "wrong", "right", "does", "do", "did"} | _EXTRA_TRIGGERS  # "wrong" / "right": _WRONG; "does not meet"...
+    "wrong", "right", "does", "do", "did"} | _EXTRA_TRIGGERS | _RARE_TRIGGERS  # "wrong" / "right": _WRONG
 _PASS_TRIGGERS = frozenset(_trigger(p) for p in PASS_PHRASES + REMARK_PASS_PHRASES + _MORE_PASS if p not in _MARKS) | {
     "keep", "keeping", "works", "stays", "in", "carried", "adopted", "wins"} | VERB_PASS_TRIGGERS
 _TRIGGERS = _FAIL_TRIGGERS | _PASS_TRIGGERS | _APPROVAL_WORDS

@@ -10,6 +10,7 @@ from relaykit.handoff.lexicon import (
     _APPROVAL_RE,
     _FAIL_EXTRA_RE,
     _FAIL_PHRASE_RE,
+    _FAIL_RARE_RE,
     _PASS_RE,
     _WRONG_RE,
     folded,
@@ -56,7 +57,8 @@ def _opens(text: str) -> bool:
 
 def _judges(rest: str) -> bool:
     low = folded(rest)
-    return bool(_FAIL_PHRASE_RE.match(low) or _FAIL_EXTRA_RE.match(low) or _PASS_RE.match(low)
+    return bool(_FAIL_PHRASE_RE.match(low) or _FAIL_EXTRA_RE.match(low) or _FAIL_RARE_RE.match(low)
+                or _PASS_RE.match(low)
                 or _APPROVAL_RE.match(low) or _WRONG_RE.match(low))
 
 
