@@ -12,10 +12,9 @@ from relaykit.handoff.constraints import parse_constraints
 from relaykit.handoff.evidence import read_evidence
 from relaykit.handoff.text import find_quantities
 
-KNOWN_GAPS = ("vendor-", '"Gold"', "the catering passes", "fails nothing",
+KNOWN_GAPS = ("vendor-", '"Gold"', "fails nothing",
               "HW5? No.", "excluded from nothing", "HT1/HT2/HT3", "Prices (HT4, HT5)", "Respectively priced",
-              "LM7, not LM8", "2 350 EUR", "open air", "CX9 is fine, not out",
-              "Resolution to contract", "Of CM1, CM2")
+              "LM7, not LM8", "2 350 EUR")
 
 
 def _numbers(text: str) -> set[float]:

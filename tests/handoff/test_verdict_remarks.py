@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from relaykit.handoff.evidence import read_evidence
-from relaykit.handoff.lexicon import is_remark, opens_with_verdict, verdict_of, without_interjection
+from relaykit.handoff.lexicon import verdict_of
+from relaykit.handoff.remarks import is_remark, opens_with_verdict, without_interjection
 
 
 @pytest.mark.parametrize(("clause", "expected"), [

@@ -47,6 +47,9 @@ _WITH_ITEM = re.compile(r"\bwith\s+(?P<article>an?\s+)?(?P<item>[a-z][\w-]*)\s+(
 _TRAILING = re.compile(r"\s+(?:for|and|with|at|in|on|to|of|or|but|[a-z]+ing)$", re.IGNORECASE)
 _RELATIVE = re.compile(r"\s+(?:that|which|who|where)\s", re.IGNORECASE)
 _MEASURED = re.compile(r"\s+within\b", re.IGNORECASE)
+_AFTER_BOUND = re.compile(r"\s+(?:with|near|for|including|plus|during|close to|next to|on)\s+\S", re.IGNORECASE)
+"""What follows a bound and its unit (or rate) in a goal: another wish ("with 30-day retention", "for 3 hours",
+"near the station"), not the threshold's."""
 _AFTER_VALUE = re.compile(r"^(?P<value>\S*\d[\d.,]*\s*[A-Za-z%$€£]*)\s+(?P<name>[a-z][\w-]*)$", re.IGNORECASE)
 _NOT_NAMES = frozenset({"from", "per", "each", "a", "an", "night", "nightly", "hour", "hourly", "month", "monthly",
                         "day", "daily", "days", "week", "weekly", "year", "yearly", "total", "away", "or", "by",
@@ -107,6 +110,9 @@ def _compared(clause: str, op: re.Match[str]) -> Constraint | None:
     if not threshold:
         return None
     threshold = _TRAILING.sub("", _RELATIVE.split(threshold, 1)[0])  # "within 48 hours for", "10 km that seats"
+    other = _AFTER_BOUND.search(threshold)  # "12,000 USD per month with 30-day retention": what else is wanted
+    if other is not None and any(c.isdigit() for c in threshold[:other.start()]):
+        threshold = threshold[:other.start()]
     named = _AFTER_VALUE.match(threshold)
     if named and named.group("name").lower() not in _NOT_NAMES | _BREAK \
             and not named.group("name").lower().endswith(("ing", "ed")):  # "40 GBP holding ...": a verb goes on
@@ -148,8 +154,9 @@ def parse_clause(clause: str) -> Constraint | None:
 def _with_item(clause: str) -> tuple[str, Constraint | None]:
     """"a hotel with a gym under 400 USD": the amenity (gym) as a contains-constraint, and the rest."""
     match = _WITH_ITEM.search(clause)
-    if match is None or _MEASURED.match(clause, match.end("item")):
-        return clause, None  # "with accuracy within 0.5%": a measured attribute, not an amenity
+    if match is None or _MEASURED.match(clause, match.end("item")) \
+            or clause[match.end("item"):].lstrip()[:1] in ("<", ">", "≤", "≥"):
+        return clause, None  # "with accuracy within 0.5%", "with price <= 400 USD": a measured attribute
     after = find_quantities(clause[match.end("item"):])
     if match.group("article") is None and after and not after[0].is_money:
         return clause, None  # "with APR under 6%", "with latency below 20 ms": the item is what is measured

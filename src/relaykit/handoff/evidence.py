@@ -13,47 +13,39 @@ are derived sums and are left out.
 
 from __future__ import annotations
 
-import csv
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from itertools import pairwise
 
+from relaykit.handoff.cells import TableCells
 from relaykit.handoff.collective import GroupVerdicts, may_except
-from relaykit.handoff.compact import encode, encode_text
+from relaykit.handoff.compact import encode_text
 from relaykit.handoff.compact_read import ParsedRow, parse_compact
 from relaykit.handoff.constraints import parse_constraints
+from relaykit.handoff.dialogue import Speakers
+from relaykit.handoff.leads import lead_verdict, moved_values, third_party
 from relaykit.handoff.lexicon import (
-    COMPARATORS,
     CORRECTION,
-    DROP_WORDS,
     ELLIPTICAL,
     PRONOUN_START,
     fail_spans,
-    is_remark,
     parenthesised_reason,
     pass_spans,
-    quantified,
     reason_of,
     verdict_of,
-    without_interjection,
 )
+from relaykit.handoff.outsider import OutsiderReadings
 from relaykit.handoff.reading import (
     BOTH_START,
     COMPARES,
     CONNECTORS,
-    DECISION_HEADERS,
-    NO_TOKENS,
     RESPECTIVELY,
-    SPEAKERS,
     TOGETHER,
     boolean_decision,
     bullet_or_indented,
     clauses_of,
     collector_paused,
-    compared_to,
-    decision,
-    decision_label,
     id_mask,
     id_matches,
     is_heading,
@@ -61,17 +53,12 @@ from relaykit.handoff.reading import (
     kind_before,
     masked,
     option_ids,
-    prose_or_notes,
     respective,
     respectively_last,
-    row_number,
     sentences_of,
     title_line,
-    token_matches,
-    tokens_inside,
-    with_header_unit,
-    without_comparisons,
 )
+from relaykit.handoff.remarks import is_remark, quantified, without_interjection
 from relaykit.handoff.several import (
     FORCED,
     PlacedVerdicts,
@@ -86,53 +73,27 @@ from relaykit.handoff.text import (
     Quantity,
     compile_id_pattern,
     find_quantities,
-    format_number,
-    normal_date,
     normal_time,
-    quantity_parts,
 )
+from relaykit.handoff.words import ClauseWords
 from relaykit.text import iter_lines
 
 _BLOCK_LINE = re.compile(r"^(?:\s+|[-*•]\s|[\w ()/-]{1,40}:)")
 _ANSWER = re.compile(r"^(?:no|nope|nah|yes|yep|yeah)\b\W*$", re.IGNORECASE)
-_TABLE_RULE = re.compile(r"^:?-{2,}:?$")
 _PLUS = re.compile(r"\s\+\s")  # "H01 + F02": a combination of options
-_SPEAKER = re.compile(r"^(?P<stamp>\[[^\]]{1,25}\]\s*|\([^)]{1,25}\)\s*|"
-                      r"\d{1,2}:\d{2}(?::\d{2})?\s?(?:[AaPp][Mm])?\s*(?:[-–—|]\s*)?(?=[A-Za-z]))?"
-                      r"(?P<who>[A-Za-z][A-Za-z]{0,15})(?P<after>\s*\([^)]{1,25}\))?\s*:\s+(?=\S)")
-"""A speaker label at a line start, with a time stamp ("[10:02] sam: ...", "10:02 - sam: ...", "Sam (10:02): ...")
-or none."""
-_CLOCK = re.compile(r"\d:\d\d")
 _NUMBERING = re.compile(r"^(?:\(?\d{1,3}[.)]|[a-h]\)|(?:step|stage|phase|item|no\.?|#)\s?\d{1,3}\s?[-–—:.)]?)\s+(?=\D)",
                         re.IGNORECASE)
 """A list or step number at a line start ("1. PN1 - ...", "(2) ...", "Step 2 - SU-1: ..."): not a value."""
 _NUMBERED = frozenset("(#sSpPiInN")  # the first characters of a step marker (a digit too): the regex runs after
-_CSV_SPLIT = re.compile(r",(?![^()]*\))")  # commas outside parentheses ("reject (lead time, cert)" is one cell)
 
 
-def _another_amount(tokens: Sequence[re.Match[str]], k: int, unit: str | None) -> bool:
-    """Whether the clause states another amount of ``unit`` than its ``k``-th token: the option's own value
-    beside a restated bound ("5.1 km exceeds the 3.0 km limit")."""
-    return any(j != k and t.lastgroup == "qty" and quantity_parts(t)[1] == unit for j, t in enumerate(tokens))
-
-
-def _csv_cells(line: str) -> list[str]:
-    """A CSV line's cells: by the csv module's quoting rules when it quotes ('"red, large"' is one cell)."""
-    if '"' in line:
-        return next(csv.reader([line], skipinitialspace=True))
-    return _CSV_SPLIT.split(line)
+_LEAD_MARK = re.compile(r"^[-*•\s]*[A-Za-z][^:=–—→]{0,24}(?::|=|–|—|→| -)")
+"""A label's separator near a clause's start, the cheap test before ``lead_verdict``."""
 
 
 _OPENER = re.compile(r"^(?:(?:starting|beginning|moving on|turning|continuing|going on|on) (?:with|to) |as for |"
                      r"as to |next up,? |first up,? |first off,? |then,? )", re.IGNORECASE)
 """Narration that opens a clause ("Starting with MR3: ...", "As for MR8, ..."): not evidence."""
-_COLON_LABEL = r"(?:^|[;,|(])\s*(?:[-*•]\s*)?(?P<label>[A-Za-z][A-Za-z /_-]{0,40}?)\s*:(?!//)\s*(?=\S)"
-_EQUALS_LABEL = r"(?P<label2>\b[A-Za-z_][\w-]*)="
-_LABEL = re.compile(f"{_COLON_LABEL}|{_EQUALS_LABEL}")
-_LABEL_COLON = re.compile(f"{_COLON_LABEL}|(?P<label2>(?!))")  # the same groups, for a text without "="
-_LABEL_EQUALS = re.compile(f"(?P<label>(?!))|{_EQUALS_LABEL}")  # and for one without ":"
-
-
 _Clause = tuple[str | None, str | None, tuple[tuple[str, ...], ...], tuple[str, ...]]
 """What ``_Reader._read`` makes of a clause: verdict, reason, label words, evidence tokens."""
 _Key = tuple[str, str | None, int] | tuple[str, str | None, int, None]
@@ -144,7 +105,7 @@ NAMED_MEMORY = 2048
 
 
 @dataclass
-class _Reader(GroupVerdicts, PlacedVerdicts):
+class _Reader(GroupVerdicts, PlacedVerdicts, TableCells, Speakers, OutsiderReadings, ClauseWords):
     id_re: re.Pattern[str]
     options: frozenset[str] | None  # the ids that are options (None: every id match)
     goal: str
@@ -235,7 +196,10 @@ class _Reader(GroupVerdicts, PlacedVerdicts):
         self._headed(line, ids, heading)
         if heading:
             self.block = self.subject = ids[0]
-            if verdict_of(stripped):  # "### PR1 - rejected"
+            lead = lead_verdict(stripped) if stripped[:1].isalpha() else None  # "In: HT02."
+            if lead is not None:
+                self._apply(ids[0], stripped[lead[1]:], lead[0])
+            elif verdict_of(stripped):  # "### PR1 - rejected"
                 self._apply(ids[0], stripped)
             else:
                 self._row(ids[0]).sentences.append(self.index)
@@ -261,61 +225,6 @@ class _Reader(GroupVerdicts, PlacedVerdicts):
         elif self.headed is not None and title_line(line.strip()) and verdict_of(line) is None:
             self.headed = None  # "Summary", "Next steps": a heading of no option ends the option's
 
-    def _unspoken(self, line: str) -> str:
-        """The line without a dialogue speaker label ("Agent: AP7 is ..." -> "AP7 is ..."): a known speaker
-        word, a label seen before a question ("Me: And AP9?"), one that answers a speaker's line, or one whose
-        line only judges ("ops: nah, that's out."; the verdict then goes to the option spoken of before)."""
-        found = _SPEAKER.match(line)
-        answered, self.spoken = self.spoken, False
-        if found is None or self.ids(found.group("who")):
-            return line
-        said = found.group("who")
-        who = said.lower()
-        rest = line[found.end():]
-        stamped = _CLOCK.search(f"{found.group('stamp') or ''}{found.group('after') or ''}") is not None
-        known = who in SPEAKERS or who in self.speakers or stamped  # a time stamp: a chat line
-        # "owner: fine, out.": a remark that only judges is spoken (a "decision: out" label is no speaker)
-        remark = self.block is None and who not in DECISION_HEADERS and is_remark(rest) and not typed(rest)
-        asked = said[0].isupper() and rest.endswith("?") and not typed(rest)
-        # an answer to a speaker's line: a capitalised label, or any label before an option id ("sam: VN6 fits 40")
-        answers = answered and self.block is None and (said[0].isupper() or bool(self.ids(rest)))
-        if known or remark or asked or answers or self._tells(who, rest):
-            if len(self.speakers) < 64:
-                self.speakers.add(who)
-            self.spoken = True
-            return rest
-        return line
-
-    def _tells(self, who: str, rest: str) -> bool:
-        """A one-word label before a sentence that opens with an option id ("alex: GV-51 is an 80 GB card"): who
-        speaks, not what the option's value is (never a decision or verdict label: "winner: GV-51 ...")."""
-        words = rest.split(None, 3)
-        return len(words) >= 3 and self.block is None and who not in DECISION_HEADERS \
-            and words[1][:1].islower() and bool(self.ids(words[0])) and verdict_of(who) is None
-
-    def _csv_line(self, line: str) -> bool:
-        """Read a CSV row under the CSV header seen before; False when the line is not such a row. A line of
-        three or more short comma-separated cells without ids, values or sentence marks may be a header: it is
-        remembered (and still read as text), and becomes one when the next line is a row of as many cells."""
-        tabbed = "\t" in line  # tab-separated: the cells are whatever the tabs hold
-        if self.csv is None and (self.block is not None or (not tabbed and prose_or_notes(line))):
-            return False  # prose, a bullet or a label line: no CSV header (the common case, decided cheaply)
-        semicolons = not tabbed and "," not in line  # "SP1;19;200;yes": a semicolon-separated row
-        cells = [c.strip() for c in (line.split("\t") if tabbed else line.split(";") if semicolons
-                                     else _csv_cells(line))]
-        if self.csv is not None and len(cells) == len(self.csv) and self.ids(line) \
-                and (not semicolons or (len(self.ids(line)) == 1 and " " not in line.split(";", 1)[0])):
-            if len(self.labels) < 4096:  # a CSV header's cells are labels
-                self.labels.update(w for c in self.csv for w in TOKEN_WORDS.findall(c))
-            self._cells(cells, self.csv)
-            return True
-        self.csv = None
-        if len(cells) >= 3 and self.block is None and (tabbed or not prose_or_notes(line)) and not self.ids(line) \
-                and all(c and len(c.split()) <= 3 and not typed(c) for c in cells):
-            self.csv = [c.lower().replace("_", " ") for c in cells]  # "unit_price" labels like "unit price"
-            self.numbered = 0
-        return False
-
     def _is_option(self, word: str) -> bool:
         known = self.option_words.get(word)
         if known is None:  # a bounded memory of the words seen (most words recur, the regex costs more)
@@ -330,40 +239,6 @@ class _Reader(GroupVerdicts, PlacedVerdicts):
         if row is None:
             row = self.rows[option_id] = Row(option_id)
         return row
-
-    def _table_row(self, line: str) -> None:
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if all(_TABLE_RULE.match(c) or not c for c in cells):
-            return
-        at = next((k for k, c in enumerate(cells) if self.ids(c)), None)
-        if at is None:
-            self.header = [c.lower().replace("_", " ") for c in cells]
-            self.numbered = 0
-            if len(self.labels) < 4096:  # a table's header cells are labels
-                self.labels.update(w for c in self.header for w in TOKEN_WORDS.findall(c))
-            return
-        self._cells(cells, self.header, at)
-
-    def _cells(self, cells: list[str], header: list[str] | None, at: int | None = None) -> None:
-        """One table or CSV row (``at``: the index of its id cell, when known): each cell under its header
-        label; a yes / no cell of a decision column (``decision``, ``verdict``, ``status``...) is the row's
-        verdict."""
-        if at is None:
-            at = next(k for k, c in enumerate(cells) if self.ids(c))
-        option_id = self.ids(cells[at])[0]
-        self.numbered += 1
-        for k, cell in enumerate(cells):
-            if k != at and cell:
-                label = header[k] if header and k < len(header) else ""
-                if row_number(label, cell, k < at, self.numbered):
-                    continue
-                decided = decision(label, cell)
-                if decided or (decision_label(label) and verdict_of(cell)):
-                    label = ""  # "decision: reject (price)" needs no label word: the verdict cell says it
-                text = with_header_unit(label, cell) or f"{label} {cell}".strip()
-                self._apply(option_id, cell[cell.find("("):] if decided and "(" in cell else "" if decided else text,
-                            decided)
-        self.index += 1
 
     def _sentence(self, sentence: str) -> None:
         if sentence in self.goal:
@@ -387,17 +262,20 @@ class _Reader(GroupVerdicts, PlacedVerdicts):
 
     def _clause(self, clause: str, previous: str | None) -> str | None:
         clause = _OPENER.sub("", clause)
-        if COMPARES.search(clause):
-            clause, relative = without_comparisons(clause, self.id_re, self._is_option)
-            if relative is not None:
-                self.notes.append(relative)
+        if COMPARES.search(clause) is not None:
+            clause = self._uncompared(clause)
         if not clause:
             return previous
         ids = self.ids(clause)
+        lead = lead_verdict(clause) if ids and not clause.startswith(ids[0]) and _LEAD_MARK.search(clause, 0, 28) \
+            else None  # "Out: HT04 (price)." (most clauses open with their id: no label before it)
+        if lead is not None:
+            clause = clause[lead[1]:]
         if len(ids) > 1:
-            self._several(clause, ids)
+            self._several(clause, ids, lead[0] if lead else None)
             return ids[-1]
-        if not ids and (self._judged_together(clause) or self._listed_in_turn(clause)):
+        if not ids and (self._judged_together(clause) or self._listed_in_turn(clause)
+                        or (clause[:1] in "OoJjSs" and self._only_placed(clause))):
             return None  # "the last two fail", "all others pass", "neither works"; "In order: no, no, yes, no."
         if not ids and self.group and BOTH_START.match(clause):  # "Both are out."
             for option_id in self.group:
@@ -423,7 +301,8 @@ class _Reader(GroupVerdicts, PlacedVerdicts):
             return None
         self.subject = target
         exception = self._excepted(clause, ids) if ids and may_except(clause) else None  # "all pass but LM6"
-        self._apply(target, clause, FORCED + exception if exception else self._elliptical(clause, ids))
+        self._apply(target, clause, FORCED + exception if exception else self._elliptical(clause, ids)
+                    or (lead[0] if lead else None))
         self._only_one(clause, ids)  # "Only HS3 survives.": the others fail
         return target
 
@@ -448,7 +327,7 @@ class _Reader(GroupVerdicts, PlacedVerdicts):
             return pair[0 if said == "the former" else 1] if pair else None
         return self.subject
 
-    def _several(self, clause: str, ids: list[str]) -> None:
+    def _several(self, clause: str, ids: list[str], lead: str | None = None) -> None:
         starts = [m.start() for m in self.id_re.finditer(clause) if m.group(0) in ids]
         cut = repeat_cut(clause, self.id_re, ids) if len(starts) > len(ids) else None
         if cut is not None:  # "X and Y have 8 GB and 16 GB respectively, so X fails and Y passes": two statements
@@ -458,9 +337,10 @@ class _Reader(GroupVerdicts, PlacedVerdicts):
         head = clause[:starts[0]]
         if typed(head):
             self.notes.append(clause)
-        shared = verdict_of(head)
+        shared = verdict_of(head) or lead
         bounds = [*starts, len(clause)]
-        pieces, verbs = shifted([clause[start:end] for start, end in pairwise(bounds)], self.id_re)
+        pieces = moved_values([clause[start:end] for start, end in pairwise(bounds)], self.id_re)
+        pieces, verbs = shifted(pieces, self.id_re)
         pieces = shared_predicates(pieces, self.id_re)  # "reject X and keep Y", "X and Y are in"
         last = self.id_re.match(pieces[-1])
         tail = pieces[-1][last.end():] if last else ""
@@ -540,6 +420,9 @@ class _Reader(GroupVerdicts, PlacedVerdicts):
         if shared is not None and shared.startswith(FORCED):  # "Neither X nor Y qualifies": not the words' verdict
             keyed, shared = (shared[len(FORCED):], 0, 0), None
         verdict = keyed[0] if keyed else verdict_of(text) or shared or keyed_decision(text)
+        if verdict is not None and not keyed and shared is None and ("the " in text or "The " in text) \
+                and third_party(text, self.kinds):
+            verdict = None  # "the fire inspector approved the layout": no verdict on the option
         blocked: list[tuple[int, int]] = [keyed[1:]] if keyed else []  # where words are verdict or reason
         spans: list[tuple[int, int]] = []
         reason = None
@@ -552,75 +435,6 @@ class _Reader(GroupVerdicts, PlacedVerdicts):
         elif verdict == "pass" and not keyed:
             blocked = pass_spans(text)  # "looks good", "a fit": the verdict cell says it
         return verdict, reason, labels, self._evidence(text, blocked, spans)
-
-    def _evidence(self, text: str, blocked: list[tuple[int, int]], spans: list[tuple[int, int]]) -> tuple[str, ...]:
-        """The clause's words and typed values (encoded), except those in ``blocked``, and a goal's wanted
-        value a fail phrase compares with ("does not match business")."""
-        tokens = token_matches(text)
-        wanted, bounds = self.wanted, self.bounds
-        if len(self.kinds) != self.kinds_known:  # a word's fate depends on the kinds: they only grow
-            self.kept_words.clear()
-            self.kinds_known = len(self.kinds)
-        kept_words, quantities = self.kept_words, self.quantities
-        shut = tokens_inside(tokens, blocked) if blocked else NO_TOKENS
-        out: list[str] = []
-        for k, m in enumerate(tokens):
-            kind = m.lastgroup
-            if kind == "w":
-                value = m.group(0)
-                if blocked and (k in shut or (spans and value.lower() in wanted
-                                              and compared_to(text, spans, m.start()))):
-                    continue
-                kept = kept_words.get(value)
-                if kept is None:
-                    kept = self._keeps(value)
-                if kept or (value == "A" and k and tokens[k - 1].lastgroup == "w"):  # a grade: "grip A", "class A"
-                    out.append(value)
-            elif kind == "qty":
-                said = m.group(0)
-                known = quantities.get(said)
-                if known is None:  # the same amounts recur ("4 stars", "USD 180"): each is parsed once
-                    number, unit = quantity_parts(m)
-                    known = number, unit, encode(format_number(number), unit or "#")
-                    if len(quantities) >= 8192:
-                        quantities.clear()
-                    quantities[said] = known
-                limits = bounds.get(known[1])
-                if not (limits and self._is_threshold(known[0], limits, tokens[max(0, k - 3):k])
-                        and _another_amount(tokens, k, known[1])):  # "costs exactly our limit of 200 USD" stays
-                    out.append(known[2])
-            elif kind == "time":
-                out.append(encode(normal_time(m.group(0)), "time"))
-            elif kind == "date":
-                out.append(encode(normal_date(m.group(0)), "date"))
-        return tuple(out)
-
-    def _keeps(self, value: str) -> bool:
-        """Whether a word is evidence: not a stop, filler or verdict word, an option kind ("hotel"), or an
-        option id (also "KE3's"). Remembered per word (a bounded memory, emptied when a kind is learnt)."""
-        word = value.lower()
-        kept = word not in DROP_WORDS and word not in self.kinds and not self._is_option(value) \
-            and not (word.endswith("'s") and self._is_option(value[:-2]))  # "KE3's price"
-        if len(self.kept_words) >= 8192:
-            self.kept_words.clear()
-        self.kept_words[value] = kept
-        return kept
-
-    def _labels(self, text: str) -> tuple[tuple[str, ...], ...]:
-        """The words written as labels ("hourly rate: $2.70", "rate=2.70"), one tuple per label."""
-        pattern = _LABEL if "=" in text and ":" in text else _LABEL_COLON if ":" in text else _LABEL_EQUALS
-        return tuple(tuple(w.lower() for w in TOKEN_WORDS.findall(m.group("label") or m.group("label2")))
-                     for m in pattern.finditer(text))
-
-    def _is_threshold(self, number: float, limits: tuple[float, ...], before: Sequence[re.Match[str]]) -> bool:
-        """A goal threshold restated in a check ("5.1 km exceeds the 3.0 km limit"), not the option's value:
-        the number of a threshold of the same unit (``limits``; ``Quantity.same_as``), after a comparator."""
-        close = 1e-9 * max(1.0, abs(number))
-        for value in limits:
-            if abs(number - value) <= close:
-                return any(m.lastgroup == "w" and m.group(0).lower() in COMPARATORS for m in before)
-        return False
-
 
 def read_evidence(trace: str, goal: str, *, id_pattern: str | None = None) -> EvidenceTable:
     """The evidence table of ``trace`` for ``goal`` (no model call; one pass over the lines)."""

@@ -19,7 +19,10 @@ IDIOM_PASS = (
     "through to the next round", "a strong yes", "a definite yes", "still on the table",
     "a go-ahead", "the go-ahead", "gets the go-ahead", "makes it through", "made it through", "thumbs-up",
     "wins out", "comes out on top", "came out on top", "we'll run with", "we will run with",
-    "we'll roll with")
+    "we'll roll with", "ticks all our boxes", "ticks our boxes", "ticks all my boxes", "a solid choice",
+    "a good choice", "a great choice", "a safe choice", "the right choice", "a solid option", "a good option",
+    "a safe bet", "is cleared", "was cleared", "has been cleared", "gets cleared", "good to book",
+    "wins the tender", "wins the contract", "wins the bid", "won the tender", "won the contract")
 IDIOM_FAIL = (
     "off the table", "falls short", "fell short", "fall short", "falling short", "comes up short",
     "came up short", "gets the axe", "got the axe", "gets the ax", "gets the boot", "got the boot", "gets the chop",
@@ -30,7 +33,8 @@ IDIOM_FAIL = (
     "no longer a contender", "we passed on", "i passed on", "passed on it", "we're passing on", "we are passing on",
     "out of the race", "out of the question", "is out of the question",
     "are out of the question", "was out of the question", "sinks it", "kills it", "killed it", "torpedoes it",
-    "rule out", "rule it out", "rule them out", "priced out")
+    "rule out", "rule it out", "rule them out", "priced out", "loses on", "loses out", "lost out", "lost on",
+    "loses the tender", "lost the tender")
 
 FOREIGN_PASS = (
     # German
@@ -72,8 +76,9 @@ VERB_FAIL = (
     r"|(?:cannot|can['’]t|can not|could not|couldn['’]t) use(?: it| them| " + _OBJECT + r")?(?=\s*(?:[,.;:!)]|$))")
 """A fail verb before the option it acts on ("which sinks AN6", "we toss VA1 out"): "2 sinks" has no object."""
 VERB_PASS = (
-    r"(?:let['’]s |we |we['’]ll |we will |i |i['’]ll |so |then |(?<=[,;:] )|^)"
-    r"(?:keep|take|pick|choose|select|book|approve|accept|shortlist|hire|retain|green-light|greenlight) "
+    r"(?:let['’]s |we |we['’]ll |we will |i |i['’]ll |i['’]d |we['’]d |i would |we would |so |then |(?<=[,;:] )|^)"
+    r"(?:keep|take|pick|choose|select|book|approve|accept|shortlist|hire|retain|green-light|greenlight"
+    r"|go for|opt for|sign for|sign with|settle for) "
     + _OBJECT + r"(?=\s*(?:[,.;:!)]|$|and\b|but\b|for\b))"
     r"|(?:move|moves|moved|moving|push|pushes|pushed|take|takes|took|bring|brings|brought|put|puts|send|sends"
     r"|sent) " + _OBJECT + r" (?:forward|ahead|through)\b")
@@ -92,7 +97,7 @@ VERB_FAIL_TRIGGERS = frozenset({
 need no "out" (a trigger word already): more would make the slower pattern run for nothing ("priced at")."""
 VERB_PASS_TRIGGERS = frozenset({
     "keep", "take", "pick", "choose", "select", "book", "approve", "accept", "shortlist", "hire", "retain",
-    "green-light", "greenlight", "forward", "ahead", "through"})
+    "green-light", "greenlight", "forward", "ahead", "through", "go", "opt", "sign", "settle"})
 NEGATED_BEFORE = r"nicht|non|pas|no|kein|keine|niet|nie|neither|none|no (?:nos|me|le|les|se|lo|la)"
 """Negations of other languages before a pass word ("nicht geeignet", "non retenu", "no cumple", "no nos sirve")."""
 NEGATED_AFTER = r"\s+(?:leider\s+|wirklich\s+|aber\s+|vraiment\s+|plus\s+)?(?:nicht|pas)(?![\w-])"

@@ -22,6 +22,16 @@ from relaykit.handoff.idioms import (
     VERB_PASS,
     VERB_PASS_TRIGGERS,
 )
+from relaykit.handoff.phrases import (
+    COMPARATORS,
+    DROP_WORDS,
+    FAIL_PHRASES,
+    FILLER,
+    PASS_PHRASES,
+    REMARK_FAIL_PHRASES,
+    REMARK_PASS_PHRASES,
+    VERDICT_WORDS,
+)
 from relaykit.handoff.text import (
     CURRENCY_CODES,
     DATE_PATTERN,
@@ -51,69 +61,6 @@ TOKEN = re.compile(
 )
 """One token of a clause: a typed value (time, date, quantity) or a word or a verdict symbol."""
 
-PASS_PHRASES = ("stays on the shortlist", "on the shortlist", "shortlisted", "shortlist", "is a go", "clears every",
-                "meets every", "meeting every", "qualifies", "qualified", "passes", "passed", "pass", "accepted",
-                "is kept", "kept", "kept it", "keep it", "keeping it", "feasible", "looks good", "look good",
-                "looks fine", "a fit", "good fit", "good to go", "remains", "suitable", "usable", "meets", "satisfies",
-                "fits", "matches", "eligible", "approved", "survives", "ok", "okay", "✓", "✔", "✅", "👍", "selected",
-                "accept", "acceptable", "retained", "is retained", "chosen", "picked", "our pick", "top pick",
-                "the pick", "winner", "recommended", "go with it", "approve", "green light", "green-lit", "thumbs up",
-                "go with", "going with", "went with", "we'll take", "we take", "we keep", "we'll keep",
-                "we will keep", "we are keeping", "we're keeping",
-                "clears everything", "clears all", "meets all", "ticks every box", "ticks all the boxes",
-                "still standing")
-REMARK_PASS_PHRASES = ("viable", "keep on the list", "keep it on the list", "kept on the list",
-                "stays on the list", "still on the list", "remains on the list", "in the running",
-                "still in the running", "keep on the shortlist", "in contention", "still in contention", "good enough",
-                "sounds good", "makes the cut", "made the cut", "make the cut", "moves forward", "moving forward",
-                "goes forward", "a keeper", "back on the list", "fine by me", "still good", "can live with it",
-                "keep as backup", "keep it as backup", "keep it as a backup", "count it in", "book it", "go for it",
-                "take it", "sounds like a plan", "a yes", "a clear yes", "a firm yes", "happy with it",
-                "happy with that one", "my choice", "our choice", "my pick", "first choice", "what we take",
-                "what we'll take", "the one we take", "we'll book", "we will book", "i'll book", "let's book",
-                "we're booking", "we book", "i recommend", "we recommend", "i'd recommend", "we'd recommend",
-                "qualify", "survive", "my vote", "our vote", "gets the nod", "sole survivor", "only survivor",
-                "the only one left", "only one left", "only option left", "only one remaining",
-                "only option remaining",
-                "only candidate left", "only choice left", "last one standing", "within budget", "within the budget",
-                "within our budget", "within the limit", "within our limit", "within the limits", "within limits",
-                "within the cap", "under budget", "under the limit", "below the limit",
-                "meets both", "satisfies both", "clears both", "decided in favour of",
-                "decided in favor of", "opted for", "settled on", "voted for", "makes the shortlist",
-                "make the shortlist", "made the shortlist", "i'd hire", "we'd hire", "i would hire", "we would hire",
-                "we'll hire", "we will hire", "hire her", "hire him", "carried unanimously", "motion carried",
-                "proceed to offer", "proceed with", "go ahead", "go ahead with", "good for us", "we can take",
-                "can take it", "is good for us")
-"""Pass phrases of remarks ("Made the cut.", "Back in."): verdicts, but their words are evidence elsewhere."""
-FAIL_PHRASES = ("drops out", "dropped out", "crossed off", "ruled out", "rules out", "no-go", "no go", "✗", "✘", "❌",
-                "eliminated", "eliminate", "rejected", "excluded", "disqualified", "discarded", "dropped", "fails",
-                "failed", "fail", "is out", "out on", "struck", "infeasible", "ineligible", "does not meet",
-                "doesn't meet", "does not match", "doesn't match", "not met", "misses", "violates", "exceeds",
-                "beyond the", "over the limit", "over budget", "reject", "rejects", "rejecting", "cross it off",
-                "crossed it off", "cross off", "crosses off", "cross out", "strike it", "struck off", "not usable",
-                "unusable", "unsuitable", "not suitable", "no good", "drop it", "dropping it", "does not work",
-                "doesn't work", "won't work", "will not work", "no deal", "pass on it", "dealbreaker", "deal-breaker",
-                "deal breaker", "showstopper", "non-starter", "nonstarter", "insufficient", "inadequate", "not enough",
-                "too few", "skipped", "skip it", "declined", "decline", "set aside", "passed over", "pass on",
-                "turned down", "turn it down", "dismissed", "scrapped", "vetoed", "unacceptable", "thumbs down", "✖",
-                "👎", "are out", "were out", "was out", "both out", "all out", "lacks", "lacking",
-                "we drop", "we'll drop", "we are dropping", "we're dropping", "can't afford", "cannot afford",
-                "can not afford", "unaffordable")
-REMARK_FAIL_PHRASES = ("not an option", "not viable", "unviable", "non-viable",
-                "set it aside", "set them aside", "setting it aside", "sets it aside", "put it aside", "put aside",
-                "park it", "parked it", "we park", "shelve it", "shelved", "shelving it", "shelve",
-                "passing on it", "pass on this one", "out of the running",
-                "out of contention", "not for us", "not for me", "doesn't cut it", "does not cut it",
-                "won't do", "will not do", "off the list", "off the shortlist", "removed from the list",
-                "remove it", "take it off", "taken off", "ditch it", "ditched", "scrap it", "nixed", "nix it",
-                "no thanks", "hard no", "forget it", "bin it", "binned", "not happening", "absolutely not",
-                "definitely not", "certainly not", "we'll pass", "i'll pass", "we will pass", "i will pass",
-                "we pass", "we’ll pass", "i’ll pass", "no dice", "strike that one", "a firm no", "a clear no",
-                "don't fit", "do not fit", "doesn't fit", "does not fit", "don't make it", "doesn't make it",
-                "does not make it", "do not make it", "didn't make it", "did not make it", "fully booked",
-                "sold out", "booked up", "no longer available", "decided against", "decide against",
-                "ruled against", "voted against", "went against")
-"""Fail phrases of remarks ("Shelved.", "Not for us."): verdicts, but their words are evidence elsewhere."""
 _ID_LEAD = r"(?:[a-z]*[\w-]*\d[\w-]*\s*(?:[:→=–—-]|->)?\s*)?"
 """An option id (and a separator) before a one-word verdict ("TK4 → go", "TK1: nok", "FJ-2 no")."""
 _FAIL_EXTRA = (r"too (?:pricey|expensive|costly|dear|far|distant|small|big|large|slow|junior|old|late|early|few|"
@@ -169,10 +116,21 @@ FAIL_EXTRA_PATTERN = r"(?<![\w-])(?:" + _FAIL_EXTRA + r")(?![\w-])"
 _FAIL_PHRASE_RE = re.compile(FAIL_PHRASE_PATTERN)  # on folded text, as every phrase pattern here
 _FAIL_EXTRA_RE = re.compile(FAIL_EXTRA_PATTERN)
 _WRONG_RE = re.compile(r"(?<![\w-])(?:" + _WRONG + r")(?![\w-])")
+_RARE = (r"not (?:[a-z-]+ )?enough\b(?! (?:to|of)\b)"  # "not senior enough"
+         r"|(?:breaks|busts|blows|broke|bust|blew|break) (?:the|our|my|their) (?:budget|limit|cap|bank)\b"
+         r"|(?:^|(?<=[,;] ))(?:[a-z]+ )?[a-z]*[\w-]*\d[\w-]* (?:is |are |was |were |gets |got )?"
+         r"(?:marked |listed |shown |flagged |reported )?(?:as )?(?:unavailable|not available)\b")
+"""Rarer fail forms (issue 12, wave 9): "not senior enough", "breaks the budget", "HT09 was marked unavailable" (the
+option itself, not "the gym is unavailable"). A pattern of its own, run only on clauses with one of its words, so
+the common fail pattern does not grow."""
+_FAIL_RARE_RE = re.compile(r"(?<![\w-])(?:" + _RARE + r")(?![\w-])")
+_RARE_TRIGGERS = frozenset({"unavailable", "available", "enough", "breaks", "busts", "blows", "broke", "bust", "blew",
+                            "break"})
 _EXTRA_TRIGGERS = frozenset({"goes", "go", "nah", "too", "limit", "budget", "cap", "ceiling", "maximum", "max", "no",
                              "nope", "out", "off", "not", "aside", "longer", "hardly", "drop", "cut", "veto",
                              "reject", "nix", "scrap", "ditch", "skip", "bin", "nok", "ko", "don't", "doesn't",
-                             "didn't", "isn't", "aren't", "wasn't", "weren't"}) | VERB_FAIL_TRIGGERS | EXTRA_TRIGGERS
+                             "didn't", "isn't", "aren't", "wasn't", "weren't"}) \
+    | VERB_FAIL_TRIGGERS | EXTRA_TRIGGERS
 """Words one of the ``_FAIL_EXTRA`` patterns needs: without them that (slower) regex is not run."""
 
 
@@ -193,28 +151,35 @@ def _fail_matches(text: str, words: set[str] | None = None) -> tuple[re.Match[st
         found = tuple(sorted([*found, *_FAIL_EXTRA_RE.finditer(low)], key=lambda m: m.start()))
     if "wrong" in said or "right" in said:
         found = tuple(sorted([*found, *_WRONG_RE.finditer(low)], key=lambda m: m.start()))
+    if not _RARE_TRIGGERS.isdisjoint(said):
+        found = tuple(sorted([*found, *_FAIL_RARE_RE.finditer(low)], key=lambda m: m.start()))
     _last_fail = (text, found)
     return found
 # "keep.", "works for us", "so it stays."; "she's in.", "still in" (at a clause's end only: "is in the centre")
 _PASS_EXTRA = (r"(?:keep|keeping|works|stays)(?=\s*(?:[.!,;)]|$|for (?:us|me|the)|fine|well|great))"
                r"|(?:(?:she|he|it|they|that|this one)(?:['’]s|['’]re| is| are)|stays|remains|still|is|are|back)"
                r" (?:still )?in"
-               r"(?=(?: again| too| after all)?\s*(?:[.!,;)]|$))")  # "back in after all"
+               r"(?=(?: again| too| after all)?\s*(?:[.!,;)]|$))"  # "back in after all"
+               r"|(?:motion|resolution|proposal)\b[^.;:]{0,60}?\s(?:carried|adopted)(?![\w-])"  # minutes
+               r"|wins(?=\s*(?:[.!,;)]|$|(?:on|out|overall|hands down)\b))")  # "TL2 wins.", "wins on price"
 # "Good.", "that's fine then", "... per day - fine.", "seats 12, fine", "SA1 is fine", "so R4 it is",
 # "Recommendation: LH-401.": a clause that only approves (a bare word, after a dash or comma, or after an id-like
 # word; "the view is fine" is not one).
 # A pattern of its own, run only on clauses with one of its words: its alternatives are anchored at a clause start.
 _APPROVAL = (r"(?:^(?:(?:so|ok|okay|then|for us|for me),? )?(?:(?:that|it|this|this one|that one)(?:['’]s| is) "
              r"|the (?:former|latter|first|second|third|last|other)(?: one)? (?:is|looks|seems) "
-             r"|(?:all|looks|seems|sounds|very) |[a-z]*[\w-]*\d[\w-]* (?:is|looks|seems) )?"
+             r"|(?:all|looks|seems|sounds|very) |(?:[a-z]+ )?[a-z]*[\w-]*\d[\w-]* (?:is|looks|seems) )?"
              r"|(?<=[-–—,] )(?:[a-z]*[\w-]*\d[\w-]* (?:is|looks|seems) )?)"  # "at 1.1 km, HX2 is fine"
-             r"(?:fine|good|great|perfect|ideal|excellent|nice)(?= then| too| by me| for us| with me|\s*[.!]*\s*$)"
+             r"(?:fine|good|great|perfect|ideal|excellent|nice)(?= then| too| by me| for us| with me|\s*[.!]*\s*$"
+             r"|,? (?:and )?not (?:[a-z-]+ )?[a-z-]+\s*[.!]*\s*$)"  # "CX9 is fine, not out"
              r"|^(?:(?:so|ok|okay|then),? )?[a-z]*[\w-]*\d[\w-]* it is(?=\s*[.!]*\s*$)"
+             r"|^(?:(?:so|ok|okay|then),? )?(?:this|that|it|[a-z]*[\w-]*\d[\w-]*)(?:['’]s| is) the one(?=\s*[.!]*\s*$)"
              r"|^(?:our |my |the |final |top )?(?:recommendation|choice|pick|winner|selection)"
              r"(?=(?:\s*[:=–—-]|\s+(?:is|goes to|would be))\s*[a-z]*[\w-]*\d[\w-]*\s*[.!]*\s*$)"
              r"|^" + _ID_LEAD + r"(?:go|booked)(?=\s*[.!]*\s*$)"  # "TK4 → go", "BK5: Booked."
              r"|^[a-z]*[\w-]*\d[\w-]*\s*(?:[:→=–—-]|->)?\s*yes(?=\s*[.!,;]*\s*$)"  # "FJ-1 yes,"
-             r"|(?:verdict|decision|status|outcome)\s*[:=]\s*(?:go|in|yes|keep)(?![\w-])")  # "verdict=in"
+             r"|(?:verdict|decision|status|outcome)\s*[:=]\s*(?:go|in|yes|keep|good|fine|pass|accepted|approved)"
+             r"(?![\w-])")  # "verdict=in", "Verdict: good."
 _APPROVAL_RE = re.compile(_APPROVAL)  # on folded text
 _APPROVAL_WORDS = frozenset({"fine", "good", "great", "perfect", "ideal", "excellent", "nice", "recommendation",
                              "choice", "pick", "winner", "selection", "go", "booked", "yes", "verdict", "decision",
@@ -225,13 +190,14 @@ _PASS_RE = re.compile(PASS_PATTERN)  # on folded text
 _AN_ID = r"[A-Za-z]*[\w-]*\d[\w-]*"
 ELLIPTICAL = re.compile(rf"^(?:(?:so|as|and so)\s+(?:is|does|was|did|are|were)\s+{_AN_ID}"
                         rf"|(?:same (?:for|with|goes for)|likewise|ditto|also|and)\s+{_AN_ID}"
-                        rf"|{_AN_ID},?\s+(?:too|as well|also|likewise|ditto)"
+                        rf"|{_AN_ID},?\s+(?:(?:does|did|is|was|do|are)\s+)?(?:too|as well|also|likewise|ditto)"
                         rf"|{_AN_ID},?\s+(?:(?:too|as well|also),?\s+)?"
                         r"(?:due to|because of|owing to|over|on account of)\s+[^,;]+)"
                         r"\s*[.!]*\s*$", re.IGNORECASE)
 """A clause that only adds its option to the verdict before ("LP2 too.", "So is LP4.", "Q103 due to cost.")."""
 CORRECTION = re.compile(r"\b(?:(?:after all|corrected|on second thoughts?|on reflection|reconsidered|reinstated|"
-                        r"changed (?:our|my) minds?|in the end)\b|(?:update[ds]?|correction)\s*:)", re.IGNORECASE)
+                        r"changed (?:our|my) minds?|in the end|back on the (?:short)?list|back in)\b"
+                        r"|(?:update[ds]?|correction)\s*:)", re.IGNORECASE)
 """A verdict that corrects those before it ("SV3 is ok after all", "Update: HT02 is fine"). Only words that mark a
 change of mind: "actually" or "the revised check" beside a pass would turn an eliminated option into a pass."""
 _WOULD_BEFORE = re.compile(r"\b(?:would|could|might|may)\s+(?:only\s+|still\s+|have\s+)?(?:be\s+|been\s+)?$",
@@ -269,36 +235,9 @@ _OTHER_OBJECT = re.compile(
 _WRITER = re.compile(r"\b(?:we|i|let['’]s|we['’]ll|we['’]ve|we['’]re|i['’]ll)\s+(?:\w+\s+)?$", re.IGNORECASE)
 """The writer as the subject: "we reject the hotel on price" judges the option a noun names."""
 
-VERDICT_WORDS = frozenset(w for p in PASS_PHRASES + FAIL_PHRASES for w in p.lower().split()) - {
-    "the", "is", "on", "no", "every", "not", "budget", "limit", "good", "work", "fine", "deal", "will", "does",
-    "a", "it", "to", "fit", "cross", "look", "looks", "green", "light", "top", "down", "up", "set", "over", "few",
-    "enough", "aside", "turn", "turned", "passed", "go", "going", "went", "take", "we", "we'll", "all", "both", "were",
-    "was", "are", "pick", "thumbs", "still", "box", "boxes", "everything", "standing", "ticks"} | {
-    "keep", "keeping", "works"}
-FILLER = frozenset([
-    "present", "next", "looked", "look", "looking", "consider", "considered", "considering", "then", "come", "comes",
-    "came", "last", "also", "reviewed", "review", "checked", "check", "checks", "verdict", "verdicts", "status",
-    "result", "option", "options", "candidate", "item", "entry", "listed", "reported", "quoted", "stated",
-    "shows", "showing", "charging", "charges", "priced", "sitting", "sits", "located", "away", "costing",
-    "costs", "cost", "asking", "expecting", "offering", "offers", "holding", "holds", "seating", "renting",
-    "running", "bringing", "needing", "quoting", "selling", "delivering", "hosted", "billing", "promising",
-    "paying", "covering", "working", "preferring", "open", "free", "meeting", "requirement", "requirements",
-    "so", "because", "due", "while", "whereas", "but", "though", "although", "former", "latter", "one", "audit",
-    "audited", "went", "order", "nothing", "outside", "list", "considered", "count", "inventory", "closed",
-    "only", "note", "notes", "per", "also", "both", "each", "every", "either", "neither", "such", "very",
-    "that's", "it's", "this's", "there's", "here's", "what's", "which", "puts", "therefore", "thus", "hence", "deemed",
-    "found", "sorry", "afraid", "unfortunately", "sadly", "i'm", "i'd", "say", "guess", "think"
-])
-DROP_WORDS = (STOPWORDS - {"yes", "no", "not"}) | FILLER | VERDICT_WORDS | {"most", "least"}
-"""Words left out of an evidence row (yes / no / not carry values and stay)."""
 PRONOUN_START = re.compile(r"^(?:[A-Za-z][A-Za-z' ]{0,30},\s+)?"  # a lead-in: "After some debate, it stays."
                            r"(?:it|its|it's|this one|this option|that one|they|their|the former|the latter)\b",
                            re.IGNORECASE)
-COMPARATORS = frozenset({"limit", "limits", "cap", "ceiling", "maximum", "max", "minimum", "min", "budget",
-                         "threshold", "than", "most", "least", "exceeds", "beyond", "under", "over", "below",
-                         "above", "within", "required", "requirement", "target"})
-
-
 _TOKENS = re.compile(r"[a-z0-9]+(?:['’-][a-z0-9]+)*")
 
 
@@ -327,9 +266,9 @@ def _trigger(phrase: str) -> str:
 
 _MARKS = frozenset(p for p in PASS_PHRASES + FAIL_PHRASES if not _TOKENS.search(p))
 _FAIL_TRIGGERS = frozenset(_trigger(p) for p in FAIL_PHRASES + REMARK_FAIL_PHRASES + _MORE_FAIL if p not in _MARKS) | {
-    "wrong", "right", "does", "do", "did"} | _EXTRA_TRIGGERS  # "wrong" / "right": _WRONG; "does not meet"...
+    "wrong", "right", "does", "do", "did"} | _EXTRA_TRIGGERS | _RARE_TRIGGERS  # "wrong" / "right": _WRONG
 _PASS_TRIGGERS = frozenset(_trigger(p) for p in PASS_PHRASES + REMARK_PASS_PHRASES + _MORE_PASS if p not in _MARKS) | {
-    "keep", "keeping", "works", "stays", "in"} | VERB_PASS_TRIGGERS
+    "keep", "keeping", "works", "stays", "in", "carried", "adopted", "wins"} | VERB_PASS_TRIGGERS
 _TRIGGERS = _FAIL_TRIGGERS | _PASS_TRIGGERS | _APPROVAL_WORDS
 """One word of every verdict phrase and pattern: a clause with none of them (and no mark) has no verdict."""
 _MARK_RE = re.compile("[" + "".join(sorted(_MARKS)) + "]")
@@ -338,44 +277,85 @@ _MARK_RE = re.compile("[" + "".join(sorted(_MARKS)) + "]")
 def may_judge(text: str) -> bool:
     """Whether ``text`` may hold a verdict at all: a cheap word-set test before the phrase regexes."""
     return not _TRIGGERS.isdisjoint(_TOKENS.findall(text.lower())) or _MARK_RE.search(text) is not None \
-        or text.rstrip(" .!").endswith(" it is")
+        or _it_is(text)
 
 
 def _it_is(text: str) -> bool:
-    """Whether a clause ends "... it is" ("so R4 it is"): a pick, read without making "it" a trigger word."""
-    return text.rstrip(" .!").endswith(" it is")
+    """Whether a clause ends "... it is" or "... the one" ("so R4 it is", "This is the one."): a pick, read
+    without making "it" or "one" a trigger word."""
+    return text.rstrip(" .!").endswith((" it is", " the one"))
 
 
 @remembered
 def verdict_of(text: str) -> str | None:
-    """``"fail"``, ``"pass"`` or None for one clause; a fail phrase wins, and "not" before a pass is a fail."""
+    """``"fail"``, ``"pass"`` or None for one clause; a fail phrase wins, and "not" before a pass is a fail. A fail
+    said not to happen ("not rejected") leaves only an unnegated pass ("CX4 is acceptable, not rejected"); what a
+    third party said ("the owner said it is perfect") is no verdict."""
     if text.endswith("?"):
         return None  # "Should we drop HT4?": a question, not a verdict
     words = set(_TOKENS.findall(text.lower()))
     marked = _MARK_RE.search(text) is not None
-    fails = marked or not _FAIL_TRIGGERS.isdisjoint(words)
-    negatable = fails and (not _NEGATIONS.isdisjoint(words) or "n't" in text)
-    for match in _fail_matches(text, words) if fails else ():
+    said_from = len(text) if _SPEECH.isdisjoint(words) else _reported(text)
+    failed = _fail_verdict(text, words, said_from) if marked or not _FAIL_TRIGGERS.isdisjoint(words) else None
+    if failed == "fail":
+        return failed
+    passed = _pass_verdict(text, words, said_from) if marked or not _PASS_TRIGGERS.isdisjoint(words) else None
+    if passed is None and (not _APPROVAL_WORDS.isdisjoint(words) or _it_is(text)):
+        approved = _APPROVAL_RE.search(folded(text))  # (most clauses have no approval word)
+        if approved is not None and approved.start() < said_from:
+            passed = "fail" if _NOT_BEFORE.search(text[:approved.start()]) else "pass"
+    if failed == "cleared" and passed == "fail":
+        return None  # "not rejected, and not approved either": no verdict
+    return passed
+
+
+_SPEECH = frozenset({"said", "says", "say", "claims", "claimed", "insists", "insisted", "thinks", "thought",
+                     "believes", "believed", "reckons", "reckoned", "feels", "felt", "swears", "swore", "told",
+                     "tells", "assures", "assured", "promises", "promised", "argues", "argued"})
+_REPORTED = re.compile(r"\b(?:(?:the|a|an|their|his|her|its|he|she|someone|somebody)\s+(?:[a-z-]+\s+){0,2}?"
+                       r"|[a-z]*[\w-]*\d[\w-]*\s+)"  # "the owner said", "Supplier SN4 says"
+                       r"(?:said|says|say|claims|claimed|insists|insisted|thinks|thought|believes|believed|reckons|"
+                       r"reckoned|feels|felt|swears|swore|told us|tells us|assures us|assured us|promises|promised|"
+                       r"argues|argued)\b", re.IGNORECASE)
+"""A third party's words ("the owner said", "their rep insists", "he said"): a verdict after them is theirs."""
+
+
+def _reported(text: str) -> int:
+    """Where a third party's reported words start in ``text`` (its length when there are none)."""
+    found = _REPORTED.search(text)
+    return found.end() if found is not None else len(text)
+
+
+def _fail_verdict(text: str, words: set[str], said_from: int) -> str | None:
+    """``"fail"`` for the clause's first fail phrase that judges the option, ``"cleared"`` where a fail is said
+    not to happen ("there is no reason to drop HP1", "not rejected"), else None."""
+    negatable = not _NEGATIONS.isdisjoint(words) or "n't" in text
+    for match in _fail_matches(text, words):
         said = text[match.start():match.end()].lower()
         after = text[match.end():].lstrip().lower()
         located = (said.endswith("out") and after.startswith("of ")) or (said == "out on" and after.startswith("top"))
         if located or _phrasal_out(text, match) or _other_object(said, text, match.start(), match.end()) \
-                or (said in _FAIL_TO and _FAILED_ACTION.match(text, match.end())):
+                or (said in _FAIL_TO and _FAILED_ACTION.match(text, match.end())) or match.start() >= said_from:
             continue  # "is out of us-west" is a place, "pays out on" an action, "drops its price" no verdict
         if negatable and (_NEGATED_SCOPE.search(text, max(0, match.start() - 80), match.start())
                           or _NEEDLESS_AFTER.match(text, match.end())):
-            return None  # "there is no reason to drop HP1", "nothing rules it out": not eliminated
+            return "cleared"  # "there is no reason to drop HP1", "nothing rules it out": not eliminated
         if not _MODALS.isdisjoint(words) and _CONDITION.search(text, match.end()) \
                 and _WOULD_BEFORE.search(text[:match.start()]):
-            return None  # "HT6 could be rejected if the price rises": a condition
+            return "cleared"  # "HT6 could be rejected if the price rises": a condition
         if not _NOT_BEFORE.search(text[:match.start()]):
             return "fail"
-    for match in _PASS_RE.finditer(folded(text)) if marked or not _PASS_TRIGGERS.isdisjoint(words) else ():
-        if _WOULD_BEFORE.search(text[:match.start()]):
-            continue  # "would only pass if the budget were higher": a condition, not a verdict
-        if text[match.start():match.end()].lower() in ("fits", "fit") and _COUNTED.match(text, match.end()):
-            continue  # "fits 60 people": a capacity, not a verdict
+    return None
+
+
+def _pass_verdict(text: str, words: set[str], said_from: int) -> str | None:
+    """``"pass"`` for the clause's first pass phrase that judges the option, ``"fail"`` when it is negated."""
+    for match in _PASS_RE.finditer(folded(text)):
         said = text[match.start():match.end()].lower()
+        if _WOULD_BEFORE.search(text[:match.start()]) or match.start() >= said_from:
+            continue  # "would only pass if the budget were higher": a condition, not a verdict
+        if said in ("fits", "fit") and _COUNTED.match(text, match.end()):
+            continue  # "fits 60 people": a capacity, not a verdict
         if _other_object(said, text, match.start(), match.end()) or (said in _PASS_ON and _ON.match(text, match.end())):
             continue  # "we keep 2 spare keys", "passed on the savings": no verdict on an option
         if (said in _PASS_NOUNS and _TICKET_BEFORE.search(text, 0, match.start())) \
@@ -384,10 +364,7 @@ def verdict_of(text: str) -> str | None:
             continue  # "a day pass", "beyond anything finance approved": no verdict on the option
         negated = _NOT_BEFORE.search(text[:match.start()]) or _NOT_AFTER.match(text, match.end())
         return "fail" if negated else "pass"
-    if _APPROVAL_WORDS.isdisjoint(words) and not text.rstrip(" .!").endswith(" it is"):
-        return None  # most clauses: no approval word
-    approved = _APPROVAL_RE.search(folded(text))
-    return None if approved is None else "fail" if _NOT_BEFORE.search(text[:approved.start()]) else "pass"
+    return None
 
 
 _FAIL_TO = frozenset({"fail", "fails", "failed"})
@@ -456,7 +433,9 @@ def _phrasal_out(text: str, match: re.Match[str]) -> bool:
 
 _REASON = re.compile(r"\s*(?:on|for|over|due to|because of|because|as|:|-|\()?\s*(?P<why>[^.;:()\d$£€¥]*)",
                      re.IGNORECASE)
-_REASON_END = re.compile(r",\s*(?:so|and so|thus|hence|which|it|this)\b|\b(?:so|thus|hence)\b", re.IGNORECASE)
+_REASON_END = re.compile(r",\s*(?:so|and so|thus|hence|which|it|this)\b|\b(?:so|thus|hence)\b"
+                         r"|,?\s*\b(?:though|although|even if|even though|albeit|yet)\b", re.IGNORECASE)
+"""Where a reason ends: a consequence, or a concession ("pets forbidden, though the rent is fine")."""
 _COMPARED = re.compile(r"(?:does not|doesn.t) (?:match|meet)", re.IGNORECASE)
 _REASON_SPLIT = re.compile(r",|\band\b|&|\+|/", re.IGNORECASE)
 _REASON_WORDS = re.compile(r"[A-Za-z][\w'-]*")
@@ -471,81 +450,6 @@ def _reason_items(text: str) -> list[str]:
         if words and len(words) <= 3 and " ".join(words).lower() not in ("no", "nope", "yes", "not"):
             items.append(" ".join(words).lower())
     return items
-
-
-_QUANTIFIED = re.compile(r"(?<!meets )(?<!meet )(?<!clears )(?<!satisfies )(?<!passes )(?<!fails )"  # "meets both"
-                         r"\b(?:none|all(?!\s+(?:good|fine|set|clear)\b)|others?|every\w*|rest|remaining|both|each|"
-                         r"any\w*|no option\w*)\b",
-                         re.IGNORECASE)
-_LEADING = re.compile(r"^(?:(?:so|then|and|but|thus|hence|therefore)[\s,]+)?", re.IGNORECASE)
-_INTERJECTION = re.compile(r"^(?:fine|ok|okay|yes|yep|yeah|no|nope|nah|right|well|sure|alright|good|great|agreed|"
-                           r"sadly|unfortunately|honestly|frankly|actually|alas|hmm|ah|oh|nice|cool|perfect|meh|ugh)\s*[,!.–—-]+\s*",
-                           re.IGNORECASE)
-"""A word a verdict remark may open with ("Fine, keep it.", "No - drop it.", "Sadly, ruled out.")."""
-_NEGATED_START = re.compile(r"(?:not|no longer|never|didn't|doesn't|won't|isn't|did not|does not|will not|is not)"
-                            r"\s+(?:really\s+|quite\s+)?(?:an?\s+)?", re.IGNORECASE)
-"""A negation a remark may open with ("Not in the running.", "Didn't make the cut.")."""
-
-
-def quantified(text: str) -> bool:
-    """Whether a clause speaks of several options ("none of the others", "all", "the rest")."""
-    return _QUANTIFIED.search(text) is not None
-
-
-def opens_with_verdict(text: str) -> bool:
-    """Whether a sentence starts with a verdict phrase ("Crossed off because of the pets.", "So: ruled out.",
-    "Fine, keep it.", "Not in the running."): a verdict about whatever the previous sentences described."""
-    if _QUANTIFIED.search(text):  # "Rejected: none.", "Eliminated: all the others." speak of several options
-        return False
-    if _opens(text):
-        return True
-    said = _INTERJECTION.match(text)
-    return said is not None and _opens(text[said.end():])
-
-
-def _opens(text: str) -> bool:
-    start = _LEADING.match(text)
-    at = start.end() if start else 0
-    rest = text[at:].lstrip(" :-")
-    negated = _NEGATED_START.match(rest)  # "Not in the running any more." (but "Not for us." is one phrase)
-    return _judges(rest) or (negated is not None and _judges(rest[negated.end():]))
-
-
-def _judges(rest: str) -> bool:
-    low = folded(rest)
-    return bool(_FAIL_PHRASE_RE.match(low) or _FAIL_EXTRA_RE.match(low) or _PASS_RE.match(low)
-                or _APPROVAL_RE.match(low) or _WRONG_RE.match(low))
-
-
-_REMARK_WORDS = re.compile(r"[A-Za-z']+")
-_THIS_ONE = re.compile(r"\b(?:this|that) one\b", re.IGNORECASE)
-_NOT_A_REMARK = frozenset({"only", "one", "two", "three", "which", "who", "whichever", "if", "unless", "when",
-                          "summary", "overall", "recommendation", "recommend", "conclusion", "finally", "best",
-                          "cheapest", "closest", "nearest", "fastest", "largest", "biggest", "smallest", "lowest",
-                          "highest", "shortest", "longest", "earliest", "latest", "newest"})
-"""Words of a sentence about the whole search, not the option just described ("Recommendation: go with the
-cheapest.", "Only one passes.")."""
-
-
-def is_remark(text: str) -> bool:
-    """Whether an id-less sentence is a verdict about the option spoken of just before: it opens with a verdict
-    (``opens_with_verdict``), or it is short (six words at most), states a verdict and no value, and speaks of
-    no other option ("this one is out.", "let's drop it.", "right, that works.")."""
-    if opens_with_verdict(text):
-        return True
-    words = _REMARK_WORDS.findall(_THIS_ONE.sub("it", text))  # "this one" is the option spoken of
-    if not 0 < len(words) <= 6 or _QUANTIFIED.search(text) or any(w.lower() in _NOT_A_REMARK for w in words):
-        return False
-    return not any(c.isdigit() for c in text) and verdict_of(text) is not None
-
-
-def without_interjection(text: str) -> str:
-    """A verdict remark without the word it opens with ("Fine, keep it." -> "keep it."); other text, and a
-    remark whose first word is its verdict ("No-go."), as it is."""
-    said = _INTERJECTION.match(text)
-    if said is None or _QUANTIFIED.search(text) or _opens(text) or not is_remark(text[said.end():]):
-        return text
-    return text[said.end():]
 
 
 def pass_spans(text: str) -> list[tuple[int, int]]:
@@ -592,15 +496,13 @@ def parenthesised_reason(text: str) -> tuple[str, int, int] | None:
 __all__ = [
     "COMPARATORS",
     "DROP_WORDS",
+    "FILLER",
     "PRONOUN_START",
     "TOKEN",
+    "VERDICT_WORDS",
     "fail_spans",
-    "is_remark",
-    "opens_with_verdict",
     "parenthesised_reason",
     "pass_spans",
-    "quantified",
     "reason_of",
     "verdict_of",
-    "without_interjection",
 ]

@@ -198,12 +198,15 @@ _CLAUSE_SPLIT = re.compile(r";\s*|,?\s+(?:while|whereas)\s+|,\s+but\s+"
                            r"|[,:]\s+(?:and\s+)?(?=the (?:former|latter|first|second|third|fourth|fifth)\b)",
                            re.IGNORECASE)
 _GROUP_SPLIT = re.compile(r",\s+(?:and\s+|but\s+|while\s+)?(?=(?:all|every|each) (?:the )?others?\b"
+                          r"|(?:only|just|solely) the (?:first|second|third|fourth|fifth|middle|last)\b"
                           r"|the (?:others?|rest|remaining)\b"
                           r"|(?:the )?(?:first|last|final) (?:one|two|three|four|\d)\b)"
+                          r"|(?<=\d)\s+(?=(?:only|just|solely) the (?:first|second|third|fourth|fifth|middle|last)\b)"
                           r"|\band\s+(?=the (?:former|latter)\s+(?:is|was|gets|goes|stays|passes|fails)\b)",
                           re.IGNORECASE)
 """More clause starts: ", all others pass", ", the last two are out" (a verdict on a group of its own), "... and
-the former is what we take"; tried only in sentences with one of the words it needs."""
+the former is what we take", "(, )only the first qualifies" after a list of ids; tried only in sentences with one of
+the words it needs."""
 
 SPEAKERS = frozenset({"me", "i", "you", "we", "agent", "user", "assistant", "customer", "client", "bot", "human",
                       "ai", "q", "a", "system", "auditor", "researcher", "booker", "planner", "manager", "analyst",
@@ -375,7 +378,8 @@ def clauses_of(sentence: str) -> tuple[str, ...]:
     parts = _CLAUSE_SPLIT.split(sentence)
     if (", " in sentence and ("other" in sentence or "rest" in sentence or "remaining" in sentence  # the words
                               or "first" in sentence or "last" in sentence or "final" in sentence)) \
-            or "the former" in sentence or "the latter" in sentence:  # _GROUP_SPLIT needs (mid-sentence)
+            or "the former" in sentence or "the latter" in sentence \
+            or "ly the" in sentence or "st the" in sentence:  # _GROUP_SPLIT needs ("only the", "just the")
         parts = [piece for part in parts for piece in _GROUP_SPLIT.split(part)]
     return tuple(clause.strip() for clause in parts)
 
