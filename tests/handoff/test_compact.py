@@ -102,7 +102,7 @@ def test_a_column_mark_is_only_set_by_a_reason_naming_that_column() -> None:
              "H02 verdict: pass.\n"
              "Hotel H03: price 311 USD per night; distance 5.3 km; stars 4; amenities pool, bar.\n"
              "H03 verdict: eliminated (distance).")
-    payload = read_evidence(trace, "Find a hotel with a bar.").text()  # no bound: the marks say the reasons
+    payload = read_evidence(trace, "Find a hotel.").text()  # no constraint: the marks say the reasons
     rows = {line.split(" ")[0]: line.split(" ") for line in payload.split("\n") if line[:2] == "H0"}
     assert rows["H01"][1:4] == ["288", "7.4!", "5"] and rows["H01"][-1] == "out:amenity"
     assert rows["H03"][1:4] == ["311", "5.3!", "4"] and rows["H03"][-1] == "-"
@@ -111,7 +111,7 @@ def test_a_column_mark_is_only_set_by_a_reason_naming_that_column() -> None:
     rows = {line.split(" ")[0]: line.split(" ") for line in bounded.split("\n") if line[:2] == "H0"}
     assert "km <=4.5" in bounded and rows["H01"][1:4] == ["288", "7.4", "5"] and rows["H03"][-1] == "-"
     back = read_evidence(bounded, goal).rows
-    assert back["H03"].reason == "distance" and back["H01"].reason.split(",") == ["distance", "amenity"]
+    assert back["H03"].reason == "distance" and back["H01"].reason.split(",") == ["distance", "amenities"]
     assert back["H02"].verdict == "pass" and not back["H02"].reason
 
 

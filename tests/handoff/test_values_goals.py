@@ -87,3 +87,25 @@ def test_minimum_and_maximum_in_a_name_are_not_bounds(goal: str, expected: list[
 ])
 def test_more_head_count_and_hour_forms(goal: str, expected: list[str]) -> None:
     assert _parsed(goal) == expected
+
+
+@pytest.mark.parametrize(("goal", "expected"), [
+    # a wish of its own clause, or after the bound, is an amenity; the option an article names is no attribute
+    ("A hotel with a gym, under 400 USD.", ["amenity contains gym", "price <= 400 USD"]),
+    ("A hotel with a gym and under 400 USD.", ["amenity contains gym", "price <= 400 USD"]),
+    ("A hotel under 400 USD with a gym.", ["price <= 400 USD", "amenity contains gym"]),
+    ("A room with a projector.", ["amenity contains projector"]),
+    ("A room with a projector for under 200 EUR.", ["amenity contains projector", "price <= 200 EUR"]),
+    ("A room for 10 people with a whiteboard.", ["capacity >= 10 people", "amenity contains whiteboard"]),
+    ("A hotel with a pool within 5 km of the centre.", ["amenity contains pool", "centre <= 5 km"]),
+    ("A hotel under 300 USD.", ["price <= 300 USD"]),
+    # what a bound measures is no amenity; a number names nothing
+    ("A vendor with a rate below 6.8 USD per hour.", ["rate <= 6.8 USD per hour"]),
+    ("A vendor with a rate below 6.8 USD per hour and 99.9% uptime.", ["rate <= 6.8 USD per hour"]),
+    ("A hotel with a gym under 400 USD.", ["amenity contains gym", "price <= 400 USD"]),
+    ("An hourly rate under 7 USD.", ["hourly rate <= 7 USD"]),
+    ("A lab with accuracy within 0.5%.", ["accuracy <= 0.5%"]),
+    ("A flight with us.", []),
+])
+def test_wishes_around_a_bound(goal: str, expected: list[str]) -> None:
+    assert _parsed(goal) == expected

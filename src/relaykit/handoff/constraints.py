@@ -42,8 +42,20 @@ _WORD = re.compile(r"[A-Za-z][\w-]*|\d[\d.,]*")
 
 
 _SPLIT = re.compile(r";|\n|,(?!\d)\s*|\s+and\s+|\.\s+")
-_WITH_ITEM = re.compile(r"\bwith\s+(?P<article>an?\s+)?(?P<item>[a-z][\w-]*)\s+(?=" + _AT_MOST + "|" + _AT_LEAST + r")",
-                        re.IGNORECASE)
+_WITH_ITEM = re.compile(r"\bwith\s+(?P<article>an?\s+)?(?P<item>[a-z][\w-]*)\s+(?:for\s+)?(?=" + _AT_MOST + "|"
+                        + _AT_LEAST + r")", re.IGNORECASE)
+_WITH_LAST = re.compile(r"\bwith\s+(?P<article>an?\s+)?(?P<item>[a-z][\w-]*)\s*$", re.IGNORECASE)
+"""A wish that ends its clause: "a hotel with a gym", "a flat with parking" (an amenity)."""
+_LATE_WITH = re.compile(r"\s+with\s+(?:an?\s+)?[a-z][\w-]*\s*$", re.IGNORECASE)
+"""The same wish after a bound: "a hotel under 400 USD with a gym"."""
+MEASURED_WORDS = frozenset({"price", "prices", "rate", "rates", "cost", "costs", "fee", "fees", "fare", "rent",
+                            "premium", "budget", "salary", "pay", "charge", "uptime", "latency", "memory", "ram",
+                            "storage", "distance", "weight", "area", "size", "bandwidth", "rating", "score",
+                            "capacity", "accuracy", "apr", "excess", "deductible", "delivery", "experience"})
+"""Words that name what a bound measures, never an amenity ("with a rate below 6.8 USD")."""
+_NO_ITEMS = frozenset({"me", "us", "you", "them", "him", "her", "it", "care", "no", "any", "all", "both", "each"})
+_HEAD_NOUN = re.compile(r"(?:^|\s)an?\s+(?P<noun>[a-z][\w-]*)\s*$", re.IGNORECASE)
+"""What an article names just before a bound: the option itself ("a hotel under 300 USD"), not its attribute."""
 _TRAILING = re.compile(r"\s+(?:for|and|with|at|in|on|to|of|or|but|[a-z]+ing)$", re.IGNORECASE)
 _RELATIVE = re.compile(r"\s+(?:that|which|who|where)\s", re.IGNORECASE)
 _MEASURED = re.compile(r"\s+within\b", re.IGNORECASE)
@@ -102,11 +114,14 @@ def _unit_name(threshold: str) -> str:
 def _compared(clause: str, op: re.Match[str]) -> Constraint | None:
     operator: Operator = "<=" if op.group("le") else ">="
     threshold = clause[op.end():].strip(" .:")
-    after = re.match(r"([\d.,]+\s*\S*)\s+of\s+([a-z][\w-]*)", threshold, re.IGNORECASE)
-    if after:  # "at least 5 years of experience"
+    after = re.match(r"([\d.,]+\s*\S*)\s+of\s+(?:the\s+)?([a-z][\w-]*)", threshold, re.IGNORECASE)
+    if after:  # "at least 5 years of experience", "within 8 km of the centre"
         return Constraint(name=after.group(2).lower(), operator=operator, threshold=after.group(1))
     before = clause[:op.start()].rstrip()
     name = _name(_tail_words(before))
+    head = _HEAD_NOUN.search(before)
+    if head is not None and head.group("noun").lower() not in MEASURED_WORDS:
+        name = ""  # "a hotel under 300 USD": the hotel is the option; the bound is named by its unit
     if not threshold:
         return None
     threshold = _TRAILING.sub("", _RELATIVE.split(threshold, 1)[0])  # "within 48 hours for", "10 km that seats"
@@ -145,8 +160,8 @@ def parse_clause(clause: str) -> Constraint | None:
             return None
         threshold, words = words[-1], words[:-1]
     name = _name(words)
-    if not name or not threshold:
-        return None
+    if not name or not threshold or re.search(r"\d", name):
+        return None  # "99.9% uptime": a number names nothing (a wish with no bound word is left out, not misread)
     operator: Operator = "contains" if _CONTAINS_HINT.search(" ".join(words)) else "=="
     return Constraint(name=name, operator=operator, threshold=threshold)
 
@@ -154,7 +169,10 @@ def parse_clause(clause: str) -> Constraint | None:
 def _with_item(clause: str) -> tuple[str, Constraint | None]:
     """"a hotel with a gym under 400 USD": the amenity (gym) as a contains-constraint, and the rest."""
     match = _WITH_ITEM.search(clause)
-    if match is None or _MEASURED.match(clause, match.end("item")) \
+    if match is None:
+        return _last_item(clause)
+    within = _MEASURED.match(clause, match.end("item")) and not match.group("article")  # "with a pool within 5 km"
+    if match.group("item").lower() in MEASURED_WORDS or within \
             or clause[match.end("item"):].lstrip()[:1] in ("<", ">", "≤", "≥"):
         return clause, None  # "with accuracy within 0.5%", "with price <= 400 USD": a measured attribute
     after = find_quantities(clause[match.end("item"):])
@@ -162,6 +180,25 @@ def _with_item(clause: str) -> tuple[str, Constraint | None]:
         return clause, None  # "with APR under 6%", "with latency below 20 ms": the item is what is measured
     item = Constraint(name="amenity", operator="contains", threshold=match.group("item"))
     return clause[:match.start()] + " with " + clause[match.end("item"):], item
+
+
+def _last_item(clause: str) -> tuple[str, Constraint | None]:
+    """"a hotel with a gym" (a clause of its own, no bound): the amenity, and the clause without it."""
+    match = _WITH_LAST.search(clause)
+    if match is None or _OPERATOR.search(clause) or find_quantities(clause):
+        return clause, None
+    item = match.group("item").lower()
+    if item in MEASURED_WORDS or item in _NO_ITEMS or item in NAME_STOPWORDS:
+        return clause, None
+    return clause[:match.start()].rstrip(), Constraint(name="amenity", operator="contains", threshold=item)
+
+
+def _late_wish(clause: str) -> list[str]:
+    """A clause with a wish after its bound cut in two ("a hotel under 400 USD with a gym")."""
+    match = _LATE_WITH.search(clause)
+    if match is None or not _OPERATOR.search(clause[:match.start()]) or not find_quantities(clause[:match.start()]):
+        return [clause]
+    return [clause[:match.start()], clause[match.start():].strip()]
 
 
 _CODE = re.compile(r"\b(?P<name>[A-Za-z][a-z]+)\s+(?P<value>[A-Za-z]+-[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*)\b")
@@ -281,14 +318,14 @@ def parse_constraints(goal: str) -> list[Constraint]:
     a clock time, or two words ("cabin economy")."""
     clauses, marked = _clauses(_bound_first(goal))
     found: list[Constraint] = []
-    for clause in (piece for whole in clauses for piece in _comparisons(whole)):
+    for clause in (part for whole in clauses for piece in _comparisons(whole) for part in _late_wish(piece)):
         clause, bounds = _bounds_of(clause)
         found += bounds
-        if bounds and not (_OPERATOR.search(clause) or find_quantities(clause)):
-            continue  # "Book a room free" is what is left of "... from 2pm to 4pm for 6 people"
         clause, item = _with_item(clause)
         if item is not None:
             found.append(item)
+        if bounds and not (_OPERATOR.search(clause) or find_quantities(clause)):
+            continue  # "Book a room free" is what is left of "... from 2pm to 4pm for 6 people"
         if not marked:
             found += enumerated(clause)
         short = len(clause.split()) == 2
