@@ -235,7 +235,7 @@ def test_bare_keep_and_drop_cells_and_reasons_without_filler() -> None:
 def test_a_relative_clause_ends_a_threshold() -> None:
     found = parse_constraints("A hall within 6 km that seats 90 guests.")
     names = [f"{c.name} {c.operator} {c.threshold}" for c in found]
-    assert names == ["capacity >= 90 guests", "distance <= 6 km"]  # the head count is its own bound; the hall is the option
+    assert names == ["capacity >= 90 guests", "distance <= 6 km"]  # a head count is its own bound
 
 
 @pytest.mark.parametrize(("clause", "expected"), [
