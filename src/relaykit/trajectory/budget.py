@@ -38,6 +38,7 @@ from relaykit.trajectory.facts import (
     with_block,
 )
 from relaykit.trajectory.facts import context_words as facts_context
+from relaykit.trajectory.listing import LISTING_SHARES, take_listing
 from relaykit.trajectory.parse import Msg, Step, Trajectory
 from relaykit.trajectory.plan import Cost, Masker, Plan, TrajectorySettings
 from relaykit.trajectory.shorten import MARKER, marker, shorten
@@ -126,17 +127,19 @@ def _stage1(plan: Plan, present: dict[int, Step], floor: list[int], room: int, b
     t = plan.trajectory
     masking = s.dropped != "remove" or plan.mask_rest
     steps_room = room - (_held(s.facts_share, room) if masking else 0)  # the rest: the facts block
-    out = _with_past(t, _pack(plan, present, floor, steps_room, cost, masker, s))
-    if masking and s.facts_share > 0:
-        out = _facts(out, budget, cost, masker)
+    packs = [_pack(plan, present, floor, steps_room, cost, masker, s) or {}]
     if masking and len(present) <= BREADTH_MAX_STEPS:  # or masks first
-        broad = _with_past(t, _pack_masked_first(plan, present, floor, steps_room, cost, masker))
-        if s.facts_share > 0:
-            broad = _facts(broad, budget, cost, masker)
-        facts = FactWords(masker.actionable())
-        if facts.score(broad) > facts.score(out):
-            out = broad
-    return out
+        packs.append(_pack_masked_first(plan, present, floor, steps_room, cost, masker))
+    if masking and not plan.contiguous and len(present) <= BREADTH_MAX_STEPS:  # or the best step left out shortened
+        packs += [p for p in (_pack(plan, present, floor, steps_room, cost, masker, s, share)
+                              for share in LISTING_SHARES) if p is not None]
+    outs = [_with_past(t, kept) for kept in packs]
+    if masking and s.facts_share > 0:
+        outs = [_facts(out, budget, cost, masker) for out in outs]
+    if len(outs) == 1:
+        return outs[0]
+    facts = FactWords(masker.actionable())
+    return max(outs, key=facts.score)  # ties: the first
 
 
 def _degrade_best(plan: Plan, present: dict[int, Step], floor: list[int], room: int, budget: int, cost: Cost,
@@ -232,7 +235,8 @@ class FactWords:
         return sum(total.values())
 
 
-_LISTED = re.compile(r"(?:(?<=; )|(?<=\())(?:facts|facts from elided steps): ([^;\])]*)")
+_LISTED = re.compile(r"(?:(?<=; )|(?<=\())(?:facts|facts from elided steps|listed): ([^;\])]*?)(?: \.\.\.)?"
+                     r"(?=[;\])]|$)")
 
 
 def fact_items(step: Step) -> list[str]:
@@ -244,18 +248,25 @@ def fact_items(step: Step) -> list[str]:
     items = candidates("\n".join(tokens.message_text(m) for m in step.messages))
     for m in step.observation:
         text = tokens.message_text(m)
-        if "facts" in text:
+        if "facts" in text or "listed: " in text:
             items += [item.strip() for listed in _LISTED.findall(text) for item in listed.split(", ") if item.strip()]
     return items
 
 
 def _pack(plan: Plan, present: dict[int, Step], floor: list[int], room: int, cost: Cost, masker: Masker,
-          s: TrajectorySettings) -> dict[int, Step]:
-    """Stage 1: the floor, then the method's other steps best first, whole; then masked versions."""
+          s: TrajectorySettings, listing: float = 0.0) -> dict[int, Step] | None:
+    """Stage 1: the floor, then the method's other steps best first, whole; then masked versions. With
+    ``listing``, the first step that does not fit whole is shortened into that share of the room left
+    (:func:`relaykit.trajectory.listing.take_listing`; ``None`` when it cannot be)."""
     rest = [i for i in (plan.priority or ()) if i in present and i not in floor]
     listed = set(rest)
     rest += sorted((i for i in present if i not in floor and i not in listed), reverse=True)
     chosen = {i: present[i] for i in floor}
+    if listing:
+        left = take_listing(rest, chosen, present, room, cost, masker, listing)
+        if left is None:
+            return None
+        room, rest = left, [i for i in rest if i not in chosen]
     room = _take(rest, chosen, lambda i: present[i], room, cost, plan.contiguous)
     if s.dropped != "remove" or plan.mask_rest:
         _take([i for i in rest if i not in chosen], chosen, lambda i: masker.mask(present[i]), room, cost,

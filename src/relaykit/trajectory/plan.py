@@ -150,6 +150,10 @@ class Masker:
                 w for m in (*t.system, *t.task, *current, *t.pending) for w in text_words(tokens.message_text(m)))
         return self._known_words
 
+    def known_words(self) -> frozenset[str]:
+        """Words every result holds (system, task, current step, pending turn)."""
+        return self._known()
+
     def placeholder(self, index: int, with_digest: bool = True) -> str:
         key = index if with_digest else -1 - index
         if key not in self._cache:
