@@ -81,3 +81,21 @@ def test_a_budget_keeps_an_older_listing_shortened_instead_of_dropping_it() -> N
         assert out.accounting.tokens_out <= budget and not validate(out.messages)
         kept += [m["content"] for m in out.messages if "listed: " in str(m.get("content"))]
     assert any("kitchen cupboard" in c for c in kept)
+
+
+def test_take_listing_gives_a_listing_at_most_its_cap_however_much_room_is_left() -> None:
+    # a huge listing under a large budget: packing every item into the room left was quadratic in the items
+    # (a 1.4 MB tool result under a 30% budget ran for over 10 minutes)
+    from relaykit.trajectory.listing import LISTING_MAX_TOKENS
+
+    huge = " ".join(f"There is a box{i} and a crate{i} here." for i in range(3000))
+    msgs = rooms()
+    msgs[3] = {"role": "user", "content": huge}
+    t = parse(msgs)
+    masker, cost = Masker(t, TrajectorySettings()), Cost(t.form, "o200k_base")
+    present = {s.index: s for s in t.past}
+    chosen: dict = {}
+    room = 10 * LISTING_MAX_TOKENS
+    left = take_listing([0, 1, 2, 3, 4], chosen, present, room, cost, masker, 1.0)
+    assert left is not None and 0 in chosen
+    assert cost.step(chosen[0]) <= LISTING_MAX_TOKENS + 8 < cost.step(present[0])

@@ -201,18 +201,23 @@ def pack_items(items: Iterable[str], max_tokens: int, encoding: str = "o200k_bas
     if max_tokens <= 0:
         return ""
     chosen: list[str] = []
+    lows: list[str] = []  # the chosen items lower-cased, once each
     used = 0
     for item in items:
         if used >= max_tokens:  # full: no item (at least two tokens with its separator) fits any more
             break
         low = item.lower()
-        if any(low in c.lower() for c in chosen):
+        if any(low in c for c in lows):
             continue
-        inside = [c for c in chosen if c.lower() in low]  # "ORD" then "ORD-1182": keep the longer one
-        freed = sum(tokens.count(c, encoding) + 1 for c in inside)
+        inside = {k for k, c in enumerate(lows) if c in low}  # "ORD" then "ORD-1182": keep the longer one
+        freed = sum(tokens.count(chosen[k], encoding) + 1 for k in inside)
         cost = tokens.count(item, encoding) + 1  # ", " joins items: about one token
         if used - freed + cost <= max_tokens + 1:
-            chosen = [c for c in chosen if c not in inside] + [item]
+            if inside:
+                chosen = [c for k, c in enumerate(chosen) if k not in inside]
+                lows = [c for k, c in enumerate(lows) if k not in inside]
+            chosen.append(item)
+            lows.append(low)
             used += cost - freed
     joined = ", ".join(chosen)
     while chosen and tokens.count(joined, encoding) > max_tokens:  # the join estimate was short

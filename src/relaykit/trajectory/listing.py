@@ -22,6 +22,9 @@ from relaykit.trajectory.plan import Cost, Masker
 
 LISTING_MIN_TOKENS = 16
 """The least room worth shortening an older step's observation into (less holds little beyond the marker)."""
+LISTING_MAX_TOKENS = 1024
+"""The most room a listing takes, however much is left (as the facts block's ``MAX_BLOCK_TOKENS``): a huge tool
+result under a large budget is cut to at most this many tokens of items, so packing them stays cheap."""
 LISTING = "[... {cut} tokens cut; listed: {items} ...]"
 """An older step's observation cut to its listed items."""
 LISTING_SHARES = (1.0, 0.5)
@@ -39,7 +42,7 @@ def take_listing(order: list[int], chosen: dict[int, Step], present: dict[int, S
         if c <= room:
             chosen[i], room = present[i], room - c
             continue
-        free = math.floor(share * room)
+        free = min(math.floor(share * room), LISTING_MAX_TOKENS)
         short = listed_step(present[i], free, cost, masker) if free >= LISTING_MIN_TOKENS else None
         if short is None:
             return None
@@ -78,4 +81,4 @@ def listed_step(step: Step, room: int, cost: Cost, masker: Masker) -> Step | Non
     return None
 
 
-__all__ = ["LISTING", "LISTING_MIN_TOKENS", "LISTING_SHARES", "listed_step", "take_listing"]
+__all__ = ["LISTING", "LISTING_MAX_TOKENS", "LISTING_MIN_TOKENS", "LISTING_SHARES", "listed_step", "take_listing"]
