@@ -106,6 +106,7 @@ def test_more_head_count_and_hour_forms(goal: str, expected: list[str]) -> None:
     ("An hourly rate under 7 USD.", ["hourly rate <= 7 USD"]),
     ("A lab with accuracy within 0.5%.", ["accuracy <= 0.5%"]),
     ("A flight with us.", []),
+    ("A flight with Lufthansa.", []),
 ])
 def test_wishes_around_a_bound(goal: str, expected: list[str]) -> None:
     assert _parsed(goal) == expected

@@ -44,8 +44,9 @@ _WORD = re.compile(r"[A-Za-z][\w-]*|\d[\d.,]*")
 _SPLIT = re.compile(r";|\n|,(?!\d)\s*|\s+and\s+|\.\s+")
 _WITH_ITEM = re.compile(r"\bwith\s+(?P<article>an?\s+)?(?P<item>[a-z][\w-]*)\s+(?:for\s+)?(?=" + _AT_MOST + "|"
                         + _AT_LEAST + r")", re.IGNORECASE)
-_WITH_LAST = re.compile(r"\bwith\s+(?P<article>an?\s+)?(?P<item>[a-z][\w-]*)\s*$", re.IGNORECASE)
-"""A wish that ends its clause: "a hotel with a gym", "a flat with parking" (an amenity)."""
+_WITH_LAST = re.compile(r"\b(?i:with)\s+(?P<article>(?i:an?)\s+)?(?P<item>[a-z][a-z0-9-]*)\s*$")
+"""A wish that ends its clause: "a hotel with a gym", "a flat with parking" (an amenity; a lower-case word only:
+"a flight with Lufthansa" names a carrier, not an amenity)."""
 _LATE_WITH = re.compile(r"\s+with\s+(?:an?\s+)?[a-z][\w-]*\s*$", re.IGNORECASE)
 """The same wish after a bound: "a hotel under 400 USD with a gym"."""
 MEASURED_WORDS = frozenset({"price", "prices", "rate", "rates", "cost", "costs", "fee", "fees", "fare", "rent",
