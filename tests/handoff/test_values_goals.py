@@ -107,6 +107,8 @@ def test_more_head_count_and_hour_forms(goal: str, expected: list[str]) -> None:
     ("A lab with accuracy within 0.5%.", ["accuracy <= 0.5%"]),
     ("A flight with us.", []),
     ("A flight with Lufthansa.", []),
+    ("A hotel under 400 USD with Lufthansa.", ["price <= 400 USD"]),  # no wish: the clause stays whole
+    ("A hotel under 400 USD with us.", ["price <= 400 USD"]),
 ])
 def test_wishes_around_a_bound(goal: str, expected: list[str]) -> None:
     assert _parsed(goal) == expected

@@ -47,8 +47,6 @@ _WITH_ITEM = re.compile(r"\bwith\s+(?P<article>an?\s+)?(?P<item>[a-z][\w-]*)\s+(
 _WITH_LAST = re.compile(r"\b(?i:with)\s+(?P<article>(?i:an?)\s+)?(?P<item>[a-z][a-z0-9-]*)\s*$")
 """A wish that ends its clause: "a hotel with a gym", "a flat with parking" (an amenity; a lower-case word only:
 "a flight with Lufthansa" names a carrier, not an amenity)."""
-_LATE_WITH = re.compile(r"\s+with\s+(?:an?\s+)?[a-z][\w-]*\s*$", re.IGNORECASE)
-"""The same wish after a bound: "a hotel under 400 USD with a gym"."""
 MEASURED_WORDS = frozenset({"price", "prices", "rate", "rates", "cost", "costs", "fee", "fees", "fare", "rent",
                             "premium", "budget", "salary", "pay", "charge", "uptime", "latency", "memory", "ram",
                             "storage", "distance", "weight", "area", "size", "bandwidth", "rating", "score",
@@ -183,23 +181,31 @@ def _with_item(clause: str) -> tuple[str, Constraint | None]:
     return clause[:match.start()] + " with " + clause[match.end("item"):], item
 
 
+def _last_wish(clause: str) -> re.Match[str] | None:
+    """The wish that ends ``clause`` ("with a gym"), when its item can be an amenity (no measured word, pronoun or
+    name stop word): what both a clause of its own and a wish after a bound are read by."""
+    match = _WITH_LAST.search(clause)
+    item = match.group("item").lower() if match else ""
+    return match if item and item not in MEASURED_WORDS | _NO_ITEMS | NAME_STOPWORDS else None
+
+
 def _last_item(clause: str) -> tuple[str, Constraint | None]:
     """"a hotel with a gym" (a clause of its own, no bound): the amenity, and the clause without it."""
-    match = _WITH_LAST.search(clause)
+    match = _last_wish(clause)
     if match is None or _OPERATOR.search(clause) or find_quantities(clause):
         return clause, None
-    item = match.group("item").lower()
-    if item in MEASURED_WORDS or item in _NO_ITEMS or item in NAME_STOPWORDS:
-        return clause, None
-    return clause[:match.start()].rstrip(), Constraint(name="amenity", operator="contains", threshold=item)
+    item = Constraint(name="amenity", operator="contains", threshold=match.group("item").lower())
+    return clause[:match.start()].rstrip(), item
 
 
 def _late_wish(clause: str) -> list[str]:
-    """A clause with a wish after its bound cut in two ("a hotel under 400 USD with a gym")."""
-    match = _LATE_WITH.search(clause)
-    if match is None or not _OPERATOR.search(clause[:match.start()]) or not find_quantities(clause[:match.start()]):
+    """A clause with a wish after its bound cut in two ("a hotel under 400 USD with a gym"); a clause whose last
+    words are no such wish ("... with Lufthansa", "... with a rate") stays whole."""
+    match = _last_wish(clause)
+    head = clause[:match.start()] if match else ""
+    if match is None or not _OPERATOR.search(head) or not find_quantities(head):
         return [clause]
-    return [clause[:match.start()], clause[match.start():].strip()]
+    return [head.rstrip(), clause[match.start():].strip()]
 
 
 _CODE = re.compile(r"\b(?P<name>[A-Za-z][a-z]+)\s+(?P<value>[A-Za-z]+-[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*)\b")
