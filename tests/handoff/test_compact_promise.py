@@ -10,6 +10,7 @@ from relaykit.handoff.compact_promise import leave_out, promise
 from relaykit.handoff.compact_read import expand, parse_compact
 from relaykit.handoff.compact_rules import Wanted
 from relaykit.handoff.evidence import read_evidence
+from relaykit.handoff.schema import Constraint
 
 GOAL = "Pick a GPU vendor in region eu-west with a rate below 6.8 USD per hour."
 
@@ -113,3 +114,13 @@ def test_json_keeps_every_word() -> None:
     handoff = compress_handoff(trace, GOAL, "extract-rules", format="json")
     assert isinstance(handoff.payload, dict)
     assert "eu-west" in handoff.payload["options"][0]["evidence"]
+
+
+def test_limits_that_must_go_on_a_constraints_line_keep_every_word_in_the_rows() -> None:
+    trace = _trace([("GV01", 4.1, "eu-west", "pass"), ("GV02", 5.2, "us-east", "eliminated")])
+    table = read_evidence(trace, GOAL)
+    # a limit with a bar in it cannot be a header cell: all the limits go on a constraints: line
+    table.constraints = [*table.constraints, Constraint(name="note", operator="<=", threshold="5 km | 6 km")]
+    lines = table.text().split("\n")
+    assert lines[0].startswith("constraints: region == eu-west;") and "GV01 4.1 = +" in lines
+    assert "eu-west" in _bodies(table.text())["GV01"]

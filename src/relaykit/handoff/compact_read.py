@@ -117,8 +117,8 @@ READING_GUIDE = (
     "A trailing `region == us-east` is a goal limit no column states, for every family (also on a `constraints:` "
     "line). Each line below is one option: its id, "
     "its values in column order (`-` missing, `=` equal to the column's bound, `.8` is 0.8), other words, then "
-    "the verdict: `+` passed (it meets every header limit: under `region == us-east` its region is us-east where "
-    "no `+` row of the family writes one), `-` eliminated (a value beyond its column's bound, or a wanted word it "
+    "the verdict: `+` passed (it has every word a header limit wants that no `+` row of its family writes), "
+    "`-` eliminated (a value beyond its column's bound, or a wanted word it "
     "lacks, is the reason), `out:REASON` eliminated for that reason, `?` no verdict. `note:` lines are evidence no "
     "option claimed."
 )
