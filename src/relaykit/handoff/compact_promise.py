@@ -84,10 +84,8 @@ def promise(wants: Sequence[Wanted], families: Sequence[Sequence[_Row]]) -> Prom
             others = any(h for row, h in zip(rows, having, strict=True) if row.verdict != PASS)
             if all(passing) and (one or others):
                 out.dropped[k].append(want)
-            elif not shared:
-                out.broken = True  # the reader would give these passing rows the word: keep the promise off
-    if out.broken:
-        out.dropped = [[] for _ in families]
+            elif not shared:  # the reader would give these passing rows the word: the promise is off
+                return Promise([[] for _ in families], broken=True)
     return out
 
 
