@@ -4,6 +4,7 @@
     PYTHONPATH=src python benchmarks/handoff_styles_bench.py --seeds 10 --big-mb 10
     PYTHONPATH=src python benchmarks/handoff_styles_bench.py --peak-mb 100    # tracemalloc peak, once
     PYTHONPATH=src python benchmarks/handoff_styles_bench.py --methods extract-rules --styles   # per style
+    PYTHONPATH=src python benchmarks/handoff_styles_bench.py --methods extract-rules --group dev  # dev alone
     PYTHONPATH=src python benchmarks/handoff_styles_bench.py --digest 3   # fingerprint of every payload
 
 Rows: per style group (dev = the styles extract-rules was tuned on, held-out = never tuned on) and per
@@ -116,9 +117,15 @@ def digest(seeds: int, big_mb: float) -> None:
         print(f"big {big_mb} MB {hashlib.sha256(payload.encode()).hexdigest()[:16]} tokens {handoff.tokens_out}")
 
 
-def per_style(method: str, seeds: int) -> None:
+def groups(which: str) -> dict[str, tuple[str, ...]]:
+    """The style groups to measure: ``dev``, ``held-out`` or ``all`` (so a tuning run need not print, and
+    so look at, the held-out figures)."""
+    return dict(STYLE_GROUPS) if which == "all" else {which: STYLE_GROUPS[which]}
+
+
+def per_style(method: str, seeds: int, which: str = "all") -> None:
     """Median ratio and mean recall per style (the held-out styles' rows are measured, never tuned on)."""
-    for group, styles in STYLE_GROUPS.items():
+    for group, styles in groups(which).items():
         for style in styles:
             rows = measure(method, list(corpus((style,), seeds=seeds)))
             print(line(f"{group}:{style}", rows))
@@ -131,6 +138,8 @@ def main() -> None:
     parser.add_argument("--big-mb", type=float, default=0.0, help="also time extract-rules on a trace this big")
     parser.add_argument("--peak-mb", type=float, default=0.0, help="also measure extract-rules' peak memory")
     parser.add_argument("--styles", action="store_true", help="also print extract-rules per style")
+    parser.add_argument("--group", choices=("dev", "held-out", "all"), default="all",
+                        help="the style groups to measure (dev alone while tuning: held-out figures unseen)")
     parser.add_argument("--digest", type=int, default=0, metavar="SEEDS",
                         help="only print a fingerprint of extract-rules' payloads per style (with --big-mb: and of "
                              "a trace that big), to prove a speed change leaves the output unchanged")
@@ -140,7 +149,7 @@ def main() -> None:
         return
     for method in args.methods.split(","):
         print(f"{method}")
-        for group, styles in STYLE_GROUPS.items():
+        for group, styles in groups(args.group).items():
             rows = measure(method, list(corpus(styles, seeds=args.seeds)))
             print(line(group, rows))
             by_domain = defaultdict(list)
@@ -150,7 +159,7 @@ def main() -> None:
                 print(line(f"  {domain}", part))
     if args.styles:
         print("extract-rules per style")
-        per_style("extract-rules", args.seeds)
+        per_style("extract-rules", args.seeds, args.group)
     if args.big_mb:
         speed(args.big_mb)
     if args.peak_mb:

@@ -138,16 +138,19 @@ def test_a_number_below_one_drops_its_leading_zero_and_reads_back() -> None:
 def test_the_one_wanted_code_is_written_as_equals_and_read_back() -> None:
     trace = "\n".join(f"Supplier S{i}: unit price {p} EUR; certification {c}. S{i} verdict: {v}."
                       for i, (p, c, v) in enumerate([(4.5, "ISO-9001", "pass"), (3.5, "ISO-14001", "eliminated"),
-                                                     (6.0, "ISO-9001", "pass")]))
+                                                     (6.0, "ISO-9001", "pass"), (12.0, "ISO-9001", "eliminated")]))
     goal = "Choose a supplier certified ISO-9001, unit price at most 9 EUR."
     payload = read_evidence(trace, goal).text()
     rows = {line.split(" ")[0]: line.split(" ") for line in payload.split("\n") if line[:1] == "S"}
-    assert "certified == ISO-9001" in payload and rows["S0"][-2] == "=" and "ISO-14001" in rows["S1"]
+    # a row that is out writes it "="; a passing one not at all (it meets the header's limit)
+    assert "certified == ISO-9001" in payload and rows["S3"][-2] == "=" and "ISO-14001" in rows["S1"]
+    assert rows["S0"] == ["S0", "4.5", "+"]
     facts = [Fact("S0", "certification", "ISO-9001"), Fact("S2", "certification", "ISO-9001"),
-             Fact("S1", "certification", "ISO-14001")]
+             Fact("S1", "certification", "ISO-14001"), Fact("S3", "certification", "ISO-9001")]
     assert audit(payload, facts, trace=trace).recall == 1.0
     back = read_evidence(payload, goal).rows
-    assert "ISO-9001" in back["S0"].evidence and back["S1"].reason == "certified"
+    assert "ISO-9001" in back["S0"].evidence and "ISO-9001" in back["S3"].evidence
+    assert back["S1"].reason == "certified"
     two = read_evidence(trace, goal + " Region us-east.").text()  # two wanted words: none is written "="
     assert " = " not in two.replace("==", "")
 

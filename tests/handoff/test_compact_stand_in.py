@@ -90,14 +90,19 @@ def test_other_forms_of_telling_verbs_are_filler() -> None:
 def test_the_wanted_word_and_its_label_are_written_as_one_equal_sign() -> None:
     trace = ("SP01: unit price 5.95 EUR; certification none. SP01 verdict: pass.\n"
              "SP02: unit price 7.10 EUR; certification none. SP02 verdict: pass.\n"
-             "SP03: unit price 6.20 EUR; certification ISO-9001. SP03 verdict: eliminated (certification).")
+             "SP03: unit price 6.20 EUR; certification ISO-9001. SP03 verdict: eliminated (certification).\n"
+             "SP04: unit price 12.40 EUR; certification none. SP04 verdict: eliminated (price).")
     goal = "Choose a supplier certified none, unit price at most 9.7 EUR."
     payload = compress_handoff(trace, goal, "extract-rules").payload_text
     rows = payload.split("\n")[1:]
-    assert rows[0] == "SP01 5.95 = +" and rows[1] == "SP02 7.1 = +" and "ISO-9001" in rows[2]
+    # a passing row meets the header's limit: neither the word nor its label is written (the reader gives
+    # the word back); a row that is out writes both as "="
+    assert rows[0] == "SP01 5.95 +" and rows[1] == "SP02 7.1 +" and "ISO-9001" in rows[2]
+    assert rows[3] == "SP04 12.4 = -"
     back = read_evidence(payload, goal).rows
-    assert "none" in back["SP01"].body and back["SP03"].verdict == "eliminated"
-    facts = [Fact("SP01", "certification", "none"), Fact("SP03", "certification", "ISO-9001")]
+    assert "none" in back["SP01"].body and "none" in back["SP04"].body and back["SP03"].verdict == "eliminated"
+    facts = [Fact("SP01", "certification", "none"), Fact("SP03", "certification", "ISO-9001"),
+             Fact("SP04", "certification", "none")]
     assert audit(payload, facts, trace=trace).recall == 1.0
 
 

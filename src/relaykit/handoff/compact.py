@@ -12,8 +12,10 @@ unit the header states once. A label word is moved into the header only where it
 column's value in most rows (so "price" and "night" go, "us-east" and "pool" stay); a word that the goal's
 constraints name as a value never moves. The words left over follow the values in the row, and the verdict
 ends it: ``+``, ``-`` (``out:REASON`` when the trace names a reason the header does not state) or ``?``.
-Missing values are ``-``. ``relaykit.handoff.compact_read`` reads such a payload back into labelled rows (the
-audit and the reference reader use it), so nothing the header carries is lost on the way; the rules both
+Missing values are ``-``. A passing row leaves out the words the header's limits want (``pool`` under
+``amenity contains pool``: it passed, so it has one; ``relaykit.handoff.compact_promise``).
+``relaykit.handoff.compact_read`` reads such a payload back into labelled rows (the audit and the reference
+reader use it), so nothing the header carries is lost on the way; the rules both
 sides share are in ``relaykit.handoff.compact_rules``.
 """
 
@@ -28,6 +30,7 @@ from typing import Protocol
 
 from relaykit import tokens
 from relaykit.handoff.compact_header import LONG_END, LONG_START, inline_constraint, short_header
+from relaykit.handoff.compact_promise import Promise, leave_out, promise
 from relaykit.handoff.compact_rules import (
     BREAK,
     EQUAL,
@@ -341,11 +344,12 @@ class _Group:
 
     def lines(self, order: list[list[str]], bounds: dict[int, str], named: dict[int, list[str]],
               wants: Sequence[Wanted] = (), stated: frozenset[str] = frozenset(),
-              same: tuple[str, bool, frozenset[str]] | None = None) -> Iterator[str]:
+              same: tuple[str, bool, frozenset[str]] | None = None, drop: Sequence[Wanted] = ()) -> Iterator[str]:
         """The header (column words, unit, bound; ``other`` and the category labels the rows' words lost that
         the ``constraints:`` line does not name (``stated``, as ``stems``) only where there is no column: the
         goal names what a reader looks for, and these labels cost tokens in every hand-off) and the row lines;
-        a row's word ``same`` (the one ``==`` wanted word, see ``_aliased``) is written ``=``."""
+        a row's word ``same`` (the one ``==`` wanted word, see ``_aliased``) is written ``=``, and a passing
+        row leaves out the words of the limits ``drop`` (see ``relaykit.handoff.compact_promise``)."""
         # a column with a unit is never named by the name of another attribute that follows its values
         # ("2 stars facilities bar": the unit says it, "facilities" labels the bar)
         said = [short_label([w for w in words if w in self.before[c] or w not in self.names
@@ -374,6 +378,8 @@ class _Group:
             words = self.freed[k] if self.freed is not None and not self.pairs else self._free(items, gone, {})
             left = self._unstated(row, {key: items[i][0] for i, key in keys.items()}, words, (marks, shown), bounds,
                                   wants)
+            if drop and row.verdict == "pass":
+                words = leave_out(words, drop, self.protected)
             if same:
                 words = self._aliased(words, *same)
             yield self._line(row, {key: items[i][0] for i, key in keys.items()}, words, left, bounds)
@@ -556,14 +562,17 @@ class _Group:
 
 def render(rows: Iterable[RowLike], protected: frozenset[str] = frozenset(),
            labels: frozenset[str] = frozenset(), names: frozenset[str] = frozenset(),
-           constraints: Sequence[Constraint] = ()) -> tuple[list[str], list[Constraint]]:
+           constraints: Sequence[Constraint] = (),
+           promising: bool = True) -> tuple[list[str], list[Constraint], Promise]:
     """The compact lines of ``rows``: a header and the rows of each id family, families in order of first
     appearance, and the ``constraints`` that no column states (a bound on one column is written in its
     header: ``price USD <=305``). ``protected`` words (lower case) never move into a header; ``labels`` are
     words the trace wrote as labels, which move wherever they stand right before a value; ``names`` (the
-    goal's attribute names) and the words of the rows' reasons move wherever they stand next to a value."""
+    goal's attribute names) and the words of the rows' reasons move wherever they stand next to a value.
+    With ``promising``, passing rows leave out the words the header's limits want; the ``Promise`` says where
+    (and, ``broken``, that the constraints left must go on a ``constraints:`` line: see ``compact_promise``)."""
     with collector_paused():
-        return _render(rows, protected, labels, names, constraints)
+        return _render(rows, protected, labels, names, constraints, promising)
 
 
 _SHAPE = re.compile(r"([A-Za-z]+)(\W?)\d")
@@ -590,7 +599,7 @@ def _lone_families(rows: Sequence[RowLike]) -> dict[str, str]:
 
 
 def _render(rows: Iterable[RowLike], protected: frozenset[str], labels: frozenset[str], names: frozenset[str],
-            constraints: Sequence[Constraint]) -> tuple[list[str], list[Constraint]]:
+            constraints: Sequence[Constraint], promising: bool) -> tuple[list[str], list[Constraint], Promise]:
     families: dict[str, list[RowLike]] = defaultdict(list)
     rows = list(rows)
     merged = _lone_families(rows)
@@ -630,17 +639,20 @@ def _render(rows: Iterable[RowLike], protected: frozenset[str], labels: frozense
     # a word of one token is written ``=`` only with the label before it ("certification none": two tokens)
     same = (word, tokens.count(f" {word}") > 1, next(stems(w.name) for w in wanted(left) if w.equal)) \
         if word else None
-    for group, bound, named in zip(groups, bounds, names_of, strict=True):
+    kept = promise(wanted(left), [g.rows for g in groups]) if promising else Promise([[] for _ in groups])
+    for group, bound, named, drop in zip(groups, bounds, names_of, kept.dropped, strict=True):
         group.load()
         head = group.prepare()
         for c, words in named.items():
             head[c] = [*dict.fromkeys([*words, *head[c]])]
         # one family: every wanted word speaks of it (no row need have it); else only where some row has it
         wants = wanted(left) if len(groups) == 1 else applying(wanted(left), (r.body.split(" ") for r in group.rows))
-        out += group.lines(head, bound, named, wants, stated, same)
+        out += group.lines(head, bound, named, wants, stated, same, drop)
         group.cache = group.stripped = group.freed = None
         group.side_words.clear()  # a group done holds nothing it no longer needs (memory at 100k options)
-    return inline_constraint(out, left)
+    if kept.broken:
+        return out, left, kept  # on a constraints: line, which promises nothing
+    return (*inline_constraint(out, left), kept)
 
 
 __all__ = ["BREAK", "HEADER_END", "HEADER_START", "MISSING", "OTHER", "OUT_CELL", "PASS_CELL", "SEP", "decode",

@@ -2,8 +2,9 @@
 
 ``parse_compact`` gives each row its values with the header's labels and units (``GV02 1.5`` under
 ``rate USD`` is ``rate 1.5 USD``; ``=`` is the column's bound, ``.5`` is 0.5), its verdict (``+``, ``-``,
-``?``; ``ok`` and ``out`` of the earlier form too) and its reasons: a marked value ``1.5!``, a value beyond
-its column's bound, a wanted word of the ``constraints:`` line the row lacks, and what ``out:`` says.
+``?``; ``ok`` and ``out`` of the earlier form too), the words of the header's limits a passing row meets
+without writing them (see ``relaykit.handoff.compact_promise``) and its reasons: a marked value ``1.5!``, a
+value beyond its column's bound, a wanted word of the ``constraints:`` line the row lacks, and what ``out:`` says.
 ``expand`` writes them as ``ID: evidence | verdict (reason)`` lines, which is how the audit reads a payload.
 Text that does not fit the format exactly is not a compact table (None): it is read as ordinary text.
 """
@@ -11,11 +12,12 @@ Text that does not fit the format exactly is not a compact table (None): it is r
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from relaykit.handoff.compact import MISSING, OTHER
 from relaykit.handoff.compact_header import SHORT_START, header_cells
+from relaykit.handoff.compact_promise import PASS, implied
 from relaykit.handoff.compact_rules import (
     EQUAL,
     Wanted,
@@ -79,11 +81,15 @@ class _Read:
     why: list[str]  # its columns that say why it is out (marked or beyond their bound)
     said: str  # the reason it states itself (``out:REASON``)
 
-    def parsed(self, wants: list[Wanted]) -> ParsedRow:
-        """The row, with a wanted word it lacks as a reason when it is out (the constraints line says it)."""
+    def parsed(self, wants: list[Wanted], given: Sequence[Wanted] = ()) -> ParsedRow:
+        """The row, with a wanted word it lacks as a reason when it is out (the constraints line says it), and
+        when it passed, the words of the header's limits ``given`` (it meets them; see ``compact_promise``)."""
         lacking = [w.name for w in wants if w.lacking(self.words)] if self.verdict == "eliminated" else []
-        return ParsedRow(self.id, self.body, self.verdict, ",".join([*self.why, *lacking,
-                                                                     *([self.said] if self.said else [])]))
+        body = self.body
+        if self.verdict == PASS and given:
+            body = " ".join([body, *(word for w in given for word in w.spelled())]).strip()
+        return ParsedRow(self.id, body, self.verdict, ",".join([*self.why, *lacking,
+                                                                *([self.said] if self.said else [])]))
 
 
 def _row(line: str, columns: list[Column], same: str | None = None) -> _Read | None:
@@ -111,9 +117,10 @@ READING_GUIDE = (
     "A trailing `region == us-east` is a goal limit no column states, for every family (also on a `constraints:` "
     "line). Each line below is one option: its id, "
     "its values in column order (`-` missing, `=` equal to the column's bound, `.8` is 0.8), other words, then "
-    "the verdict: `+` passed, `-` eliminated (a value beyond its column's bound, or a wanted word it lacks, is "
-    "the reason), `out:REASON` eliminated for that reason, `?` no verdict. `note:` lines are evidence no option "
-    "claimed."
+    "the verdict: `+` passed (it has every word a header limit wants that no `+` row of its family writes), "
+    "`-` eliminated (a value beyond its column's bound, or a wanted word it "
+    "lacks, is the reason), `out:REASON` eliminated for that reason, `?` no verdict. `note:` lines are evidence no "
+    "option claimed."
 )
 """How to read a compact payload, for the model that reads one: give it in that model's instructions (paid
 once per call, not per option); ``reading_guide`` gives it for a payload that is compact."""
@@ -140,20 +147,23 @@ def parse_compact(text: str) -> tuple[list[ParsedRow], list[str]] | None:
     fit the format makes it ordinary text)."""
     if not is_compact(text):
         return None
-    families: list[tuple[list[_Read], list[Wanted]]] = []
+    families: list[tuple[list[_Read], list[Wanted], list[Wanted]]] = []
     notes: list[str] = []
     columns: list[Column] = []
     stated: list[Constraint] = []  # from a ``constraints:`` line and the headers' constraint cells
+    promised: list[Constraint] = []  # the headers' constraint cells: a passing row meets them
     wants: list[Wanted] = []
+    promises: list[Wanted] = []
     family: list[_Read] = []
     for line in _lines(text):
         names = header_cells(line)
         if names is not None:  # either form: ``id USD <=305 km <=8 stars`` or ``id | price USD <=305 | ...``
-            families.append((family, wants))
+            families.append((family, wants, promises))
             family = []
             said = [read_constraint(n) for n in names]
             stated += [c for c in said if c is not None]
-            wants = wanted(stated)
+            promised += [c for c in said if c is not None]
+            wants, promises = wanted(stated), wanted(promised)
             columns = [_column(n) for n, c in zip(names, said, strict=True) if n and c is None
                        and n.split(" ")[0] != OTHER]
         elif line.startswith("note: "):
@@ -166,15 +176,19 @@ def parse_compact(text: str) -> tuple[list[ParsedRow], list[str]] | None:
             if row is None:
                 return None
             family.append(row)
-    families = [(rows, said) for rows, said in [*families, (family, wants)] if rows]
+    families = [(rows, said, kept) for rows, said, kept in [*families, (family, wants, promises)] if rows]
     one = len(families) == 1  # a table of one family: every wanted word speaks of it
-    return [row for rows, said in families for row in _family_rows(rows, said, one)], notes
+    return [row for rows, said, kept in families for row in _family_rows(rows, said, one, kept)], notes
 
 
-def _family_rows(family: list[_Read], wants: list[Wanted], every: bool = False) -> list[ParsedRow]:
-    """The rows under one header, each with the wanted words that speak of this family (``every``: all)."""
+def _family_rows(family: list[_Read], wants: list[Wanted], every: bool = False,
+                 promises: list[Wanted] | None = None) -> list[ParsedRow]:
+    """The rows under one header, each with the wanted words that speak of this family (``every``: all), and
+    each passing row with the words of the header's limits (``promises``) that no passing row writes."""
     fitting = wants if every else applying(wants, (row.words for row in family))
-    return [row.parsed(fitting) for row in family]
+    kept = [w for w in fitting if w in (promises or [])]
+    given = implied(kept, [(row.verdict, row.words) for row in family]) if kept else []
+    return [row.parsed(fitting, given) for row in family]
 
 
 def _lines(text: str) -> Iterator[str]:

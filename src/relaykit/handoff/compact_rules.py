@@ -87,6 +87,10 @@ class Wanted:
         have = {w.lower() for w in row_words}
         return not all(w in have for w in self.words)
 
+    def spelled(self) -> list[str]:
+        """The wanted words as the constraint wrote them (``ISO-9001``; ``words`` are lower case)."""
+        return _WORDS.findall(self.written) if self.written else list(self.words)
+
     def named_by(self, item: str) -> bool:
         """Whether a reason item ("pet policy", "certification") names this constraint ("pets",
         "certified"): a word in common, singular or cut to its first five letters."""

@@ -108,9 +108,13 @@ class EvidenceTable:
         """The default payload (``relaykit.handoff.compact``): the constraints no column states, a header
         per id family (a column's bound in its header), one short line per option, then ``note:`` lines."""
         names = frozenset(w.lower() for c in self.constraints for w in TOKEN_WORDS.findall(c.name)) - DROP_WORDS
-        table, left = render(self.rows.values(), self.protected_words(names), self.labels, names,
-                             self.constraints)
-        lines = _with_constraints(table, [f"{c.name} {c.operator} {_threshold(c.threshold)}" for c in left])
+        protected = self.protected_words(names)
+        table, left, kept = render(self.rows.values(), protected, self.labels, names, self.constraints)
+        said = [f"{c.name} {c.operator} {_threshold(c.threshold)}" for c in left]
+        lines = [f"constraints: {'; '.join(said)}", *table] if kept.broken else _with_constraints(table, said)
+        if kept.any and lines[0].startswith("constraints:"):  # passing rows left out words that line cannot give
+            table, left, _ = render(self.rows.values(), protected, self.labels, names, self.constraints, False)
+            lines = _with_constraints(table, [f"{c.name} {c.operator} {_threshold(c.threshold)}" for c in left])
         lines += [f"note: {n}" for n in self.notes]
         return "\n".join(lines)
 
