@@ -172,3 +172,14 @@ def test_a_verdict_sentence_without_an_id_belongs_to_the_option_just_described()
     table = read_evidence(trace, "Rent an apartment with pets allowed.")
     assert table.rows["B9"].verdict == "eliminated" and table.rows["B9"].reason == "pets"
     assert table.rows["B10"].verdict == "pass"  # "Rejected: none of the others" speaks of no one option
+
+
+def test_free_stays_in_a_row_beside_what_it_qualifies() -> None:
+    """"free parking" against "paid parking": the word that tells them apart is evidence, not filler."""
+    trace = ("HT01: 420 USD a night, free parking, 2.1 km. HT02 costs 180 USD, no parking, 3 km - ruled out. "
+             "HT03: 190 USD with free parking, 1.2 km, keep. HT04: 150 USD, paid parking, 1 km.")
+    for goal in ("a hotel with free parking under 200 USD", "a hotel under 200 USD"):
+        payload = compress_handoff(trace, goal, "extract-rules").payload_text
+        rows = {line.split()[0]: line for line in payload.splitlines()}
+        assert "free" in rows["HT01"] and "free" in rows["HT03"], goal
+        assert "paid" in rows["HT04"] and "free" not in rows["HT04"], goal

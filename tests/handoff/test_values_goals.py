@@ -109,6 +109,35 @@ def test_more_head_count_and_hour_forms(goal: str, expected: list[str]) -> None:
     ("A flight with Lufthansa.", []),
     ("A hotel under 400 USD with Lufthansa.", ["price <= 400 USD"]),  # no wish: the clause stays whole
     ("A hotel under 400 USD with us.", ["price <= 400 USD"]),
+    # a wish of two words, before or after the bound; the option an article names may take two words too
+    ("A quiet room with free parking under 200 USD.", ["amenity contains free parking", "price <= 200 USD"]),
+    ("An apartment with a sea view under 900 EUR.", ["amenity contains sea view", "price <= 900 EUR"]),
+    ("A hotel under 200 USD with free parking.", ["price <= 200 USD", "amenity contains free parking"]),
+    ("A hotel with free parking.", ["amenity contains free parking"]),
+    ("A hotel with a gym for under 400 USD.", ["amenity contains gym", "price <= 400 USD"]),
+    ("A hotel with a gym no more than 3 km away.", ["amenity contains gym", "distance <= 3 km away"]),
+    ("A sea view flat under 900 EUR.", ["price <= 900 EUR"]),
+    ("A sea view under 900 EUR.", ["price <= 900 EUR"]),  # not "sea view <= 900 EUR"
+    ("A vendor with monthly rent under 900 EUR.", ["monthly rent <= 900 EUR"]),  # a measured word ends it
+    ("A flat with no parking.", []),
+    ("Find a policy with a national network.", ["network == national"]),  # a kind, as before
 ])
 def test_wishes_around_a_bound(goal: str, expected: list[str]) -> None:
+    assert _parsed(goal) == expected
+
+
+@pytest.mark.parametrize(("goal", "expected"), [
+    ("A flat with 2 bedrooms.", ["bedrooms >= 2 bedrooms"]),
+    ("A flat with 2 bedrooms under 1200 EUR.", ["bedrooms >= 2 bedrooms", "price <= 1200 EUR"]),
+    ("A GPU node with 48 GB memory, under 3 USD per hour.", ["memory >= 48 GB", "price <= 3 USD per hour"]),
+    ("A vendor with 99.9% uptime.", ["uptime >= 99.9%"]),
+    ("A room with 12 seats.", ["seats >= 12 seats"]),
+    # no floor: money, a clock time, things one wants few of, a bound already written after the value
+    ("A hotel with 400 USD budget.", []),
+    ("A meeting with 2 pm start.", []),
+    ("A flight with 1 stop.", []),
+    ("A flat with 60 m2 or more.", []),
+    ("A room with 12 seats or more.", ["seats >= 12 seats"]),
+])
+def test_an_amount_wanted_with_an_option_is_a_floor(goal: str, expected: list[str]) -> None:
     assert _parsed(goal) == expected

@@ -42,19 +42,22 @@ _WORD = re.compile(r"[A-Za-z][\w-]*|\d[\d.,]*")
 
 
 _SPLIT = re.compile(r";|\n|,(?!\d)\s*|\s+and\s+|\.\s+")
-_WITH_ITEM = re.compile(r"\bwith\s+(?P<article>an?\s+)?(?P<item>[a-z][\w-]*)\s+(?:for\s+)?(?=" + _AT_MOST + "|"
-                        + _AT_LEAST + r")", re.IGNORECASE)
-_WITH_LAST = re.compile(r"\b(?i:with)\s+(?P<article>(?i:an?)\s+)?(?P<item>[a-z][a-z0-9-]*)\s*$")
-"""A wish that ends its clause: "a hotel with a gym", "a flat with parking" (an amenity; a lower-case word only:
-"a flight with Lufthansa" names a carrier, not an amenity)."""
+_GLUE = r"(?!(?:a|an|the|no|not|never|for|or|and|at|is|of|to|up|in|on)\b)"
+"""Words that end an item rather than continue it: "with a gym for under", "with a gym no more than"."""
+_WITH_ITEM = re.compile(r"\bwith\s+(?P<article>an?\s+)?(?P<item>[a-z][\w-]*(?:\s+" + _GLUE + r"[a-z][\w-]*)?)\s+"
+                        r"(?:for\s+)?(?=" + _AT_MOST + "|" + _AT_LEAST + r")", re.IGNORECASE)
+_WITH_LAST = re.compile(r"\b(?i:with)\s+(?P<article>(?i:an?)\s+)?(?P<item>[a-z][a-z0-9-]*(?:\s+[a-z][a-z0-9-]*)?)\s*$")
+"""A wish that ends its clause: "a hotel with a gym", "a flat with free parking" (an amenity of one or two
+lower-case words: "a flight with Lufthansa" names a carrier, not an amenity)."""
 MEASURED_WORDS = frozenset({"price", "prices", "rate", "rates", "cost", "costs", "fee", "fees", "fare", "rent",
                             "premium", "budget", "salary", "pay", "charge", "uptime", "latency", "memory", "ram",
                             "storage", "distance", "weight", "area", "size", "bandwidth", "rating", "score",
                             "capacity", "accuracy", "apr", "excess", "deductible", "delivery", "experience"})
 """Words that name what a bound measures, never an amenity ("with a rate below 6.8 USD")."""
 _NO_ITEMS = frozenset({"me", "us", "you", "them", "him", "her", "it", "care", "no", "any", "all", "both", "each"})
-_HEAD_NOUN = re.compile(r"(?:^|\s)an?\s+(?P<noun>[a-z][\w-]*)\s*$", re.IGNORECASE)
-"""What an article names just before a bound: the option itself ("a hotel under 300 USD"), not its attribute."""
+_HEAD_NOUN = re.compile(r"(?:^|\s)an?\s+(?P<words>(?:[a-z][\w-]*\s+){0,2})(?P<noun>[a-z][\w-]*)\s*$", re.IGNORECASE)
+"""What an article names just before a bound: the option itself ("a hotel under 300 USD", "a sea view flat under
+900 EUR", "a sea view under 900 EUR"), not its attribute, unless it is a measured word ("an hourly rate ...")."""
 _TRAILING = re.compile(r"\s+(?:for|and|with|at|in|on|to|of|or|but|[a-z]+ing)$", re.IGNORECASE)
 _RELATIVE = re.compile(r"\s+(?:that|which|who|where)\s", re.IGNORECASE)
 _MEASURED = re.compile(r"\s+within\b", re.IGNORECASE)
@@ -119,7 +122,9 @@ def _compared(clause: str, op: re.Match[str]) -> Constraint | None:
     before = clause[:op.start()].rstrip()
     name = _name(_tail_words(before))
     head = _HEAD_NOUN.search(before)
-    if head is not None and head.group("noun").lower() not in MEASURED_WORDS:
+    if head is not None and head.group("noun").lower() not in MEASURED_WORDS \
+            and not head.group("noun").lower().endswith(("ing", "ed")) \
+            and not _BREAK.intersection(f'{head.group("words")} {head.group("noun")}'.lower().split()):
         name = ""  # "a hotel under 300 USD": the hotel is the option; the bound is named by its unit
     if not threshold:
         return None
@@ -171,7 +176,7 @@ def _with_item(clause: str) -> tuple[str, Constraint | None]:
     if match is None:
         return _last_item(clause)
     within = _MEASURED.match(clause, match.end("item")) and not match.group("article")  # "with a pool within 5 km"
-    if match.group("item").lower() in MEASURED_WORDS or within \
+    if match.group("item").lower().split()[-1] in MEASURED_WORDS or within \
             or clause[match.end("item"):].lstrip()[:1] in ("<", ">", "≤", "≥"):
         return clause, None  # "with accuracy within 0.5%", "with price <= 400 USD": a measured attribute
     after = find_quantities(clause[match.end("item"):])
@@ -185,8 +190,11 @@ def _last_wish(clause: str) -> re.Match[str] | None:
     """The wish that ends ``clause`` ("with a gym"), when its item can be an amenity (no measured word, pronoun or
     name stop word): what both a clause of its own and a wish after a bound are read by."""
     match = _WITH_LAST.search(clause)
-    item = match.group("item").lower() if match else ""
-    return match if item and item not in MEASURED_WORDS | _NO_ITEMS | NAME_STOPWORDS else None
+    words = match.group("item").lower().split() if match else []
+    refused = MEASURED_WORDS | _NO_ITEMS | NAME_STOPWORDS | _BREAK
+    if match is not None and len(words) == 2 and match.group("article"):
+        return None  # "with a national network": a kind of its attribute (``enumerated``: network == national)
+    return match if words and not any(w in refused for w in words) else None
 
 
 def _last_item(clause: str) -> tuple[str, Constraint | None]:
@@ -311,13 +319,35 @@ def _bounds_of(clause: str) -> tuple[str, list[Constraint]]:
     return _LEFT_FOR.sub("", clause).strip(" ,"), ([count] if count is not None else []) + found
 
 
+_WITH_AMOUNT = re.compile(r"\bwith\s+(?=(?P<amount>\d[\d.,]*(?:\s*[A-Za-z%][\w%-]*)?))", re.IGNORECASE)
+_FEWER_WANTED = frozenset({"stop", "stops", "layover", "layovers", "transfer", "transfers", "change", "changes",
+                           "fee", "fees", "incident", "incidents", "outage", "outages", "claim", "claims"})
+"""Counted things one asks for as few of ("a flight with 1 stop"): a bare amount of them is no lower bound."""
+
+
+def _at_least_with(clause: str) -> str:
+    """"with 2 bedrooms", "with 48 GB memory": an amount wanted with an option is a floor (``with at least``);
+    money ("with 400 USD"), clock times and things wanted few of keep no bound."""
+    def floor(m: re.Match[str]) -> str:  # "with 60 m2 or more" is left to ``_OR_BOUND``'s reading
+        amount = m.group("amount")
+        found = find_quantities(amount)
+        last = amount.split()[-1].lower() if " " in amount else ""
+        if not found or found[0].is_money or _TIME.search(amount) or last in _FEWER_WANTED \
+                or _WHEN_DATE.match(amount) or re.match(r"\s*or\s", clause[m.end() + len(amount):]):
+            return m.group(0)
+        return m.group(0) + "at least "
+    return _WITH_AMOUNT.sub(floor, clause) if "with" in clause.lower() else clause
+
+
 def _bound_first(clause: str) -> str:
-    """The clause with each bound written after its value moved before it ("60 m² or more": "at least 60 m²")."""
+    """The clause with each bound written after its value moved before it ("60 m² or more": "at least 60 m²"),
+    and a bare amount after "with" read as a floor (``_at_least_with``)."""
     def moved(m: re.Match[str]) -> str:
         if m.group("plus"):
             return f"at least {m.group('plus')}"
         return f"{'at most' if m.group('le') else 'at least'} {m.group('value')}"
-    return _OR_BOUND.sub(moved, clause) if "or " in clause or "+" in clause else clause
+    clause = _OR_BOUND.sub(moved, clause) if "or " in clause or "+" in clause else clause
+    return _at_least_with(clause)
 
 
 def parse_constraints(goal: str) -> list[Constraint]:

@@ -88,7 +88,7 @@ FILLER = frozenset([
     "shows", "showing", "charging", "charges", "priced", "sitting", "sits", "located", "away", "costing",
     "costs", "cost", "asking", "expecting", "offering", "offers", "holding", "holds", "seating", "renting",
     "running", "bringing", "needing", "quoting", "selling", "delivering", "hosted", "billing", "promising",
-    "paying", "covering", "working", "preferring", "open", "free", "meeting", "requirement", "requirements",
+    "paying", "covering", "working", "preferring", "open", "meeting", "requirement", "requirements",
     "so", "because", "due", "while", "whereas", "but", "though", "although", "former", "latter", "one", "audit",
     "audited", "went", "order", "nothing", "outside", "list", "considered", "count", "inventory", "closed",
     "only", "note", "notes", "per", "also", "both", "each", "every", "either", "neither", "such", "very",
