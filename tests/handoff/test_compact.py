@@ -179,7 +179,8 @@ def test_free_stays_in_a_row_beside_what_it_qualifies() -> None:
     trace = ("HT01: 420 USD a night, free parking, 2.1 km. HT02 costs 180 USD, no parking, 3 km - ruled out. "
              "HT03: 190 USD with free parking, 1.2 km, keep. HT04: 150 USD, paid parking, 1 km.")
     for goal in ("a hotel with free parking under 200 USD", "a hotel under 200 USD"):
-        payload = compress_handoff(trace, goal, "extract-rules").payload_text
-        rows = {line.split()[0]: line for line in payload.splitlines()}
+        read = expand(compress_handoff(trace, goal, "extract-rules").payload_text)  # as the audit reads it
+        assert read is not None
+        rows = {line.split(":")[0]: line for line in read.splitlines()}
         assert "free" in rows["HT01"] and "free" in rows["HT03"], goal
         assert "paid" in rows["HT04"] and "free" not in rows["HT04"], goal
