@@ -54,7 +54,8 @@ def test_langchain_agent_middleware() -> None:
     _assert_all(ours)
 
     with recording_server(TURNS) as (url, rec):
-        graph = create_react_agent(model(url), tools=[lookup], prompt=SYSTEM, pre_model_hook=pre_model_hook(BUDGET))
+        graph = create_react_agent(model(url), tools=[lookup], prompt=SYSTEM,
+                                   pre_model_hook=pre_model_hook(BUDGET, prompt=SYSTEM))
         graph.invoke({"messages": [{"role": "user", "content": TASK}]}, {"recursion_limit": 100})
     hook = tally(rec.requests, BUDGET)
     record("langgraph", "relaykit pre_model_hook", hook)

@@ -22,6 +22,7 @@ from relaykit.trajectory import (
 )
 from relaykit.trajectory.budget import minimum_budget, shorten
 from relaykit.trajectory.digest import block_frequencies, candidates, digest
+from relaykit.trajectory.plan import TrajectorySettings
 from relaykit.trajectory.selective import word_info
 
 ROOM = "The {room} has a table, a lamp and a brass key {n} under the rug. The order ORD-{n}1 weighs 4.{n} kg. "
@@ -83,7 +84,7 @@ def test_degrade_order_masks_then_shares_then_lowers_k_then_shortens_the_current
     scorer = FunctionScorer(lambda t: [0.1] * len(t.past))
     full = compress_trajectory(msgs, method="floor", scorer=scorer).accounting.tokens_out
     floor_steps = (3, 4)
-    masked_cost = compress_trajectory(msgs, method="floor", budget=full - 1).accounting
+    masked_cost = compress_trajectory(msgs, method="floor", budget=full - 1, dropped="remove").accounting
     assert masked_cost.masked and set(masked_cost.masked) <= set(floor_steps)  # stage 2: masked, action kept
     assert masked_cost.masked[0] == 3  # the older floor step first
     assert "over the budget" in masked_cost.notices[0]
@@ -285,3 +286,17 @@ def test_degrade_choices_count_the_items_a_digest_or_facts_block_lists() -> None
     gain = facts.score(t.with_steps([masked, *t.steps[1:]])) - facts.score(t.with_steps([plain, *t.steps[1:]]))
     assert gain >= 4  # tv, remote, control, kitchen, cupboard (table and lamp are in other steps already)
     assert not set(fact_items(plain)) & {"table lamp", "kitchen cupboard"}
+
+
+def test_under_a_budget_elided_steps_are_masked_by_default_and_removed_with_keep() -> None:
+    """Left unset, ``dropped`` is "placeholder" under a budget (the digests and the facts block need masks) and
+    "remove" with a keep ratio (the paper's AGORA); an explicit choice always wins."""
+    assert TrajectorySettings().dropped == "remove"
+    assert TrajectorySettings(budget="30%").dropped == "placeholder"
+    assert TrajectorySettings(budget=500, dropped="remove").dropped == "remove"
+    msgs = tool_trajectory(12)
+    default = compress_trajectory(msgs, budget="40%")
+    assert default.accounting.masked and "omitted" in json.dumps(default.messages)
+    removed = compress_trajectory(msgs, budget="40%", dropped="remove")
+    assert not removed.accounting.masked
+    assert not compress_trajectory(msgs, keep=0.3).accounting.masked

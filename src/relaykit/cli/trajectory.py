@@ -104,9 +104,10 @@ def compress_trajectory_command(
     keep: float = typer.Option(0.3, "--keep", help="Share of past steps beyond the floor to keep (0..1)."),
     budget: str | None = typer.Option(None, "--budget", help="Hard token ceiling: 1200 tokens or 30% of the input "
                                                              "(replaces --keep)."),
-    dropped: str = typer.Option("remove", "--dropped", help="remove; placeholder (keep the action, mask the "
-                                                            "observation with a digest); reference (placeholder + "
-                                                            "a recall_step handle, originals stored)."),
+    dropped: str | None = typer.Option(None, "--dropped", help="remove; placeholder (keep the action, mask the "
+                                                                   "observation with a digest); reference (placeholder "
+                                                                   "+ a recall_step handle, originals stored). "
+                                                                   "Default: placeholder with --budget, else remove."),
     digest_tokens: int = typer.Option(32, "--digest-tokens", min=0, help="Token bound of a masked step's digest "
                                                                          "(0: plain placeholder)."),
     store: Path | None = typer.Option(None, "--store", help="Reference store for --dropped reference (default: "

@@ -62,13 +62,19 @@ class RelaykitMiddleware(AgentMiddleware):  # type: ignore[misc]
         return await handler(self._budgeted(request))
 
 
-def pre_model_hook(budget: int | str | None = None, method: str = "agora",
+def pre_model_hook(budget: int | str | None = None, method: str = "agora", *, prompt: str | None = None,
                    **options: Any) -> Callable[[dict[str, Any]], dict[str, Any]]:
-    """A LangGraph ``pre_model_hook``: returns ``llm_input_messages`` (the state's messages stay whole)."""
+    """A LangGraph ``pre_model_hook``: returns ``llm_input_messages`` (the state's messages stay whole).
+
+    LangGraph's ``create_react_agent(..., prompt=P)`` puts its prompt in front of what the hook returns, after the
+    hook: pass the same ``prompt=P`` here so that the request as sent, prompt included, keeps the budget (the
+    hook compresses the prompt and the history together, as the middleware does, and returns the history)."""
     policy = BudgetPolicy(budget=budget, method=method, options=options)
+    head = [SystemMessage(content=prompt)] if prompt else []
 
     def hook(state: dict[str, Any]) -> dict[str, Any]:
-        return {"llm_input_messages": compress_langchain_messages(state["messages"], policy)}
+        kept = compress_langchain_messages([*head, *state["messages"]], policy)
+        return {"llm_input_messages": kept[len(head):]}
 
     return hook
 

@@ -32,7 +32,9 @@ class TrajectorySettings:
     placeholder keeps (0: plain placeholder). ``facts_share``: under a budget, with masks, the share of the
     room left after the floor kept for one deduplicated block of the facts of elided steps
     (:mod:`relaykit.trajectory.facts`; 0 turns it off). ``dropped="reference"`` masks like ``"placeholder"`` and also
-    writes every elided step to ``store`` under a handle the placeholder names. ``recency_prior``: under a budget,
+    writes every elided step to ``store`` under a handle the placeholder names; left unset, it is ``"placeholder"``
+    under a budget (the facts block and the digests need masks: what the decision-point evaluation measures) and
+    ``"remove"`` with ``keep`` (the paper's AGORA drops steps). ``recency_prior``: under a budget,
     agora fills by scorer rank + this many ranks per step back from the newest (0: the scorer alone; tuned on the
     dev environments, where 0.15-0.5 hold or gain and 1.0 loses: a learned scorer transfers to new environments
     less well than the fact that the next action mostly names what recent steps showed). ``facts_share`` is the
@@ -44,7 +46,7 @@ class TrajectorySettings:
     budget: int | str | None = None
     k_recent: int = 2
     theta_hi: float = 0.9
-    dropped: Dropped = "remove"
+    dropped: Dropped | None = None  # None: "placeholder" under a budget, "remove" with ``keep`` (see __post_init__)
     placeholder: str = PLACEHOLDER
     digest_tokens: int = 32
     facts_share: float = 0.25
@@ -70,7 +72,9 @@ class TrajectorySettings:
             raise UsageError(f"recency_prior must be >= 0 (0: the scorer's order alone), not {self.recency_prior}")
         if not 0.0 <= self.facts_share < 1.0:
             raise UsageError(f"facts_share must be a share from 0 (no facts block) to below 1, not {self.facts_share}")
-        if self.dropped not in DROPPED:
+        if self.dropped is None:  # under a budget, elided steps keep their action and a digest by default
+            object.__setattr__(self, "dropped", "remove" if self.budget is None else "placeholder")
+        elif self.dropped not in DROPPED:
             raise UsageError(f"dropped must be one of {', '.join(DROPPED)}, not {self.dropped!r}")
 
     @property
