@@ -190,10 +190,8 @@ def _degrade(plan: Plan, present: dict[int, Step], floor: list[int], drop_order:
     room_all = obs_cost + history - over  # for the current observation and the kept history
     history_room = room_all - min(obs_cost, math.ceil(share * room_all))
     history_room = max(history, history_room) if over <= 0 else history_room
-    for i in drop_order:  # stage 3: lower K, until the current observation keeps its share
-        if history > history_room and i in kept:
-            history -= cost.step(kept.pop(i))
-            done.append(f"dropped floor step {i}")
+    masking = s.dropped != "remove" or plan.mask_rest
+    history = _lower_k(kept, drop_order, history, history_room, cost, masker if masking else None, done)
     why = (f"is over the budget of {budget}" if floor_cost > budget else
            f"fits the budget of {budget}, but leaves too little room for the facts of elided steps")
     notices = [f"the floor ({floor_cost} tokens) {why}: {', '.join(done) or 'no step'}"]
@@ -204,6 +202,31 @@ def _degrade(plan: Plan, present: dict[int, Step], floor: list[int], drop_order:
         out = _shorten_with_history(t, kept, budget - held, cost, s)
         notices.append("the current observation was shortened (the parts that carry its facts kept, with a marker)")
     return out, notices
+
+
+def _lower_k(kept: dict[int, Step], drop_order: list[int], history: int, history_room: int, cost: Cost,
+             masker: Masker | None, done: list[str]) -> int:
+    """Stage 3: floor steps go in ``drop_order`` until the history fits ``history_room``; the tokens it then
+    costs. With masks (``masker``), a step holding a user's request after its tool results is first cut to that
+    request (:meth:`Masker.requests`): in a multi-turn conversation the newest request names what the next
+    calls pass (a tweet's text, a ticket's title), and dropping the step with it lost them. Those requests go
+    too, in the same order, when the history still does not fit."""
+    cut: set[int] = set()
+    for i in drop_order:
+        if history > history_room and i in kept:
+            history -= cost.step(kept.pop(i))
+            request = masker.requests(masker.original.steps[i]) if masker is not None else None
+            if request is not None:
+                kept[i], history = request, history + cost.step(request)
+                cut.add(i)
+                done.append(f"cut floor step {i} to the user's request")
+            else:
+                done.append(f"dropped floor step {i}")
+    for i in drop_order:
+        if history > history_room and i in cut:
+            history -= cost.step(kept.pop(i))
+            done.append(f"dropped floor step {i}")
+    return history
 
 
 class FactWords:

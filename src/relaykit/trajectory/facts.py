@@ -38,7 +38,7 @@ from relaykit.trajectory.digest import (
     spotted,
     text_words,
 )
-from relaykit.trajectory.parse import Msg, Step, Trajectory
+from relaykit.trajectory.parse import Msg, Step, Trajectory, is_request_only
 
 FACTS_LABEL = "facts from elided steps: "
 RECENCY_WEIGHT = 1.0
@@ -132,6 +132,8 @@ def block_slot(step: Step, form: str) -> int | None:
     results is the user's next request, never touched), else its last message; None when it has none with
     text content."""
     obs = step.observation
+    if is_request_only(step):  # a step cut to the user's requests has no observation to write into
+        return None
     tools = [k for k, m in enumerate(obs) if m.get("role") == "tool"] if form != "react" else []
     k = tools[-1] if tools else len(obs) - 1
     if k < 0 or not isinstance(obs[k].get("content"), (str, type(None))):

@@ -14,7 +14,7 @@ from relaykit.errors import UsageError
 from relaykit.text import words as text_words
 from relaykit.trajectory.digest import action_shapes, block_frequencies, digest
 from relaykit.trajectory.facts import sibling_items
-from relaykit.trajectory.parse import PLACEHOLDER, Msg, Step, Trajectory, mask_observation
+from relaykit.trajectory.parse import PLACEHOLDER, Msg, Step, Trajectory, mask_observation, requests_only
 from relaykit.trajectory.recall import ReferenceStore, handle_for
 from relaykit.trajectory.scorer import Scorer
 from relaykit.trajectory.selective import TokenInfo
@@ -112,6 +112,7 @@ class Masker:
         self._cache: dict[int, str] = {}
         self._masked: dict[int, Step] = {}
         self._least: dict[int, int] = {}
+        self._requests: dict[int, Step | None] = {}
         self._known_words: frozenset[str] | None = None
         self._shapes: frozenset[tuple[str, int]] | None = None
         self._acted: dict[str, int] | None = None
@@ -180,6 +181,13 @@ class Masker:
                 masked = mask_observation(step, self.original.form, self.placeholder(step.index, False))
             self._masked[step.index] = masked
         return self._masked[step.index]
+
+    def requests(self, step: Step) -> Step | None:
+        """The original step ``step.index`` cut to the user's requests after its tool results
+        (:func:`relaykit.trajectory.parse.requests_only`; memoised, ``None`` when it holds none)."""
+        if step.index not in self._requests:
+            self._requests[step.index] = requests_only(self.original.steps[step.index])
+        return self._requests[step.index]
 
     def least(self, step: Step, cost: Cost) -> int:
         """A lower bound of ``cost.step(self.mask(step))`` without its digest: the action, and each observation
