@@ -3,8 +3,10 @@
 import json
 
 from relaykit import tokens
+from relaykit.text import words
 from relaykit.trajectory import compress_trajectory, parse, validate
 from relaykit.trajectory.budget import minimum_budget
+from relaykit.trajectory.facts import pending_items
 from relaykit.trajectory.parse import requests_only
 
 REQUEST = ("Now log in to the ticket system as 'mthompson' with password 'securePass123', and create a ticket "
@@ -54,3 +56,25 @@ def test_a_floor_step_holding_the_users_request_is_cut_to_it_before_it_is_droppe
     assert validate(with_block.messages) == [] and "Urgent Flight Issue" in json.dumps(with_block.messages)
     plain = compress_trajectory(msgs, method="recency", budget=budget, dropped="remove")
     assert {"role": "user", "content": REQUEST} not in plain.messages  # the plain baselines stay plain
+
+
+def test_what_the_user_asked_for_and_no_action_passed_yet_is_pending() -> None:
+    t = parse(multi_turn())
+    acted: dict[str, int] = {}
+    for step in t.steps:
+        acted.update(dict.fromkeys(words(step.action_text), step.index))
+    pending = pending_items(t.steps[1], acted)
+    assert "urgent flight issue" in pending  # quoted, not passed yet
+    assert "mthompson" not in pending and "securepass123" not in pending  # the login (a later action) passed them
+    assert pending_items(t.steps[0], acted) == frozenset()  # no request in the step
+
+
+def test_the_facts_block_ranks_what_the_user_asked_for_and_no_action_passed_first() -> None:
+    from relaykit.trajectory.facts import rank_items
+    from relaykit.trajectory.plan import Masker, TrajectorySettings
+
+    t = parse(multi_turn())
+    masker = Masker(t, TrajectorySettings(dropped="placeholder"))
+    known = frozenset(words(t.steps[-1].action_text))  # the current step is in every result
+    items = rank_items(t.past, len(t.steps), known, masker.frequencies(), masker.actionable(), masker.acted())
+    assert items[0] == "Urgent Flight Issue"  # ahead of the ids the calls returned, which recur
