@@ -375,42 +375,54 @@ def _held(share: float, room: int) -> int:
 def _facts(t: Trajectory, budget: int, cost: Cost, masker: Masker) -> Trajectory:
     """``t`` with one deduplicated block of the facts of its elided steps in the tokens the budget leaves
     (:mod:`relaykit.trajectory.facts`), inside the oldest masked step's placeholder, else the newest dropped
-    step's (masked for it), else after the current observation (no step's masked form fits beside the block:
-    the tightest budgets); unchanged when there is no room or nothing new to say."""
+    step's (masked for it), else after the current observation (no step's masked form fits beside a block of at
+    least one item: the tightest budgets); unchanged when there is no room or nothing new to say."""
     room = budget - cost.total(t)
     original = masker.original.steps
     chosen = {step.index: step for step in t.past}
     elided = [s for s in masker.original.past if s.index not in chosen or chosen[s.index].masked][-ELIDED_WINDOW:]
     if room < MIN_BLOCK_TOKENS or not elided:
         return t
-    out = dict(chosen)
-    host = min((i for i in out if out[i].masked and block_slot(out[i], t.form) is not None), default=None)
+    host = min((i for i in chosen if chosen[i].masked and block_slot(chosen[i], t.form) is not None), default=None)
+    placements: list[tuple[int | None, dict[int, Step]]] = [(host, chosen)]
     if host is None:
-        host = next((s.index for s in reversed(elided) if block_slot(masker.mask(s), t.form) is not None
-                     and cost.step(masker.mask(s)) + MIN_BLOCK_TOKENS <= room), None)
-        if host is not None:
-            out[host] = masker.mask(original[host])
-            room -= cost.step(out[host])
+        placements = [(None, chosen)]  # after the current observation: no host step to pay for
+        new = next((s.index for s in reversed(elided) if block_slot(masker.mask(s), t.form) is not None
+                    and cost.step(masker.mask(s)) + MIN_BLOCK_TOKENS <= room), None)
+        if new is not None:  # first, the newest dropped step masked to hold it (its action comes back too)
+            placements.insert(0, (new, {**chosen, new: masker.mask(original[new])}))
+    for at, kept in placements:
+        filled = _placed(t, kept, at, elided, budget, cost, masker)
+        if filled is not None:
+            return filled
+    return t
+
+
+def _placed(t: Trajectory, kept: dict[int, Step], host: int | None, elided: list[Step], budget: int, cost: Cost,
+            masker: Masker) -> Trajectory | None:
+    """``t`` with the kept past steps and the facts block inside ``host`` (a masked kept step), or after the current
+    observation (``host=None``); ``None`` when not even one item fits there (a host re-masked from a dropped step
+    can leave too little room beside it: the block then tries the current observation)."""
     current = t.steps[-1]
     if host is None and block_slot(current, t.form) is None:
-        return t
-    items = rank_items(elided, len(t.steps), facts_context(_with_past(t, out)), masker.frequencies(),
+        return None
+    room = budget - cost.total(_with_past(t, kept))
+    items = rank_items(elided, len(t.steps), facts_context(_with_past(t, kept)), masker.frequencies(),
                        masker.actionable(), masker.acted())
-    target = out[host] if host is not None else current
+    target = kept[host] if host is not None else current
     base, limit = cost.step(target), room - tokens.count(FACTS_LABEL, cost.encoding) - 2
     for _ in range(4):  # the exact cost of the host with its block decides; tighten if the estimate was short
         block = block_text(items, limit, cost.encoding)
         if not block:
-            return t
+            return None
         filled = with_block(target, block, t.form, inside=host is not None)
         over = cost.step(filled) - base - room
         if over <= 0:
             if host is None:
-                return t.with_steps([*t.past, filled])
-            out[host] = filled
-            return _with_past(t, out)
+                return t.with_steps([*(kept[i] for i in sorted(kept)), filled])
+            return _with_past(t, {**kept, host: filled})
         limit -= over
-    return t
+    return None
 
 
 def _with_past(t: Trajectory, kept: dict[int, Step]) -> Trajectory:
