@@ -95,9 +95,9 @@ def test_scienceworld_dev_and_bfcl_dev_never_read_held_out_tasks_or_entries() ->
     assert isinstance(dev, BFCLMultiTurn) and isinstance(bfcl, BFCLMultiTurn)
     questions = [{"id": f"q{k}"} for k in range(200)]
     assert [q["id"] for q in bfcl._entries(questions, 5, 105)] == [f"q{k}" for k in range(105, 110)]  # unchanged
-    for seed in (0, 105, 149, 1000):  # the seed picks a start among entries 150+ and wraps around them
+    for seed in (0, 105, 149, 1000):  # the seed picks a start among entries 120+ and wraps around them
         picked = [int(q["id"][1:]) for q in dev._entries(questions, 5, seed)]
-        assert len(picked) == 5 and min(picked) >= BFCL_DEV_FIRST == 150
+        assert len(picked) == 5 and min(picked) >= BFCL_DEV_FIRST >= 120
     assert dev._entries(questions[:100], 5, 105) == []
     dev_envs = DecisionConfig(envs=()).dev_envs
     assert {"scienceworld-dev", "bfcl-dev"} <= set(dev_envs) and not {"scienceworld", "bfcl"} & set(dev_envs)
@@ -115,12 +115,12 @@ def test_scienceworld_dev_gold_episodes_are_other_tasks() -> None:
 
 @pytest.mark.envs
 @needs("bfcl_eval")
-def test_bfcl_dev_gold_episodes_come_from_entries_150_on() -> None:
+def test_bfcl_dev_gold_episodes_come_from_entries_120_on() -> None:
     from relaykit.bench.trajectory.envs import _bfcl_file
 
     ids = [q["id"] for q in _bfcl_file("BFCL_v4_multi_turn_base.json")]
     episodes = list(open_env("bfcl-dev").episodes(2, 105))
-    assert episodes and all(ids.index(e.episode_id) >= 150 for e in episodes)
+    assert episodes and all(ids.index(e.episode_id) >= 120 for e in episodes)
     assert all(validate(episode_messages(e)) == [] for e in episodes)
 
 

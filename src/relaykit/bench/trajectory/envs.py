@@ -226,10 +226,11 @@ _bfcl_file = bfcl.data_file  # BFCL data and backends come from the shared adapt
 parse_call = bfcl.parse_call
 
 
-BFCL_DEV_FIRST = 150
-"""``bfcl-dev`` reads BFCL multi-turn base entries from this index on only: ``bfcl`` at the lab's seed 105 reads
-entries 105-109 (held out) and the shipped scorer trained on entries 0-11, so entries 150 and later are dev data
-of the held-out shape, split by entry."""
+BFCL_DEV_FIRST = 120
+"""``bfcl-dev`` reads BFCL multi-turn base entries from this index on only (120-199): ``bfcl`` at the lab's seed 105
+reads entries 105-109 (held out; 100-119 are never read by dev) and the shipped scorer trained on entries 0-11. The
+file comes in blocks of 50 entries by main tool class, so 120-149 share the held-out block's class (TradingBot) and
+150-199 add another (TravelAPI): dev data of the held-out shape, split by entry."""
 
 
 @dataclass
