@@ -48,12 +48,16 @@ def candidates(text: str) -> list[str]:
 def spotted(text: str) -> tuple[tuple[int, str], ...]:
     """The digest candidates of ``text`` with where each is first found (the start of its first match), in
     that order, without duplicates (one scan: callers that need positions never search the text again)."""
-    return _memo_candidates(text) if len(text) <= _MEMO_CHARS else _candidates(text)
+    return _memo_candidates(text) if len(text) <= _MEMO_CHARS else _memo_long(text)
 
 
 _MEMO_CHARS = 20_000
 """Texts up to this long are memoised, the 256 newest (a step's digest, its sibling kinds and the facts block
-read the same observation one after the other); longer ones are not kept alive by the cache (at most ~5 MB)."""
+read the same observation one after the other); longer ones go to a memo of :data:`LONG_MEMO` texts that
+``compress_trajectory`` empties when it returns (:func:`forget_long_texts`), so none is kept alive between calls."""
+LONG_MEMO = 4
+"""How many texts over ``_MEMO_CHARS`` one call keeps the scan of (a 2.5 MB tool result was scanned 23 times
+in one call under a budget: by the packings, the masked form's digest, the siblings and the facts block)."""
 
 
 _NEEDS: dict[str, re.Pattern[str]] = {  # a character every match of the kind holds: absent, the scan is skipped
@@ -89,6 +93,12 @@ def _candidates(text: str) -> tuple[tuple[int, str], ...]:
 
 
 _memo_candidates = functools.lru_cache(maxsize=256)(_candidates)
+_memo_long = functools.lru_cache(maxsize=LONG_MEMO)(_candidates)
+
+
+def forget_long_texts() -> None:
+    """Empty the memo of long texts' scans (``compress_trajectory`` calls it when it returns)."""
+    _memo_long.cache_clear()
 
 
 def _first(pair: tuple[int, str]) -> int:
@@ -226,5 +236,5 @@ def pack_items(items: Iterable[str], max_tokens: int, encoding: str = "o200k_bas
     return joined
 
 
-__all__ = ["ACTIONABLE", "PATTERNS", "SIBLING", "action_shapes", "block_frequencies", "candidates", "digest",
-           "item_words", "pack_items", "recurrence", "shape", "spotted", "text_words"]
+__all__ = ["ACTIONABLE", "LONG_MEMO", "PATTERNS", "SIBLING", "action_shapes", "block_frequencies", "candidates",
+           "digest", "forget_long_texts", "item_words", "pack_items", "recurrence", "shape", "spotted", "text_words"]
