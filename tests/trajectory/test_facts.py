@@ -263,3 +263,14 @@ def test_a_dropped_host_that_leaves_no_room_for_an_item_gives_way_to_the_current
     out = _facts(bare, budget, cost, masker)
     text = json.dumps([m for step in out.steps for m in step.messages])
     assert FACTS_LABEL in text and "metal pot" in text and cost.total(out) <= budget
+
+
+def test_a_bare_item_on_an_indented_list_line_is_a_fact() -> None:
+    # ScienceWorld lists some objects without an article ("\tbread"): the next action picks one up
+    from relaykit.trajectory.digest import candidates
+
+    room = ("This room is called the kitchen. In it, you see: \n\tthe agent\n\tbread\n\tunknown substance B\n"
+            "\ta chair. On the chair is: nothing.\n  - spare fuse\nYou also see:\n\tA door to the hallway")
+    found = candidates(room)
+    assert {"bread", "unknown substance B", "spare fuse", "chair", "hallway"} <= set(found)
+    assert "bread" not in candidates("bread\nis on the table")  # only an indented line holding nothing else
