@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from relaykit import tokens
@@ -179,8 +179,19 @@ class Masker:
             masked = mask_observation(step, self.original.form, self.placeholder(step.index))
             if masked.observation == step.observation:  # a digest longer than the observation: go without it
                 masked = mask_observation(step, self.original.form, self.placeholder(step.index, False))
-            self._masked[step.index] = masked
+            self._masked[step.index] = self._no_longer(step, masked)
         return self._masked[step.index]
+
+    def _no_longer(self, step: Step, masked: Step) -> Step:
+        """``masked`` with each observation message that counts more tokens than the original back to the original:
+        ``mask_observation`` keeps a placeholder shorter in characters, which is not always fewer tokens (a step's
+        digest written over a 12-token "door door ..." result cost 13)."""
+        def longer(old: Msg, new: Msg) -> bool:
+            text = tokens.message_text
+            return count_text(text(new), self.s.encoding) > count_text(text(old), self.s.encoding)
+
+        obs = tuple(old if longer(old, new) else new for old, new in zip(step.observation, masked.observation))
+        return masked if obs == masked.observation else replace(masked, observation=obs)
 
     def requests(self, step: Step) -> Step | None:
         """The original step ``step.index`` cut to the user's requests after its tool results
