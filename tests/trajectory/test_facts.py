@@ -241,3 +241,36 @@ def test_spotted_gives_each_candidate_with_the_place_it_is_first_found(parts: li
     assert [at for at, _ in found] == sorted(at for at, _ in found)
     for at, item in found:
         assert text[at:at + len(item)] == item
+
+
+def test_a_dropped_host_that_leaves_no_room_for_an_item_gives_way_to_the_current_observation() -> None:
+    # the newest dropped step's masked form fitted beside the bare minimum of a block, leaving no room for one item:
+    # the block was then left out although it fitted after the current observation
+    from relaykit.trajectory.budget import _facts
+    from relaykit.trajectory.facts import MIN_BLOCK_TOKENS
+    from relaykit.trajectory.plan import Cost
+
+    msgs = [{"role": "system", "content": "You are an agent."}, {"role": "user", "content": "Freeze the juice."},
+            {"role": "assistant", "content": "look around"},
+            {"role": "user", "content": "In it, you see: a metal pot, a thermometer, a glass jar, a freezer."},
+            {"role": "assistant", "content": "open door"}, {"role": "user", "content": "The door is open."},
+            {"role": "assistant", "content": "wait"}, {"role": "user", "content": "You wait."}]
+    t = parse(msgs)
+    masker, cost = Masker(t, TrajectorySettings(dropped="placeholder")), Cost(t.form, "o200k_base")
+    bare = t.with_steps(t.steps[-1:])
+    host = masker.mask(t.steps[1])  # the newest dropped step: its masked form is its own short text
+    budget = cost.total(bare) + cost.step(host) + MIN_BLOCK_TOKENS
+    out = _facts(bare, budget, cost, masker)
+    text = json.dumps([m for step in out.steps for m in step.messages])
+    assert FACTS_LABEL in text and "metal pot" in text and cost.total(out) <= budget
+
+
+def test_a_bare_item_on_an_indented_list_line_is_a_fact() -> None:
+    # ScienceWorld lists some objects without an article ("\tbread"): the next action picks one up
+    from relaykit.trajectory.digest import candidates
+
+    room = ("This room is called the kitchen. In it, you see: \n\tthe agent\n\tbread\n\tunknown substance B\n"
+            "\ta chair. On the chair is: nothing.\n  - spare fuse\nYou also see:\n\tA door to the hallway")
+    found = candidates(room)
+    assert {"bread", "unknown substance B", "spare fuse", "chair", "hallway"} <= set(found)
+    assert "bread" not in candidates("bread\nis on the table")  # only an indented line holding nothing else

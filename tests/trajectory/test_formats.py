@@ -155,3 +155,19 @@ def test_cli_compresses_a_history_in_its_own_format(name: str, tmp_path: Any, ca
     with pytest.raises(SystemExit) as bad:
         main(["compress", "trajectory", str(path), "--format", "nosuch"])
     assert bad.value.code == 2
+
+
+def test_a_masked_result_never_counts_more_tokens_than_its_original() -> None:
+    # found by the test above (anthropic): the step's digest "H07" written over a 12-token "door door ..." result
+    # is shorter in characters but one token longer
+    from relaykit.trajectory import compress_trajectory
+
+    call = {"role": "assistant", "content": None, "tool_calls": [
+        {"id": f"c{k}", "type": "function", "function": {"name": "look", "arguments": "{}"}} for k in (0, 1)]}
+    msgs = [{"role": "user", "content": "key"}, call,
+            {"role": "tool", "tool_call_id": "c0", "content": "H07"},
+            {"role": "tool", "tool_call_id": "c1", "content": " ".join(["door"] * 12)}]
+    for _ in range(3):
+        msgs += [{"role": "assistant", "content": "key"}, {"role": "user", "content": "key"}]
+    out = compress_trajectory(msgs, method="agora", keep=0.0, dropped="placeholder")
+    assert out.accounting.tokens_out <= out.accounting.tokens_in

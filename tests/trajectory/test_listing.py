@@ -66,7 +66,7 @@ def test_take_listing_shortens_the_best_step_that_does_not_fit_whole() -> None:
 def test_fact_words_count_the_items_of_a_listing() -> None:
     t = parse(rooms())
     masker, cost = Masker(t, TrajectorySettings()), Cost(t.form, "o200k_base")
-    short = listed_step(t.steps[0], 45, cost, masker)
+    short = listed_step(t.steps[0], 60, cost, masker)
     assert short is not None
     assert {"kitchen cupboard", "cutlery drawer"} <= set(fact_items(short))
     assert FactWords(frozenset()).step(short).keys() >= {"cupboard", "cutlery", "drawer"}
@@ -99,3 +99,20 @@ def test_take_listing_gives_a_listing_at_most_its_cap_however_much_room_is_left(
     left = take_listing([0, 1, 2, 3, 4], chosen, present, room, cost, masker, 1.0)
     assert left is not None and 0 in chosen
     assert cost.step(chosen[0]) <= LISTING_MAX_TOKENS + 8 < cost.step(present[0])
+
+
+def test_a_listing_too_long_for_its_room_keeps_the_siblings_of_what_a_later_action_named() -> None:
+    hall = ("You are in the hall. You see a lamp, a rug, a vase, a clock, a mirror, a shelf, a candle and a basket. "
+            "Nothing else here looks useful to you at all, as far as you can tell from where you stand now. "
+            "On the table: a red key and a blue key.")
+    msgs = [{"role": "system", "content": "You are an agent. Reply with one action."},
+            {"role": "user", "content": "Open the chest."},
+            {"role": "assistant", "content": "look"}, {"role": "user", "content": hall},
+            {"role": "assistant", "content": "wait"}, {"role": "user", "content": "Time passes."},
+            {"role": "assistant", "content": "take red key"}, {"role": "user", "content": "You take the red key."}]
+    t = parse(msgs)
+    masker, cost = Masker(t, TrajectorySettings()), Cost(t.form, "o200k_base")
+    short = listed_step(t.steps[0], 30, cost, masker)
+    assert short is not None
+    content = short.observation[0]["content"]
+    assert "blue key" in content and "basket" not in content  # beside the key taken, though listed last

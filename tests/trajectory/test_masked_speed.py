@@ -149,3 +149,22 @@ def test_reference_mode_writes_the_sqlite_store_in_one_transaction(tmp_path: Any
     original = parse(msgs)
     for handle, i in out.references.items():
         assert store.get(handle) == [dict(m) for m in original.steps[i].messages]  # the exact original
+
+
+def test_a_long_texts_scan_is_shared_within_a_call_and_forgotten_after_it() -> None:
+    # a 2.5 MB tool result was scanned 23 times in one call under a budget (21 s of CPU; 11 s memoised)
+    from relaykit.trajectory import digest as digest_module
+
+    long_text = " ".join(f"ITM-{i:05d} part {i}" for i in range(3000))
+    assert len(long_text) > 20_000
+    digest_module.forget_long_texts()
+    first = digest_module.spotted(long_text)
+    assert digest_module.spotted(long_text) is first and first == digest_module._candidates(long_text)
+    msgs = [{"role": "system", "content": "You are an agent."}, {"role": "user", "content": "Find part 42."},
+            {"role": "assistant", "content": "list parts"}, {"role": "user", "content": long_text},
+            {"role": "assistant", "content": "get ITM-00042"}, {"role": "user", "content": "part 42: 3 in stock"}]
+    from relaykit.trajectory import compress_trajectory
+
+    out = compress_trajectory(msgs, budget="30%", dropped="placeholder")
+    assert out.accounting.tokens_out <= out.accounting.budget
+    assert digest_module._memo_long.cache_info().currsize == 0  # nothing long kept alive between calls

@@ -123,3 +123,12 @@ def test_masking_keeps_a_user_turn_that_follows_the_tool_results() -> None:
     text = parse([{"role": "user", "content": "go"}, {"role": "assistant", "content": "look"},
                   {"role": "user", "content": "a long room description " * 10}]).steps[0]
     assert mask_observation(text, "chat").observation[0]["content"] == PLACEHOLDER  # text envs: still masked
+
+
+def test_when_no_part_fits_beside_its_marker_the_marker_still_lists_the_facts() -> None:
+    # a tool result too small to keep a field of: a bare marker kept nothing of the order id the next call passes
+    text = '{"order_id": 12446, "order_type": "Buy", "status": "Pending", "price": 667.92, "amount": 150}'
+    known = {"buy", "667", "92", "150", "price", "amount", "order", "type"}
+    for room in range(16, 21):
+        out = shorten(text, room, known=known)
+        assert tokens.count(out) <= room and "12446" in out and out.startswith("[... 35 tokens cut; kept: ")

@@ -190,10 +190,8 @@ def _degrade(plan: Plan, present: dict[int, Step], floor: list[int], drop_order:
     room_all = obs_cost + history - over  # for the current observation and the kept history
     history_room = room_all - min(obs_cost, math.ceil(share * room_all))
     history_room = max(history, history_room) if over <= 0 else history_room
-    for i in drop_order:  # stage 3: lower K, until the current observation keeps its share
-        if history > history_room and i in kept:
-            history -= cost.step(kept.pop(i))
-            done.append(f"dropped floor step {i}")
+    masking = s.dropped != "remove" or plan.mask_rest
+    history = _lower_k(kept, drop_order, history, history_room, cost, masker if masking else None, done)
     why = (f"is over the budget of {budget}" if floor_cost > budget else
            f"fits the budget of {budget}, but leaves too little room for the facts of elided steps")
     notices = [f"the floor ({floor_cost} tokens) {why}: {', '.join(done) or 'no step'}"]
@@ -204,6 +202,31 @@ def _degrade(plan: Plan, present: dict[int, Step], floor: list[int], drop_order:
         out = _shorten_with_history(t, kept, budget - held, cost, s)
         notices.append("the current observation was shortened (the parts that carry its facts kept, with a marker)")
     return out, notices
+
+
+def _lower_k(kept: dict[int, Step], drop_order: list[int], history: int, history_room: int, cost: Cost,
+             masker: Masker | None, done: list[str]) -> int:
+    """Stage 3: floor steps go in ``drop_order`` until the history fits ``history_room``; the tokens it then
+    costs. With masks (``masker``), a step holding a user's request after its tool results is first cut to that
+    request (:meth:`Masker.requests`): in a multi-turn conversation the newest request names what the next
+    calls pass (a tweet's text, a ticket's title), and dropping the step with it lost them. Those requests go
+    too, in the same order, when the history still does not fit."""
+    cut: set[int] = set()
+    for i in drop_order:
+        if history > history_room and i in kept:
+            history -= cost.step(kept.pop(i))
+            request = masker.requests(masker.original.steps[i]) if masker is not None else None
+            if request is not None:
+                kept[i], history = request, history + cost.step(request)
+                cut.add(i)
+                done.append(f"cut floor step {i} to the user's request")
+            else:
+                done.append(f"dropped floor step {i}")
+    for i in drop_order:
+        if history > history_room and i in cut:
+            history -= cost.step(kept.pop(i))
+            done.append(f"dropped floor step {i}")
+    return history
 
 
 class FactWords:
@@ -352,42 +375,54 @@ def _held(share: float, room: int) -> int:
 def _facts(t: Trajectory, budget: int, cost: Cost, masker: Masker) -> Trajectory:
     """``t`` with one deduplicated block of the facts of its elided steps in the tokens the budget leaves
     (:mod:`relaykit.trajectory.facts`), inside the oldest masked step's placeholder, else the newest dropped
-    step's (masked for it), else after the current observation (no step's masked form fits beside the block:
-    the tightest budgets); unchanged when there is no room or nothing new to say."""
+    step's (masked for it), else after the current observation (no step's masked form fits beside a block of at
+    least one item: the tightest budgets); unchanged when there is no room or nothing new to say."""
     room = budget - cost.total(t)
     original = masker.original.steps
     chosen = {step.index: step for step in t.past}
     elided = [s for s in masker.original.past if s.index not in chosen or chosen[s.index].masked][-ELIDED_WINDOW:]
     if room < MIN_BLOCK_TOKENS or not elided:
         return t
-    out = dict(chosen)
-    host = min((i for i in out if out[i].masked and block_slot(out[i], t.form) is not None), default=None)
+    host = min((i for i in chosen if chosen[i].masked and block_slot(chosen[i], t.form) is not None), default=None)
+    placements: list[tuple[int | None, dict[int, Step]]] = [(host, chosen)]
     if host is None:
-        host = next((s.index for s in reversed(elided) if block_slot(masker.mask(s), t.form) is not None
-                     and cost.step(masker.mask(s)) + MIN_BLOCK_TOKENS <= room), None)
-        if host is not None:
-            out[host] = masker.mask(original[host])
-            room -= cost.step(out[host])
+        placements = [(None, chosen)]  # after the current observation: no host step to pay for
+        new = next((s.index for s in reversed(elided) if block_slot(masker.mask(s), t.form) is not None
+                    and cost.step(masker.mask(s)) + MIN_BLOCK_TOKENS <= room), None)
+        if new is not None:  # first, the newest dropped step masked to hold it (its action comes back too)
+            placements.insert(0, (new, {**chosen, new: masker.mask(original[new])}))
+    for at, kept in placements:
+        filled = _placed(t, kept, at, elided, budget, cost, masker)
+        if filled is not None:
+            return filled
+    return t
+
+
+def _placed(t: Trajectory, kept: dict[int, Step], host: int | None, elided: list[Step], budget: int, cost: Cost,
+            masker: Masker) -> Trajectory | None:
+    """``t`` with the kept past steps and the facts block inside ``host`` (a masked kept step), or after the current
+    observation (``host=None``); ``None`` when not even one item fits there (a host re-masked from a dropped step
+    can leave too little room beside it: the block then tries the current observation)."""
     current = t.steps[-1]
     if host is None and block_slot(current, t.form) is None:
-        return t
-    items = rank_items(elided, len(t.steps), facts_context(_with_past(t, out)), masker.frequencies(),
+        return None
+    room = budget - cost.total(_with_past(t, kept))
+    items = rank_items(elided, len(t.steps), facts_context(_with_past(t, kept)), masker.frequencies(),
                        masker.actionable(), masker.acted())
-    target = out[host] if host is not None else current
+    target = kept[host] if host is not None else current
     base, limit = cost.step(target), room - tokens.count(FACTS_LABEL, cost.encoding) - 2
     for _ in range(4):  # the exact cost of the host with its block decides; tighten if the estimate was short
         block = block_text(items, limit, cost.encoding)
         if not block:
-            return t
+            return None
         filled = with_block(target, block, t.form, inside=host is not None)
         over = cost.step(filled) - base - room
         if over <= 0:
             if host is None:
-                return t.with_steps([*t.past, filled])
-            out[host] = filled
-            return _with_past(t, out)
+                return t.with_steps([*(kept[i] for i in sorted(kept)), filled])
+            return _with_past(t, {**kept, host: filled})
         limit -= over
-    return t
+    return None
 
 
 def _with_past(t: Trajectory, kept: dict[int, Step]) -> Trajectory:

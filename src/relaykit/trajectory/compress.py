@@ -12,6 +12,7 @@ from relaykit import tokens
 from relaykit.accounting import Accounting, Usage
 from relaykit.errors import UsageError
 from relaykit.trajectory.budget import BudgetTooSmall, fit, resolve_budget
+from relaykit.trajectory.digest import forget_long_texts
 from relaykit.trajectory.methods import Method, get_method, method_name
 from relaykit.trajectory.parse import Msg, Trajectory, parse, render, render_messages
 from relaykit.trajectory.plan import Cost, Masker, Plan, TrajectorySettings
@@ -79,6 +80,14 @@ def compress_trajectory(
         s = settings or TrajectorySettings(keep=keep, budget=budget, **options)
     except TypeError as exc:
         raise UsageError(f"unknown option for compress_trajectory: {exc}") from None
+    try:
+        return _compress(messages, method, s, started)
+    finally:
+        forget_long_texts()  # a long observation's scan is shared within the call, never kept alive after it
+
+
+def _compress(messages: Sequence[Mapping[str, Any]] | str, method: str | Method, s: TrajectorySettings,
+              started: float) -> CompressedTrajectory:
     fn, name = get_method(method), method_name(method)
     if not isinstance(messages, str):
         check_input(messages)

@@ -2,11 +2,12 @@
 
 A digest lists identifiers (``ORD-1182``, ``user_id``, ``camelCase``, e-mail addresses), numbers with their
 units (``42 kg``, ``$19.99``, ``3.5%``), paths and file names, quoted strings (not JSON keys), and names
-(capitalised words that do not open a sentence, and the object named after an article: "a red apple" ->
-``red apple``). Items are ranked by recurrence: how many other blocks of the trajectory (task, other steps)
-mention the item's rarest word; ties keep the order of first appearance. Items the context holds anyway
-(their words all appear in the system prompt, task, current step or pending turn) and JSON field names are
-left out. Items are added while the digest stays within its token bound.
+(capitalised words that do not open a sentence, the object named after an article: "a red apple" ->
+``red apple``, and a bare item alone on an indented or bulleted list line: ``\tbread``). Items are ranked by
+recurrence: how many other blocks of the trajectory (task, other steps) mention the item's rarest word; ties keep
+the order of first appearance. Items the context holds anyway (their words all appear in the system prompt, task,
+current step or pending turn) and JSON field names are left out. Items are added while the digest stays within
+its token bound.
 
 Everything here is regular-expression work over the text, linear in its length.
 """
@@ -33,6 +34,8 @@ PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
                       r"|\b[a-z]+[A-Z][A-Za-z0-9]+\b")),
     ("name", re.compile(r"(?<![.!?:]\s)(?<!^)(?<!\n)\b[A-Z][a-zA-Z]+(?:\s+[A-Z][a-zA-Z]+)*\b")),
     ("object", re.compile(r"\b(?:a|an|the|some|your)\s+([a-z][a-z\-]*\b(?:\s+[a-z][a-z\-]*\b){0,2})")),
+    ("listed", re.compile(r"^[ \t]+(?:[-*•][ \t]+)?(?!(?:a|an|the|some|your)\b)"  # a bare item on a list line
+                          r"([a-z][a-z\-]*(?:[ ][\w\-]+){0,3})[ \t]*$", re.MULTILINE)),
 )
 
 
@@ -48,12 +51,16 @@ def candidates(text: str) -> list[str]:
 def spotted(text: str) -> tuple[tuple[int, str], ...]:
     """The digest candidates of ``text`` with where each is first found (the start of its first match), in
     that order, without duplicates (one scan: callers that need positions never search the text again)."""
-    return _memo_candidates(text) if len(text) <= _MEMO_CHARS else _candidates(text)
+    return _memo_candidates(text) if len(text) <= _MEMO_CHARS else _memo_long(text)
 
 
 _MEMO_CHARS = 20_000
 """Texts up to this long are memoised, the 256 newest (a step's digest, its sibling kinds and the facts block
-read the same observation one after the other); longer ones are not kept alive by the cache (at most ~5 MB)."""
+read the same observation one after the other); longer ones go to a memo of :data:`LONG_MEMO` texts that
+``compress_trajectory`` empties when it returns (:func:`forget_long_texts`), so none is kept alive between calls."""
+LONG_MEMO = 4
+"""How many texts over ``_MEMO_CHARS`` one call keeps the scan of (a 2.5 MB tool result was scanned 23 times
+in one call under a budget: by the packings, the masked form's digest, the siblings and the facts block)."""
 
 
 _NEEDS: dict[str, re.Pattern[str]] = {  # a character every match of the kind holds: absent, the scan is skipped
@@ -89,6 +96,12 @@ def _candidates(text: str) -> tuple[tuple[int, str], ...]:
 
 
 _memo_candidates = functools.lru_cache(maxsize=256)(_candidates)
+_memo_long = functools.lru_cache(maxsize=LONG_MEMO)(_candidates)
+
+
+def forget_long_texts() -> None:
+    """Empty the memo of long texts' scans (``compress_trajectory`` calls it when it returns)."""
+    _memo_long.cache_clear()
 
 
 def _first(pair: tuple[int, str]) -> int:
@@ -226,5 +239,5 @@ def pack_items(items: Iterable[str], max_tokens: int, encoding: str = "o200k_bas
     return joined
 
 
-__all__ = ["ACTIONABLE", "PATTERNS", "SIBLING", "action_shapes", "block_frequencies", "candidates", "digest",
-           "item_words", "pack_items", "recurrence", "shape", "spotted", "text_words"]
+__all__ = ["ACTIONABLE", "LONG_MEMO", "PATTERNS", "SIBLING", "action_shapes", "block_frequencies", "candidates",
+           "digest", "forget_long_texts", "item_words", "pack_items", "recurrence", "shape", "spotted", "text_words"]

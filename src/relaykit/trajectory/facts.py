@@ -28,6 +28,7 @@ from relaykit import tokens
 from relaykit.text import STOPWORDS, words
 from relaykit.trajectory.digest import (
     ACTIONABLE,
+    PATTERNS,
     RECURRENCE_CAP,
     SIBLING,
     candidates,
@@ -38,7 +39,7 @@ from relaykit.trajectory.digest import (
     spotted,
     text_words,
 )
-from relaykit.trajectory.parse import Msg, Step, Trajectory
+from relaykit.trajectory.parse import Msg, Step, Trajectory, is_request_only
 
 FACTS_LABEL = "facts from elided steps: "
 RECENCY_WEIGHT = 1.0
@@ -72,6 +73,7 @@ def rank_items(elided: Iterable[Step], n_steps: int, known: frozenset[str], df: 
         age = RECENCY_WEIGHT * (step.index + 1) / max(1, n_steps)
         own = set(words(step.observation_text)) | set(words(step.action_text))
         siblings = sibling_items(step, acted) if acted else frozenset()
+        pending = pending_items(step, acted) if acted is not None else frozenset()
         for item in step_items(step):
             content = {w for w in words(item) if w not in STOPWORDS and len(w) > 1}
             if not content or content <= known:
@@ -79,6 +81,7 @@ def rank_items(elided: Iterable[Step], n_steps: int, known: frozenset[str], df: 
             score = min(recurrence(item, df, own), RECURRENCE_CAP) + age
             score += ACTIONABLE if shape(item) in actionable else 0.0
             score += SIBLING if item.lower() in siblings else 0.0
+            score += PENDING if item.lower() in pending else 0.0
             key = item.lower()
             if key not in best or score > best[key][0]:
                 best[key] = (score, item)
@@ -91,6 +94,43 @@ def rank_items(elided: Iterable[Step], n_steps: int, known: frozenset[str], df: 
             out.append(item)
             covered |= content
     return out
+
+
+PENDING = 6.0
+"""Rank bonus of an item a user's request names that no later action has named yet (:func:`pending_items`): twice
+:data:`SIBLING`, so it outranks a recurring sibling (in a tool result of a few JSON fields every item is a sibling
+of an acted-on one; tuned on bfcl-dev: 3 -> 6 took 30% from 0.62 to 0.71, 4.5 and 8-10 hold less or the same)."""
+
+
+def request_text(step: Step) -> str:
+    """The user turns that follow the step's tool results: a multi-turn user's next request, parsed into the step."""
+    obs = step.observation
+    after_tool = [any(m.get("role") == "tool" for m in obs[:k]) for k in range(len(obs))]
+    return "\n".join(tokens.message_text(m) for k, m in enumerate(obs) if after_tool[k] and m.get("role") == "user")
+
+
+def pending_items(step: Step, acted: Mapping[str, int]) -> frozenset[str]:
+    """The items (lower-cased) of the user's request in ``step`` (:func:`request_text`) that it quotes or that hold
+    a digit, with a content word that no later action has named: what the user asked for and the agent has not
+    passed yet (a ticket's title, a tweet's text, an access token), the likeliest arguments of the calls to come.
+    Prose and plain names are left out (the agent often passes them in another form: "Los Angeles" as LAX)."""
+    text = request_text(step)
+    if not text:
+        return frozenset()
+    quoted = {item.lower() for pair in _QUOTED.findall(text) for item in pair if item}
+    out = set()
+    for item in candidates(text):
+        low = item.lower()
+        if low not in quoted and not any(c.isdigit() for c in item):
+            continue  # prose and names ("the nearest airport", "Los Angeles"): what the user quoted or numbered
+        content = [w for w in item_words(item)[0] if w not in STOPWORDS]
+        if any(acted.get(w, -1) <= step.index for w in content):
+            out.add(low)
+    return frozenset(out)
+
+
+_QUOTED = dict(PATTERNS)["quoted"]
+
 
 
 SIBLING_WINDOW = 60
@@ -132,6 +172,8 @@ def block_slot(step: Step, form: str) -> int | None:
     results is the user's next request, never touched), else its last message; None when it has none with
     text content."""
     obs = step.observation
+    if is_request_only(step):  # a step cut to the user's requests has no observation to write into
+        return None
     tools = [k for k, m in enumerate(obs) if m.get("role") == "tool"] if form != "react" else []
     k = tools[-1] if tools else len(obs) - 1
     if k < 0 or not isinstance(obs[k].get("content"), (str, type(None))):
@@ -169,5 +211,6 @@ def context_words(t: Trajectory) -> frozenset[str]:
     return frozenset(w for m in blocks for w in words(tokens.message_text(m)))
 
 
-__all__ = ["ELIDED_WINDOW", "FACTS_LABEL", "MAX_BLOCK_TOKENS", "MIN_BLOCK_TOKENS", "SIBLING_WINDOW", "block_slot",
-           "block_text", "context_words", "rank_items", "sibling_items", "step_items", "with_block"]
+__all__ = ["ELIDED_WINDOW", "FACTS_LABEL", "MAX_BLOCK_TOKENS", "MIN_BLOCK_TOKENS", "PENDING", "SIBLING_WINDOW",
+           "block_slot", "block_text", "context_words", "pending_items", "rank_items", "request_text", "sibling_items",
+           "step_items", "with_block"]

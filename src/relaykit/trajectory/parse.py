@@ -173,6 +173,24 @@ def mask_observation(step: Step, form: Form, placeholder: str = PLACEHOLDER) -> 
     return replace(step, observation=observation, masked=True)
 
 
+def requests_only(step: Step) -> Step | None:
+    """The step cut to the user turns that follow its tool results (a multi-turn user's next request, parsed into
+    the step), its call and results elided; ``None`` when it holds none (ReAct text never does). The first request
+    stands where the action stood, so the step renders as those user turns alone: a list still valid (no call
+    without its result), and the words the user asked for (a tweet's text, a ticket's title) survive the step.
+    Marked masked: the step is elided, its facts go to the facts block."""
+    after_tool = [any(m.get("role") == "tool" for m in step.observation[:k]) for k in range(len(step.observation))]
+    requests = [m for k, m in enumerate(step.observation) if after_tool[k] and m.get("role") == "user"]
+    if not requests or step.action.get("role") == "user":
+        return None
+    return Step(step.index, requests[0], tuple(requests[1:]), masked=True)
+
+
+def is_request_only(step: Step) -> bool:
+    """Whether ``step`` is a step cut to its user requests (:func:`requests_only`): it holds no observation."""
+    return step.action.get("role") == "user"
+
+
 def _masked(message: Msg, form: Form, placeholder: str) -> Msg:
     content = message_text(message)
     if form == "react":
@@ -185,5 +203,5 @@ def _masked(message: Msg, form: Form, placeholder: str) -> Msg:
     return message if len(masked) >= len(content) else {**message, "content": masked}  # never lengthen
 
 
-__all__ = ["PLACEHOLDER", "Form", "Msg", "Step", "Trajectory", "mask_observation", "parse", "render",
-           "render_messages"]
+__all__ = ["PLACEHOLDER", "Form", "Msg", "Step", "Trajectory", "is_request_only", "mask_observation", "parse", "render",
+           "render_messages", "requests_only"]

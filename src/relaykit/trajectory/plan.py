@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from relaykit import tokens
@@ -14,7 +14,7 @@ from relaykit.errors import UsageError
 from relaykit.text import words as text_words
 from relaykit.trajectory.digest import action_shapes, block_frequencies, digest
 from relaykit.trajectory.facts import sibling_items
-from relaykit.trajectory.parse import PLACEHOLDER, Msg, Step, Trajectory, mask_observation
+from relaykit.trajectory.parse import PLACEHOLDER, Msg, Step, Trajectory, mask_observation, requests_only
 from relaykit.trajectory.recall import ReferenceStore, handle_for
 from relaykit.trajectory.scorer import Scorer
 from relaykit.trajectory.selective import TokenInfo
@@ -116,6 +116,7 @@ class Masker:
         self._cache: dict[int, str] = {}
         self._masked: dict[int, Step] = {}
         self._least: dict[int, int] = {}
+        self._requests: dict[int, Step | None] = {}
         self._known_words: frozenset[str] | None = None
         self._shapes: frozenset[tuple[str, int]] | None = None
         self._acted: dict[str, int] | None = None
@@ -182,8 +183,26 @@ class Masker:
             masked = mask_observation(step, self.original.form, self.placeholder(step.index))
             if masked.observation == step.observation:  # a digest longer than the observation: go without it
                 masked = mask_observation(step, self.original.form, self.placeholder(step.index, False))
-            self._masked[step.index] = masked
+            self._masked[step.index] = self._no_longer(step, masked)
         return self._masked[step.index]
+
+    def _no_longer(self, step: Step, masked: Step) -> Step:
+        """``masked`` with each observation message that counts more tokens than the original back to the original:
+        ``mask_observation`` keeps a placeholder shorter in characters, which is not always fewer tokens (a step's
+        digest written over a 12-token "door door ..." result cost 13)."""
+        def longer(old: Msg, new: Msg) -> bool:
+            text = tokens.message_text
+            return count_text(text(new), self.s.encoding) > count_text(text(old), self.s.encoding)
+
+        obs = tuple(old if longer(old, new) else new for old, new in zip(step.observation, masked.observation))
+        return masked if obs == masked.observation else replace(masked, observation=obs)
+
+    def requests(self, step: Step) -> Step | None:
+        """The original step ``step.index`` cut to the user's requests after its tool results
+        (:func:`relaykit.trajectory.parse.requests_only`; memoised, ``None`` when it holds none)."""
+        if step.index not in self._requests:
+            self._requests[step.index] = requests_only(self.original.steps[step.index])
+        return self._requests[step.index]
 
     def least(self, step: Step, cost: Cost) -> int:
         """A lower bound of ``cost.step(self.mask(step))`` without its digest: the action, and each observation

@@ -159,8 +159,24 @@ def shorten(text: str, max_tokens: int, encoding: str = "o200k_base", facts_shar
         if tokens.count(out, encoding) <= max_tokens:
             return out
         share = min(1.0, share + 0.15)
-    only = marker(n)
-    return only if tokens.count(only, encoding) <= max_tokens else ""
+    return _facts_only(parts, n, max_tokens, encoding, known)
+
+
+def _facts_only(parts: list[_Unit], n: int, max_tokens: int, encoding: str, known: frozenset[str] | set[str]) -> str:
+    """No unit fits beside its marker: the marker alone, listing as many of the text's facts as fit (a bare
+    ``[... 35 tokens cut ...]`` kept nothing of a tool result whose order id the next call passes); ``""`` when not
+    even the bare marker fits."""
+    facts = _cut_facts(parts, set(), known)
+    limit = max_tokens - tokens.count(marker(n), encoding) - 2
+    for _ in range(3):  # the exact count decides; tighten when the estimate was short
+        packed = pack_items(facts, limit, encoding)
+        out = marker(n, packed)
+        over = tokens.count(out, encoding) - max_tokens
+        if over <= 0 or not packed:
+            break
+        limit -= over
+    out = out if tokens.count(out, encoding) <= max_tokens else marker(n)
+    return out if tokens.count(out, encoding) <= max_tokens else ""
 
 
 __all__ = ["GAP", "MARKER", "marker", "shorten", "units"]

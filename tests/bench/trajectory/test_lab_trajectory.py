@@ -77,6 +77,53 @@ def test_twx_rooms_is_a_dev_environment_of_object_listings() -> None:
     assert "twc" in {game for game, _ in TWX_ROOM_GAMES} and "twx-rooms" in DecisionConfig(envs=()).dev_envs
 
 
+def test_scienceworld_dev_and_bfcl_dev_never_read_held_out_tasks_or_entries() -> None:
+    from relaykit.bench.trajectory.decisions import DecisionConfig
+    from relaykit.bench.trajectory.envs import (
+        BFCL_DEV_FIRST,
+        SCIWORLD_DEV_TASKS,
+        SCIWORLD_TASKS,
+        BFCLMultiTurn,
+        ScienceWorld,
+    )
+
+    sw, held = open_env("scienceworld-dev"), open_env("scienceworld")
+    assert isinstance(sw, ScienceWorld) and isinstance(held, ScienceWorld)
+    assert sw.tasks == SCIWORLD_DEV_TASKS and held.tasks == SCIWORLD_TASKS
+    assert not set(SCIWORLD_DEV_TASKS) & set(SCIWORLD_TASKS)
+    dev, bfcl = open_env("bfcl-dev"), open_env("bfcl")
+    assert isinstance(dev, BFCLMultiTurn) and isinstance(bfcl, BFCLMultiTurn)
+    questions = [{"id": f"q{k}"} for k in range(200)]
+    assert [q["id"] for q in bfcl._entries(questions, 5, 105)] == [f"q{k}" for k in range(105, 110)]  # unchanged
+    for seed in (0, 105, 149, 1000):  # the seed picks a start among entries 120+ and wraps around them
+        picked = [int(q["id"][1:]) for q in dev._entries(questions, 5, seed)]
+        assert len(picked) == 5 and min(picked) >= BFCL_DEV_FIRST >= 120
+    assert dev._entries(questions[:100], 5, 105) == []
+    dev_envs = DecisionConfig(envs=()).dev_envs
+    assert {"scienceworld-dev", "bfcl-dev"} <= set(dev_envs) and not {"scienceworld", "bfcl"} & set(dev_envs)
+
+
+@pytest.mark.envs
+@needs("scienceworld")
+def test_scienceworld_dev_gold_episodes_are_other_tasks() -> None:
+    from relaykit.bench.trajectory.envs import SCIWORLD_DEV_TASKS
+
+    episodes = list(open_env("scienceworld-dev").episodes(2, 105))
+    assert [e.meta["task"] for e in episodes] == list(SCIWORLD_DEV_TASKS[:2])
+    assert all(validate(episode_messages(e)) == [] and len(e.steps) >= 10 for e in episodes)
+
+
+@pytest.mark.envs
+@needs("bfcl_eval")
+def test_bfcl_dev_gold_episodes_come_from_entries_120_on() -> None:
+    from relaykit.bench.trajectory.envs import _bfcl_file
+
+    ids = [q["id"] for q in _bfcl_file("BFCL_v4_multi_turn_base.json")]
+    episodes = list(open_env("bfcl-dev").episodes(2, 105))
+    assert episodes and all(ids.index(e.episode_id) >= 120 for e in episodes)
+    assert all(validate(episode_messages(e)) == [] for e in episodes)
+
+
 @pytest.mark.envs
 @needs("textworld_express")
 def test_twx_rooms_episodes_put_listed_objects_away() -> None:

@@ -60,7 +60,8 @@ class DecisionConfig:
     seed: int = 105  # unseen by the shipped scorer's training episodes in every default environment
     min_step: int = 3
     # where the digest and degrade rules were tuned; every other environment is held out
-    dev_envs: tuple[str, ...] = ("twx", "twx-rooms", "textworld", "tau2-retail", "tau2-airline")
+    dev_envs: tuple[str, ...] = ("twx", "twx-rooms", "textworld", "tau2-retail", "tau2-airline", "scienceworld-dev",
+                                 "bfcl-dev")
 
 
 def check_methods(methods: Sequence[str]) -> None:

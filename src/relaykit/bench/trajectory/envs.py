@@ -160,6 +160,10 @@ class TextWorldExpress:
 # --- ScienceWorld ------------------------------------------------------------------------------
 
 SCIWORLD_TASKS = ("find-living-thing", "boil", "find-plant", "melt")
+"""``scienceworld``: the held-out tasks (seed 105 reads variations 5-9; the shipped scorer trained on seed 0)."""
+SCIWORLD_DEV_TASKS = ("use-thermometer", "power-component", "test-conductivity", "chemistry-mix", "freeze")
+"""``scienceworld-dev``: other ScienceWorld tasks, none of :data:`SCIWORLD_TASKS`, with gold paths of 10-60 steps: dev
+data of the held-out shape (rooms, containers, substances) to tune on without reading a held-out case."""
 
 
 class _SWLive:
@@ -181,6 +185,7 @@ class ScienceWorld:
     name: str = "scienceworld"
     playable: bool = True
     step_limit: int = 60
+    tasks: tuple[str, ...] = SCIWORLD_TASKS
     _env: Any = None
 
     def _environment(self) -> Any:
@@ -198,7 +203,7 @@ class ScienceWorld:
     def episodes(self, n: int, seed: int) -> Iterator[Episode]:
         env = self._environment()
         for k in range(n):
-            task_name = SCIWORLD_TASKS[k % len(SCIWORLD_TASKS)]
+            task_name = self.tasks[k % len(self.tasks)]
             variation = (seed + k) % 10
             task, obs0 = self._load(task_name, variation)
             steps = []
@@ -221,11 +226,21 @@ _bfcl_file = bfcl.data_file  # BFCL data and backends come from the shared adapt
 parse_call = bfcl.parse_call
 
 
+BFCL_DEV_FIRST = 120
+"""``bfcl-dev`` reads BFCL multi-turn base entries from this index on only (120-199): ``bfcl`` at the lab's seed 105
+reads entries 105-109 (held out; 100-119 are never read by dev) and the shipped scorer trained on entries 0-11. The
+file comes in blocks of 50 entries by main tool class, so 120-149 share the held-out block's class (TradingBot) and
+150-199 add another (TravelAPI): dev data of the held-out shape, split by entry."""
+
+
 @dataclass
 class BFCLMultiTurn:
     name: str = "bfcl"
     playable: bool = False
     dataset: str = "BFCL_v4_multi_turn_base.json"
+    first: int = 0
+    """The first entry this environment may read; with ``first`` set, the seed picks where to start among the
+    entries from there on and wraps around them (``first=0``: entries ``seed`` to ``seed + n``, as before)."""
 
     def _instances(self, entry: dict[str, Any]) -> dict[str, Callable[..., Any]]:
         return bfcl.backend_methods(entry)
@@ -247,7 +262,7 @@ class BFCLMultiTurn:
     def episodes(self, n: int, seed: int) -> Iterator[Episode]:
         questions = _bfcl_file(self.dataset)
         answers = {a["id"]: a["ground_truth"] for a in _bfcl_file(f"possible_answer/{self.dataset}")}
-        for entry in questions[seed:seed + n]:
+        for entry in self._entries(questions, n, seed):
             methods = self._instances(entry)
             steps: list[GoldStep] = []
             for turn, calls in zip(entry["question"], answers[entry["id"]]):
@@ -259,6 +274,12 @@ class BFCLMultiTurn:
                 task = str(steps[0].user_before)
                 yield Episode(self.name, entry["id"], task, tuple(steps), system=TOOL_SYSTEM,
                               meta={"classes": entry["involved_classes"]})
+
+    def _entries(self, questions: list[dict[str, Any]], n: int, seed: int) -> list[dict[str, Any]]:
+        if not self.first:
+            return questions[seed:seed + n]
+        pool = questions[self.first:]
+        return [pool[(seed + k) % len(pool)] for k in range(min(n, len(pool)))] if pool else []
 
     def live(self, episode: Episode) -> LiveEpisode:
         raise UsageError("BFCL multi-turn is scored teacher-forced (next-call accuracy), not played live")
@@ -280,3 +301,5 @@ register_env("twx", TextWorldExpress)
 register_env("twx-rooms", lambda: TextWorldExpress("twx-rooms", games=TWX_ROOM_GAMES))
 register_env("scienceworld", ScienceWorld)
 register_env("bfcl", BFCLMultiTurn)
+register_env("scienceworld-dev", lambda: ScienceWorld("scienceworld-dev", tasks=SCIWORLD_DEV_TASKS))
+register_env("bfcl-dev", lambda: BFCLMultiTurn("bfcl-dev", first=BFCL_DEV_FIRST))

@@ -1,0 +1,80 @@
+"""A multi-turn user's next request, parsed into the step whose tool results it follows, under a budget."""
+
+import json
+
+from relaykit import tokens
+from relaykit.text import words
+from relaykit.trajectory import compress_trajectory, parse, validate
+from relaykit.trajectory.budget import minimum_budget
+from relaykit.trajectory.facts import pending_items
+from relaykit.trajectory.parse import requests_only
+
+REQUEST = ("Now log in to the ticket system as 'mthompson' with password 'securePass123', and create a ticket "
+           "titled 'Urgent Flight Issue' with priority 4.")
+
+
+def call(k: int, name: str, args: dict) -> dict:
+    return {"role": "assistant", "content": None, "tool_calls": [
+        {"id": f"c{k}", "type": "function", "function": {"name": name, "arguments": json.dumps(args)}}]}
+
+
+def result(k: int, value: dict) -> dict:
+    return {"role": "tool", "tool_call_id": f"c{k}", "content": json.dumps(value)}
+
+
+def multi_turn() -> list[dict]:
+    """Book a flight; then the user asks for a ticket; the agent has just logged in (the current step)."""
+    trip = {"travel_from": "SFO", "travel_to": "LAX", "travel_date": "2026-10-15", "travel_class": "first"}
+    return [{"role": "system", "content": "You are an agent that works by calling tools."},
+            {"role": "user", "content": "Book me a first-class flight from SFO to LAX on 2026-10-15 with card "
+                                        "travel_card_12345 and token abc123xyz456."},
+            call(0, "get_flight_cost", trip), result(0, {"travel_cost_list": [1000.0]}),
+            call(1, "book_flight", {"access_token": "abc123xyz456", "card_id": "travel_card_12345", **trip}),
+            result(1, {"booking_id": "3426812", "transaction_id": "45451592", "booking_status": True}),
+            {"role": "user", "content": REQUEST},
+            call(2, "ticket_login", {"username": "mthompson", "password": "securePass123"}),
+            result(2, {"success": True})]
+
+
+def test_a_step_cut_to_its_request_keeps_only_the_users_turn() -> None:
+    t = parse(multi_turn())
+    request = requests_only(t.steps[1])
+    assert request is not None and request.masked and request.messages == ({"role": "user", "content": REQUEST},)
+    assert requests_only(t.steps[0]) is None  # no user turn after its result
+    assert requests_only(request) is None
+
+
+def test_a_floor_step_holding_the_users_request_is_cut_to_it_before_it_is_dropped() -> None:
+    msgs = multi_turn()
+    request_cost = tokens.count_messages([{"role": "user", "content": REQUEST}])
+    budget = minimum_budget(parse(msgs)) + request_cost + 4  # the request fits, its call and result do not
+    out = compress_trajectory(msgs, method="agora", budget=budget, dropped="placeholder", facts_share=0.0)
+    assert out.accounting.tokens_out <= budget and validate(out.messages) == []
+    assert {"role": "user", "content": REQUEST} in out.messages  # the ticket's title survives
+    assert 1 in out.accounting.masked and any("to the user's request" in n for n in out.accounting.notices)
+    with_block = compress_trajectory(msgs, method="agora", budget=budget, dropped="placeholder")
+    assert validate(with_block.messages) == [] and "Urgent Flight Issue" in json.dumps(with_block.messages)
+    plain = compress_trajectory(msgs, method="recency", budget=budget, dropped="remove")
+    assert {"role": "user", "content": REQUEST} not in plain.messages  # the plain baselines stay plain
+
+
+def test_what_the_user_asked_for_and_no_action_passed_yet_is_pending() -> None:
+    t = parse(multi_turn())
+    acted: dict[str, int] = {}
+    for step in t.steps:
+        acted.update(dict.fromkeys(words(step.action_text), step.index))
+    pending = pending_items(t.steps[1], acted)
+    assert "urgent flight issue" in pending  # quoted, not passed yet
+    assert "mthompson" not in pending and "securepass123" not in pending  # the login (a later action) passed them
+    assert pending_items(t.steps[0], acted) == frozenset()  # no request in the step
+
+
+def test_the_facts_block_ranks_what_the_user_asked_for_and_no_action_passed_first() -> None:
+    from relaykit.trajectory.facts import rank_items
+    from relaykit.trajectory.plan import Masker, TrajectorySettings
+
+    t = parse(multi_turn())
+    masker = Masker(t, TrajectorySettings(dropped="placeholder"))
+    known = frozenset(words(t.steps[-1].action_text))  # the current step is in every result
+    items = rank_items(t.past, len(t.steps), known, masker.frequencies(), masker.actionable(), masker.acted())
+    assert items[0] == "Urgent Flight Issue"  # ahead of the ids the calls returned, which recur
