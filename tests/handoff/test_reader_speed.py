@@ -37,6 +37,7 @@ TRICKY = [
     "DKK 40 nok40 INR 5 cny 6 AUD 7 nzd 8 cad 9 jpy 10 GBP 11 gbp 12 CAD-3 A-5 AB-5 e.g. 1.2.3",
     "✓ ✗ ✔️ ❌ 👍 👎 ✅ ✖ x✓ 5✓ ✓5 — it's AP7's rate: $2.70/h, rate=2.70, cost+tax, a/b test, don't",
     "US 5, USD, U 5, usd-5, US$5, $ 5, $5.5.5, 5.5.5, 1,2345, 12,345,678.9 and 0.5m 5 m. 5 mm 5 MB 5 Mbps",
+    "USDx 5, usd\t5, EUR\u00a05, DKKS 5, SEK  5, sek\n5, Sgd5k, hkd 1 250, usd 1,250.00, \u017fEK 5, dis 5, audit 5",
 ]
 
 
@@ -56,7 +57,8 @@ def test_fast_token_pattern_reads_every_character_as_the_plain_one_does() -> Non
     # dotted and dotless i) must give the same tokens as the case-insensitive reference
     for code in range(0x3000):
         char = chr(code)
-        for text in (char, f"5{char}", f"5 {char}", f"a{char}b", f"USD{char}5"):
+        for text in (char, f"5{char}", f"5 {char}", f"a{char}b", f"USD{char}5", f"{char}SD 5", f"{char}ek5",
+                     f"{char}NR 5"):  # the first letter of a currency code, as the quantity guard tests it
             assert _tokens(TOKEN, text) == _tokens(PLAIN_TOKEN, text), hex(code)
 
 

@@ -47,15 +47,18 @@ LETTER = ("A-Za-z\u00aa\u00b5\u00ba\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u02af\u0345
           "\u1c80-\u1c88\u1d00-\u1dbf\u1e00-\u1fff\u2126\u212a\u212b\u2c60-\u2c7f")
 """The letters a word is made of: Latin (with its accented and extended letters), Greek and Cyrillic, and the
 signs that case-fold to one of them (Ohm, Kelvin, Angstrom). Ranges, not ``[^\\W\\d_]``: faster to match."""
-_MONEY_START = "".join(sorted({code[0] for code in CURRENCY_CODES}))
+_CODE_START = "(?=[" + "".join(sorted({code[0] for code in CURRENCY_CODES})) + "])" + phrase_trie(CURRENCY_CODES)
+"""A quantity that opens with a letter opens with a currency code, then at most one space and a digit ("USD 180"):
+the guard before ``QUANTITY_PATTERN`` (its first letter tested as a set, then the codes as a trie), so other
+words ("distance", "dish", "users") never try it."""
 TOKEN = re.compile(
     r"(?=[\w$£€¥✓✔✗✘❌✅✖👍👎\-\u2212])(?:"  # every token starts so: other positions are passed over at once
     # the same matches as the plain alternation (time|date|qty|w|mark) compiled case-insensitively, only
     # faster: case is ignored only where a letter is literal (units, codes, "pm"), and a branch is tried only
-    # where its first character can stand (a digit for a time or date; a digit, a currency sign or the first
-    # letter of a currency code before two more letters for a quantity)
+    # where its first character can stand (a digit for a time or date; a digit, a currency sign or a currency
+    # code before a digit for a quantity)
     rf"(?=\d|(?i:{MONTH_START}))(?:(?P<time>(?i:{TIME_PATTERN}))|(?P<date>{DATE_PATTERN}))"
-    rf"|(?=[$£€¥\d]|[-\u2212][$£€¥]?\d|(?i:[{_MONEY_START}][A-Z]{{2}}))(?P<qty>(?i:{QUANTITY_PATTERN}))"
+    rf"|(?=[$£€¥\d]|[-\u2212][$£€¥]?\d|(?i:{_CODE_START}\s?\d))(?P<qty>(?i:{QUANTITY_PATTERN}))"
     rf"|(?P<w>[{LETTER}][{LETTER}0-9]*(?:[-_./'+][{LETTER}0-9]+)*)|"  # "étage", "Müller", "Łódź"
     r"(?P<mark>[✓✔✗✘❌✅✖👍👎]\uFE0F?))",
 )
@@ -348,9 +351,24 @@ def _fail_verdict(text: str, words: set[str], said_from: int) -> str | None:
     return None
 
 
+_last_pass: tuple[str, tuple[re.Match[str], ...]] = ("", ())
+
+
+def _pass_matches(text: str) -> tuple[re.Match[str], ...]:
+    """The pass phrases and patterns of ``text`` (folded) in order. The answer for the last text is kept, as
+    ``_fail_matches`` keeps its own: the reader asks for the verdict of a clause, then for its pass spans."""
+    global _last_pass
+    last = _last_pass
+    if last[0] == text:
+        return last[1]
+    found = tuple(_PASS_RE.finditer(folded(text)))
+    _last_pass = (text, found)
+    return found
+
+
 def _pass_verdict(text: str, words: set[str], said_from: int) -> str | None:
     """``"pass"`` for the clause's first pass phrase that judges the option, ``"fail"`` when it is negated."""
-    for match in _PASS_RE.finditer(folded(text)):
+    for match in _pass_matches(text):
         said = text[match.start():match.end()].lower()
         if _WOULD_BEFORE.search(text[:match.start()]) or match.start() >= said_from:
             continue  # "would only pass if the budget were higher": a condition, not a verdict
@@ -454,9 +472,8 @@ def _reason_items(text: str) -> list[str]:
 
 def pass_spans(text: str) -> list[tuple[int, int]]:
     """Where ``text`` states a pass ("looks good", "a fit"): words there are verdict, not evidence."""
-    low = folded(text)
-    spans = [m.span() for m in _PASS_RE.finditer(low)]
-    approved = _approval(text, low)
+    spans = [m.span() for m in _pass_matches(text)]
+    approved = _approval(text, folded(text))
     return [*spans, approved.span()] if approved else spans
 
 

@@ -148,19 +148,28 @@ def is_heading(line: str, option_id: str) -> bool:
     """A line that only introduces an option ("- H01", "id: H01", "### H01 (Thames View)")."""
     rest = _PARENTHESISED.sub(" ", line.replace(option_id, " ", 1))
     if not line.startswith("#"):  # the word count first: it rules out most lines cheaply
-        return len(_heading_words(rest)) <= 1 and verdict_of(rest) is None and not typed(rest)
+        return _one_word_at_most(rest) and verdict_of(rest) is None and not typed(rest)
     if verdict_of(rest) is not None:
         spans = sorted(fail_spans(rest) + pass_spans(rest))  # "### PR1 - rejected": a heading with its verdict
         rest = "".join(" " if any(a <= k < b for a, b in spans) else c for k, c in enumerate(rest))
-    return len(_heading_words(rest)) <= 1 and not typed(rest)
+    return _one_word_at_most(rest) and not typed(rest)
 
 
 _PARENTHESISED = re.compile(r"\([^)]*\)")
 _LETTERS = re.compile(r"[A-Za-z]+")
+_HEADING_FILLER = frozenset({"id", "option", "name"})
 
 
-def _heading_words(rest: str) -> list[str]:
-    return [w for w in _LETTERS.findall(rest) if w.lower() not in ("id", "option", "name")]
+def _one_word_at_most(rest: str) -> bool:
+    """Whether ``rest`` holds at most one word besides "id", "option" and "name" (the count stops at the second
+    word: a line of prose has many)."""
+    seen = 0
+    for m in _LETTERS.finditer(rest):
+        if m.group(0).lower() not in _HEADING_FILLER:
+            seen += 1
+            if seen > 1:
+                return False
+    return True
 
 
 _RATING = r"\b(?:rated|rating|ratings|grade|graded|class|certified|certification|classification|standard|protection)"
