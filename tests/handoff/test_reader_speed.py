@@ -7,6 +7,7 @@ import re
 from relaykit.handoff.compact import family
 from relaykit.handoff.corpus import STYLES, corpus
 from relaykit.handoff.lexicon import (
+    ELLIPTICAL,
     DATE_PATTERN,
     FAIL_EXTRA_PATTERN,
     FAIL_PHRASE_PATTERN,
@@ -172,3 +173,31 @@ def test_family_strips_as_the_regex_it_replaces() -> None:
     ids = ["H07", "VND-7", "VND-", "123", "HT", "AB-12-3", "GV141", "H\u0663", "H01\n", "SU-1", "a-b-1", ""]
     for identifier in ids:
         assert family(identifier) == re.sub(r"[-\d]+$", "", identifier), identifier
+
+
+def test_elliptical_reads_as_its_first_form() -> None:
+    # an id was written "[A-Za-z]*[\w-]*\d[\w-]*" (the same words, more backtracking)
+    plain = re.compile(ELLIPTICAL.pattern.replace(r"[\w-]*\d[\w-]*", r"[A-Za-z]*[\w-]*\d[\w-]*"), ELLIPTICAL.flags)
+    assert plain.pattern != ELLIPTICAL.pattern
+    texts = [c for t in corpus(STYLES, seeds=1) for s in iter_sentences(t.trace) for c in s.split(", ")]
+    texts += ["LP2 too.", "So is LP4.", "Q103 due to cost.", "and HT-9", "ſame for K9", "ABC12x-3, as well!",
+              "LP2", "too", "HT1 HT2 too", "x1y2z3 likewise", "İ5 ditto.", "Same with AB-12-c"]
+    for text in texts:
+        assert (ELLIPTICAL.match(text) is None) == (plain.match(text) is None), text
+
+
+def test_row_extend_adds_as_add_does_token_by_token() -> None:
+    import random
+
+    from relaykit.handoff.table import Row
+
+    rng = random.Random(7)
+    words = ["a", "ab", "b", ";", "180\x1fUSD", "ab-c", "c", "a;", "USD"]
+    for _ in range(2000):
+        body = " ".join(rng.choice(words) for _ in range(rng.randrange(5)))
+        tokens = [rng.choice(words) for _ in range(rng.randrange(6))]
+        one, many = Row("X1", body=body), Row("X1", body=body)
+        for token in tokens:
+            one.add(token)
+        many.extend(tokens)
+        assert many.body == one.body, (body, tokens)

@@ -190,7 +190,9 @@ _APPROVAL_WORDS = frozenset({"fine", "good", "great", "perfect", "ideal", "excel
 PASS_PATTERN = (r"(?<![\w-])(?:" + phrase_trie(PASS_PHRASES + REMARK_PASS_PHRASES + _MORE_PASS) + "|" + _PASS_EXTRA
                 + "|" + VERB_PASS + r")(?![\w-])")
 _PASS_RE = re.compile(PASS_PATTERN)  # on folded text
-_AN_ID = r"[A-Za-z]*[\w-]*\d[\w-]*"
+_AN_ID = r"[\w-]*\d[\w-]*"
+"""A word with a digit (an option id). Written ``[A-Za-z]*[\\w-]*\\d[\\w-]*`` before: the same words, with a
+backtracking cost for every split of the letters between the two runs."""
 ELLIPTICAL = re.compile(rf"^(?:(?:so|as|and so)\s+(?:is|does|was|did|are|were)\s+{_AN_ID}"
                         rf"|(?:same (?:for|with|goes for)|likewise|ditto|also|and)\s+{_AN_ID}"
                         rf"|{_AN_ID},?\s+(?:(?:does|did|is|was|do|are)\s+)?(?:too|as well|also|likewise|ditto)"
