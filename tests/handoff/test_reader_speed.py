@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import random
 import re
 
 from relaykit.handoff.compact import family
 from relaykit.handoff.corpus import STYLES, corpus
 from relaykit.handoff.lexicon import (
-    ELLIPTICAL,
     DATE_PATTERN,
+    ELLIPTICAL,
     FAIL_EXTRA_PATTERN,
     FAIL_PHRASE_PATTERN,
     LETTER,
@@ -18,6 +19,7 @@ from relaykit.handoff.lexicon import (
     folded,
 )
 from relaykit.handoff.reading import KIND, NOT_CSV, kind_before, prose_or_notes
+from relaykit.handoff.table import Row
 from relaykit.handoff.text import DEFAULT_ID_PATTERN, DEFAULT_ID_RE, QUANTITY_PATTERN, compile_id_pattern
 from relaykit.text import iter_lines, iter_sentences, line_sentences
 
@@ -187,10 +189,6 @@ def test_elliptical_reads_as_its_first_form() -> None:
 
 
 def test_row_extend_adds_as_add_does_token_by_token() -> None:
-    import random
-
-    from relaykit.handoff.table import Row
-
     rng = random.Random(7)
     words = ["a", "ab", "b", ";", "180\x1fUSD", "ab-c", "c", "a;", "USD"]
     for _ in range(2000):
