@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import re
 
+from relaykit.handoff import lexicon
 from relaykit.handoff.compact import family
 from relaykit.handoff.corpus import STYLES, corpus
 from relaykit.handoff.lexicon import (
@@ -199,3 +200,18 @@ def test_row_extend_adds_as_add_does_token_by_token() -> None:
             one.add(token)
         many.extend(tokens)
         assert many.body == one.body, (body, tokens)
+
+
+ENDS = ["it is not  a fit", "we would\tonly be\u00a0glad to", "x-not be the", "no longer being an", "no nos the",
+        "the 12-day pass", "a multi-day  pass", "NOT\u2003THE", "it cannot make the", "hardly", " not ",
+        "won't  get an", "could have been", "may still be", "no longer being an option", "no nos make the  fit",
+        "would only be ok", "nicht", "kein be a", "the ski\n pass", "a\u1680not be"]
+
+
+def test_ends_before_finds_what_a_search_of_the_whole_head_finds() -> None:
+    texts = [s for t in corpus(STYLES, seeds=1) for s in iter_sentences(t.trace)][::7] + ENDS
+    for pattern in (lexicon._NOT_BEFORE, lexicon._WOULD_BEFORE, lexicon._TICKET_BEFORE):
+        for text in texts:
+            for end in range(len(text) + 1):
+                fast, plain = lexicon._ends_before(pattern, text, end), pattern.search(text[:end])
+                assert (fast and fast.span()) == (plain and plain.span()), (pattern.pattern[:20], text, end)
