@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 import re
 
-from relaykit.handoff import lexicon
+from relaykit.handoff import lexicon, reading
 from relaykit.handoff.compact import family
 from relaykit.handoff.corpus import STYLES, corpus
 from relaykit.handoff.lexicon import (
@@ -210,8 +210,32 @@ ENDS = ["it is not  a fit", "we would\tonly be\u00a0glad to", "x-not be the", "n
 
 def test_ends_before_finds_what_a_search_of_the_whole_head_finds() -> None:
     texts = [s for t in corpus(STYLES, seeds=1) for s in iter_sentences(t.trace)][::7] + ENDS
-    for pattern in (lexicon._NOT_BEFORE, lexicon._WOULD_BEFORE, lexicon._TICKET_BEFORE):
+    for tail in (lexicon._NOT_BEFORE, lexicon._WOULD_BEFORE, lexicon._TICKET_BEFORE):
         for text in texts:
             for end in range(len(text) + 1):
-                fast, plain = lexicon._ends_before(pattern, text, end), pattern.search(text[:end])
-                assert (fast and fast.span()) == (plain and plain.span()), (pattern.pattern[:20], text, end)
+                fast, plain = tail.before(text, end), tail.pattern.search(text[:end])
+                assert (fast and fast.span()) == (plain and plain.span()), (tail.pattern.pattern[:20], text, end)
+
+
+
+def _plain_clauses(sentence: str) -> tuple[str, ...]:
+    """``clauses_of`` as it was first written: the split pattern tried on every sentence with a comma."""
+    if ";" not in sentence and "," not in sentence and "wh" not in sentence.lower() \
+            and "the former" not in sentence and "the latter" not in sentence:
+        return (sentence.strip(),)
+    parts = reading._CLAUSE_SPLIT.split(sentence)
+    if (", " in sentence and ("other" in sentence or "rest" in sentence or "remaining" in sentence
+                              or "first" in sentence or "last" in sentence or "final" in sentence)) \
+            or "the former" in sentence or "the latter" in sentence \
+            or "ly the" in sentence or "st the" in sentence:
+        parts = [piece for part in parts for piece in reading._GROUP_SPLIT.split(part)]
+    return tuple(clause.strip() for clause in parts)
+
+
+def test_clauses_of_cuts_where_the_plain_form_does() -> None:
+    texts = [s for t in corpus(STYLES, seeds=1) for s in iter_sentences(t.trace)]
+    texts += ["A, WHILE B", "a,\tBut b", "x: THE FORMER is out", "p;q", "a, whereas b", "a, and the latter, too",
+              "HT1 is 5 km, 4 stars, pool", "so, the first one fails", "a, BUTTER b", "A, Then b", "x, ThE second",
+              "A, Whereas B", "a, \u0130 b", "\u017f, but x", "5, only the first"]
+    for text in texts:
+        assert reading.clauses_of(text) == _plain_clauses(text), text

@@ -381,10 +381,14 @@ def sentences_of(line: str) -> tuple[str, ...]:
 
 @remembered
 def clauses_of(sentence: str) -> tuple[str, ...]:
-    if ";" not in sentence and "," not in sentence and "wh" not in sentence.lower() \
+    low = sentence.lower()
+    if ";" not in sentence and "," not in sentence and "wh" not in low \
             and "the former" not in sentence and "the latter" not in sentence:
         return (sentence.strip(),)  # nothing _CLAUSE_SPLIT splits at ("while" and "whereas" need their "wh")
-    parts = _CLAUSE_SPLIT.split(sentence)
+    # each of _CLAUSE_SPLIT's cuts needs a ";", "while" / "whereas", "but" or "the " (in any case: no other letter
+    # folds to one of theirs), so most sentences with a comma are not searched
+    parts = _CLAUSE_SPLIT.split(sentence) if ";" in sentence or "wh" in low or "but" in low or "the " in low \
+        else [sentence]
     if (", " in sentence and ("other" in sentence or "rest" in sentence or "remaining" in sentence  # the words
                               or "first" in sentence or "last" in sentence or "final" in sentence)) \
             or "the former" in sentence or "the latter" in sentence \
