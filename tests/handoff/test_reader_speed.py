@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 import re
 
-from relaykit.handoff import lexicon, reading
+from relaykit.handoff import lexicon, reading, remarks
 from relaykit.handoff.compact import family
 from relaykit.handoff.corpus import STYLES, corpus
 from relaykit.handoff.lexicon import (
@@ -239,3 +239,15 @@ def test_clauses_of_cuts_where_the_plain_form_does() -> None:
               "A, Whereas B", "a, \u0130 b", "\u017f, but x", "5, only the first"]
     for text in texts:
         assert reading.clauses_of(text) == _plain_clauses(text), text
+
+
+def test_quantified_finds_what_its_first_form_found() -> None:
+    fast = remarks._QUANTIFIED  # the lookbehinds were first, the word boundary after them
+    first = fast.pattern.replace(r"\b(?<!meets )", "(?<!meets )").replace(r"(?<!fails )(?:", r"(?<!fails )\b(?:")
+    plain = re.compile(first, fast.flags)
+    assert plain.pattern != fast.pattern
+    texts = [s for t in corpus(STYLES, seeds=1) for s in iter_sentences(t.trace)]
+    texts += ["meets both", "it meets all", "MEETS BOTH checks", "passes every test", "none of them", "the rest",
+              "xboth", "all good", "fails any", "satisfies  each", "Each one", "-both", "_all"]
+    for text in texts:
+        assert [m.span() for m in fast.finditer(text)] == [m.span() for m in plain.finditer(text)], text
