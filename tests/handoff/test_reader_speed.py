@@ -251,3 +251,14 @@ def test_quantified_finds_what_its_first_form_found() -> None:
               "xboth", "all good", "fails any", "satisfies  each", "Each one", "-both", "_all"]
     for text in texts:
         assert [m.span() for m in fast.finditer(text)] == [m.span() for m in plain.finditer(text)], text
+
+
+def test_rated_somewhere_is_what_a_case_insensitive_search_finds() -> None:
+    texts = [t.trace for t in corpus(STYLES, seeds=1)]
+    texts += ["", "no rating word", "x CLASS A", "subclass", "ſtandard", "\u017fTANDARD", "gradeS", "_rated",
+              "unrated", "the 2-star RATING", "é" * 10 + " Certified", "pro-tection", "pro tection"]
+    for at in (65_530, 65_536, 65_540, 131_060):  # a word across a chunk's end, and after a filler of letters
+        for filler in ("a", " ", "é"):
+            texts += [filler * at + " standard", filler * at + "standard", filler * at + "xclass"]
+    for text in texts:
+        assert reading.rated_somewhere(text) == (reading._RATING_AT.search(text) is not None), text[-40:]

@@ -13,7 +13,7 @@ from itertools import pairwise
 
 from relaykit.handoff.compact import family
 from relaykit.handoff.compact_rules import collector_paused  # the reader pauses the collector as the writer does
-from relaykit.handoff.lexicon import TOKEN, fail_spans, pass_spans, verdict_of
+from relaykit.handoff.lexicon import TOKEN, fail_spans, folded, pass_spans, verdict_of
 from relaykit.handoff.table import TOKEN_WORDS, typed
 from relaykit.handoff.text import find_quantities
 from relaykit.memo import remembered
@@ -172,8 +172,23 @@ def _one_word_at_most(rest: str) -> bool:
     return True
 
 
-_RATING = r"\b(?:rated|rating|ratings|grade|graded|class|certified|certification|classification|standard|protection)"
+_RATING_WORDS = "rated|rating|ratings|grade|graded|class|certified|certification|classification|standard|protection"
+_RATING = rf"\b(?:{_RATING_WORDS})"
 _RATING_AT = re.compile(_RATING, re.IGNORECASE)
+_RATING_FOLDED = re.compile(_RATING_WORDS)  # on folded text: its first letters let the search skip ahead
+_CHUNK = 1 << 16
+
+
+def rated_somewhere(trace: str) -> bool:
+    """Whether ``_RATING_AT`` finds a rating word in ``trace``. Searching a trace that has none case-insensitively
+    tries every position; here the words are looked for in the folded text (``lexicon.folded``: the same letters
+    as case-insensitive matching takes them) a chunk at a time, and each place found is confirmed by
+    ``_RATING_AT`` on the trace itself (its word boundary). Chunks overlap by more than a word's length."""
+    for start in range(0, len(trace), _CHUNK):
+        low = folded(trace[start:start + _CHUNK + 16])
+        if any(_RATING_AT.match(trace, start + m.start()) for m in _RATING_FOLDED.finditer(low)):
+            return True
+    return False
 _RATING_BEFORE = re.compile(_RATING + r"\s*(?:[:=]\s*|of\s+|an?\s+)?$", re.IGNORECASE)
 
 
@@ -192,7 +207,7 @@ def option_ids(trace: str, id_re: re.Pattern[str], exclude: frozenset[str]) -> f
     "ISO-9001" is not an option), or every id when no prefix repeats. None when every match counts."""
     every = set(id_re.findall(trace)) if not id_re.groups else {m.group(0) for m in id_re.finditer(trace)}
     family_of = {i: family(i) for i in every}  # once per id (a large trace names many)
-    if _RATING_AT.search(trace):
+    if rated_somewhere(trace):
         every -= _ratings(trace, id_re, family_of)
     others = Counter(family_of[i] for i in every if i not in exclude)
     # an id the goal names is still an option when other ids of its family name options too (a persona that
@@ -473,6 +488,7 @@ __all__ = [
     "masked",
     "option_ids",
     "prose_or_notes",
+    "rated_somewhere",
     "respective",
     "row_number",
     "sentences_of",
