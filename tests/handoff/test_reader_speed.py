@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import re
+from itertools import pairwise
 
 from relaykit.handoff import lexicon, reading, remarks
 from relaykit.handoff.compact import family
@@ -262,3 +263,25 @@ def test_rated_somewhere_is_what_a_case_insensitive_search_finds() -> None:
             texts += [filler * at + " standard", filler * at + "standard", filler * at + "xclass"]
     for text in texts:
         assert reading.rated_somewhere(text) == (reading._RATING_AT.search(text) is not None), text[-40:]
+
+
+def test_pass_spans_after_a_verdict_are_the_spans_of_their_own_text() -> None:
+    texts = [s for t in corpus(STYLES, seeds=1) for s in iter_sentences(t.trace)][::5]
+    texts += ["HT1 passes, fine.", "looks good", "it stays in", "HT2 passes", "a day pass"]
+    for before, text in pairwise(texts):
+        lexicon.verdict_of(before)  # the kept matches are those of another text
+        low = folded(text)
+        plain = [m.span() for m in lexicon._PASS_RE.finditer(low)]
+        approved = lexicon._approval(text, low)
+        assert lexicon.pass_spans(text) == ([*plain, approved.span()] if approved else plain), text
+        assert lexicon.pass_spans(text) == lexicon.pass_spans(text)
+
+
+def test_a_heading_has_one_word_at_most_as_the_word_list_said() -> None:
+    def plain(rest: str) -> bool:
+        return len([w for w in re.findall(r"[A-Za-z]+", rest) if w.lower() not in ("id", "option", "name")]) <= 1
+
+    texts = [line for t in corpus(STYLES, seeds=1) for line in iter_lines(t.trace)]
+    texts += ["", "Option", "ID name option", "a", "a b", "Name: x", "id id id", "x (y z)", "é é", "Option 5 km"]
+    for text in texts:
+        assert reading._one_word_at_most(text) == plain(text), text
