@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import random
 import re
+from itertools import pairwise
 
+from relaykit.handoff import lexicon, reading, remarks
 from relaykit.handoff.compact import family
 from relaykit.handoff.corpus import STYLES, corpus
 from relaykit.handoff.lexicon import (
     DATE_PATTERN,
+    ELLIPTICAL,
     FAIL_EXTRA_PATTERN,
     FAIL_PHRASE_PATTERN,
     LETTER,
@@ -17,6 +21,7 @@ from relaykit.handoff.lexicon import (
     folded,
 )
 from relaykit.handoff.reading import KIND, NOT_CSV, kind_before, prose_or_notes
+from relaykit.handoff.table import Row
 from relaykit.handoff.text import DEFAULT_ID_PATTERN, DEFAULT_ID_RE, QUANTITY_PATTERN, compile_id_pattern
 from relaykit.text import iter_lines, iter_sentences, line_sentences
 
@@ -37,6 +42,7 @@ TRICKY = [
     "DKK 40 nok40 INR 5 cny 6 AUD 7 nzd 8 cad 9 jpy 10 GBP 11 gbp 12 CAD-3 A-5 AB-5 e.g. 1.2.3",
     "✓ ✗ ✔️ ❌ 👍 👎 ✅ ✖ x✓ 5✓ ✓5 — it's AP7's rate: $2.70/h, rate=2.70, cost+tax, a/b test, don't",
     "US 5, USD, U 5, usd-5, US$5, $ 5, $5.5.5, 5.5.5, 1,2345, 12,345,678.9 and 0.5m 5 m. 5 mm 5 MB 5 Mbps",
+    "USDx 5, usd\t5, EUR\u00a05, DKKS 5, SEK  5, sek\n5, Sgd5k, hkd 1 250, usd 1,250.00, \u017fEK 5, dis 5, audit 5",
 ]
 
 
@@ -56,7 +62,8 @@ def test_fast_token_pattern_reads_every_character_as_the_plain_one_does() -> Non
     # dotted and dotless i) must give the same tokens as the case-insensitive reference
     for code in range(0x3000):
         char = chr(code)
-        for text in (char, f"5{char}", f"5 {char}", f"a{char}b", f"USD{char}5"):
+        for text in (char, f"5{char}", f"5 {char}", f"a{char}b", f"USD{char}5", f"{char}SD 5", f"{char}ek5",
+                     f"{char}NR 5"):  # the first letter of a currency code, as the quantity guard tests it
             assert _tokens(TOKEN, text) == _tokens(PLAIN_TOKEN, text), hex(code)
 
 
@@ -170,3 +177,111 @@ def test_family_strips_as_the_regex_it_replaces() -> None:
     ids = ["H07", "VND-7", "VND-", "123", "HT", "AB-12-3", "GV141", "H\u0663", "H01\n", "SU-1", "a-b-1", ""]
     for identifier in ids:
         assert family(identifier) == re.sub(r"[-\d]+$", "", identifier), identifier
+
+
+def test_elliptical_reads_as_its_first_form() -> None:
+    # an id was written "[A-Za-z]*[\w-]*\d[\w-]*" (the same words, more backtracking)
+    plain = re.compile(ELLIPTICAL.pattern.replace(r"[\w-]*\d[\w-]*", r"[A-Za-z]*[\w-]*\d[\w-]*"), ELLIPTICAL.flags)
+    assert plain.pattern != ELLIPTICAL.pattern
+    texts = [c for t in corpus(STYLES, seeds=1) for s in iter_sentences(t.trace) for c in s.split(", ")]
+    texts += ["LP2 too.", "So is LP4.", "Q103 due to cost.", "and HT-9", "ſame for K9", "ABC12x-3, as well!",
+              "LP2", "too", "HT1 HT2 too", "x1y2z3 likewise", "İ5 ditto.", "Same with AB-12-c"]
+    for text in texts:
+        assert (ELLIPTICAL.match(text) is None) == (plain.match(text) is None), text
+
+
+def test_row_extend_adds_as_add_does_token_by_token() -> None:
+    rng = random.Random(7)
+    words = ["a", "ab", "b", ";", "180\x1fUSD", "ab-c", "c", "a;", "USD"]
+    for _ in range(2000):
+        body = " ".join(rng.choice(words) for _ in range(rng.randrange(5)))
+        tokens = [rng.choice(words) for _ in range(rng.randrange(6))]
+        one, many = Row("X1", body=body), Row("X1", body=body)
+        for token in tokens:
+            one.add(token)
+        many.extend(tokens)
+        assert many.body == one.body, (body, tokens)
+
+
+ENDS = ["it is not  a fit", "we would\tonly be\u00a0glad to", "x-not be the", "no longer being an", "no nos the",
+        "the 12-day pass", "a multi-day  pass", "NOT\u2003THE", "it cannot make the", "hardly", " not ",
+        "won't  get an", "could have been", "may still be", "no longer being an option", "no nos make the  fit",
+        "would only be ok", "nicht", "kein be a", "the ski\n pass", "a\u1680not be"]
+
+
+def test_ends_before_finds_what_a_search_of_the_whole_head_finds() -> None:
+    texts = [s for t in corpus(STYLES, seeds=1) for s in iter_sentences(t.trace)][::7] + ENDS
+    for tail in (lexicon._NOT_BEFORE, lexicon._WOULD_BEFORE, lexicon._TICKET_BEFORE):
+        for text in texts:
+            for end in range(len(text) + 1):
+                fast, plain = tail.before(text, end), tail.pattern.search(text[:end])
+                assert (fast and fast.span()) == (plain and plain.span()), (tail.pattern.pattern[:20], text, end)
+
+
+
+def _plain_clauses(sentence: str) -> tuple[str, ...]:
+    """``clauses_of`` as it was first written: the split pattern tried on every sentence with a comma."""
+    if ";" not in sentence and "," not in sentence and "wh" not in sentence.lower() \
+            and "the former" not in sentence and "the latter" not in sentence:
+        return (sentence.strip(),)
+    parts = reading._CLAUSE_SPLIT.split(sentence)
+    if (", " in sentence and ("other" in sentence or "rest" in sentence or "remaining" in sentence
+                              or "first" in sentence or "last" in sentence or "final" in sentence)) \
+            or "the former" in sentence or "the latter" in sentence \
+            or "ly the" in sentence or "st the" in sentence:
+        parts = [piece for part in parts for piece in reading._GROUP_SPLIT.split(part)]
+    return tuple(clause.strip() for clause in parts)
+
+
+def test_clauses_of_cuts_where_the_plain_form_does() -> None:
+    texts = [s for t in corpus(STYLES, seeds=1) for s in iter_sentences(t.trace)]
+    texts += ["A, WHILE B", "a,\tBut b", "x: THE FORMER is out", "p;q", "a, whereas b", "a, and the latter, too",
+              "HT1 is 5 km, 4 stars, pool", "so, the first one fails", "a, BUTTER b", "A, Then b", "x, ThE second",
+              "A, Whereas B", "a, \u0130 b", "\u017f, but x", "5, only the first"]
+    for text in texts:
+        assert reading.clauses_of(text) == _plain_clauses(text), text
+
+
+def test_quantified_finds_what_its_first_form_found() -> None:
+    fast = remarks._QUANTIFIED  # the lookbehinds were first, the word boundary after them
+    first = fast.pattern.replace(r"\b(?<!meets )", "(?<!meets )").replace(r"(?<!fails )(?:", r"(?<!fails )\b(?:")
+    plain = re.compile(first, fast.flags)
+    assert plain.pattern != fast.pattern
+    texts = [s for t in corpus(STYLES, seeds=1) for s in iter_sentences(t.trace)]
+    texts += ["meets both", "it meets all", "MEETS BOTH checks", "passes every test", "none of them", "the rest",
+              "xboth", "all good", "fails any", "satisfies  each", "Each one", "-both", "_all"]
+    for text in texts:
+        assert [m.span() for m in fast.finditer(text)] == [m.span() for m in plain.finditer(text)], text
+
+
+def test_rated_somewhere_is_what_a_case_insensitive_search_finds() -> None:
+    texts = [t.trace for t in corpus(STYLES, seeds=1)]
+    texts += ["", "no rating word", "x CLASS A", "subclass", "ſtandard", "\u017fTANDARD", "gradeS", "_rated",
+              "unrated", "the 2-star RATING", "é" * 10 + " Certified", "pro-tection", "pro tection"]
+    for at in (65_530, 65_536, 65_540, 131_060):  # a word across a chunk's end, and after a filler of letters
+        for filler in ("a", " ", "é"):
+            texts += [filler * at + " standard", filler * at + "standard", filler * at + "xclass"]
+    for text in texts:
+        assert reading.rated_somewhere(text) == (reading._RATING_AT.search(text) is not None), text[-40:]
+
+
+def test_pass_spans_after_a_verdict_are_the_spans_of_their_own_text() -> None:
+    texts = [s for t in corpus(STYLES, seeds=1) for s in iter_sentences(t.trace)][::5]
+    texts += ["HT1 passes, fine.", "looks good", "it stays in", "HT2 passes", "a day pass"]
+    for before, text in pairwise(texts):
+        lexicon.verdict_of(before)  # the kept matches are those of another text
+        low = folded(text)
+        plain = [m.span() for m in lexicon._PASS_RE.finditer(low)]
+        approved = lexicon._approval(text, low)
+        assert lexicon.pass_spans(text) == ([*plain, approved.span()] if approved else plain), text
+        assert lexicon.pass_spans(text) == lexicon.pass_spans(text)
+
+
+def test_a_heading_has_one_word_at_most_as_the_word_list_said() -> None:
+    def plain(rest: str) -> bool:
+        return len([w for w in re.findall(r"[A-Za-z]+", rest) if w.lower() not in ("id", "option", "name")]) <= 1
+
+    texts = [line for t in corpus(STYLES, seeds=1) for line in iter_lines(t.trace)]
+    texts += ["", "Option", "ID name option", "a", "a b", "Name: x", "id id id", "x (y z)", "é é", "Option 5 km"]
+    for text in texts:
+        assert reading._one_word_at_most(text) == plain(text), text

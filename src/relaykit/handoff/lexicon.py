@@ -7,6 +7,7 @@ Nothing here names a domain's values: verdict words, narration filler and the sh
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from relaykit.handoff.idioms import (
     EXTRA_TRIGGERS,
@@ -47,15 +48,18 @@ LETTER = ("A-Za-z\u00aa\u00b5\u00ba\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u02af\u0345
           "\u1c80-\u1c88\u1d00-\u1dbf\u1e00-\u1fff\u2126\u212a\u212b\u2c60-\u2c7f")
 """The letters a word is made of: Latin (with its accented and extended letters), Greek and Cyrillic, and the
 signs that case-fold to one of them (Ohm, Kelvin, Angstrom). Ranges, not ``[^\\W\\d_]``: faster to match."""
-_MONEY_START = "".join(sorted({code[0] for code in CURRENCY_CODES}))
+_CODE_START = "(?=[" + "".join(sorted({code[0] for code in CURRENCY_CODES})) + "])" + phrase_trie(CURRENCY_CODES)
+"""A quantity that opens with a letter opens with a currency code, then at most one space and a digit ("USD 180"):
+the guard before ``QUANTITY_PATTERN`` (its first letter tested as a set, then the codes as a trie), so other
+words ("distance", "dish", "users") never try it."""
 TOKEN = re.compile(
     r"(?=[\w$£€¥✓✔✗✘❌✅✖👍👎\-\u2212])(?:"  # every token starts so: other positions are passed over at once
     # the same matches as the plain alternation (time|date|qty|w|mark) compiled case-insensitively, only
     # faster: case is ignored only where a letter is literal (units, codes, "pm"), and a branch is tried only
-    # where its first character can stand (a digit for a time or date; a digit, a currency sign or the first
-    # letter of a currency code before two more letters for a quantity)
+    # where its first character can stand (a digit for a time or date; a digit, a currency sign or a currency
+    # code before a digit for a quantity)
     rf"(?=\d|(?i:{MONTH_START}))(?:(?P<time>(?i:{TIME_PATTERN}))|(?P<date>{DATE_PATTERN}))"
-    rf"|(?=[$£€¥\d]|[-\u2212][$£€¥]?\d|(?i:[{_MONEY_START}][A-Z]{{2}}))(?P<qty>(?i:{QUANTITY_PATTERN}))"
+    rf"|(?=[$£€¥\d]|[-\u2212][$£€¥]?\d|(?i:{_CODE_START}\s?\d))(?P<qty>(?i:{QUANTITY_PATTERN}))"
     rf"|(?P<w>[{LETTER}][{LETTER}0-9]*(?:[-_./'+][{LETTER}0-9]+)*)|"  # "étage", "Müller", "Łódź"
     r"(?P<mark>[✓✔✗✘❌✅✖👍👎]\uFE0F?))",
 )
@@ -187,7 +191,9 @@ _APPROVAL_WORDS = frozenset({"fine", "good", "great", "perfect", "ideal", "excel
 PASS_PATTERN = (r"(?<![\w-])(?:" + phrase_trie(PASS_PHRASES + REMARK_PASS_PHRASES + _MORE_PASS) + "|" + _PASS_EXTRA
                 + "|" + VERB_PASS + r")(?![\w-])")
 _PASS_RE = re.compile(PASS_PATTERN)  # on folded text
-_AN_ID = r"[A-Za-z]*[\w-]*\d[\w-]*"
+_AN_ID = r"[\w-]*\d[\w-]*"
+"""A word with a digit (an option id). Written ``[A-Za-z]*[\\w-]*\\d[\\w-]*`` before: the same words, with a
+backtracking cost for every split of the letters between the two runs."""
 ELLIPTICAL = re.compile(rf"^(?:(?:so|as|and so)\s+(?:is|does|was|did|are|were)\s+{_AN_ID}"
                         rf"|(?:same (?:for|with|goes for)|likewise|ditto|also|and)\s+{_AN_ID}"
                         rf"|{_AN_ID},?\s+(?:(?:does|did|is|was|do|are)\s+)?(?:too|as well|also|likewise|ditto)"
@@ -200,14 +206,31 @@ CORRECTION = re.compile(r"\b(?:(?:after all|corrected|on second thoughts?|on ref
                         r"|(?:update[ds]?|correction)\s*:)", re.IGNORECASE)
 """A verdict that corrects those before it ("SV3 is ok after all", "Update: HT02 is fine"). Only words that mark a
 change of mind: "actually" or "the revised check" beside a pass would turn an eliminated option into a pass."""
-_WOULD_BEFORE = re.compile(r"\b(?:would|could|might|may)\s+(?:only\s+|still\s+|have\s+)?(?:be\s+|been\s+)?$",
-                           re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class _Tail:
+    """A pattern that only matches the last few words before a place ("not" before a pass word), and how many
+    whitespace-separated words a match spans at most."""
+
+    pattern: re.Pattern[str]
+    words: int
+
+    def before(self, text: str, end: int) -> re.Match[str] | None:
+        """``pattern.search(text[:end])``, searched from where the last ``words`` words before ``end`` start, not
+        from every position of the text (no match can start before; ``\\b`` still sees the text before)."""
+        head = text[:end].rsplit(None, self.words)
+        return self.pattern.search(text, len(head[0]) if len(head) > self.words else 0, end)
+
+
+_WOULD_BEFORE = _Tail(re.compile(r"\b(?:would|could|might|may)\s+(?:only\s+|still\s+|have\s+)?"
+                                 r"(?:be\s+|been\s+)?$", re.IGNORECASE), 3)  # "would only be"
 _MODALS = frozenset({"would", "could", "might", "may"})
 _CONDITION = re.compile(r"\b(?:if|unless|should|once)\b", re.IGNORECASE)
-_NOT_BEFORE = re.compile(r"\b(?:not|never|no longer|isn't|isn’t|aren't|wasn't|doesn't|don't|didn't|won't|can't|"
-                         r"cannot|hardly|" + NEGATED_BEFORE + r")\s+(?:(?:be|been|being|get|make|makes|made)\s+)?"
-                         r"(?:an?\s+|the\s+)?$",
-                         re.IGNORECASE)
+_NOT_BEFORE = _Tail(re.compile(r"\b(?:not|never|no longer|isn't|isn’t|aren't|wasn't|doesn't|don't|didn't|won't|"
+                               r"can't|cannot|hardly|" + NEGATED_BEFORE + r")\s+"
+                               r"(?:(?:be|been|being|get|make|makes|made)\s+)?(?:an?\s+|the\s+)?$",
+                               re.IGNORECASE), 4)  # "no longer be a"
 _NEGATED_SCOPE = re.compile(
     r"\b(?:nothing|nobody|no one|none of (?:the |our |these |its |their )?[a-z]+|no (?:reason|grounds?|need|cause|"
     r"basis|point|justification)|(?:[a-z]+n['’]t|not|never|cannot)\b[^,;]{0,20}\b(?:any|a) (?:reason|grounds?|"
@@ -303,7 +326,7 @@ def verdict_of(text: str) -> str | None:
     if passed is None and (not _APPROVAL_WORDS.isdisjoint(words) or _it_is(text)):
         approved = _APPROVAL_RE.search(folded(text))  # (most clauses have no approval word)
         if approved is not None and approved.start() < said_from:
-            passed = "fail" if _NOT_BEFORE.search(text[:approved.start()]) else "pass"
+            passed = "fail" if _NOT_BEFORE.before(text, approved.start()) else "pass"
     if failed == "cleared" and passed == "fail":
         return None  # "not rejected, and not approved either": no verdict
     return passed
@@ -341,28 +364,43 @@ def _fail_verdict(text: str, words: set[str], said_from: int) -> str | None:
                           or _NEEDLESS_AFTER.match(text, match.end())):
             return "cleared"  # "there is no reason to drop HP1", "nothing rules it out": not eliminated
         if not _MODALS.isdisjoint(words) and _CONDITION.search(text, match.end()) \
-                and _WOULD_BEFORE.search(text[:match.start()]):
+                and _WOULD_BEFORE.before(text, match.start()):
             return "cleared"  # "HT6 could be rejected if the price rises": a condition
-        if not _NOT_BEFORE.search(text[:match.start()]):
+        if not _NOT_BEFORE.before(text, match.start()):
             return "fail"
     return None
 
 
+_last_pass: tuple[str, tuple[re.Match[str], ...]] = ("", ())
+
+
+def _pass_matches(text: str) -> tuple[re.Match[str], ...]:
+    """The pass phrases and patterns of ``text`` (folded) in order. The answer for the last text is kept, as
+    ``_fail_matches`` keeps its own: the reader asks for the verdict of a clause, then for its pass spans."""
+    global _last_pass
+    last = _last_pass
+    if last[0] == text:
+        return last[1]
+    found = tuple(_PASS_RE.finditer(folded(text)))
+    _last_pass = (text, found)
+    return found
+
+
 def _pass_verdict(text: str, words: set[str], said_from: int) -> str | None:
     """``"pass"`` for the clause's first pass phrase that judges the option, ``"fail"`` when it is negated."""
-    for match in _PASS_RE.finditer(folded(text)):
+    for match in _pass_matches(text):
         said = text[match.start():match.end()].lower()
-        if _WOULD_BEFORE.search(text[:match.start()]) or match.start() >= said_from:
+        if _WOULD_BEFORE.before(text, match.start()) or match.start() >= said_from:
             continue  # "would only pass if the budget were higher": a condition, not a verdict
         if said in ("fits", "fit") and _COUNTED.match(text, match.end()):
             continue  # "fits 60 people": a capacity, not a verdict
         if _other_object(said, text, match.start(), match.end()) or (said in _PASS_ON and _ON.match(text, match.end())):
             continue  # "we keep 2 spare keys", "passed on the savings": no verdict on an option
-        if (said in _PASS_NOUNS and _TICKET_BEFORE.search(text, 0, match.start())) \
+        if (said in _PASS_NOUNS and _TICKET_BEFORE.before(text, match.start())) \
                 or (not _RELATIVES.isdisjoint(words)
                     and _RELATIVE_BEFORE.search(text, max(0, match.start() - 40), match.start())):
             continue  # "a day pass", "beyond anything finance approved": no verdict on the option
-        negated = _NOT_BEFORE.search(text[:match.start()]) or _NOT_AFTER.match(text, match.end())
+        negated = _NOT_BEFORE.before(text, match.start()) or _NOT_AFTER.match(text, match.end())
         return "fail" if negated else "pass"
     return None
 
@@ -376,9 +414,9 @@ _PASS_ON = frozenset({"pass", "passes", "passed"})
 _ON = re.compile(r"\s+(?:on\b|by\b|(?:every|each)\s+\d|(?:\S+\s+){1,5}on\s+to\b)", re.IGNORECASE)
 """After "passes": a pass-on, a passing-by or a frequency ("passes the savings on to guests", "every 20 minutes")."""
 _PASS_NOUNS = frozenset({"pass", "passes"})
-_TICKET_BEFORE = re.compile(r"\b(?:day|week|weekly|month|monthly|season|annual|ski|bus|boarding|train|rail|metro|"
-                            r"museum|city|travel|guest|visitor|backstage|gym|parking|press|access|transit|\d+-day|"
-                            r"multi-day|hall|free|spa|pool)\s+$", re.IGNORECASE)
+_TICKET_BEFORE = _Tail(re.compile(r"\b(?:day|week|weekly|month|monthly|season|annual|ski|bus|boarding|train|rail|"
+                                  r"metro|museum|city|travel|guest|visitor|backstage|gym|parking|press|access|"
+                                  r"transit|\d+-day|multi-day|hall|free|spa|pool)\s+$", re.IGNORECASE), 1)
 """Before "pass": a ticket ("a day pass", "the ski pass"), not a verdict."""
 _RELATIVE_BEFORE = re.compile(r"\b(?:anything|everything|whatever|what|than)\s+(?:[a-z]+\s+){1,3}$", re.IGNORECASE)
 """Before a pass word: what someone else approved or accepts ("beyond anything finance approved")."""
@@ -454,9 +492,8 @@ def _reason_items(text: str) -> list[str]:
 
 def pass_spans(text: str) -> list[tuple[int, int]]:
     """Where ``text`` states a pass ("looks good", "a fit"): words there are verdict, not evidence."""
-    low = folded(text)
-    spans = [m.span() for m in _PASS_RE.finditer(low)]
-    approved = _approval(text, low)
+    spans = [m.span() for m in _pass_matches(text)]
+    approved = _approval(text, folded(text))
     return [*spans, approved.span()] if approved else spans
 
 
@@ -470,7 +507,7 @@ def reason_of(text: str) -> tuple[str, int, int] | None:
     distance" -> ``"price,distance"``, "✗ region", "eliminated (amenity)"): the reason and its span in
     ``text``. None when the clause names no reason in words (a value or nothing follows the phrase)."""
     for match in _fail_matches(text):
-        if _NOT_BEFORE.search(text[:match.start()]) or _COMPARED.match(text[match.start():match.end()]):
+        if _NOT_BEFORE.before(text, match.start()) or _COMPARED.match(text[match.start():match.end()]):
             continue  # "does not match night": what follows is the wanted value, not a reason
         found = _REASON.match(text, match.end())
         if found is None:

@@ -13,7 +13,7 @@ from itertools import pairwise
 
 from relaykit.handoff.compact import family
 from relaykit.handoff.compact_rules import collector_paused  # the reader pauses the collector as the writer does
-from relaykit.handoff.lexicon import TOKEN, fail_spans, pass_spans, verdict_of
+from relaykit.handoff.lexicon import TOKEN, fail_spans, folded, pass_spans, verdict_of
 from relaykit.handoff.table import TOKEN_WORDS, typed
 from relaykit.handoff.text import find_quantities
 from relaykit.memo import remembered
@@ -148,23 +148,47 @@ def is_heading(line: str, option_id: str) -> bool:
     """A line that only introduces an option ("- H01", "id: H01", "### H01 (Thames View)")."""
     rest = _PARENTHESISED.sub(" ", line.replace(option_id, " ", 1))
     if not line.startswith("#"):  # the word count first: it rules out most lines cheaply
-        return len(_heading_words(rest)) <= 1 and verdict_of(rest) is None and not typed(rest)
+        return _one_word_at_most(rest) and verdict_of(rest) is None and not typed(rest)
     if verdict_of(rest) is not None:
         spans = sorted(fail_spans(rest) + pass_spans(rest))  # "### PR1 - rejected": a heading with its verdict
         rest = "".join(" " if any(a <= k < b for a, b in spans) else c for k, c in enumerate(rest))
-    return len(_heading_words(rest)) <= 1 and not typed(rest)
+    return _one_word_at_most(rest) and not typed(rest)
 
 
 _PARENTHESISED = re.compile(r"\([^)]*\)")
 _LETTERS = re.compile(r"[A-Za-z]+")
+_HEADING_FILLER = frozenset({"id", "option", "name"})
 
 
-def _heading_words(rest: str) -> list[str]:
-    return [w for w in _LETTERS.findall(rest) if w.lower() not in ("id", "option", "name")]
+def _one_word_at_most(rest: str) -> bool:
+    """Whether ``rest`` holds at most one word besides "id", "option" and "name" (the count stops at the second
+    word: a line of prose has many)."""
+    seen = 0
+    for m in _LETTERS.finditer(rest):
+        if m.group(0).lower() not in _HEADING_FILLER:
+            seen += 1
+            if seen > 1:
+                return False
+    return True
 
 
-_RATING = r"\b(?:rated|rating|ratings|grade|graded|class|certified|certification|classification|standard|protection)"
+_RATING_WORDS = "rated|rating|ratings|grade|graded|class|certified|certification|classification|standard|protection"
+_RATING = rf"\b(?:{_RATING_WORDS})"
 _RATING_AT = re.compile(_RATING, re.IGNORECASE)
+_RATING_FOLDED = re.compile(_RATING_WORDS)  # on folded text: its first letters let the search skip ahead
+_CHUNK = 1 << 16
+
+
+def rated_somewhere(trace: str) -> bool:
+    """Whether ``_RATING_AT`` finds a rating word in ``trace``. Searching a trace that has none case-insensitively
+    tries every position; here the words are looked for in the folded text (``lexicon.folded``: the same letters
+    as case-insensitive matching takes them) a chunk at a time, and each place found is confirmed by
+    ``_RATING_AT`` on the trace itself (its word boundary). Chunks overlap by more than a word's length."""
+    for start in range(0, len(trace), _CHUNK):
+        low = folded(trace[start:start + _CHUNK + 16])
+        if any(_RATING_AT.match(trace, start + m.start()) for m in _RATING_FOLDED.finditer(low)):
+            return True
+    return False
 _RATING_BEFORE = re.compile(_RATING + r"\s*(?:[:=]\s*|of\s+|an?\s+)?$", re.IGNORECASE)
 
 
@@ -183,7 +207,7 @@ def option_ids(trace: str, id_re: re.Pattern[str], exclude: frozenset[str]) -> f
     "ISO-9001" is not an option), or every id when no prefix repeats. None when every match counts."""
     every = set(id_re.findall(trace)) if not id_re.groups else {m.group(0) for m in id_re.finditer(trace)}
     family_of = {i: family(i) for i in every}  # once per id (a large trace names many)
-    if _RATING_AT.search(trace):
+    if rated_somewhere(trace):
         every -= _ratings(trace, id_re, family_of)
     others = Counter(family_of[i] for i in every if i not in exclude)
     # an id the goal names is still an option when other ids of its family name options too (a persona that
@@ -372,10 +396,14 @@ def sentences_of(line: str) -> tuple[str, ...]:
 
 @remembered
 def clauses_of(sentence: str) -> tuple[str, ...]:
-    if ";" not in sentence and "," not in sentence and "wh" not in sentence.lower() \
+    low = sentence.lower()
+    if ";" not in sentence and "," not in sentence and "wh" not in low \
             and "the former" not in sentence and "the latter" not in sentence:
         return (sentence.strip(),)  # nothing _CLAUSE_SPLIT splits at ("while" and "whereas" need their "wh")
-    parts = _CLAUSE_SPLIT.split(sentence)
+    # each of _CLAUSE_SPLIT's cuts needs a ";", "while" / "whereas", "but" or "the " (in any case: no other letter
+    # folds to one of theirs), so most sentences with a comma are not searched
+    parts = _CLAUSE_SPLIT.split(sentence) if ";" in sentence or "wh" in low or "but" in low or "the " in low \
+        else [sentence]
     if (", " in sentence and ("other" in sentence or "rest" in sentence or "remaining" in sentence  # the words
                               or "first" in sentence or "last" in sentence or "final" in sentence)) \
             or "the former" in sentence or "the latter" in sentence \
@@ -460,6 +488,7 @@ __all__ = [
     "masked",
     "option_ids",
     "prose_or_notes",
+    "rated_somewhere",
     "respective",
     "row_number",
     "sentences_of",

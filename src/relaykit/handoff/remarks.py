@@ -17,10 +17,10 @@ from relaykit.handoff.lexicon import (
     verdict_of,
 )
 
-_QUANTIFIED = re.compile(r"(?<!meets )(?<!meet )(?<!clears )(?<!satisfies )(?<!passes )(?<!fails )"  # "meets both"
-                         r"\b(?:none|all(?!\s+(?:good|fine|set|clear)\b)|others?|every\w*|rest|remaining|both|each|"
+_QUANTIFIED = re.compile(r"\b(?<!meets )(?<!meet )(?<!clears )(?<!satisfies )(?<!passes )(?<!fails )"  # "meets both"
+                         r"(?:none|all(?!\s+(?:good|fine|set|clear)\b)|others?|every\w*|rest|remaining|both|each|"
                          r"any\w*|no option\w*)\b",
-                         re.IGNORECASE)
+                         re.IGNORECASE)  # the word boundary first: most places fail there, before the lookbehinds
 _LEADING = re.compile(r"^(?:(?:so|then|and|but|thus|hence|therefore)[\s,]+)?", re.IGNORECASE)
 _INTERJECTION = re.compile(r"^(?:fine|ok|okay|yes|yep|yeah|no|nope|nah|right|well|sure|alright|good|great|agreed|"
                            r"sadly|unfortunately|honestly|frankly|actually|alas|hmm|ah|oh|nice|cool|perfect|meh|ugh)\s*[,!.–—-]+\s*",

@@ -59,11 +59,15 @@ class Row:
             self.body = f"{self.body} {token}" if self.body else token
 
     def extend(self, tokens: Iterable[str]) -> None:
-        """``add`` each token in turn (one call per clause, not one per token)."""
+        """``add`` each token in turn (one call per clause, not one per token): a token is whole in the body
+        where, with a space on each side, it is in the body with a space on each side (one search, as
+        ``_holds`` finds)."""
         body = self.body
+        padded = f" {body} "
         for token in tokens:
-            if not _holds(body, token):
+            if f" {token} " not in padded:
                 body = f"{body} {token}" if body else token
+                padded = f" {body} "
         self.body = body
 
     @property
