@@ -34,7 +34,6 @@ from relaykit.embeddings.base import Vectors
 PROJECTED_DIM = 64
 FILTER_DIM = 32  # a cell keeps the first this many projected dimensions of its rows: what a query scores there
 FILTER_SLACK = 3.3  # chi-square(32)/32 exceeds 3.3 with probability ~1e-9 (a true match dropped: a miss)
-PROJECTED_SLACK = 2.45  # chi-square(64)/64 exceeds 2.45 with probability ~1e-9: the second cut, in all 64
 EXACT_BELOW = 2048  # rows; smaller groups are scored exactly in one pass
 RERANK = 256  # projected candidates scored exactly, at most
 CELLS = 512  # inverted-file cells of a large group, at most
@@ -312,8 +311,7 @@ class GroupIndex:
         if n >= EXACT_BELOW and self._centroids is None:
             self._build_cells()
         pending = self._pending_rows() if self._moved else None
-        return View(self.keys, n, self._full, self._tail, pending, self._cells, self._centroids, self._projection_t,
-                    self._proj)
+        return View(self.keys, n, self._full, self._tail, pending, self._cells, self._centroids, self._projection_t)
 
     def _assign(self, centroids: Vectors) -> None:
         """File every row under its nearest centroid (``_cell``), in blocks."""
@@ -364,7 +362,6 @@ class View:
     cells: list[_Cell]
     centroids: Vectors | None
     projection_t: Vectors | None
-    proj: Vectors  # each row's projection (all PROJECTED_DIM), for the second cut of the candidates
 
     def search(self, query: Vectors, threshold: float, limit: int = 8) -> list[tuple[str, float]]:
         """Up to ``limit`` (key, similarity) pairs with cosine >= ``threshold``, most similar first."""
@@ -430,13 +427,7 @@ class View:
         rows = np.concatenate([cell.ids[:size] for size, cell in cells])[keep]
         if rows.size > RERANK:
             rows = rows[np.argpartition(-scores[keep], RERANK)[:RERANK]]
-        rows = rows[rows < self.n]  # rows filed after the view was taken are not in it
-        # the same bound in all PROJECTED_DIM dimensions (tighter: chi-square(64) is narrower) drops most rows
-        # that only the FILTER_DIM let through, reading their 64 projected values where scoring them exactly
-        # reads 384 each, from rows scattered over the whole matrix (a templated miss passes dozens)
-        apart = self.proj[rows] - pq
-        close = np.einsum("ij,ij->i", apart, apart) <= PROJECTED_SLACK * max(2.0 - 2.0 * threshold, 1e-3)
-        return rows[close]
+        return rows[rows < self.n]  # rows filed after the view was taken are not in it
 
 
 class SemanticIndex:
