@@ -126,29 +126,6 @@ def test_the_centroids_are_scored_in_one_call(monkeypatch: Any) -> None:
     assert index_module.CELLS in shapes, f"the centroids were scored in pieces: {shapes}"
 
 
-def test_the_second_cut_drops_rows_only_the_filter_dimensions_let_through(monkeypatch: Any) -> None:
-    """Templated requests leave many rows near a query (cosine ~0.7) that pass the cut in the cells' FILTER_DIM
-    dimensions; the cut in all PROJECTED_DIM drops most of them before their full vectors are read, and keeps
-    every row that reaches the threshold."""
-    rng = np.random.default_rng(9)
-    dim = 384
-    query = unit_rows(rng, 1, dim)[0]
-    near = 0.7 * query + np.sqrt(1 - 0.49) * unit_rows(rng, 400, dim)
-    close = 0.95 * query + np.sqrt(1 - 0.95**2) * unit_rows(rng, 5, dim)
-    rows = np.vstack([unit_rows(rng, EXACT_BELOW * 2, dim), near, close]).astype(np.float32)
-    rows /= np.linalg.norm(rows, axis=1, keepdims=True)
-    index = GroupIndex()
-    index.add([f"k{i}" for i in range(len(rows))], rows)
-    view = index.view()
-    tight = view._candidates(query, 0.9)
-    monkeypatch.setattr(index_module, "PROJECTED_SLACK", 1e9)  # the first cut alone
-    loose = view._candidates(query, 0.9)
-    assert len(loose) < index_module.RERANK, "the first cut's candidates are all there (none cut at RERANK)"
-    probed = set(np.flatnonzero(rows @ query >= 0.9).tolist()) & set(loose.tolist())  # in the probed cells
-    assert len(probed) >= 3 and probed <= set(tight.tolist())
-    assert len(tight) * 2 < len(loose), f"{len(tight)} candidates after the second cut, {len(loose)} before"
-
-
 def test_a_cell_takes_rows_one_by_one_and_grows_when_full() -> None:
     cell = index_module._Cell(np.arange(3), np.ones((3, 64), np.float32), np.full(3, 2.0, np.float32))
     capacity = len(cell.ids)
