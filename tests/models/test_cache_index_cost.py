@@ -104,3 +104,53 @@ def test_cells_keep_the_filter_dimensions_and_still_find_every_match() -> None:
         noisy /= np.linalg.norm(noisy)
         assert float(noisy @ rows[i]) >= 0.95
         assert index.search(noisy, 0.95)[0][0] == f"k{i}"
+
+
+def test_the_centroids_are_scored_in_one_call(monkeypatch: Any) -> None:
+    """A group of CELLS cells scores its centroids in one matrix-vector product, not one per HELD rows."""
+    rng = np.random.default_rng(5)
+    index = GroupIndex()
+    rows = unit_rows(rng, index_module.CELLS * index_module.ROWS_PER_CELL)
+    index.add([f"k{i}" for i in range(len(rows))], rows)
+    view = index.view()
+    assert view.centroids is not None and len(view.centroids) == index_module.CELLS
+    shapes: list[int] = []
+    dot = np.dot
+
+    def counted(a: np.ndarray, b: np.ndarray, **kwargs: Any) -> Any:
+        shapes.append(a.shape[0])
+        return dot(a, b, **kwargs)
+
+    monkeypatch.setattr(index_module, "_DOT", counted)
+    assert 3 in view._candidates(rows[3], 0.95).tolist()
+    assert index_module.CELLS in shapes, f"the centroids were scored in pieces: {shapes}"
+
+
+def test_a_cell_takes_rows_one_by_one_and_grows_when_full() -> None:
+    cell = index_module._Cell(np.arange(3), np.ones((3, 64), np.float32), np.full(3, 2.0, np.float32))
+    capacity = len(cell.ids)
+    line = np.arange(index_module.FILTER_DIM + 1, dtype=np.float32)
+    for row in range(3, capacity + 5):
+        cell.append(row, line + row)
+    assert len(cell.ids) > capacity and cell.size == capacity + 5
+    assert cell.ids[: cell.size].tolist() == list(range(capacity + 5))
+    assert cell.rows[0, index_module.FILTER_DIM] == 1.0 and cell.rows[7].tolist() == (line + 7).tolist()
+
+
+def test_a_batch_files_each_row_under_its_nearest_cell() -> None:
+    rng = np.random.default_rng(13)
+    index = GroupIndex()
+    index.add([f"k{i}" for i in range(EXACT_BELOW * 2)], unit_rows(rng, EXACT_BELOW * 2, 384))
+    index.view()  # draws the cells
+    start = len(index)
+    for i in range(LOOSE):
+        index.add([f"n{i}"], unit_rows(rng, 1, 384))
+    assert index.pending == 0 and index._centroids is not None
+    for row in range(start, start + LOOSE):
+        nearest = int(np.argmax(index._centroids @ index._proj[row]))
+        assert index._cell[row] == nearest
+        cell = index._cells[nearest]
+        at = cell.ids[: cell.size].tolist().index(row)
+        kept = index._proj[row, : index_module.FILTER_DIM]
+        assert np.allclose(cell.rows[at, : index_module.FILTER_DIM], kept)
+        assert np.isclose(cell.rows[at, index_module.FILTER_DIM], float(kept @ kept) / 2.0, rtol=1e-5)

@@ -215,3 +215,27 @@ def test_sqlite_failing_mid_run_degrades_to_model_calls(tmp_path: Path) -> None:
     with pytest.warns(RuntimeWarning, match="c.sqlite failed"):
         assert cached.complete("after").text == "answer to after"
     assert cached.stats.store_errors >= 1 and model.calls == 2
+
+
+def test_keys_and_groups_are_digests_of_the_request_material() -> None:
+    """The key and the group are read from one copy of the request's key material; both stay the digests that
+    earlier releases stored, so entries already on disk are found."""
+    import hashlib
+
+    from relaykit.models.cache.cached import split_query
+
+    def digest(material: dict[str, object]) -> str:
+        return hashlib.sha256(json.dumps(material, sort_keys=True, default=str).encode()).hexdigest()
+
+    cached = Cached(ScriptedModel(lambda r: "answer", name="m"), MemoryStore(), mode="semantic", namespace="ns",
+                    embedder=HashingEmbedder())
+    request = ChatRequest.of([{"role": "system", "content": "be brief"}, {"role": "user", "content": "the date?"}],
+                             temperature=0.3, max_tokens=40)
+    material = request.cache_key_material()
+    assert cached.key(request) == digest({"model": "m", "namespace": "ns", **material})
+    context = split_query(request.messages)[1]
+    assert cached.group(request) == digest({"model": "m", "namespace": "ns", "embedder": "hashing-512",
+                                            **{**material, "messages": context}})
+    cached.complete(request)
+    stored = cached.store.get(cached.key(request), time.time())
+    assert stored is not None and stored.group == cached.group(request)

@@ -186,32 +186,36 @@ class Cached(ModelWrapper):
 
     def key(self, request: ChatRequest) -> str:
         """The exact cache key of ``request``."""
-        return _digest({"model": self.key_name, "namespace": self.namespace, **request.cache_key_material()})
+        return self._key(request.cache_key_material())
+
+    def _key(self, material: dict[str, Any]) -> str:
+        return _digest({"model": self.key_name, "namespace": self.namespace, **material})
 
     def group(self, request: ChatRequest) -> str:
         """What a semantic hit must share with the request: everything except the last user message."""
-        return self._group(request, split_query(request.messages)[1])
+        return self._group(request.cache_key_material(), split_query(request.messages)[1])
 
-    def _group(self, request: ChatRequest, context: list[Any]) -> str:
-        material = request.cache_key_material()
-        material["messages"] = context
+    def _group(self, material: dict[str, Any], context: list[Any]) -> str:
+        """The group digest from the request's key material (read once per lookup, for the key too)."""
         return _digest({"model": self.key_name, "namespace": self.namespace, "embedder": self.embedder.name,
-                        **material})
+                        **material, "messages": context})
 
     # -- lookup -------------------------------------------------------------------------------------
 
     def lookup(self, request: ChatRequest | Sequence[Message] | str, **params: Any) -> ChatResponse | None:
         """The cached answer to ``request``, or ``None``; never calls the model (a hit is counted)."""
         req = request if isinstance(request, ChatRequest) else ChatRequest.of(request, **params)
-        return self._find(req, self.key(req), time.time())[0]
+        material = req.cache_key_material()
+        return self._find(req, material, self._key(material), time.time())[0]
 
-    def _find(self, request: ChatRequest, key: str, now: float) -> tuple[ChatResponse | None, _Probe | None]:
+    def _find(self, request: ChatRequest, material: dict[str, Any], key: str,
+              now: float) -> tuple[ChatResponse | None, _Probe | None]:
         """(hit or None, the semantic probe: last user message, its embedding and group -- to store a miss)."""
         if not self._mode.semantic:
             entry = self._safe(lambda: self.store.get(key, now))
             return (None if entry is None else self._hit(entry, request, "exact", 1.0, now)), None
         text, context = split_query(request.messages)
-        group, read = self._group(request, context), None
+        group, read = self._group(material, context), None
         lookup = getattr(self.store, "lookup", None)
         if lookup is not None:  # the exact entry and the group's changes in one statement
             entry, read = self._read(group, lambda since: lookup(key, now, self.namespace, group, since))
@@ -229,9 +233,9 @@ class Cached(ModelWrapper):
         return None, probe
 
     def _complete(self, request: ChatRequest) -> ChatResponse:
-        key = self.key(request)
-        now = time.time()
-        hit, probe = self._find(request, key, now)
+        material = request.cache_key_material()
+        key, now = self._key(material), time.time()
+        hit, probe = self._find(request, material, key, now)
         if hit is not None:
             return hit
         self._count(misses=1)

@@ -57,13 +57,14 @@ def _projection(dim: int) -> Vectors:
 
 
 _DOT = np.dot  # a BLAS matrix-vector product (sgemv): one call per block, where numpy's vecdot ran one per row
-HELD = 500
+HELD = 512
 """Rows per ``_rowdot`` call, at most: numpy gives the GIL up around larger loops (with numpy 2.4, ``matmul`` of a
 512 x 64 matrix and a vector does, ``vecdot`` from 512 rows on; ``dot`` was not seen to, but is not promised
 not to), and a thread that gives it up for a few microseconds among busy threads waits for another's whole
 turn to get it back; a few calls of at most this many rows keep the GIL. Blocks this small also stay under
 OpenBLAS's bound for threading a matrix-vector product, so its thread pool is never woken (its spinning threads
-cost every thread of the process on a busy machine)."""
+cost every thread of the process on a busy machine): 512 x 384 ran on the calling thread, 2,048 x 384 did not.
+``CELLS`` centroids are scored in one call."""
 GEMM_WORK = 1 << 18
 """Multiply-adds per matrix-matrix block at most (``_matmul``): OpenBLAS runs a product this small on the calling
 thread (above it, it wakes its thread pool, and numpy gives the GIL up)."""
@@ -114,6 +115,22 @@ class _Cell:
 
     def extend(self, ids: Ids, proj: Vectors, norm2: Vectors) -> None:
         need = self.size + len(ids)
+        self._reserve(need)
+        self.ids[self.size: need] = ids
+        self.rows[self.size: need, :FILTER_DIM] = proj[:, :FILTER_DIM]
+        self.rows[self.size: need, FILTER_DIM] = norm2 / 2.0
+        self.size = need
+
+    def append(self, row: int, extended: Vectors) -> None:
+        """File one row: ``extended`` holds its first ``FILTER_DIM`` projected dimensions and half their squared
+        norm (a batch files each of its rows this way: two item writes, where a slice per cell took six calls)."""
+        size = self.size
+        self._reserve(size + 1)
+        self.ids[size] = row
+        self.rows[size] = extended
+        self.size = size + 1  # last: a search reads the size first, then the rows below it
+
+    def _reserve(self, need: int) -> None:
         if need > len(self.ids):  # room for 1/HEADROOM more (a cell filled at a build takes rows next), or double
             capacity = max(16, need + need // HEADROOM, self.size * 2)
             grown_ids = np.empty(capacity, dtype=np.int64)  # not zeroed: nothing past ``size`` is read
@@ -121,10 +138,6 @@ class _Cell:
             grown = np.empty((capacity, FILTER_DIM + 1), dtype=np.float32)
             grown[: self.size] = self.rows[: self.size]
             self.ids, self.rows = grown_ids, grown
-        self.ids[self.size: need] = ids
-        self.rows[self.size: need, :FILTER_DIM] = proj[:, :FILTER_DIM]
-        self.rows[self.size: need, FILTER_DIM] = norm2 / 2.0
-        self.size = need
 
     def remove(self, row: int) -> None:
         found = np.flatnonzero(self.ids[: self.size] == row)
@@ -210,7 +223,12 @@ class GroupIndex:
             if not keys:
                 return
         self._grow(len(self.keys) + len(keys), dim)
-        self._full[np.asarray([self._row(key) for key in keys])] = vectors
+        start = len(self.keys)
+        rows = [self._row(key) for key in keys]
+        if len(self.keys) - start == len(rows):  # every key new (rows start, start + 1, ...): one slice
+            self._full[start: start + len(rows)] = vectors
+        else:
+            self._full[np.asarray(rows)] = vectors
         if self._centroids is None:
             return
         if len(self.keys) >= 2 * self._drawn_at:  # the group has doubled: draw the cells again at the next search
@@ -233,6 +251,8 @@ class GroupIndex:
         return row
 
     def _pending_rows(self) -> Ids:
+        if not self._moved:
+            return np.arange(self._tail, len(self.keys), dtype=np.int64)
         moved = np.fromiter(self._moved, dtype=np.int64, count=len(self._moved))
         return np.concatenate([moved, np.arange(self._tail, len(self.keys), dtype=np.int64)])
 
@@ -241,27 +261,29 @@ class GroupIndex:
         assert self._projection_t is not None
         rows = self._pending_rows()
         if rows.size:
-            projected = _matmul(self._full[rows], self._projection_t)
-            self._proj[rows] = projected
+            # the usual batch is the tail alone: read and written through slices (no gathered copies)
+            at: slice | Ids = slice(self._tail, len(self.keys)) if not self._moved else rows
+            projected = _matmul(self._full[at], self._projection_t)
+            self._proj[at] = projected
             kept = projected[:, :FILTER_DIM]  # the squared norm of what a cell keeps
-            self._norm2[rows] = np.einsum("ij,ij->i", kept, kept)
+            self._norm2[at] = np.einsum("ij,ij->i", kept, kept)
         self._tail, self._moved = len(self.keys), {}
         return rows
 
     def _file_pending(self) -> None:
-        """Project the pending rows and file each under its nearest cell, one batch per cell."""
+        """Project the pending rows and file each under its nearest cell."""
         assert self._centroids is not None
         rows = self._project_pending()
         if not rows.size:
             return
-        cells = np.argmax(_matmul(self._proj[rows], self._centroids), axis=1).astype(np.int16)
+        proj = self._proj[rows]
+        cells = np.argmax(_matmul(proj, self._centroids), axis=1)
         self._cell[rows] = cells
-        order = np.argsort(cells, kind="stable")
-        rows, cells = rows[order], cells[order]
-        starts = np.concatenate([[0], np.flatnonzero(cells[1:] != cells[:-1]) + 1])
-        for start, end in itertools.pairwise([*starts.tolist(), len(rows)]):
-            ids = rows[start:end]
-            self._cells[int(cells[start])].extend(ids, self._proj[ids], self._norm2[ids])
+        extended = np.empty((len(rows), FILTER_DIM + 1), dtype=np.float32)
+        extended[:, :FILTER_DIM] = proj[:, :FILTER_DIM]
+        extended[:, FILTER_DIM] = self._norm2[rows] / 2.0
+        for row, cell, line in zip(rows.tolist(), cells.tolist(), extended):
+            self._cells[cell].append(row, line)
 
     def keep_last(self, limit: int) -> None:
         """Drop all but the ``limit`` most recently added rows."""
@@ -439,6 +461,8 @@ class SemanticIndex:
 
     def enforce(self) -> None:
         """Evict least recently used groups until both bounds hold (the newest group keeps its newest rows)."""
+        if len(self._groups) <= self.max_groups and self.entries <= self.max_entries:
+            return  # the usual call, after a write: nothing to evict, and no group over the bound
         while len(self._groups) > self.max_groups:
             self._groups.popitem(last=False)
         while len(self._groups) > 1 and self.entries > self.max_entries:

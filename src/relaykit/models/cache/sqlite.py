@@ -221,9 +221,15 @@ class SQLiteStore:
         would otherwise run two, and with several writer threads each statement is one more wait for the GIL)."""
         with self._guard() as db:
             rows = db.execute(LOOKUP, (namespace, group, since, now, key)).fetchall()
-        found = next((row[1:] for row in rows if row[0] == 0), None)
-        version = next((int(row[1]) for row in rows if row[0] == 1), 0)
-        return self._entry(found, now), self._changes(version, [row[1:4] for row in rows if row[0] == 2], since)
+        found, version, changed = None, 0, []
+        for row in rows:  # one pass: the tags come in order, 0 and 1 at most once each
+            if row[0] == 2:
+                changed.append(row[1:4])
+            elif row[0] == 1:
+                version = int(row[1])
+            else:
+                found = row[1:]
+        return self._entry(found, now), self._changes(version, changed, since)
 
     def put(self, entry: CacheEntry) -> None:
         self.put_many([entry])
