@@ -17,19 +17,25 @@ def unit_rows(rng: np.random.Generator, n: int, dim: int = 64) -> np.ndarray:
     return rows / np.linalg.norm(rows, axis=1, keepdims=True)
 
 
+def counted_dots(monkeypatch: Any) -> list[int]:
+    """The index's dot products from now on record the rows of each call (their results unchanged)."""
+    shapes: list[int] = []
+    dot = np.dot
+
+    def counted(a: np.ndarray, b: np.ndarray, **kwargs: Any) -> Any:
+        shapes.append(a.shape[0])
+        return dot(a, b, **kwargs)
+
+    monkeypatch.setattr(index_module, "_DOT", counted)
+    return shapes
+
+
 @pytest.mark.parametrize("rows", [1, HELD, HELD + 1, 512, 2047, 3 * HELD + 7])
 def test_rowdot_scores_at_most_held_rows_per_call(rows: int, monkeypatch: Any) -> None:
     rng = np.random.default_rng(rows)
     matrix, vector = unit_rows(rng, rows, 65), unit_rows(rng, 1, 65)[0]
     expected = matrix.astype(np.float64) @ vector.astype(np.float64)
-    calls: list[int] = []
-    dot = np.dot
-
-    def counted(a: np.ndarray, b: np.ndarray, **kwargs: Any) -> Any:
-        calls.append(a.shape[0])
-        return dot(a, b, **kwargs)
-
-    monkeypatch.setattr(index_module, "_DOT", counted)
+    calls = counted_dots(monkeypatch)
     got = index_module._rowdot(matrix, vector)
     assert got.dtype == np.float32 and np.allclose(got, expected, atol=1e-6)
     assert max(calls) <= HELD and sum(calls) == rows, "a call over HELD rows gives the GIL up"
@@ -114,14 +120,7 @@ def test_the_centroids_are_scored_in_one_call(monkeypatch: Any) -> None:
     index.add([f"k{i}" for i in range(len(rows))], rows)
     view = index.view()
     assert view.centroids is not None and len(view.centroids) == index_module.CELLS
-    shapes: list[int] = []
-    dot = np.dot
-
-    def counted(a: np.ndarray, b: np.ndarray, **kwargs: Any) -> Any:
-        shapes.append(a.shape[0])
-        return dot(a, b, **kwargs)
-
-    monkeypatch.setattr(index_module, "_DOT", counted)
+    shapes = counted_dots(monkeypatch)
     assert 3 in view._candidates(rows[3], 0.95).tolist()
     assert index_module.CELLS in shapes, f"the centroids were scored in pieces: {shapes}"
 
