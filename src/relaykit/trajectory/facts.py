@@ -39,7 +39,7 @@ from relaykit.trajectory.digest import (
     spotted,
     text_words,
 )
-from relaykit.trajectory.parse import Msg, Step, Trajectory, is_request_only
+from relaykit.trajectory.parse import Msg, Step, Trajectory, is_request_only, request_turns
 
 FACTS_LABEL = "facts from elided steps: "
 RECENCY_WEIGHT = 1.0
@@ -103,10 +103,8 @@ of an acted-on one; tuned on bfcl-dev: 3 -> 6 took 30% from 0.62 to 0.71, 4.5 an
 
 
 def request_text(step: Step) -> str:
-    """The user turns that follow the step's tool results: a multi-turn user's next request, parsed into the step."""
-    obs = step.observation
-    after_tool = [any(m.get("role") == "tool" for m in obs[:k]) for k in range(len(obs))]
-    return "\n".join(tokens.message_text(m) for k, m in enumerate(obs) if after_tool[k] and m.get("role") == "user")
+    """The text of the user turns that follow the step's tool results (:func:`parse.request_turns`)."""
+    return "\n".join(tokens.message_text(m) for m in request_turns(step))
 
 
 def pending_items(step: Step, acted: Mapping[str, int]) -> frozenset[str]:
@@ -130,7 +128,6 @@ def pending_items(step: Step, acted: Mapping[str, int]) -> frozenset[str]:
 
 
 _QUOTED = dict(PATTERNS)["quoted"]
-
 
 
 SIBLING_WINDOW = 60

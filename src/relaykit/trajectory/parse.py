@@ -173,14 +173,20 @@ def mask_observation(step: Step, form: Form, placeholder: str = PLACEHOLDER) -> 
     return replace(step, observation=observation, masked=True)
 
 
+def request_turns(step: Step) -> list[Msg]:
+    """The user turns that follow the step's tool results: a multi-turn user's next request, parsed into the step."""
+    obs = step.observation
+    after_tool = [any(m.get("role") == "tool" for m in obs[:k]) for k in range(len(obs))]
+    return [m for k, m in enumerate(obs) if after_tool[k] and m.get("role") == "user"]
+
+
 def requests_only(step: Step) -> Step | None:
     """The step cut to the user turns that follow its tool results (a multi-turn user's next request, parsed into
     the step), its call and results elided; ``None`` when it holds none (ReAct text never does). The first request
     stands where the action stood, so the step renders as those user turns alone: a list still valid (no call
     without its result), and the words the user asked for (a tweet's text, a ticket's title) survive the step.
     Marked masked: the step is elided, its facts go to the facts block."""
-    after_tool = [any(m.get("role") == "tool" for m in step.observation[:k]) for k in range(len(step.observation))]
-    requests = [m for k, m in enumerate(step.observation) if after_tool[k] and m.get("role") == "user"]
+    requests = request_turns(step)
     if not requests or step.action.get("role") == "user":
         return None
     return Step(step.index, requests[0], tuple(requests[1:]), masked=True)
@@ -204,4 +210,4 @@ def _masked(message: Msg, form: Form, placeholder: str) -> Msg:
 
 
 __all__ = ["PLACEHOLDER", "Form", "Msg", "Step", "Trajectory", "is_request_only", "mask_observation", "parse", "render",
-           "render_messages", "requests_only"]
+           "render_messages", "request_turns", "requests_only"]
