@@ -13,7 +13,7 @@ from relaykit.handoff.evidence import read_evidence
 from relaykit.handoff.text import find_quantities
 
 KNOWN_GAPS = ("vendor-", '"Gold"', "fails nothing",
-              "HW5? No.", "excluded from nothing", "HT1/HT2/HT3", "Prices (HT4, HT5)", "Respectively priced",
+              "HW5? No.", "excluded from nothing", "Respectively priced",
               "LM7, not LM8", "2 350 EUR")
 
 
@@ -177,3 +177,32 @@ def test_a_restated_bound_beside_the_options_value_still_goes() -> None:
 def test_an_elliptical_clause_shares_the_verdict_before(trace: str, verdicts: dict[str, str | None]) -> None:
     rows = read_evidence(trace, "Pick one.").rows
     assert {k: rows[k].verdict for k in verdicts} == verdicts
+
+
+@pytest.mark.parametrize(("trace", "expected"), [
+    # one value per id, in order, without "respectively"; a list's last unit is all of it
+    ("HT1, HT2 and HT3 cost 40, 55 and 70 USD.", {"HT1": "40 USD", "HT2": "55 USD", "HT3": "70 USD"}),
+    ("HT1, HT2 and HT3 cost 40, 55 and 70 USD respectively.", {"HT1": "40 USD", "HT2": "55 USD", "HT3": "70 USD"}),
+    ("HT1 and HT2 are 4 km and 6 km away.", {"HT1": "4 km", "HT2": "6 km"}),
+    ("Prices (HT4, HT5): 120 USD, 95 USD.", {"HT4": "120 USD", "HT5": "95 USD"}),
+    ("HT1/HT2/HT3 cost 40/55/70 USD.", {"HT1": "40 USD", "HT2": "55 USD", "HT3": "70 USD"}),
+    ("HT1 and HT2 cost 40/55 USD.", {"HT1": "40 USD", "HT2": "55 USD"}),
+])
+def test_a_list_of_one_value_per_id_goes_to_each_in_order(trace: str, expected: dict[str, str]) -> None:
+    rows = read_evidence(trace, "Pick one under the limit.").rows
+    for option_id, value in expected.items():
+        assert value in rows[option_id].evidence, (option_id, rows[option_id].evidence)
+        others = [q for k, r in rows.items() if k != option_id for q in _numbers(r.evidence)]
+        assert float(value.split()[0]) not in others, option_id
+
+
+@pytest.mark.parametrize("trace", [
+    "HT4 and HT5 are between 120 and 140 USD.",  # a range, said of both
+    "HT4 and HT5 cost 120 or 140 USD.",  # "or": no list of one per id
+    "HT4 and HT5 cost 120 USD and take 3 hours.",  # two kinds of value
+    "HT1 and HT2 arrive on 10/11.",  # may be a date
+])
+def test_no_list_of_one_value_per_id_where_the_clause_says_otherwise(trace: str) -> None:
+    rows = read_evidence(trace, "Pick one under the limit.").rows
+    first, second = (_numbers(rows[k].evidence) for k in list(rows)[:2])
+    assert not (len(first) == 1 and len(second) == 1 and first != second), (first, second)

@@ -18,7 +18,7 @@ import re
 from collections.abc import Collection, Sequence
 
 from relaykit.handoff.lexicon import verdict_of
-from relaykit.handoff.reading import CONNECTORS, RESPECTIVELY
+from relaykit.handoff.reading import CONNECTORS, RESPECTIVELY, implied_list
 from relaykit.handoff.table import typed
 
 _SEPARATOR = re.compile(r",\s+|;\s*|:\s+|\s+[-–—]\s+|\s+(?:and|but|while|whereas)\s+", re.IGNORECASE)
@@ -75,7 +75,7 @@ def shifted(pieces: list[str], id_re: re.Pattern[str]) -> tuple[list[str], list[
 
 def shared_predicates(pieces: list[str], id_re: re.Pattern[str]) -> list[str]:
     """Pieces named bare ("VD1 and ") before a piece with a plural predicate ("VD2 are in, ") take that
-    predicate: "VD1 are in, "."""
+    predicate: "VD1 are in, " (not when it lists one value per id: ``reading.implied_list``)."""
     out = list(pieces)
     waiting: list[int] = []
     for k, piece in enumerate(pieces):
@@ -84,7 +84,8 @@ def shared_predicates(pieces: list[str], id_re: re.Pattern[str]) -> list[str]:
         if not CONNECTORS.sub("", rest):
             waiting.append(k)
             continue
-        if waiting and named is not None and _PLURAL.match(rest) and not RESPECTIVELY.search(rest):
+        if waiting and named is not None and _PLURAL.match(rest) and not RESPECTIVELY.search(rest) \
+                and not implied_list(rest, len(waiting) + 1):  # "VD1 and VD2 are 4 km and 6 km away": one each
             for w in waiting:
                 said = id_re.match(pieces[w])
                 out[w] = (said.group(0) if said else "") + rest
