@@ -14,7 +14,7 @@ from relaykit.handoff.text import find_quantities
 
 KNOWN_GAPS = ("vendor-", '"Gold"', "fails nothing",
               "HW5? No.", "excluded from nothing", "Respectively priced",
-              "LM7, not LM8", "2 350 EUR")
+              "2 350 EUR")
 
 
 def _numbers(text: str) -> set[float]:

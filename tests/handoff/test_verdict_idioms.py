@@ -44,6 +44,9 @@ def test_probe_verdicts(group: str, probe: Probe) -> None:
     ("nicht geeignet", "fail"), ("Retenu.", "pass"), ("non retenue", "fail"), ("Écarté.", "fail"),
     ("ne convient pas", "fail"), ("descartado", "fail"), ("aprobado", "pass"), ("no cumple", "fail"),
     ("neither qualifies", "fail"),
+    # awards: the option that gets the contract or the job passes; not getting it fails
+    ("LM7 gets the contract", "pass"), ("LM7 is awarded the contract", "pass"), ("NA3 got the job", "pass"),
+    ("LM8 does not get the contract", "fail"), ("NA4 did not get the job", "fail"),
     # evidence, not verdicts
     ("the flat has 2 sinks and a bath", None), ("advanced features such as SSO", None), ("cut flowers daily", None),
     ("oficina fuera de la ciudad", None), ("price drops 10.", None), ("we cannot use cash there", None),

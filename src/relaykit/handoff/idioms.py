@@ -22,7 +22,10 @@ IDIOM_PASS = (
     "we'll roll with", "ticks all our boxes", "ticks our boxes", "ticks all my boxes", "a solid choice",
     "a good choice", "a great choice", "a safe choice", "the right choice", "a solid option", "a good option",
     "a safe bet", "is cleared", "was cleared", "has been cleared", "gets cleared", "good to book",
-    "wins the tender", "wins the contract", "wins the bid", "won the tender", "won the contract")
+    "wins the tender", "wins the contract", "wins the bid", "won the tender", "won the contract", "won the bid",
+    "gets the contract", "got the contract", "get the contract", "lands the contract", "landed the contract",
+    "awarded the contract", "gets the job", "got the job", "get the job", "wins the deal", "won the deal",
+    "gets the deal")
 IDIOM_FAIL = (
     "off the table", "falls short", "fell short", "fall short", "falling short", "comes up short",
     "came up short", "gets the axe", "got the axe", "gets the ax", "gets the boot", "got the boot", "gets the chop",
