@@ -201,6 +201,7 @@ def test_a_list_of_one_value_per_id_goes_to_each_in_order(trace: str, expected: 
     "HT4 and HT5 cost 120 or 140 USD.",  # "or": no list of one per id
     "HT4 and HT5 cost 120 USD and take 3 hours.",  # two kinds of value
     "HT1 and HT2 arrive on 10/11.",  # may be a date
+    "HT1 and HT2 are rated 4.5/5.",  # a score
 ])
 def test_no_list_of_one_value_per_id_where_the_clause_says_otherwise(trace: str) -> None:
     rows = read_evidence(trace, "Pick one under the limit.").rows

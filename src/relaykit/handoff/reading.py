@@ -113,17 +113,18 @@ _SLASHED = re.compile(r"(?<![\w./-])(?P<run>\d[\d.,]*(?:/\d[\d.,]*)+)(?P<unit>\s
 
 def _slash_list(tail: str, count: int) -> list[tuple[int, int]]:
     """The values of a slash list of exactly ``count`` amounts after ``count`` ids ("HT1/HT2/HT3 cost 40/55/70
-    USD"), the unit with the last; none where the run can be a date (three parts of a day, a month and a year, and
-    no unit after them: "10/11/12")."""
+    USD"), the unit with the last; without a unit after it, none of two parts ("4.5/5", "24/7") nor one that can be
+    a date ("10/11/12")."""
     for m in _SLASHED.finditer(tail):
         parts = m.group("run").split("/")
         if len(parts) != count:
             continue
         numbers = [float(p.replace(",", "")) if p.replace(",", "").replace(".", "", 1).isdigit() else -1.0
                    for p in parts]
-        if min(numbers) < 0 or (m.group("unit") is None and len(parts) in (2, 3) and numbers[0] <= 31
-                                and numbers[1] <= 31 and all(n.is_integer() for n in numbers)):
-            return []  # "3/4" or "10/11/12" may be a date or a fraction: left to the tokens
+        bare = m.group("unit") is None
+        if min(numbers) < 0 or (bare and len(parts) == 2) or (bare and numbers[0] <= 31 and numbers[1] <= 31
+                                                              and all(n.is_integer() for n in numbers)):
+            return []  # "4.5/5", "24/7", "3/4" or "10/11/12": a score, a fraction or a date, left to the tokens
         spans, at = [], m.start()
         for k, part in enumerate(parts):
             end = m.end() if k == count - 1 else at + len(part)
