@@ -35,6 +35,7 @@ from relaykit.handoff.lexicon import (
     reason_of,
     verdict_of,
 )
+from relaykit.handoff.lists import respective
 from relaykit.handoff.outsider import OutsiderReadings
 from relaykit.handoff.reading import (
     BOTH_START,
@@ -53,7 +54,6 @@ from relaykit.handoff.reading import (
     kind_before,
     masked,
     option_ids,
-    respective,
     respectively_last,
     sentences_of,
     title_line,

@@ -18,7 +18,8 @@ import re
 from collections.abc import Collection, Sequence
 
 from relaykit.handoff.lexicon import verdict_of
-from relaykit.handoff.reading import CONNECTORS, RESPECTIVELY, implied_list
+from relaykit.handoff.lists import implied_list
+from relaykit.handoff.reading import CONNECTORS, RESPECTIVELY
 from relaykit.handoff.table import typed
 
 _SEPARATOR = re.compile(r",\s+|;\s*|:\s+|\s+[-–—]\s+|\s+(?:and|but|while|whereas)\s+", re.IGNORECASE)
