@@ -21,7 +21,7 @@ Only facts of steps that came before the current one are used: nothing is read f
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import replace
 
 from relaykit import tokens
@@ -64,6 +64,16 @@ def step_items(step: Step) -> list[str]:
     return items
 
 
+def item_score(item: str, df: Mapping[str, int], own: frozenset[str] | set[str], actionable: frozenset[tuple[str, int]],
+               siblings: Collection[str], start: float = 0.0) -> float:
+    """An item's rank: its recurrence (capped at ``RECURRENCE_CAP``) plus ``start`` (the block's recency), a bonus
+    for the shape of values actions pass and one for a sibling of an acted-on item (``siblings``, lower case)."""
+    score = min(recurrence(item, df, own), RECURRENCE_CAP) + start
+    score += ACTIONABLE if shape(item) in actionable else 0.0
+    score += SIBLING if item.lower() in siblings else 0.0
+    return score
+
+
 def rank_items(elided: Iterable[Step], n_steps: int, known: frozenset[str], df: Mapping[str, int],
                actionable: frozenset[tuple[str, int]], acted: Mapping[str, int] | None = None) -> list[str]:
     """Distinct items of the ``elided`` steps whose words are not all ``known``, best first. ``acted``: the
@@ -78,9 +88,7 @@ def rank_items(elided: Iterable[Step], n_steps: int, known: frozenset[str], df: 
             content = {w for w in words(item) if w not in STOPWORDS and len(w) > 1}
             if not content or content <= known:
                 continue
-            score = min(recurrence(item, df, own), RECURRENCE_CAP) + age
-            score += ACTIONABLE if shape(item) in actionable else 0.0
-            score += SIBLING if item.lower() in siblings else 0.0
+            score = item_score(item, df, own, actionable, siblings, age)
             score += PENDING if item.lower() in pending else 0.0
             key = item.lower()
             if key not in best or score > best[key][0]:
@@ -209,5 +217,5 @@ def context_words(t: Trajectory) -> frozenset[str]:
 
 
 __all__ = ["ELIDED_WINDOW", "FACTS_LABEL", "MAX_BLOCK_TOKENS", "MIN_BLOCK_TOKENS", "PENDING", "SIBLING_WINDOW",
-           "block_slot", "block_text", "context_words", "pending_items", "rank_items", "request_text", "sibling_items",
-           "step_items", "with_block"]
+           "block_slot", "block_text", "context_words", "item_score", "pending_items", "rank_items", "request_text",
+           "sibling_items", "step_items", "with_block"]

@@ -16,18 +16,9 @@ from dataclasses import replace
 
 from relaykit import tokens
 from relaykit.text import words
-from relaykit.trajectory.digest import (
-    ACTIONABLE,
-    RECURRENCE_CAP,
-    SIBLING,
-    candidates,
-    pack_items,
-    recurrence,
-    shape,
-    text_words,
-)
-from relaykit.trajectory.facts import sibling_items
-from relaykit.trajectory.parse import Step
+from relaykit.trajectory.digest import candidates, pack_items, text_words
+from relaykit.trajectory.facts import item_score, sibling_items
+from relaykit.trajectory.parse import Step, request_flags
 from relaykit.trajectory.plan import Cost, Masker
 
 LISTING_MIN_TOKENS = 16
@@ -66,9 +57,8 @@ def listed_step(step: Step, room: int, cost: Cost, masker: Masker) -> Step | Non
     the context does not hold, best first, inside the marker: ``[... N tokens cut; listed: stove, oven ...]``)
     so that the step costs at most ``room`` tokens, counted exactly; ``None`` when not even one item fits."""
     obs = list(step.observation)
-    tool = [any(m.get("role") == "tool" for m in obs[:j]) for j in range(len(obs))]
-    answers = [j for j, m in enumerate(obs) if isinstance(m.get("content"), str) and m["content"]
-               and not (tool[j] and m.get("role") == "user")]  # a user turn after a tool result is a new request
+    requests = request_flags(obs)  # a user turn after a tool result is a new request, never cut
+    answers = [j for j, m in enumerate(obs) if isinstance(m.get("content"), str) and m["content"] and not requests[j]]
     k = max(answers, key=lambda j: cost.message(obs[j]), default=None)
     if k is None or masker.original.form == "react":
         return None
@@ -99,13 +89,7 @@ def _ranked(items: list[str], text: str, step: Step, masker: Masker) -> list[str
     0.984 on two sets of dev episodes, the other dev environments unchanged)."""
     df, actionable, own = masker.frequencies(), masker.actionable(), text_words(text)
     siblings = sibling_items(step, masker.acted())
-
-    def score(item: str) -> float:
-        bonus = ACTIONABLE if shape(item) in actionable else 0.0
-        bonus += SIBLING if item.lower() in siblings else 0.0
-        return min(recurrence(item, df, own), RECURRENCE_CAP) + bonus
-
-    return sorted(items, key=lambda item: -score(item))
+    return sorted(items, key=lambda item: -item_score(item, df, own, actionable, siblings))
 
 
 __all__ = ["LISTING", "LISTING_MAX_TOKENS", "LISTING_MIN_TOKENS", "LISTING_SHARES", "listed_step", "take_listing"]

@@ -167,17 +167,24 @@ def mask_observation(step: Step, form: Form, placeholder: str = PLACEHOLDER) -> 
     user turn after the step's tool results: that is the user's next request, not an observation)."""
     if step.masked:
         return step
-    after_tool = [any(m.get("role") == "tool" for m in step.observation[:k]) for k in range(len(step.observation))]
-    observation = tuple(m if after_tool[k] and m.get("role") == "user" else _masked(m, form, placeholder)
-                        for k, m in enumerate(step.observation))  # a user turn after a tool result is a new request
+    observation = tuple(m if request else _masked(m, form, placeholder)
+                        for m, request in zip(step.observation, request_flags(step.observation), strict=True))
     return replace(step, observation=observation, masked=True)
 
 
+def request_flags(observation: Sequence[Msg]) -> list[bool]:
+    """For each observation message, whether it is a user turn after one of the step's tool results: a
+    multi-turn user's next request, parsed into the step, not an observation."""
+    flags, after_tool = [], False
+    for m in observation:
+        flags.append(after_tool and m.get("role") == "user")
+        after_tool = after_tool or m.get("role") == "tool"
+    return flags
+
+
 def request_turns(step: Step) -> list[Msg]:
-    """The user turns that follow the step's tool results: a multi-turn user's next request, parsed into the step."""
-    obs = step.observation
-    after_tool = [any(m.get("role") == "tool" for m in obs[:k]) for k in range(len(obs))]
-    return [m for k, m in enumerate(obs) if after_tool[k] and m.get("role") == "user"]
+    """The user turns that follow the step's tool results (:func:`request_flags`)."""
+    return [m for m, request in zip(step.observation, request_flags(step.observation), strict=True) if request]
 
 
 def requests_only(step: Step) -> Step | None:
@@ -210,4 +217,4 @@ def _masked(message: Msg, form: Form, placeholder: str) -> Msg:
 
 
 __all__ = ["PLACEHOLDER", "Form", "Msg", "Step", "Trajectory", "is_request_only", "mask_observation", "parse", "render",
-           "render_messages", "request_turns", "requests_only"]
+           "render_messages", "request_flags", "request_turns", "requests_only"]
