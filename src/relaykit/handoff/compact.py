@@ -635,18 +635,19 @@ def _render(rows: Iterable[RowLike], protected: frozenset[str], labels: frozense
         groups[g].bound_words[groups[g].columns[c]] = bound_words(constraint, constraints)
     out: list[str] = []
     stated = frozenset(stem for c in left for stem in stems(c.name))
-    word = alias(wanted(left))
+    wants_all = wanted(left)  # ``left`` is final from here on
+    word = alias(wants_all)
     # a word of one token is written ``=`` only with the label before it ("certification none": two tokens)
-    same = (word, tokens.count(f" {word}") > 1, next(stems(w.name) for w in wanted(left) if w.equal)) \
+    same = (word, tokens.count(f" {word}") > 1, next(stems(w.name) for w in wants_all if w.equal)) \
         if word else None
-    kept = promise(wanted(left), [g.rows for g in groups]) if promising else Promise([[] for _ in groups])
+    kept = promise(wants_all, [g.rows for g in groups]) if promising else Promise([[] for _ in groups])
     for group, bound, named, drop in zip(groups, bounds, names_of, kept.dropped, strict=True):
         group.load()
         head = group.prepare()
         for c, words in named.items():
             head[c] = [*dict.fromkeys([*words, *head[c]])]
         # one family: every wanted word speaks of it (no row need have it); else only where some row has it
-        wants = wanted(left) if len(groups) == 1 else applying(wanted(left), (r.body.split(" ") for r in group.rows))
+        wants = wants_all if len(groups) == 1 else applying(wants_all, (r.body.split(" ") for r in group.rows))
         out += group.lines(head, bound, named, wants, stated, same, drop)
         group.cache = group.stripped = group.freed = None
         group.side_words.clear()  # a group done holds nothing it no longer needs (memory at 100k options)

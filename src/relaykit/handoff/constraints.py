@@ -89,6 +89,10 @@ _BREAK = frozenset({"with", "for", "a", "an", "the", "that", "which", "has", "ha
                     "are", "of", "to", "where", "on", "in", "and", "costing", "priced", "at"})
 
 
+_NOT_WISHES = MEASURED_WORDS | _NO_ITEMS | NAME_STOPWORDS | _BREAK
+"""Words no wish at the end of a clause holds ("with a rate", "with us", "with the ...")."""
+
+
 def _tail_words(text: str, limit: int = 3) -> list[str]:
     """The last words before a comparison, stopping at a preposition or article ("vendor with monthly cost")."""
     words = _WORD.findall(text)
@@ -191,10 +195,9 @@ def _last_wish(clause: str) -> re.Match[str] | None:
     name stop word): what both a clause of its own and a wish after a bound are read by."""
     match = _WITH_LAST.search(clause)
     words = match.group("item").lower().split() if match else []
-    refused = MEASURED_WORDS | _NO_ITEMS | NAME_STOPWORDS | _BREAK
     if match is not None and len(words) == 2 and match.group("article"):
         return None  # "with a national network": a kind of its attribute (``enumerated``: network == national)
-    return match if words and not any(w in refused for w in words) else None
+    return match if words and _NOT_WISHES.isdisjoint(words) else None
 
 
 def _last_item(clause: str) -> tuple[str, Constraint | None]:

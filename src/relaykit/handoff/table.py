@@ -19,14 +19,9 @@ from relaykit.memo import remembered
 
 
 def _holds(body: str, token: str) -> bool:
-    """Whether ``body`` (space-separated) has ``token`` as a whole token."""
-    at = body.find(token)
-    while at >= 0:
-        end = at + len(token)
-        if (at == 0 or body[at - 1] == " ") and (end == len(body) or body[end] == " "):
-            return True
-        at = body.find(token, end)
-    return False
+    """Whether ``body`` (space-separated) has ``token`` as a whole token: with a space on each side, it is in the
+    body with a space on each side (``Row.extend`` keeps that padded body across its tokens)."""
+    return f" {token} " in f" {body} "
 
 
 @dataclass(slots=True)
@@ -59,9 +54,8 @@ class Row:
             self.body = f"{self.body} {token}" if self.body else token
 
     def extend(self, tokens: Iterable[str]) -> None:
-        """``add`` each token in turn (one call per clause, not one per token): a token is whole in the body
-        where, with a space on each side, it is in the body with a space on each side (one search, as
-        ``_holds`` finds)."""
+        """``add`` each token in turn (one call per clause, not one per token; the test of ``_holds``, the
+        padded body kept between tokens)."""
         body = self.body
         padded = f" {body} "
         for token in tokens:
@@ -114,11 +108,11 @@ class EvidenceTable:
         names = frozenset(w.lower() for c in self.constraints for w in TOKEN_WORDS.findall(c.name)) - DROP_WORDS
         protected = self.protected_words(names)
         table, left, kept = render(self.rows.values(), protected, self.labels, names, self.constraints)
-        said = [f"{c.name} {c.operator} {_threshold(c.threshold)}" for c in left]
-        lines = [f"constraints: {'; '.join(said)}", *table] if kept.broken else _with_constraints(table, said)
+        said = _said(left)
+        lines = _on_line(table, said) if kept.broken else _with_constraints(table, said)
         if kept.any and lines[0].startswith("constraints:"):  # passing rows left out words that line cannot give
             table, left, _ = render(self.rows.values(), protected, self.labels, names, self.constraints, False)
-            lines = _with_constraints(table, [f"{c.name} {c.operator} {_threshold(c.threshold)}" for c in left])
+            lines = _with_constraints(table, _said(left))
         lines += [f"note: {n}" for n in self.notes]
         return "\n".join(lines)
 
@@ -172,6 +166,16 @@ class EvidenceTable:
 TOKEN_WORDS = re.compile(r"[^\W\d_][\w-]*")
 
 
+def _said(constraints: Iterable[Constraint]) -> list[str]:
+    """The register's constraints as a payload writes them (``price <= 400 USD``)."""
+    return [f"{c.name} {c.operator} {_threshold(c.threshold)}" for c in constraints]
+
+
+def _on_line(table: list[str], said: list[str]) -> list[str]:
+    """The table after a ``constraints:`` line of its own."""
+    return [f"constraints: {'; '.join(said)}", *table]
+
+
 def _with_constraints(table: list[str], said: list[str]) -> list[str]:
     """The table with the constraints no column states as cells of its first header (``| region == us-east``:
     two tokens fewer than a ``constraints:`` line of its own), or on that line where a cell could be misread
@@ -181,7 +185,7 @@ def _with_constraints(table: list[str], said: list[str]) -> list[str]:
     head = table[0].split(" | ")[1:] if table else []
     if not table or any("|" in c or "\n" in c or read_constraint(c) is None for c in said) \
             or any(read_constraint(c) is not None for c in head):
-        return [f"constraints: {'; '.join(said)}", *table]
+        return _on_line(table, said)
     return [table[0] + "".join(f" | {c}" for c in said), *table[1:]]
 _UNIT_WORDS = frozenset(u.lower() for u in (*UNITS, *UNITS.values(), *CURRENCY_CODES, "dollars", "euros", "pounds"))
 
