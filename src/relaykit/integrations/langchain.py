@@ -8,7 +8,7 @@ to the model is compressed, afresh for every call.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, cast
+from typing import Any
 
 from relaykit.integrations.core import BudgetPolicy, Msg, compress_objects
 
@@ -40,6 +40,12 @@ def compress_langchain_messages(messages: Sequence[BaseMessage], policy: BudgetP
     return compress_objects(list(messages), _to_chat, _rebuild, policy).items
 
 
+def _after_head(head: Sequence[BaseMessage], messages: Sequence[BaseMessage], policy: BudgetPolicy) -> list[Any]:
+    """``messages`` compressed together with the system prompt the framework sends before them (``head``, counted
+    against the budget, never returned)."""
+    return compress_langchain_messages([*head, *messages], policy)[len(head):]
+
+
 class RelaykitMiddleware(AgentMiddleware):  # type: ignore[misc]
     """``create_agent(..., middleware=[RelaykitMiddleware(budget=2000)])``: every model call sees a budgeted,
     valid history that still holds the system prompt and the task."""
@@ -51,8 +57,7 @@ class RelaykitMiddleware(AgentMiddleware):  # type: ignore[misc]
     def _budgeted(self, request: ModelRequest) -> ModelRequest:
         system = request.system_message
         head = [system] if isinstance(system, SystemMessage) else []
-        kept = compress_langchain_messages([*head, *request.messages], self.policy)
-        return request.override(messages=cast("list[Any]", kept[len(head):]))
+        return request.override(messages=_after_head(head, request.messages, self.policy))
 
     def wrap_model_call(self, request: ModelRequest, handler: Callable[[ModelRequest], Any]) -> Any:
         return handler(self._budgeted(request))
@@ -73,8 +78,7 @@ def pre_model_hook(budget: int | str | None = None, method: str = "agora", *, pr
     head = [SystemMessage(content=prompt)] if prompt else []
 
     def hook(state: dict[str, Any]) -> dict[str, Any]:
-        kept = compress_langchain_messages([*head, *state["messages"]], policy)
-        return {"llm_input_messages": kept[len(head):]}
+        return {"llm_input_messages": _after_head(head, state["messages"], policy)}
 
     return hook
 
