@@ -408,7 +408,7 @@ def _placed(t: Trajectory, kept: dict[int, Step], host: int | None, elided: list
         return None
     room = budget - cost.total(_with_past(t, kept))
     items = rank_items(elided, len(t.steps), facts_context(_with_past(t, kept)), masker.frequencies(),
-                       masker.actionable(), masker.acted())
+                       masker.actionable(), masker.acted(), masker.passed())
     target = kept[host] if host is not None else current
     base, limit = cost.step(target), room - tokens.count(FACTS_LABEL, cost.encoding) - 2
     for _ in range(4):  # the exact cost of the host with its block decides; tighten if the estimate was short
