@@ -109,7 +109,7 @@ def test_a_long_message_the_user_quoted_is_one_pending_item_of_the_facts_block()
 def test_long_quotes_keep_an_apostrophe_inside_a_word_and_skip_short_or_unclosed_ones() -> None:
     from relaykit.trajectory.facts import long_quotes
 
-    text = f"Send 'Hi Sam, my travel plans have changed and I'll update you about the new dates soon.' and 'ok'."
+    text = "Send 'Hi Sam, my travel plans have changed and I'll update you about the new dates soon.' and 'ok'."
     assert long_quotes(text) == ["Hi Sam, my travel plans have changed and I'll update you about the new dates soon."]
     assert long_quotes("Post 'short one' and \"x" + "y" * 80) == []
     assert long_quotes("no quotes at all") == []

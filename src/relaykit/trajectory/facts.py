@@ -78,7 +78,7 @@ def item_score(item: str, df: Mapping[str, int], own: frozenset[str] | set[str],
 
 def rank_items(elided: Iterable[Step], n_steps: int, known: frozenset[str], df: Mapping[str, int],
                actionable: frozenset[tuple[str, int]], acted: Mapping[str, int] | None = None,
-               passed: Collection[str] = frozenset()) -> list[str]:
+               passed: frozenset[str] | set[str] = frozenset()) -> list[str]:
     """Distinct items of the ``elided`` steps whose words are not all ``known``, best first. ``acted``: the
     newest step whose action names each word (:func:`sibling_items`); ``passed``: the words of the values actions
     passed (:func:`passed_words`), whose items rank ahead by :data:`PASSED`."""
