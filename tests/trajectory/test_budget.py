@@ -272,7 +272,7 @@ def test_the_recency_prior_moves_newer_steps_up_the_scorer_order() -> None:
 
 
 def test_degrade_choices_count_the_items_a_digest_or_facts_block_lists() -> None:
-    from relaykit.trajectory.budget import FactWords, fact_items
+    from relaykit.trajectory.factwords import FactWords, fact_items
     from relaykit.trajectory.parse import PLACEHOLDER, mask_observation
 
     t = parse(text_trajectory(3))

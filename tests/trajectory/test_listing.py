@@ -1,7 +1,7 @@
 """An older step's observation cut to its listed items (relaykit.trajectory.listing) and its place in stage 1."""
 
 from relaykit.trajectory import compress_trajectory, parse, validate
-from relaykit.trajectory.budget import FactWords, fact_items
+from relaykit.trajectory.factwords import FactWords, fact_items
 from relaykit.trajectory.listing import LISTING, listed_step, take_listing
 from relaykit.trajectory.plan import Cost, Masker, TrajectorySettings
 

@@ -78,3 +78,38 @@ def test_the_facts_block_ranks_what_the_user_asked_for_and_no_action_passed_firs
     known = frozenset(words(t.steps[-1].action_text))  # the current step is in every result
     items = rank_items(t.past, len(t.steps), known, masker.frequencies(), masker.actionable(), masker.acted())
     assert items[0] == "Urgent Flight Issue"  # ahead of the ids the calls returned, which recur
+
+
+LONG = "Off to Rome! Can't wait to explore the ancient wonders and dive into Italian cuisine, friends!"
+
+
+def test_a_long_message_the_user_quoted_is_one_pending_item_of_the_facts_block() -> None:
+    from relaykit.trajectory.facts import long_quotes, rank_items, step_items
+    from relaykit.trajectory.plan import Masker, TrajectorySettings
+
+    msgs = multi_turn()
+    msgs[6] = {"role": "user", "content": f"Log in as 'mthompson' with 'securePass123' and post \"{LONG}\" for me."}
+    t = parse(msgs)
+    assert len(LONG) > 60 and long_quotes(msgs[6]["content"]) == [LONG]  # longer than a digest's quoted item
+    assert LONG in step_items(t.steps[1])
+    acted: dict[str, int] = {}
+    for step in t.steps:
+        acted.update(dict.fromkeys(words(step.action_text), step.index))
+    assert LONG.lower() in pending_items(t.steps[1], acted)
+    masker = Masker(t, TrajectorySettings(dropped="placeholder"))
+    known = frozenset(words(t.steps[-1].action_text))
+    items = rank_items(t.past, len(t.steps), known, masker.frequencies(), masker.actionable(), masker.acted(),
+                       masker.passed())
+    assert items[0] == LONG  # ahead of the ids the calls passed and returned
+    budget = minimum_budget(t) + tokens.count(LONG) + 16
+    out = compress_trajectory(msgs, method="agora", budget=budget)
+    assert out.accounting.tokens_out <= budget and validate(out.messages) == [] and LONG in json.dumps(out.messages)
+
+
+def test_long_quotes_keep_an_apostrophe_inside_a_word_and_skip_short_or_unclosed_ones() -> None:
+    from relaykit.trajectory.facts import long_quotes
+
+    text = "Send 'Hi Sam, my travel plans have changed and I'll update you about the new dates soon.' and 'ok'."
+    assert long_quotes(text) == ["Hi Sam, my travel plans have changed and I'll update you about the new dates soon."]
+    assert long_quotes("Post 'short one' and \"x" + "y" * 80) == []
+    assert long_quotes("no quotes at all") == []

@@ -26,7 +26,6 @@ from dataclasses import replace
 from relaykit import tokens
 from relaykit.errors import UsageError
 from relaykit.text import words
-from relaykit.trajectory.digest import ACTIONABLE, candidates, shape
 from relaykit.trajectory.facts import (
     ELIDED_WINDOW,
     FACTS_LABEL,
@@ -38,6 +37,7 @@ from relaykit.trajectory.facts import (
     with_block,
 )
 from relaykit.trajectory.facts import context_words as facts_context
+from relaykit.trajectory.factwords import FactWords
 from relaykit.trajectory.listing import LISTING_SHARES, take_listing
 from relaykit.trajectory.parse import Msg, Step, Trajectory
 from relaykit.trajectory.plan import Cost, Masker, Plan, TrajectorySettings
@@ -110,14 +110,37 @@ def fit(plan: Plan, budget: int, s: TrajectorySettings, masker: Masker) -> Plan:
     if room >= 0:
         out = _stage1(plan, present, floor, room, budget, cost, masker, s)
         if not masking or room >= reserve:
-            return replace(plan, trajectory=out)
+            return replace(plan, trajectory=_top_up(out, plan, present, budget, cost, masker, s))
         first = (facts.score(out), out, [])  # the floor leaves the facts block less than its share: try both
     helds = (0, reserve) if room < 0 else (reserve,)
     best = _degrade_best(plan, present, floor, room, budget, cost, masker, s, helds, facts)
     if best is None or (first is not None and first[0] >= best[0]):
         assert first is not None
         best = first
-    return replace(plan, trajectory=best[1], notices=(*plan.notices, *best[2]))
+    return replace(plan, trajectory=_top_up(best[1], plan, present, budget, cost, masker, s),
+                   notices=(*plan.notices, *best[2]))
+
+
+def _top_up(t: Trajectory, plan: Plan, present: dict[int, Step], budget: int, cost: Cost, masker: Masker,
+            s: TrajectorySettings) -> Trajectory:
+    """``t`` with the tokens its facts block left unused given back to the method's other steps, best first: whole
+    while they fit, then masked. The block is held a share of the room before it knows how many new items it has;
+    when most of what the elided steps said is already in the result, that share went unused (67 tokens of a 624-token
+    budget at one ScienceWorld decision point). Only with masks (without them there is no block, and the packing
+    already filled the room) and not for a contiguous method (a recency window stays a window)."""
+    if plan.contiguous or not (s.dropped != "remove" or plan.mask_rest):
+        return t
+    room = budget - cost.total(t)
+    if room <= 0:
+        return t
+    kept = {step.index: step for step in t.past}
+    order = [i for i in (plan.priority or ()) if i in present and i not in kept]
+    listed = set(order)
+    order += [i for i in sorted(present, reverse=True) if i not in kept and i not in listed]
+    left = _take(order, kept, lambda i: present[i], room, cost, False)
+    _take([i for i in order if i not in kept], kept, lambda i: masker.mask(present[i]), left, cost, False,
+          lambda i: masker.least(present[i], cost))
+    return t if len(kept) == len(t.past) else _with_past(t, kept)
 
 
 def _stage1(plan: Plan, present: dict[int, Step], floor: list[int], room: int, budget: int, cost: Cost,
@@ -227,53 +250,6 @@ def _lower_k(kept: dict[int, Step], drop_order: list[int], history: int, history
             history -= cost.step(kept.pop(i))
             done.append(f"dropped floor step {i}")
     return history
-
-
-class FactWords:
-    """What a degrade choice is judged by: the distinct words of facts
-    (:func:`fact_items`) the steps hold, those of items shaped like values actions
-    pass counting 1 + ``ACTIONABLE``. Each step's words are found once (steps are shared between choices)."""
-
-    def __init__(self, actionable: frozenset[tuple[str, int]]) -> None:
-        self.actionable = actionable
-        self._steps: dict[int, tuple[Step, dict[str, float]]] = {}  # id(step) -> (the step, kept alive; weights)
-
-    def step(self, step: Step) -> dict[str, float]:
-        key = id(step)
-        if key not in self._steps:
-            weights: dict[str, float] = {}
-            for item in fact_items(step):
-                w = 1 + ACTIONABLE if shape(item) in self.actionable else 1.0
-                for word in words(item):
-                    weights[word] = max(w, weights.get(word, 0.0))
-            self._steps[key] = (step, weights)
-        return self._steps[key][1]
-
-    def score(self, t: Trajectory) -> float:
-        total: dict[str, float] = {}
-        for step in t.steps:
-            for word, w in self.step(step).items():
-                if w > total.get(word, 0.0):
-                    total[word] = w
-        return sum(total.values())
-
-
-_LISTED = re.compile(r"(?:(?<=; )|(?<=\())(?:facts|facts from elided steps|listed): ([^;\])]*?)(?: \.\.\.)?"
-                     r"(?=[;\])]|$)")
-
-
-def fact_items(step: Step) -> list[str]:
-    """The fact items a step holds as a reader sees them: the digest candidates of its text
-    (:func:`relaykit.trajectory.digest.candidates`) and every item listed in a digest or a facts block it carries
-    ("facts: table lamp, TV remote control" holds both, though neither is shaped like an identifier or a name:
-    counted by candidates alone, a digest or block of a text environment's objects was worth almost nothing when
-    choosing between degrade candidates)."""
-    items = candidates("\n".join(tokens.message_text(m) for m in step.messages))
-    for m in step.observation:
-        text = tokens.message_text(m)
-        if "facts" in text or "listed: " in text:
-            items += [item.strip() for listed in _LISTED.findall(text) for item in listed.split(", ") if item.strip()]
-    return items
 
 
 def _pack(plan: Plan, present: dict[int, Step], floor: list[int], room: int, cost: Cost, masker: Masker,
@@ -408,7 +384,7 @@ def _placed(t: Trajectory, kept: dict[int, Step], host: int | None, elided: list
         return None
     room = budget - cost.total(_with_past(t, kept))
     items = rank_items(elided, len(t.steps), facts_context(_with_past(t, kept)), masker.frequencies(),
-                       masker.actionable(), masker.acted())
+                       masker.actionable(), masker.acted(), masker.passed())
     target = kept[host] if host is not None else current
     base, limit = cost.step(target), room - tokens.count(FACTS_LABEL, cost.encoding) - 2
     for _ in range(4):  # the exact cost of the host with its block decides; tighten if the estimate was short

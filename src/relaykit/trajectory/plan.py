@@ -13,7 +13,7 @@ from relaykit import tokens
 from relaykit.errors import UsageError
 from relaykit.text import words as text_words
 from relaykit.trajectory.digest import action_shapes, block_frequencies, digest
-from relaykit.trajectory.facts import sibling_items
+from relaykit.trajectory.facts import passed_words, sibling_items
 from relaykit.trajectory.parse import PLACEHOLDER, Msg, Step, Trajectory, mask_observation, requests_only
 from relaykit.trajectory.recall import ReferenceStore, handle_for
 from relaykit.trajectory.scorer import Scorer
@@ -120,6 +120,7 @@ class Masker:
         self._known_words: frozenset[str] | None = None
         self._shapes: frozenset[tuple[str, int]] | None = None
         self._acted: dict[str, int] | None = None
+        self._passed: frozenset[str] | None = None
 
     def actionable(self) -> frozenset[tuple[str, int]]:
         """The shapes of the values the last ``ACTION_WINDOW`` actions pass (see ``digest.action_shapes``)."""
@@ -135,6 +136,13 @@ class Masker:
             for step in self.original.steps:
                 self._acted.update(dict.fromkeys(text_words(step.action_text), step.index))
         return self._acted
+
+    def passed(self) -> frozenset[str]:
+        """The words of the values the actions passed (:func:`relaykit.trajectory.facts.passed_words`), the current
+        step's included."""
+        if self._passed is None:
+            self._passed = frozenset(w for step in self.original.steps for w in passed_words(step.action))
+        return self._passed
 
     def frequencies(self) -> Counter[str]:
         """In how many blocks (task, pending turn, each step) of the original trajectory each word occurs."""

@@ -28,6 +28,7 @@ from relaykit.bench.trajectory.envs import Episode, GoldStep, episode_messages, 
 from relaykit.errors import UsageError
 from relaykit.trajectory import METHODS, BudgetTooSmall, compress_trajectory, parse, resolve_budget
 from relaykit.trajectory.budget import minimum_budget
+from relaykit.trajectory.facts import argument_values
 from relaykit.trajectory.features import words
 from relaykit.trajectory.labels import context_words
 from relaykit.trajectory.parse import Msg
@@ -101,17 +102,9 @@ def entities(step: GoldStep) -> frozenset[str]:
     """The words of what an action names: a tool call's argument values (not the function or parameter
     names), or a text command without its verb ("take purple potato" -> purple, potato)."""
     if step.call is not None:
-        return words(" ".join(_values(step.call.get("arguments"))))
+        return words(" ".join(argument_values(step.call.get("arguments"))))
     parts = step.action.split(maxsplit=1)
     return words(parts[1]) if len(parts) > 1 else frozenset()
-
-
-def _values(value: Any) -> list[str]:
-    if isinstance(value, dict):
-        return [v for item in value.values() for v in _values(item)]
-    if isinstance(value, (list, tuple)):
-        return [v for item in value for v in _values(item)]
-    return [] if value is None else [str(value)]
 
 
 def episode_cases(episode: Episode, label: str, budget: str, min_step: int) -> list[dict[str, Any]]:

@@ -1,0 +1,62 @@
+"""What a degrade choice is judged by: the fact words a candidate result holds (:class:`FactWords`), counting the items
+its digests, facts block and listings list (:func:`fact_items`). :func:`relaykit.trajectory.budget.fit` picks, among the
+packings and degrade candidates it builds, the one holding the most."""
+
+from __future__ import annotations
+
+import re
+
+from relaykit import tokens
+from relaykit.text import words
+from relaykit.trajectory.digest import ACTIONABLE, candidates, shape
+from relaykit.trajectory.parse import Step, Trajectory
+
+
+class FactWords:
+    """What a degrade choice is judged by: the distinct words of facts
+    (:func:`fact_items`) the steps hold, those of items shaped like values actions
+    pass counting 1 + ``ACTIONABLE``. Each step's words are found once (steps are shared between choices)."""
+
+    def __init__(self, actionable: frozenset[tuple[str, int]]) -> None:
+        self.actionable = actionable
+        self._steps: dict[int, tuple[Step, dict[str, float]]] = {}  # id(step) -> (the step, kept alive; weights)
+
+    def step(self, step: Step) -> dict[str, float]:
+        key = id(step)
+        if key not in self._steps:
+            weights: dict[str, float] = {}
+            for item in fact_items(step):
+                w = 1 + ACTIONABLE if shape(item) in self.actionable else 1.0
+                for word in words(item):
+                    weights[word] = max(w, weights.get(word, 0.0))
+            self._steps[key] = (step, weights)
+        return self._steps[key][1]
+
+    def score(self, t: Trajectory) -> float:
+        total: dict[str, float] = {}
+        for step in t.steps:
+            for word, w in self.step(step).items():
+                if w > total.get(word, 0.0):
+                    total[word] = w
+        return sum(total.values())
+
+
+_LISTED = re.compile(r"(?:(?<=; )|(?<=\())(?:facts|facts from elided steps|listed): ([^;\])]*?)(?: \.\.\.)?"
+                     r"(?=[;\])]|$)")
+
+
+def fact_items(step: Step) -> list[str]:
+    """The fact items a step holds as a reader sees them: the digest candidates of its text
+    (:func:`relaykit.trajectory.digest.candidates`) and every item listed in a digest or a facts block it carries
+    ("facts: table lamp, TV remote control" holds both, though neither is shaped like an identifier or a name:
+    counted by candidates alone, a digest or block of a text environment's objects was worth almost nothing when
+    choosing between degrade candidates)."""
+    items = candidates("\n".join(tokens.message_text(m) for m in step.messages))
+    for m in step.observation:
+        text = tokens.message_text(m)
+        if "facts" in text or "listed: " in text:
+            items += [item.strip() for listed in _LISTED.findall(text) for item in listed.split(", ") if item.strip()]
+    return items
+
+
+__all__ = ["FactWords", "fact_items"]
