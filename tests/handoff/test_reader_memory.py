@@ -51,3 +51,32 @@ def test_masked_memory_reads_every_trace_as_the_plain_memory_does(monkeypatch: p
         assert [(r.id, r.body, r.verdicts, r.reason, list(r.sentences)) for r in a.rows.values()] == \
             [(r.id, r.body, r.verdicts, r.reason, list(r.sentences)) for r in b.rows.values()]
         assert a.notes == b.notes and a.labels == b.labels
+
+
+CELLS = """\
+| id | price | stars | decision | status |
+|----|-------|-------|----------|--------|
+| HT01 | $180 | 4 | yes | keep |
+| HT02 | $180 | 4 | no (price) | drop |
+| HT03 | 5 km | yes | reject (lead time, cert) | yes |
+| HT04 | $180 | 4 | yes | keep |
+id,price usd,sla %,verdict
+SP1,19,99.9,yes
+SP2,19,99.9,no
+SP3,19,99.5,yes
+"""
+
+
+def test_the_cell_memory_reads_every_table_as_a_fresh_reading_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    from relaykit.handoff import cells
+
+    traces = [(t.trace, t.goal) for t in corpus(STYLES, seeds=1)] + [(CELLS, "Find a hotel under 200 USD.")]
+    remembered = [read_evidence(trace, goal) for trace, goal in traces]
+    # a memory that forgets at once: every cell is read afresh (the property hides the reader's own dict)
+    monkeypatch.setattr(cells.TableCells, "cell_texts", property(lambda self: {}, lambda self, value: None),
+                        raising=False)
+    fresh = [read_evidence(trace, goal) for trace, goal in traces]
+    for a, b in zip(remembered, fresh, strict=True):
+        assert a.text() == b.text()
+        assert [(r.id, r.body, r.verdicts, r.reason, list(r.sentences)) for r in a.rows.values()] == \
+            [(r.id, r.body, r.verdicts, r.reason, list(r.sentences)) for r in b.rows.values()]

@@ -285,3 +285,34 @@ def test_a_heading_has_one_word_at_most_as_the_word_list_said() -> None:
     texts += ["", "Option", "ID name option", "a", "a b", "Name: x", "id id id", "x (y z)", "é é", "Option 5 km"]
     for text in texts:
         assert reading._one_word_at_most(text) == plain(text), text
+
+
+ODD_IDS = ["HT01 goes.", "so HX2 is fine", "at 1.1 km, HX2 is fine", "So R4 it is.", "This is the one.",
+           "Recommendation: LH-401.", "TK4 → go", "FJ-1 yes,", "TK1: nok", "Not HW4: 12 km out.",
+           "Dropping HW9 seems wise", "it is what it is, ab-c-12x goes", "x, e12 has to go", "the owner said",
+           "Supplier SN4 says it is fine", "a, hotel HT09 was marked unavailable", "abcdefghij0 it is",
+           "In: HT02.", "Accepted - SU2", "Out: x-y-z9", "ſn4 says ok", "İ5 goes", "K9 goes; KX-7 has to go"]
+
+
+def test_verdict_patterns_read_an_id_as_their_first_form() -> None:
+    # an id was written "[a-z]*[\w-]*\d[\w-]*" (the same words, with a backtracking cost for every split)
+    from relaykit.handoff import leads
+
+    texts = [c for t in corpus(STYLES, seeds=1) for s in iter_sentences(t.trace) for c in (s, *s.split(", "))]
+    texts += ODD_IDS + ODD_PHRASES
+    for pattern, first, on_folded in ((lexicon._FAIL_EXTRA_RE, r"[a-z]*[\w-]*\d", True),
+                                      (lexicon._FAIL_RARE_RE, r"[a-z]*[\w-]*\d", True),
+                                      (lexicon._APPROVAL_RE, r"[a-z]*[\w-]*\d", True),
+                                      (lexicon._REPORTED, r"[a-z]*[\w-]*\d", False),
+                                      (leads._LEAD, r"[A-Za-z]*[\w-]*\d", False)):
+        plain = re.compile(pattern.pattern.replace(r"[\w-]*\d", first), pattern.flags)
+        assert plain.pattern != pattern.pattern
+        for text in texts:
+            read = folded(text) if on_folded else text
+            assert [m.span() for m in pattern.finditer(read)] == [m.span() for m in plain.finditer(read)], text
+
+
+def test_folding_translates_only_where_a_letter_it_folds_is() -> None:
+    for char in CASED:
+        for text in (f"{char}out", f"€ {char}İ", f"✓{char}"):
+            assert folded(text) == text.translate(lexicon._FOLD).lower(), hex(ord(char))

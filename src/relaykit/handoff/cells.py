@@ -11,6 +11,8 @@ from relaykit.handoff.lexicon import verdict_of
 from relaykit.handoff.reading import decision, decision_label, prose_or_notes, row_number, with_header_unit
 from relaykit.handoff.table import TOKEN_WORDS, typed
 
+CELL_MEMORY = 4096
+"""Cells a reader remembers the reading of (``_cell_text``); a bound on memory."""
 _TABLE_RULE = re.compile(r"^:?-{2,}:?$")
 _CSV_SPLIT = re.compile(r",(?![^()]*\))")  # commas outside parentheses ("reject (lead time, cert)" is one cell)
 
@@ -31,6 +33,7 @@ class TableCells:
     labels: set[str]
     numbered: int  # the rows of the table or CSV block read so far (a row number column counts them)
     index: int
+    cell_texts: dict[tuple[str, str], tuple[str, str | None]]  # (label, cell) -> what it says (see _cell_text)
 
     def ids(self, text: str) -> list[str]:
         raise NotImplementedError
@@ -87,13 +90,24 @@ class TableCells:
                 label = header[k] if header and k < len(header) else ""
                 if row_number(label, cell, k < at, self.numbered):
                     continue
-                decided = decision(label, cell)
-                if decided or (decision_label(label) and verdict_of(cell)):
-                    label = ""  # "decision: reject (price)" needs no label word: the verdict cell says it
-                text = with_header_unit(label, cell) or f"{label} {cell}".strip()
-                self._apply(option_id, cell[cell.find("("):] if decided and "(" in cell else "" if decided else text,
-                            decided)
+                said = self.cell_texts.get((label, cell)) or self._cell_text(label, cell)
+                self._apply(option_id, said[0], said[1])
         self.index += 1
+
+    def _cell_text(self, label: str, cell: str) -> tuple[str, str | None]:
+        """What a cell under ``label`` says as a clause of its row, and the verdict of a decision cell (its
+        reason alone is then the clause). Remembered per label and cell, as a bounded memory: a table's cells
+        recur ("yes", "4 stars", "wifi") and each costs a verdict and a unit test."""
+        decided = decision(label, cell)
+        said = label
+        if decided or (decision_label(label) and verdict_of(cell)):
+            said = ""  # "decision: reject (price)" needs no label word: the verdict cell says it
+        text = with_header_unit(said, cell) or f"{said} {cell}".strip()
+        read = (cell[cell.find("("):] if decided and "(" in cell else "" if decided else text), decided
+        if len(self.cell_texts) >= CELL_MEMORY:
+            self.cell_texts.clear()
+        self.cell_texts[(label, cell)] = read
+        return read
 
 
 __all__ = ["TableCells"]

@@ -133,6 +133,7 @@ class _Reader(GroupVerdicts, PlacedVerdicts, TableCells, Speakers, OutsiderReadi
     last_text: str | None = None  # the text ids() read last, and its ids
     last_ids: tuple[str, ...] = ()
     clauses: dict[_Key, _Clause] = field(default_factory=dict)  # see _apply
+    cell_texts: dict[tuple[str, str], tuple[str, str | None]] = field(default_factory=dict)  # see _cell_text
     named: dict[_Key, _Clause] = field(default_factory=dict)  # those naming their option
     quantities: dict[str, tuple[float, str | None, str]] = field(default_factory=dict)  # amount -> its reading
     bounds: dict[str | None, tuple[float, ...]] = field(default_factory=dict)  # the thresholds' values by unit

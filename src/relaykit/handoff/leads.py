@@ -15,7 +15,7 @@ from collections.abc import Collection, Sequence
 from relaykit.handoff.lexicon import verdict_of
 
 _LEAD = re.compile(r"^[-*•\s]*(?P<label>[A-Za-z][A-Za-z-]*(?: [A-Za-z-]+)?)\s*(?::|\s[-–—]|=|→|->)\s*"
-                   r"(?=[A-Za-z]*[\w-]*\d)")
+                   r"(?=[\w-]*\d)")
 """A short label and a separator right before an option id ("In: HT02", "Accepted - SU2")."""
 _LEAD_WORDS = {"in": "pass", "keep": "pass", "kept": "pass", "yes": "pass", "go": "pass", "take": "pass",
                "out": "fail", "drop": "fail", "no": "fail", "no-go": "fail", "cut": "fail", "skip": "fail",
