@@ -2,6 +2,10 @@
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
+# llama.cpp's native build (-march=native) turns on AMX wherever the CPU reports it; on machines that report AMX
+# without the kernel granting its tile state (seen on VMs here) the embedded model dies with SIGSEGV at its first
+# token (ldtilecfg in ggml_backend_amx_mul_mat). A portable AVX2 build runs everywhere; set CMAKE_ARGS to override.
+export CMAKE_ARGS ?= -DGGML_NATIVE=OFF
 
 .PHONY: install demo test lint typecheck bench clean
 
