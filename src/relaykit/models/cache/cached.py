@@ -10,7 +10,7 @@ import warnings
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 
@@ -30,8 +30,7 @@ from relaykit.telemetry import CACHE_HIT, Telemetry
 T = TypeVar("T")
 
 
-@dataclass(frozen=True)
-class _Probe:
+class _Probe(NamedTuple):
     """A semantic lookup's last user message (secrets redacted), its embedding, and its group."""
 
     query: str
@@ -39,8 +38,7 @@ class _Probe:
     group: str
 
 
-@dataclass(frozen=True)
-class _Read:
+class _Read(NamedTuple):
     """A read of a group's changes made outside the index lock: the group's index and version then, and what
     the store returned (``refresh``'s tuple, or ``None`` when the store failed)."""
 
