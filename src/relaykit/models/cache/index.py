@@ -220,9 +220,9 @@ class GroupIndex:
             return
         if any(key in self.rows for key in keys):  # a row already here with the same vector is not touched
             # (a row another thread took in first, the usual case): its bytes compared (np.array_equal cost ~5 us)
-            rows, full = self.rows, self._full
+            known, full = self.rows, self._full
             fresh = [i for i, key in enumerate(keys)
-                     if key not in rows or full[rows[key]].tobytes() != vectors[i].tobytes()]
+                     if key not in known or full[known[key]].tobytes() != vectors[i].tobytes()]
             if not fresh:
                 return
             if len(fresh) < len(keys):

@@ -10,8 +10,8 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import zlib
 import warnings
+import zlib
 from typing import Any
 
 import numpy as np
