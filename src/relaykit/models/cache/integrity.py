@@ -25,8 +25,9 @@ class DamagedEntryWarning(RuntimeWarning):
 
 
 CHECKSUM_TAG = "2"
-"""Leads every checksum written now (33 characters): BLAKE2b over the text fields and the vector's length and
-CRC-32. The checksums of earlier releases (32 hex characters, BLAKE2b over the vector's bytes too) still verify."""
+"""Leads every checksum written now (33 characters): BLAKE2b over the text fields and, when there is a vector, its
+length and CRC-32. The checksums of earlier releases (32 hex characters, BLAKE2b over the vector's bytes too)
+still verify."""
 
 
 def _head(key: str, namespace: str, group: str, response_json: str, query: str, created_at: float,
@@ -43,7 +44,8 @@ def checksum(key: str, namespace: str, group: str, response_json: str, query: st
     as surely, and no adversary writes the store: whoever can write it can write a matching checksum too)."""
     digest = hashlib.blake2b(_head(key, namespace, group, response_json, query, created_at, expires_at),
                              digest_size=16)
-    digest.update(b"%d:%d" % (len(vector), zlib.crc32(vector)))
+    if vector:  # (an entry without one, an exact entry, costs no more than before)
+        digest.update(b"%d:%d" % (len(vector), zlib.crc32(vector)))
     return CHECKSUM_TAG + digest.hexdigest()
 
 
