@@ -93,7 +93,7 @@ def test_a_damaged_entry_is_a_miss_and_a_warning_in_every_store(store: CacheStor
 
 
 def test_an_entry_checksummed_by_an_earlier_release_still_verifies(tmp_path: Path) -> None:
-    """Checksums now cover the vector through its CRC-32 (tagged "2"); the BLAKE2b-over-the-bytes checksums
+    """Checksums now cover the vector through its CRC-32 (17 bytes); the BLAKE2b-over-the-bytes checksums
     earlier releases wrote still verify, so upgrading does not turn a cache into misses."""
     import hashlib
     import json
@@ -101,7 +101,7 @@ def test_an_entry_checksummed_by_an_earlier_release_still_verifies(tmp_path: Pat
     store = SQLiteStore(tmp_path / "c.sqlite")
     store.put(entry("new", vector=[0.6, 0.8, 0.0]))
     (stored,) = store._db.execute("SELECT checksum FROM entries WHERE key = 'new'").fetchone()
-    assert len(stored) == 33 and stored.startswith("2")
+    assert len(stored) == 34
     old = entry("old", vector=[0.0, 0.6, 0.8])
     response_json = json.dumps(old.response, sort_keys=True)
     blob = np.asarray(old.vector, dtype=np.float32).tobytes()
@@ -125,11 +125,11 @@ def test_a_flipped_vector_byte_fails_the_checksum_in_either_form(tmp_path: Path,
     store = SQLiteStore(tmp_path / "c.sqlite")
     store.put(entry("new", vector=[0.6, 0.8, 0.0]))
     if key == "old":  # the earlier releases' checksum over the same fields
-        from relaykit.models.cache.integrity import _legacy_checksum, encode
+        from relaykit.models.cache.integrity import checksum, encode
 
         response_json, blob, _ = encode(entry("new", vector=[0.6, 0.8, 0.0]))
         row = store._db.execute("SELECT created_at FROM entries WHERE key = 'new'").fetchone()
-        legacy = _legacy_checksum("new", "ns", "g", response_json, "q new", blob, row[0], None)
+        legacy = checksum("new", "ns", "g", response_json, "q new", blob, row[0], None, legacy=True)
         store._db.execute("UPDATE entries SET checksum = ? WHERE key = 'new'", (legacy,))
     blob = bytearray(np.asarray([0.6, 0.8, 0.0], dtype=np.float32).tobytes())
     blob[5] ^= 0x01  # still three finite float32 values

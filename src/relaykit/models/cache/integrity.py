@@ -24,46 +24,35 @@ class DamagedEntryWarning(RuntimeWarning):
     """A stored cache entry failed its checksum or could not be decoded; it was treated as a miss."""
 
 
-CHECKSUM_TAG = "2"
-"""Leads every checksum written now (33 characters): BLAKE2b over the text fields and, when there is a vector, its
-length and CRC-32. The checksums of earlier releases (32 hex characters, BLAKE2b over the vector's bytes too)
-still verify."""
-
-
-def _head(key: str, namespace: str, group: str, response_json: str, query: str, created_at: float,
-          expires_at: float | None) -> bytes:
-    head = [key, namespace, group, response_json, query, repr(float(created_at)),
-            None if expires_at is None else repr(float(expires_at))]
-    return json.dumps(head, ensure_ascii=True).encode()
+CHECKSUM_BYTES = 17
+"""The digest size of the checksums written now (34 hex characters): BLAKE2b over the text fields and, when there is
+a vector, its length and CRC-32. The checksums of earlier releases (16 bytes, 32 hex characters: BLAKE2b over the
+vector's bytes too) still verify; the length tells the two apart."""
 
 
 def checksum(key: str, namespace: str, group: str, response_json: str, query: str, vector: bytes,
-             created_at: float, expires_at: float | None) -> str:
-    """A 128-bit BLAKE2b digest over every stored field of one entry, the vector through its length and CRC-32
+             created_at: float, expires_at: float | None, legacy: bool = False) -> str:
+    """A 136-bit BLAKE2b digest over every stored field of one entry, the vector through its length and CRC-32
     (a 1,536-byte vector cost BLAKE2b ~20k instructions a write, CRC-32 ~2k; a damaged byte changes the CRC-32
-    as surely, and no adversary writes the store: whoever can write it can write a matching checksum too)."""
-    digest = hashlib.blake2b(_head(key, namespace, group, response_json, query, created_at, expires_at),
-                             digest_size=16)
+    as surely, and no adversary writes the store: whoever can write it can write a matching checksum too).
+    ``legacy``: the checksum of earlier releases, 128 bits of BLAKE2b over the vector's bytes."""
+    head = [key, namespace, group, response_json, query, repr(float(created_at)),
+            None if expires_at is None else repr(float(expires_at))]
+    digest = hashlib.blake2b(json.dumps(head, ensure_ascii=True).encode(), digest_size=16 if legacy else CHECKSUM_BYTES)
+    if legacy:
+        digest.update(vector)
+        return digest.hexdigest()
     if vector:  # (an entry without one, an exact entry, costs no more than before)
         digest.update(b"%d:%d" % (len(vector), zlib.crc32(vector)))
-    return CHECKSUM_TAG + digest.hexdigest()
-
-
-def _legacy_checksum(key: str, namespace: str, group: str, response_json: str, query: str, vector: bytes,
-                     created_at: float, expires_at: float | None) -> str:
-    """The checksum of earlier releases: BLAKE2b over the text fields and the vector's bytes."""
-    digest = hashlib.blake2b(_head(key, namespace, group, response_json, query, created_at, expires_at),
-                             digest_size=16)
-    digest.update(vector)
     return digest.hexdigest()
 
 
 def intact(stored: str, *fields: Any) -> bool:
     """Whether ``stored`` is the checksum of ``fields`` (``checksum``'s arguments), in this release's form or in
     the one of earlier releases."""
-    if len(stored) == 33 and stored.startswith(CHECKSUM_TAG):
+    if len(stored) == 2 * CHECKSUM_BYTES:
         return stored == checksum(*fields)
-    return stored == _legacy_checksum(*fields)
+    return stored == checksum(*fields, legacy=True)
 
 
 def vector_bytes(vector: Vectors | None) -> bytes:
