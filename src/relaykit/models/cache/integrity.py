@@ -47,12 +47,11 @@ def checksum(key: str, namespace: str, group: str, response_json: str, query: st
     return digest.hexdigest()
 
 
-def intact(stored: str, *fields: Any) -> bool:
-    """Whether ``stored`` is the checksum of ``fields`` (``checksum``'s arguments), in this release's form or in
-    the one of earlier releases."""
-    if len(stored) == 2 * CHECKSUM_BYTES:
-        return stored == checksum(*fields)
-    return stored == checksum(*fields, legacy=True)
+def intact(stored: str, key: str, namespace: str, group: str, response_json: str, query: str, vector: bytes,
+           created_at: float, expires_at: float | None) -> bool:
+    """Whether ``stored`` is the checksum of these fields, in this release's form or in the earlier releases'."""
+    fields = (key, namespace, group, response_json, query, vector, created_at, expires_at)
+    return stored == checksum(*fields, legacy=len(stored) != 2 * CHECKSUM_BYTES)
 
 
 def vector_bytes(vector: Vectors | None) -> bytes:
