@@ -92,6 +92,52 @@ def test_a_damaged_entry_is_a_miss_and_a_warning_in_every_store(store: CacheStor
         assert store.get("a", time.time()) is None
 
 
+def test_an_entry_checksummed_by_an_earlier_release_still_verifies(tmp_path: Path) -> None:
+    """Checksums now cover the vector through its CRC-32 (17 bytes); the BLAKE2b-over-the-bytes checksums
+    earlier releases wrote still verify, so upgrading does not turn a cache into misses."""
+    import hashlib
+    import json
+
+    store = SQLiteStore(tmp_path / "c.sqlite")
+    store.put(entry("new", vector=[0.6, 0.8, 0.0]))
+    (stored,) = store._db.execute("SELECT checksum FROM entries WHERE key = 'new'").fetchone()
+    assert len(stored) == 34
+    old = entry("old", vector=[0.0, 0.6, 0.8])
+    response_json = json.dumps(old.response, sort_keys=True)
+    blob = np.asarray(old.vector, dtype=np.float32).tobytes()
+    digest = hashlib.blake2b(digest_size=16)  # what the earlier releases computed
+    digest.update(json.dumps([old.key, old.namespace, old.group, response_json, old.query, repr(old.created_at),
+                              None], ensure_ascii=True).encode())
+    digest.update(blob)
+    store._db.execute("INSERT INTO entries (key, namespace, grp, response, query, vector, created_at, expires_at, "
+                      "checksum) VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?)",
+                      (old.key, old.namespace, old.group, response_json, old.query, blob, old.created_at,
+                       digest.hexdigest()))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DamagedEntryWarning)
+        found = store.get("old", time.time())
+        assert found is not None and found.vector is not None and found.vector.tolist() == pytest.approx([0, .6, .8])
+        assert store.get("new", time.time()) is not None
+
+
+@pytest.mark.parametrize("key", ["new", "old"])
+def test_a_flipped_vector_byte_fails_the_checksum_in_either_form(tmp_path: Path, key: str) -> None:
+    store = SQLiteStore(tmp_path / "c.sqlite")
+    store.put(entry("new", vector=[0.6, 0.8, 0.0]))
+    if key == "old":  # the earlier releases' checksum over the same fields
+        from relaykit.models.cache.integrity import checksum, encode
+
+        response_json, blob, _ = encode(entry("new", vector=[0.6, 0.8, 0.0]))
+        row = store._db.execute("SELECT created_at FROM entries WHERE key = 'new'").fetchone()
+        legacy = checksum("new", "ns", "g", response_json, "q new", blob, row[0], None, legacy=True)
+        store._db.execute("UPDATE entries SET checksum = ? WHERE key = 'new'", (legacy,))
+    blob = bytearray(np.asarray([0.6, 0.8, 0.0], dtype=np.float32).tobytes())
+    blob[5] ^= 0x01  # still three finite float32 values
+    store._db.execute("UPDATE entries SET vector = ? WHERE key = 'new'", (bytes(blob),))
+    with pytest.warns(DamagedEntryWarning, match="checksum mismatch"):
+        assert store.get("new", time.time()) is None
+
+
 def test_a_short_vector_blob_does_not_break_its_group(tmp_path: Path) -> None:
     store = SQLiteStore(tmp_path / "c.sqlite")
     store.put(entry("good", vector=[1.0, 0.0, 0.0]))

@@ -239,3 +239,34 @@ def test_keys_and_groups_are_digests_of_the_request_material() -> None:
     cached.complete(request)
     stored = cached.store.get(cached.key(request), time.time())
     assert stored is not None and stored.group == cached.group(request)
+
+
+@pytest.mark.parametrize("params", [
+    {}, {"temperature": 0.0}, {"temperature": -0.0}, {"temperature": 0}, {"temperature": False},
+    {"temperature": 1}, {"temperature": 1.0}, {"temperature": True}, {"max_tokens": 40}, {"seed": 7},
+    {"seed": 7.0}, {"stop": ["x"]}, {"stop": ["x", "y"]}, {"stop": "xy"},
+])
+def test_a_remembered_group_digest_is_the_digest_of_its_material(params: dict[str, object]) -> None:
+    """Group digests are remembered for plain requests; a remembered one is always the digest that would be
+    computed (0, 0.0, -0.0 and False give different JSON, and so different groups), and the memory is bounded."""
+    from relaykit.models.cache.cached import GROUP_MEMO, _digest, split_query
+
+    cached = Cached(ScriptedModel(lambda r: "answer", name="m"), MemoryStore(), mode="semantic", namespace="ns",
+                    embedder=HashingEmbedder())
+    others = [{"temperature": v} for v in (0.0, -0.0, 0, False, 1, 1.0, True)] + [{"stop": ["x"]}, {"seed": 7.0}]
+    for messages in ([{"role": "user", "content": "the date?"}],
+                     [{"role": "system", "content": "be brief"}, {"role": "user", "content": "the date?"}],
+                     [{"content": "be brief", "role": "system"}, {"role": "user", "content": "the date?"}],
+                     [{"role": "system", "content": "be brief"}, {"role": "user", "content": "the date?"},
+                      {"role": "assistant", "content": "Monday"}]):
+        for other in others:  # fill the memory with neighbours first
+            cached.group(ChatRequest.of(messages, **other))  # type: ignore[arg-type]
+        request = ChatRequest.of(messages, **params)  # type: ignore[arg-type]
+        material = request.cache_key_material()
+        expected = _digest({"model": "m", "namespace": "ns", "embedder": "hashing-512", **material,
+                            "messages": split_query(request.messages)[1]})
+        assert cached.group(request) == expected
+        assert cached.group(request) == expected  # remembered
+    for i in range(GROUP_MEMO + 5):
+        cached.group(ChatRequest.of([{"role": "system", "content": f"s{i}"}, {"role": "user", "content": "q"}]))
+    assert len(cached._group_memo) <= GROUP_MEMO

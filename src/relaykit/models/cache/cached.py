@@ -10,7 +10,7 @@ import warnings
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 
@@ -30,8 +30,7 @@ from relaykit.telemetry import CACHE_HIT, Telemetry
 T = TypeVar("T")
 
 
-@dataclass(frozen=True)
-class _Probe:
+class _Probe(NamedTuple):
     """A semantic lookup's last user message (secrets redacted), its embedding, and its group."""
 
     query: str
@@ -39,8 +38,7 @@ class _Probe:
     group: str
 
 
-@dataclass(frozen=True)
-class _Read:
+class _Read(NamedTuple):
     """A read of a group's changes made outside the index lock: the group's index and version then, and what
     the store returned (``refresh``'s tuple, or ``None`` when the store failed)."""
 
@@ -89,6 +87,47 @@ def cacheable(response: ChatResponse) -> bool:
 
 def _digest(material: Any) -> str:
     return hashlib.sha256(json.dumps(material, sort_keys=True, default=str).encode()).hexdigest()
+
+
+GROUP_MEMO = 1024  # group digests a cache remembers (cleared when full)
+_MATERIAL = {"messages", "temperature", "max_tokens", "seed", "stop", "schema"}  # ChatRequest.cache_key_material
+
+
+def _exact(value: Any) -> Hashable:
+    """``value`` (a parameter of a request) as a hashable that equals another only when both have the same JSON:
+    typed, since ``0 == 0.0 == False`` and ``0.0 == -0.0`` while their JSON differs; ``None`` when it is neither
+    a number, a string, ``None`` nor a boolean."""
+    if value is None or isinstance(value, (str, int)):  # bool is an int, told apart by its type below
+        return (type(value), value)
+    if isinstance(value, float):
+        return (float, repr(value))
+    return None
+
+
+def _group_memo_key(material: dict[str, Any], context: list[Any]) -> Hashable | None:
+    """What decides a group digest besides the cache's own model, namespace and embedder, as a hashable that
+    equals another only when the two digests' JSON does: for requests without a schema whose parameters are
+    plain values and whose other messages hold only strings (else ``None``: the digest is computed)."""
+    if material.keys() != _MATERIAL or material["schema"] is not None or not isinstance(material["stop"], list):
+        return None
+    parts: list[Hashable] = [len(context)]
+    for name in ("temperature", "max_tokens", "seed"):
+        part = _exact(material[name])
+        if part is None:
+            return None
+        parts.append(part)
+    for value in (*material["stop"], *context):
+        if isinstance(value, dict):
+            if not all(type(k) is str and type(v) is str for k, v in value.items()):
+                return None
+            parts.append(tuple(value.items()))
+        else:
+            part = _exact(value)
+            if part is None:
+                return None
+            parts.append(part)
+    parts.append(len(material["stop"]))
+    return tuple(parts)
 
 
 def split_query(messages: Sequence[Message]) -> tuple[str, list[Any]]:
@@ -175,6 +214,7 @@ class Cached(ModelWrapper):
                       if share_index else SemanticIndex(index_entries, index_groups))
         self._index_lock = self.index.lock
         self.key_name = key_name or model.name
+        self._group_memo: dict[Hashable, str] = {}
 
     @property
     def embedder(self) -> Embedder:
@@ -196,9 +236,18 @@ class Cached(ModelWrapper):
         return self._group(request.cache_key_material(), split_query(request.messages)[1])
 
     def _group(self, material: dict[str, Any], context: list[Any]) -> str:
-        """The group digest from the request's key material (read once per lookup, for the key too)."""
-        return _digest({"model": self.key_name, "namespace": self.namespace, "embedder": self.embedder.name,
-                        **material, "messages": context})
+        """The group digest from the request's key material (read once per lookup, for the key too); remembered
+        for plain requests (see ``_group_memo_key``): its JSON was most of a semantic lookup's Python work."""
+        memo_key = _group_memo_key(material, context)
+        found = None if memo_key is None else self._group_memo.get(memo_key)
+        if found is None:
+            found = _digest({"model": self.key_name, "namespace": self.namespace, "embedder": self.embedder.name,
+                             **material, "messages": context})
+            if memo_key is not None:
+                if len(self._group_memo) >= GROUP_MEMO:
+                    self._group_memo.clear()  # bounded; one dictionary call, safe among threads
+                self._group_memo[memo_key] = found
+        return found
 
     # -- lookup -------------------------------------------------------------------------------------
 

@@ -11,6 +11,7 @@ import hashlib
 import json
 import math
 import warnings
+import zlib
 from typing import Any
 
 import numpy as np
@@ -23,15 +24,34 @@ class DamagedEntryWarning(RuntimeWarning):
     """A stored cache entry failed its checksum or could not be decoded; it was treated as a miss."""
 
 
+CHECKSUM_BYTES = 17
+"""The digest size of the checksums written now (34 hex characters): BLAKE2b over the text fields and, when there is
+a vector, its length and CRC-32. The checksums of earlier releases (16 bytes, 32 hex characters: BLAKE2b over the
+vector's bytes too) still verify; the length tells the two apart."""
+
+
 def checksum(key: str, namespace: str, group: str, response_json: str, query: str, vector: bytes,
-             created_at: float, expires_at: float | None) -> str:
-    """A 128-bit BLAKE2b digest over every stored field of one entry."""
-    digest = hashlib.blake2b(digest_size=16)
+             created_at: float, expires_at: float | None, legacy: bool = False) -> str:
+    """A 136-bit BLAKE2b digest over every stored field of one entry, the vector through its length and CRC-32
+    (a 1,536-byte vector cost BLAKE2b ~20k instructions a write, CRC-32 ~2k; a damaged byte changes the CRC-32
+    as surely, and no adversary writes the store: whoever can write it can write a matching checksum too).
+    ``legacy``: the checksum of earlier releases, 128 bits of BLAKE2b over the vector's bytes."""
     head = [key, namespace, group, response_json, query, repr(float(created_at)),
             None if expires_at is None else repr(float(expires_at))]
-    digest.update(json.dumps(head, ensure_ascii=True).encode())
-    digest.update(vector)
+    digest = hashlib.blake2b(json.dumps(head, ensure_ascii=True).encode(), digest_size=16 if legacy else CHECKSUM_BYTES)
+    if legacy:
+        digest.update(vector)
+        return digest.hexdigest()
+    if vector:  # (an entry without one, an exact entry, costs no more than before)
+        digest.update(b"%d:%d" % (len(vector), zlib.crc32(vector)))
     return digest.hexdigest()
+
+
+def intact(stored: str, key: str, namespace: str, group: str, response_json: str, query: str, vector: bytes,
+           created_at: float, expires_at: float | None) -> bool:
+    """Whether ``stored`` is the checksum of these fields, in this release's form or in the earlier releases'."""
+    fields = (key, namespace, group, response_json, query, vector, created_at, expires_at)
+    return stored == checksum(*fields, legacy=len(stored) != 2 * CHECKSUM_BYTES)
 
 
 def vector_bytes(vector: Vectors | None) -> bytes:
@@ -90,7 +110,7 @@ def _decode(fields: dict[str, Any]) -> CacheEntry:
     stored = fields.get("checksum")
     if not stored:
         raise ValueError("no checksum: written by an older relaykit, or damaged")
-    if _text(stored) != checksum(key, namespace, group, response_json, query, blob, created_at, expires_at):
+    if not intact(_text(stored), key, namespace, group, response_json, query, blob, created_at, expires_at):
         raise ValueError("checksum mismatch")
     response = json.loads(response_json)
     if not isinstance(response, dict) or not isinstance(response.get("text"), str):
