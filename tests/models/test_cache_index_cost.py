@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from relaykit.models.cache import index as index_module
-from relaykit.models.cache.index import EXACT_BELOW, HELD, LOOSE, GroupIndex
+from relaykit.models.cache.index import CELLS, EXACT_BELOW, HELD, LOOSE, GroupIndex
 
 
 def unit_rows(rng: np.random.Generator, n: int, dim: int = 64) -> np.ndarray:
@@ -153,3 +153,9 @@ def test_a_batch_files_each_row_under_its_nearest_cell() -> None:
         kept = index._proj[row, : index_module.FILTER_DIM]
         assert np.allclose(cell.rows[at, : index_module.FILTER_DIM], kept)
         assert np.isclose(cell.rows[at, index_module.FILTER_DIM], float(kept @ kept) / 2.0, rtol=1e-5)
+
+
+def test_centroids_fit_one_product() -> None:
+    """A search scores the query's projection against every centroid in one BLAS call (no ``_rowdot`` blocks):
+    that keeps the GIL only while there are at most ``HELD`` of them."""
+    assert CELLS <= HELD

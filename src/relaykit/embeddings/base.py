@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import itertools
+import operator
 import re
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, runtime_checkable
@@ -73,7 +74,8 @@ class HashingEmbedder:
                 counts[index] = counts.get(index, 0.0) + sign
             if not counts:
                 continue
-            squares = sum(value * value for value in counts.values())
+            # whole numbers below 2**53: exact in any order (a map, not a generator: no frame per item)
+            squares = sum(map(operator.mul, counts.values(), counts.values()))
             line = out[row]
             for index, value in counts.items():  # a few dozen items: cheaper one by one than through an index array
                 line[index] = value

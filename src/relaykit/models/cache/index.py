@@ -56,6 +56,7 @@ def _projection(dim: int) -> Vectors:
     return matrix
 
 
+_MAX = np.maximum.reduce  # what ``ndarray.max`` runs, without its Python wrapper (~1.2k instructions a call)
 _DOT = np.dot  # a BLAS matrix-vector product (sgemv): one call per block, where numpy's vecdot ran one per row
 HELD = 512
 """Rows per ``_rowdot`` call, at most: numpy gives the GIL up around larger loops (with numpy 2.4, ``matmul`` of a
@@ -392,8 +393,9 @@ class View(NamedTuple):
             passed = sims >= threshold
             if passed.any():
                 found.append((filed[passed], sims[passed]))
-        tail = _rowdot(self.full[self.tail: n], q)
-        if tail.size and tail.max() >= threshold:
+        newest = self.full[self.tail: n]  # at most LOOSE rows but while the cells are drawn again: one product
+        tail: Vectors = _DOT(newest, q) if len(newest) <= HELD else _rowdot(newest, q)
+        if tail.size and _MAX(tail) >= threshold:
             above = (tail >= threshold).nonzero()[0]
             found.append((above + self.tail, tail[above]))
         if not found:
@@ -413,8 +415,9 @@ class View(NamedTuple):
         """Rows filed in the cells nearest ``q`` whose projection lies within the bound (at most ``RERANK``,
         nearest first), below ``n``; pending rows are not among them."""
         assert self.projection_t is not None and self.centroids is not None
-        pq = _rowdot(self.projection_t, q)
-        near = _rowdot(self.centroids, pq)
+        # PROJECTED_DIM rows and at most CELLS (= HELD) centroids: one product each, no ``_rowdot`` call
+        pq: Vectors = _DOT(self.projection_t, q)
+        near: Vectors = _DOT(self.centroids, pq)
         probes = np.argpartition(near, max(len(near) - PROBES, 0))[-PROBES:]
         # in the cells' first FILTER_DIM projected dimensions (a projection of their own, of expected squared
         # length FILTER_DIM / PROJECTED_DIM of the original): |row - q|^2 <= bound  <=>
@@ -427,10 +430,13 @@ class View(NamedTuple):
         cells = [(cell.size, cell) for cell in map(self.cells.__getitem__, probes.tolist())]
         scores = np.empty(sum(size for size, _ in cells), dtype=np.float32)  # each cell scored into its slice
         at = 0
-        for size, cell in cells:
-            _rowdot(cell.rows[:size], extended, scores[at: at + size])
+        for size, cell in cells:  # a cell of at most HELD rows (the usual one) is one product, scored in place
+            if size <= HELD:
+                _DOT(cell.rows[:size], extended, out=scores[at: at + size])
+            else:
+                _rowdot(cell.rows[:size], extended, scores[at: at + size])
             at += size
-        if not scores.size or scores.max() < floor:  # the usual miss: one reduction, no mask, no ids
+        if not scores.size or _MAX(scores) < floor:  # the usual miss: one reduction, no mask, no ids
             return _NO_ROWS
         keep = (scores >= floor).nonzero()[0]
         rows = np.concatenate([cell.ids[:size] for size, cell in cells])[keep]
