@@ -59,11 +59,20 @@ def step_items(step: Step) -> list[str]:
     """The fact items of a past step: those of its observation and its action, and the words a short text
     command names after its verb ("open door to kitchen" -> "door to kitchen")."""
     items = candidates(step.observation_text) + candidates(step.action_text) + long_quotes(request_text(step))
-    action = step.action_text.strip()
-    if action and "\n" not in action and len(action.split()) <= _VERB_ARGS_MAX_WORDS and "(" not in action:
-        rest = action.split(maxsplit=1)[1:]
-        items.extend(rest)
+    rest = command_rest(step.action_text)
+    if rest:
+        items.append(rest)
     return items
+
+
+def command_rest(text: str) -> str | None:
+    """What a short one-line text command names after its verb ("open door to kitchen" -> "door to kitchen"; ""
+    for a bare verb); ``None`` for other text (several lines, a call written out, a long ReAct thought)."""
+    text = text.strip()
+    if not text or "\n" in text or len(text.split()) > _VERB_ARGS_MAX_WORDS or "(" in text:
+        return None
+    parts = text.split(maxsplit=1)
+    return parts[1] if len(parts) > 1 else ""
 
 
 def item_score(item: str, df: Mapping[str, int], own: frozenset[str] | set[str], actionable: frozenset[tuple[str, int]],
@@ -136,10 +145,8 @@ def passed_words(action: Msg) -> frozenset[str]:
                 parsed = arguments
             values.extend(argument_values(parsed))
         return frozenset(words(" ".join(values)))
-    text = tokens.message_text(action).strip()
-    if text and "\n" not in text and len(text.split()) <= _VERB_ARGS_MAX_WORDS and "(" not in text:
-        return frozenset(words(text.split(maxsplit=1)[1])) if len(text.split()) > 1 else frozenset()
-    return frozenset()
+    rest = command_rest(tokens.message_text(action))
+    return frozenset(words(rest)) if rest else frozenset()
 
 
 def argument_values(value: object) -> list[str]:
@@ -273,6 +280,6 @@ def context_words(t: Trajectory) -> frozenset[str]:
 
 
 __all__ = ["ELIDED_WINDOW", "FACTS_LABEL", "MAX_BLOCK_TOKENS", "MIN_BLOCK_TOKENS", "PASSED", "PENDING",
-           "SIBLING_WINDOW", "argument_values", "block_slot", "block_text", "context_words", "item_score",
-           "long_quotes", "passed_words", "pending_items", "rank_items", "request_text", "sibling_items", "step_items",
-           "with_block"]
+           "SIBLING_WINDOW", "argument_values", "block_slot", "block_text", "command_rest", "context_words",
+           "item_score", "long_quotes", "passed_words", "pending_items", "rank_items", "request_text", "sibling_items",
+           "step_items", "with_block"]
