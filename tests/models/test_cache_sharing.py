@@ -92,6 +92,37 @@ def test_sqlite_refresh_is_version_and_changes_in_one_read(tmp_path: Path) -> No
     assert store.changes("ns", "g", 2, now)[0] == ["k3"]
 
 
+def test_sqlite_lookup_is_get_and_refresh(tmp_path: Path) -> None:
+    """``lookup`` answers what ``get`` and ``refresh`` do: a hit, a miss, an expired entry, a group without rows."""
+    store = SQLiteStore(tmp_path / "c.sqlite")
+    now = time.time()
+    for i, (group, expires) in enumerate([("g", None), ("g", now - 1.0), ("h", None), ("g", None)]):
+        store.put(CacheEntry(key=f"k{i}", namespace="ns", group=group, response={"text": f"a{i}"}, created_at=now,
+                             expires_at=expires, query=f"q{i}", vector=np.full(4, i + 1, dtype=np.float32)))
+    for key, group, since in [("k0", "g", 0), ("k1", "g", 0), ("k2", "g", 1), ("nope", "g", 0), ("k3", "x", 0),
+                              ("nope", "g", 4)]:
+        entry, (version, keys, matrix, cursor) = store.lookup(key, now, "ns", group, since)
+        expected = store.get(key, now)
+        want_version, want_keys, want_matrix, want_cursor = store.refresh("ns", group, since, now)
+        assert (entry is None) == (expected is None), key
+        if entry is not None and expected is not None:
+            assert (entry.key, entry.response, entry.query, entry.group, entry.expires_at) == (
+                expected.key, expected.response, expected.query, expected.group, expected.expires_at)
+            assert entry.vector is not None and np.array_equal(entry.vector, expected.vector)
+        assert (version, keys, cursor) == (want_version, want_keys, want_cursor) and np.array_equal(matrix, want_matrix)
+    assert store.lookup("k0", now, "ns", "g", 0)[0].response == {"text": "a0"}  # type: ignore[union-attr]
+
+
+def test_a_semantic_miss_reads_rows_of_three_columns(tmp_path: Path) -> None:
+    """Python's sqlite3 gives the GIL up once per column of every row it reads: a miss's rows (the version and
+    the group's new rows) are not padded to an entry's width."""
+    store = SQLiteStore(tmp_path / "c.sqlite")
+    store.put(CacheEntry(key="k0", namespace="ns", group="g", response={"text": "a"}, created_at=time.time(),
+                         query="q", vector=np.ones(4, dtype=np.float32)))
+    cursor = store._db.execute(sqlite_module.LOOKUP, ("ns", "g", 0, time.time(), "missing"))
+    assert len(cursor.description) == 3 and len(cursor.fetchall()) == 2
+
+
 def test_stores_of_one_file_queue_on_one_write_lock(tmp_path: Path) -> None:
     a, b = SQLiteStore(tmp_path / "c.sqlite"), SQLiteStore(tmp_path / "." / "c.sqlite")
     assert a._file is b._file and SQLiteStore(tmp_path / "d.sqlite")._file is not a._file

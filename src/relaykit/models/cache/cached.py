@@ -266,7 +266,7 @@ class Cached(ModelWrapper):
         text, context = split_query(request.messages)
         group, read = self._group(material, context), None
         lookup = getattr(self.store, "lookup", None)
-        if lookup is not None:  # the exact entry and the group's changes in one statement
+        if lookup is not None:  # the exact entry and the group's changes: one statement on a miss (SQLite)
             entry, read = self._read(group, lambda since: lookup(key, now, self.namespace, group, since))
         else:
             entry = self._safe(lambda: self.store.get(key, now))

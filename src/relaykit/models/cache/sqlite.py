@@ -54,16 +54,19 @@ UNION ALL
 SELECT * FROM (SELECT seq, key, vector FROM entries WHERE namespace = ?1 AND grp = ?2 AND seq > ?3
                AND vector IS NOT NULL AND (expires_at IS NULL OR expires_at > ?4) ORDER BY seq)
 """
-# ``get`` and ``REFRESH`` in one statement, each row tagged: 0 the entry under the key, 1 the namespace's
-# version, 2 the group's live rows after the cursor (in order)
-LOOKUP = f"""
-SELECT 0, {COLUMNS} FROM entries WHERE key = ?5
+# whether the key has an entry, and ``REFRESH``, in one statement, rows of REFRESH's three columns: first
+# (NULL, NULL, NULL) when the key has an entry (read then by ``get``), then the namespace's version (the row whose
+# key is NULL) and the group's live rows after the cursor (in order). Narrow rows on purpose: Python's sqlite3
+# (3.11) gives the GIL up and takes it back once per row and once per column it reads, and among busy threads each
+# of those is a chance to lose the GIL for another thread's whole turn; the entry's ten columns on every row of a
+# miss (padded with NULLs) were most of a semantic miss's GIL hand-overs (24 of 36 at one new row per lookup).
+LOOKUP = """
+SELECT NULL, NULL, NULL FROM entries WHERE key = ?5
 UNION ALL
-SELECT 1, version, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM counters WHERE namespace = ?1
+SELECT version, NULL, NULL FROM counters WHERE namespace = ?1
 UNION ALL
-SELECT * FROM (SELECT 2, seq, key, vector, NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM entries
-               WHERE namespace = ?1 AND grp = ?2 AND seq > ?3 AND vector IS NOT NULL
-               AND (expires_at IS NULL OR expires_at > ?4) ORDER BY seq)
+SELECT * FROM (SELECT seq, key, vector FROM entries WHERE namespace = ?1 AND grp = ?2 AND seq > ?3
+               AND vector IS NOT NULL AND (expires_at IS NULL OR expires_at > ?4) ORDER BY seq)
 """
 
 CHECKPOINT_EVERY = 256  # writes (of this process, to one file) between two WAL checkpoints
@@ -217,19 +220,21 @@ class SQLiteStore:
 
     def lookup(self, key: str, now: float, namespace: str, group: str,
                since: int) -> tuple[CacheEntry | None, tuple[int, list[str], Vectors, int]]:
-        """``get(key, now)`` and ``refresh(namespace, group, since, now)`` in one statement (a semantic lookup
-        would otherwise run two, and with several writer threads each statement is one more wait for the GIL)."""
+        """``get(key, now)`` and ``refresh(namespace, group, since, now)``: on a miss in one statement (a semantic
+        lookup would otherwise run two, and with several writer threads each statement is one more wait for the
+        GIL); a key with an entry reads it with ``get`` after (see ``LOOKUP``: a hit costs one more statement so
+        that a miss reads three columns a row, not eleven)."""
         with self._guard() as db:
             rows = db.execute(LOOKUP, (namespace, group, since, now, key)).fetchall()
-        found, version, changed = None, 0, []
-        for row in rows:  # one pass: the tags come in order, 0 and 1 at most once each
-            if row[0] == 2:
-                changed.append(row[1:4])
-            elif row[0] == 1:
-                version = int(row[1])
+        stored, version, changed = False, 0, []
+        for row in rows:  # one pass: the entry's mark first (at most once), then the version (at most once)
+            if row[1] is not None:
+                changed.append(row)
+            elif row[0] is None:
+                stored = True
             else:
-                found = row[1:]
-        return self._entry(found, now), self._changes(version, changed, since)
+                version = int(row[0])
+        return (self.get(key, now) if stored else None), self._changes(version, changed, since)
 
     def put(self, entry: CacheEntry) -> None:
         self.put_many([entry])
