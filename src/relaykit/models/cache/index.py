@@ -60,9 +60,10 @@ _MAX = np.maximum.reduce  # what ``ndarray.max`` runs, without its Python wrappe
 _DOT = np.dot  # a BLAS matrix-vector product (sgemv): one call per block, where numpy's vecdot ran one per row
 HELD = 512
 """Rows per ``_rowdot`` call, at most: numpy gives the GIL up around larger loops (with numpy 2.4, ``matmul`` of a
-512 x 64 matrix and a vector does, ``vecdot`` from 512 rows on; ``dot`` was not seen to, but is not promised
-not to), and a thread that gives it up for a few microseconds among busy threads waits for another's whole
-turn to get it back; a few calls of at most this many rows keep the GIL. Blocks this small also stay under
+512 x 64 matrix and a vector does, ``vecdot`` from 512 rows on; ``dot`` does on every call, whatever its size:
+callgrind shows ``cblas_matrixproduct`` releasing it around each BLAS call, 8.8 times per semantic miss + store),
+and a thread that gives it up for a few microseconds among busy threads waits for another's whole turn to get it
+back; fewer, larger calls give it up less often. Blocks this small also stay under
 OpenBLAS's bound for threading a matrix-vector product, so its thread pool is never woken (its spinning threads
 cost every thread of the process on a busy machine): 512 x 384 ran on the calling thread, 2,048 x 384 did not.
 ``CELLS`` centroids are scored in one call."""
