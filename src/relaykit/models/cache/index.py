@@ -61,9 +61,9 @@ _DOT = np.dot  # a BLAS matrix-vector product (sgemv): one call per block, where
 HELD = 512
 """Rows per ``_rowdot`` call, at most: numpy gives the GIL up around larger loops (with numpy 2.4, ``matmul`` of a
 512 x 64 matrix and a vector does, ``vecdot`` from 512 rows on; ``dot`` does on every call, whatever its size:
-callgrind shows ``cblas_matrixproduct`` releasing it around each BLAS call, 8.8 times per semantic miss + store),
-and a thread that gives it up for a few microseconds among busy threads waits for another's whole turn to get it
-back; fewer, larger calls give it up less often. Blocks this small also stay under
+callgrind shows ``cblas_matrixproduct`` releasing it around each BLAS call, 8.8 times per semantic miss + store,
+so the search's products still give it up once per call), and a thread that gives it up for a few microseconds
+among busy threads waits for another's whole turn to get it back. Blocks this small also stay under
 OpenBLAS's bound for threading a matrix-vector product, so its thread pool is never woken (its spinning threads
 cost every thread of the process on a busy machine): 512 x 384 ran on the calling thread, 2,048 x 384 did not.
 ``CELLS`` centroids are scored in one call."""
