@@ -113,3 +113,19 @@ def test_long_quotes_keep_an_apostrophe_inside_a_word_and_skip_short_or_unclosed
     assert long_quotes(text) == ["Hi Sam, my travel plans have changed and I'll update you about the new dates soon."]
     assert long_quotes("Post 'short one' and \"x" + "y" * 80) == []
     assert long_quotes("no quotes at all") == []
+
+
+def test_degrade_choices_count_the_long_message_a_users_turn_quotes() -> None:
+    """The degrade's judge (FactWords) counts a quoted message the facts block would take: a step cut to a request
+    quoting it is worth every word of it, not only the digest-sized items around it."""
+    from relaykit.trajectory.factwords import FactWords, fact_items
+
+    msgs = multi_turn()
+    msgs[6] = {"role": "user", "content": f"Log in as 'mthompson' with 'securePass123' and post \"{LONG}\" for me."}
+    t = parse(msgs)
+    request = requests_only(t.steps[1])
+    assert request is not None and LONG in fact_items(request)
+    facts = FactWords(frozenset())
+    without = facts.score(t.with_steps([t.steps[-1]]))
+    with_request = facts.score(t.with_steps([request, t.steps[-1]]))
+    assert with_request - without >= len({w for w in words(LONG) if len(w) > 1}) - 2  # ancient, wonders, cuisine...
