@@ -129,3 +129,17 @@ def test_degrade_choices_count_the_long_message_a_users_turn_quotes() -> None:
     without = facts.score(t.with_steps([t.steps[-1]]))
     with_request = facts.score(t.with_steps([request, t.steps[-1]]))
     assert with_request - without >= len({w for w in words(LONG) if len(w) > 1}) - 2  # ancient, wonders, cuisine...
+
+
+def test_an_ordinal_the_user_wrote_is_named_by_a_call_passing_its_number() -> None:
+    """"Aug 10th" is done once a call passed 2026-08-10 (the words 2026, 08, 10): it is no longer pending, so the
+    facts block does not put it ahead of what is still to do."""
+    msgs = multi_turn()
+    msgs[6] = {"role": "user", "content": "Book it for Aug 10th and ask for seat 12C."}
+    msgs[7] = call(2, "book_flight", {"travel_date": "2026-08-10"})
+    t = parse(msgs)
+    acted: dict[str, int] = {}
+    for step in t.steps:
+        acted.update(dict.fromkeys(words(step.action_text), step.index))
+    pending = pending_items(t.steps[1], acted)
+    assert "10th" not in pending and "12c" in pending  # the seat is still to ask for
