@@ -113,3 +113,33 @@ def test_long_quotes_keep_an_apostrophe_inside_a_word_and_skip_short_or_unclosed
     assert long_quotes(text) == ["Hi Sam, my travel plans have changed and I'll update you about the new dates soon."]
     assert long_quotes("Post 'short one' and \"x" + "y" * 80) == []
     assert long_quotes("no quotes at all") == []
+
+
+def test_degrade_choices_count_the_long_message_a_users_turn_quotes() -> None:
+    """The degrade's judge (FactWords) counts a quoted message the facts block would take: a step cut to a request
+    quoting it is worth every word of it, not only the digest-sized items around it."""
+    from relaykit.trajectory.factwords import FactWords, fact_items
+
+    msgs = multi_turn()
+    msgs[6] = {"role": "user", "content": f"Log in as 'mthompson' with 'securePass123' and post \"{LONG}\" for me."}
+    t = parse(msgs)
+    request = requests_only(t.steps[1])
+    assert request is not None and LONG in fact_items(request)
+    facts = FactWords(frozenset())
+    without = facts.score(t.with_steps([t.steps[-1]]))
+    with_request = facts.score(t.with_steps([request, t.steps[-1]]))
+    assert with_request - without >= len({w for w in words(LONG) if len(w) > 1}) - 2  # ancient, wonders, cuisine...
+
+
+def test_an_ordinal_the_user_wrote_is_named_by_a_call_passing_its_number() -> None:
+    """"Aug 10th" is done once a call passed 2026-08-10 (the words 2026, 08, 10): it is no longer pending, so the
+    facts block does not put it ahead of what is still to do."""
+    msgs = multi_turn()
+    msgs[6] = {"role": "user", "content": "Book it for Aug 10th and ask for seat 12C."}
+    msgs[7] = call(2, "book_flight", {"travel_date": "2026-08-10"})
+    t = parse(msgs)
+    acted: dict[str, int] = {}
+    for step in t.steps:
+        acted.update(dict.fromkeys(words(step.action_text), step.index))
+    pending = pending_items(t.steps[1], acted)
+    assert "10th" not in pending and "12c" in pending  # the seat is still to ask for

@@ -179,12 +179,20 @@ def pending_items(step: Step, acted: Mapping[str, int]) -> frozenset[str]:
         if low not in quoted and not any(c.isdigit() for c in item):
             continue  # prose and names ("the nearest airport", "Los Angeles"): what the user quoted or numbered
         content = [w for w in item_words(item)[0] if w not in STOPWORDS]
-        if any(acted.get(w, -1) <= step.index for w in content):
+        if any(_named_at(acted, w) <= step.index for w in content):
             out.add(low)
     return frozenset(out)
 
 
+def _named_at(acted: Mapping[str, int], word: str) -> int:
+    """The newest step whose action names ``word`` (-1: none), an ordinal counting as its number: a user's "Aug 10th"
+    is named by a call passing "2026-08-10" (the words 2026, 08, 10), so it is no longer pending."""
+    ordinal = _ORDINAL.match(word)
+    return max(acted.get(word, -1), acted.get(ordinal.group(1), -1)) if ordinal else acted.get(word, -1)
+
+
 _QUOTED = dict(PATTERNS)["quoted"]
+_ORDINAL = re.compile(r"(\d+)(?:st|nd|rd|th)")
 _LONG_QUOTED = re.compile(r"\"([^\"\n]{61,400})\"|(?<!\w)'((?:[^'\n]|(?<=\w)'(?=\w)){61,400})'(?!\w)")
 """A quoted text longer than a digest's quoted item (60 characters) and at most 400, an apostrophe inside a word
 ("Can't") allowed: in a user's request, the message, tweet or description the user wants passed word for word."""

@@ -9,6 +9,7 @@ import re
 from relaykit import tokens
 from relaykit.text import words
 from relaykit.trajectory.digest import ACTIONABLE, candidates, shape
+from relaykit.trajectory.facts import long_quotes
 from relaykit.trajectory.parse import Step, Trajectory
 
 
@@ -50,8 +51,12 @@ def fact_items(step: Step) -> list[str]:
     (:func:`relaykit.trajectory.digest.candidates`) and every item listed in a digest or a facts block it carries
     ("facts: table lamp, TV remote control" holds both, though neither is shaped like an identifier or a name:
     counted by candidates alone, a digest or block of a text environment's objects was worth almost nothing when
-    choosing between degrade candidates)."""
+    choosing between degrade candidates), and the long texts a user's turn quotes (:func:`facts.long_quotes`: the
+    message or description to pass word for word, one item of the facts block, but longer than a digest's quoted
+    item; counted by candidates alone, a step cut to a request quoting a 138-character message was worth less than
+    a few more words of the current tool result, and the degrade dropped it)."""
     items = candidates("\n".join(tokens.message_text(m) for m in step.messages))
+    items += long_quotes("\n".join(tokens.message_text(m) for m in step.messages if m.get("role") == "user"))
     for m in step.observation:
         text = tokens.message_text(m)
         if "facts" in text or "listed: " in text:
