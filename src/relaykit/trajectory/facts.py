@@ -187,7 +187,7 @@ def pending_items(step: Step, acted: Mapping[str, int]) -> frozenset[str]:
 def _named_at(acted: Mapping[str, int], word: str) -> int:
     """The newest step whose action names ``word`` (-1: none), an ordinal counting as its number: a user's "Aug 10th"
     is named by a call passing "2026-08-10" (the words 2026, 08, 10), so it is no longer pending."""
-    ordinal = _ORDINAL.match(word)
+    ordinal = _ORDINAL.fullmatch(word)
     return max(acted.get(word, -1), acted.get(ordinal.group(1), -1)) if ordinal else acted.get(word, -1)
 
 
