@@ -25,6 +25,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from cache_bench import question  # the wording of cache_bench.py's filled entries (this folder is on sys.path)
+
 from relaykit.embeddings import HashingEmbedder
 from relaykit.models import ChatRequest
 from relaykit.models.cache import Cached, CacheEntry
@@ -33,12 +35,6 @@ from relaykit.testing import ScriptedModel
 
 DEFAULT_FILE = Path(tempfile.gettempdir()) / "relaykit-cache-callgrind.sqlite"
 NAMESPACE = "callgrind"
-
-
-def question(i: int) -> str:  # the wording of cache_bench.py's filled entries
-    topics = ["invoice", "shipment", "refund", "password", "meeting", "deploy", "budget", "contract", "ticket", "lamp"]
-    a, b, c = topics[i % 10], topics[(i // 10) % 10], topics[(i // 100) % 10]
-    return f"case {i}: what is the status of the {a} for the {b} team about {c} in region r{i % 37}"
 
 
 def cache(path: Path, mode: str, dim: int) -> Cached:
