@@ -55,8 +55,9 @@ def fact_items(step: Step) -> list[str]:
     message or description to pass word for word, one item of the facts block, but longer than a digest's quoted
     item; counted by candidates alone, a step cut to a request quoting a 138-character message was worth less than
     a few more words of the current tool result, and the degrade dropped it)."""
-    items = candidates("\n".join(tokens.message_text(m) for m in step.messages))
-    items += long_quotes("\n".join(tokens.message_text(m) for m in step.messages if m.get("role") == "user"))
+    texts = [tokens.message_text(m) for m in step.messages]
+    items = candidates("\n".join(texts))
+    items += long_quotes("\n".join(t for m, t in zip(step.messages, texts) if m.get("role") == "user"))
     for m in step.observation:
         text = tokens.message_text(m)
         if "facts" in text or "listed: " in text:
