@@ -57,3 +57,9 @@ def test_print_json_writes_undefined_figures_as_null(capsys) -> None:  # type: i
 
     print_json({"rate": float("nan"), "ci": [float("inf"), 0.5], "n": 1})
     assert json.loads(capsys.readouterr().out) == {"rate": None, "ci": [None, 0.5], "n": 1}
+
+
+def test_a_folder_given_as_input_is_named_as_a_folder(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    code, _, err = run_cli(capsys, "tokens", str(tmp_path))
+    assert code == 2 and "is a folder" in err and "no such file" not in err
+    assert len(err.strip().splitlines()) == 1

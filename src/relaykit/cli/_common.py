@@ -27,13 +27,21 @@ def read_text(path: str) -> str:
     else:
         file = Path(path)
         if not file.is_file():
-            raise UsageError(f"no such file: {path}")
+            raise UsageError(missing_file(path))
         data = file.read_bytes()
         where = path
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise UsageError(f"{where} is not UTF-8: invalid byte 0x{data[exc.start]:02x} at offset {exc.start}") from None
+
+
+def missing_file(path: str, option: str = "") -> str:
+    """The one-line error for an input path that is not a readable file: a folder is named as one."""
+    where = f"{option} {path}" if option else path
+    if Path(path).is_dir():
+        return f"{where} is a folder; give the path of a file inside it"
+    return f"no such file: {where}"
 
 
 def read_json(path: str) -> Any:
@@ -91,7 +99,7 @@ def check_at_least(value: float | None, minimum: float, option: str, hint: str =
 def check_utf8_file(path: str, option: str = "") -> None:
     """``path`` is an existing UTF-8 file (read once and decoded, so bad bytes are named before any work)."""
     if path != "-" and not Path(path).is_file():
-        raise UsageError(f"{option + ' ' if option else ''}{path}: no such file")
+        raise UsageError(missing_file(path, option))
     read_text(path)
 
 
