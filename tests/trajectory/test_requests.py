@@ -6,8 +6,9 @@ from relaykit import tokens
 from relaykit.text import words
 from relaykit.trajectory import compress_trajectory, parse, validate
 from relaykit.trajectory.budget import minimum_budget
-from relaykit.trajectory.facts import pending_items
+from relaykit.trajectory.facts import number_key, pending_items
 from relaykit.trajectory.parse import requests_only
+from relaykit.trajectory.plan import Masker, TrajectorySettings
 
 REQUEST = ("Now log in to the ticket system as 'mthompson' with password 'securePass123', and create a ticket "
            "titled 'Urgent Flight Issue' with priority 4.")
@@ -143,3 +144,18 @@ def test_an_ordinal_the_user_wrote_is_named_by_a_call_passing_its_number() -> No
         acted.update(dict.fromkeys(words(step.action_text), step.index))
     pending = pending_items(t.steps[1], acted)
     assert "10th" not in pending and "12c" in pending  # the seat is still to ask for
+
+
+def test_a_number_the_user_wrote_is_named_by_a_call_passing_its_value() -> None:
+    """"20,000" is done once a call passed 20000.0, and "Dec 1st" once a call passed 2026-12-01 (the word 01): numbers
+    compare by value, not as words, so neither stays pending ahead of what is still to do."""
+    msgs = multi_turn()
+    msgs[6] = {"role": "user", "content": "Convert 20,000 RMB to USD, book it for Dec 1st and ask for seat 12C."}
+    msgs[7] = call(2, "convert", {"value": 20000.0, "travel_date": "2026-12-01"})
+    t = parse(msgs)
+    acted = Masker(t, TrajectorySettings(dropped="placeholder")).acted()
+    pending = pending_items(t.steps[1], acted)
+    assert "20,000" not in pending and "1st" not in pending
+    assert "12c" in pending  # the seat is still to ask for
+    assert number_key("20000.0") == number_key("020000") == "=20000" and number_key("01") == "=1"
+    assert number_key("1.50") == number_key("1.5") and number_key("12c") is None

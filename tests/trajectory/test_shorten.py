@@ -132,3 +132,14 @@ def test_when_no_part_fits_beside_its_marker_the_marker_still_lists_the_facts() 
     for room in range(16, 21):
         out = shorten(text, room, known=known)
         assert tokens.count(out) <= room and "12446" in out and out.startswith("[... 35 tokens cut; kept: ")
+
+
+def test_a_tight_room_goes_to_facts_before_the_texts_first_and_last_lines() -> None:
+    """The first and last lines are kept for their place only when small beside the room (an eighth of it each): in a
+    tight room, a closing line without facts ("End of list") cost the room of one more order id."""
+    text = "Lookup done\n" + "\n".join(f"ORD-{1000 + k} BAY{k}" for k in range(12)) + "\nEnd of list"
+    out = shorten(text, 48)
+    assert tokens.count(out) <= 48 and "End of list" not in out
+    assert len({k for k in range(12) if f"ORD-{1000 + k}" in out}) >= 5
+    roomy = shorten(text, 80)  # with room to spare, both stay: what the text is, how it ended
+    assert roomy.startswith("Lookup done\n") and "End of list" in roomy

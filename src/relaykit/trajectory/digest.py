@@ -3,11 +3,11 @@
 A digest lists identifiers (``ORD-1182``, ``user_id``, ``camelCase``, e-mail addresses), numbers with their
 units (``42 kg``, ``$19.99``, ``3.5%``), paths and file names, quoted strings (not JSON keys), and names
 (capitalised words that do not open a sentence, the object named after an article: "a red apple" ->
-``red apple``, and a bare item alone on an indented or bulleted list line: ``\tbread``). Items are ranked by
-recurrence: how many other blocks of the trajectory (task, other steps) mention the item's rarest word; ties keep
-the order of first appearance. Items the context holds anyway (their words all appear in the system prompt, task,
-current step or pending turn) and JSON field names are left out. Items are added while the digest stays within
-its token bound.
+``red apple``, "a TV stand" -> ``TV stand``, and a bare item alone on an indented or bulleted list line:
+``\tbread``). Items are ranked by recurrence: how many other blocks of the trajectory (task, other steps) mention
+the item's rarest word; ties keep the order of first appearance. Items the context holds anyway (their words all
+appear in the system prompt, task, current step or pending turn) and JSON field names are left out. Items are added
+while the digest stays within its token bound.
 
 Everything here is regular-expression work over the text, linear in its length.
 """
@@ -33,7 +33,8 @@ PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("id", re.compile(r"\b(?=[\w\-]*\d)(?=[\w\-]*[A-Za-z])[A-Za-z0-9][\w\-]{2,}\b|\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b"
                       r"|\b[a-z]+[A-Z][A-Za-z0-9]+\b")),
     ("name", re.compile(r"(?<![.!?:]\s)(?<!^)(?<!\n)\b[A-Z][a-zA-Z]+(?:\s+[A-Z][a-zA-Z]+)*\b")),
-    ("object", re.compile(r"\b(?:a|an|the|some|your)\s+([a-z][a-z\-]*\b(?:\s+[a-z][a-z\-]*\b){0,2})")),
+    ("object", re.compile(r"\b(?:a|an|the|some|your)\s+((?:[A-Z]{2,}\s+)?"  # an acronym may open it: a TV stand
+                          r"[a-z][a-z\-]*\b(?:\s+[a-z][a-z\-]*\b){0,2})")),
     ("listed", re.compile(r"^[ \t]+(?:[-*•][ \t]+)?(?!(?:a|an|the|some|your)\b)"  # a bare item on a list line
                           r"([a-z][a-z\-]*(?:[ ][\w\-]+){0,3})[ \t]*$", re.MULTILINE)),
 )

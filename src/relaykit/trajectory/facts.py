@@ -178,21 +178,49 @@ def pending_items(step: Step, acted: Mapping[str, int]) -> frozenset[str]:
         low = item.lower()
         if low not in quoted and not any(c.isdigit() for c in item):
             continue  # prose and names ("the nearest airport", "Los Angeles"): what the user quoted or numbered
-        content = [w for w in item_words(item)[0] if w not in STOPWORDS]
+        content = [w for w in words(_THOUSANDS.sub("", item)) if w not in STOPWORDS]
         if any(_named_at(acted, w) <= step.index for w in content):
             out.add(low)
     return frozenset(out)
 
 
 def _named_at(acted: Mapping[str, int], word: str) -> int:
-    """The newest step whose action names ``word`` (-1: none), an ordinal counting as its number: a user's "Aug 10th"
-    is named by a call passing "2026-08-10" (the words 2026, 08, 10), so it is no longer pending."""
+    """The newest step whose action names ``word`` (-1: none), an ordinal counting as its number and a number as its
+    value (:func:`number_key`, the keys :func:`acted_words` adds): a user's "Aug 10th" is named by a call passing
+    "2026-08-10" (the words 2026, 08, 10), "1st" by "2026-12-01", "10,000" by 10000.0, so none is pending any more."""
     ordinal = _ORDINAL.fullmatch(word)
-    return max(acted.get(word, -1), acted.get(ordinal.group(1), -1)) if ordinal else acted.get(word, -1)
+    word = ordinal.group(1) if ordinal else word
+    key = number_key(word)
+    return max(acted.get(word, -1), acted.get(key, -1)) if key is not None else acted.get(word, -1)
+
+
+def number_key(word: str) -> str | None:
+    """The key of a number's value ("=10000" for 10000, 10000.0 and 010000; "=1" for 01): how :func:`acted_words`
+    files a number an action passed beside its word, so that the same value written another way matches it; ``None``
+    for a word that is not a number. The "=" keeps these keys apart from every word (a word never holds it)."""
+    if not _NUMBER.fullmatch(word):
+        return None
+    value = float(word)
+    return f"={int(value)}" if value.is_integer() else f"={value!r}"
+
+
+def acted_words(actions: Iterable[tuple[int, str]]) -> dict[str, int]:
+    """Each word the ``(step index, action text)`` pairs name -> the newest step that names it, and each number's
+    value (:func:`number_key`) -> the newest step that passes it (the map :func:`pending_items` and
+    :func:`sibling_items` read)."""
+    acted: dict[str, int] = {}
+    for index, text in actions:
+        named = set(words(text))
+        acted.update(dict.fromkeys(named, index))
+        acted.update(dict.fromkeys((k for k in map(number_key, named) if k is not None), index))
+    return acted
 
 
 _QUOTED = dict(PATTERNS)["quoted"]
 _ORDINAL = re.compile(r"(\d+)(?:st|nd|rd|th)")
+_NUMBER = re.compile(r"\d{1,15}(?:\.\d{1,15})?")
+_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
+"""A thousands separator ("20,000"): dropped before an item's words are read, so the item is the number 20000."""
 _LONG_QUOTED = re.compile(r"\"([^\"\n]{61,400})\"|(?<!\w)'((?:[^'\n]|(?<=\w)'(?=\w)){61,400})'(?!\w)")
 """A quoted text longer than a digest's quoted item (60 characters) and at most 400, an apostrophe inside a word
 ("Can't") allowed: in a user's request, the message, tweet or description the user wants passed word for word."""
@@ -288,6 +316,6 @@ def context_words(t: Trajectory) -> frozenset[str]:
 
 
 __all__ = ["ELIDED_WINDOW", "FACTS_LABEL", "MAX_BLOCK_TOKENS", "MIN_BLOCK_TOKENS", "PASSED", "PENDING",
-           "SIBLING_WINDOW", "argument_values", "block_slot", "block_text", "command_rest", "context_words",
-           "item_score", "long_quotes", "passed_words", "pending_items", "rank_items", "request_text", "sibling_items",
-           "step_items", "with_block"]
+           "SIBLING_WINDOW", "acted_words", "argument_values", "block_slot", "block_text", "command_rest",
+           "context_words", "item_score", "long_quotes", "number_key", "passed_words", "pending_items", "rank_items",
+           "request_text", "sibling_items", "step_items", "with_block"]

@@ -13,7 +13,7 @@ from relaykit import tokens
 from relaykit.errors import UsageError
 from relaykit.text import words as text_words
 from relaykit.trajectory.digest import action_shapes, block_frequencies, digest
-from relaykit.trajectory.facts import passed_words, sibling_items
+from relaykit.trajectory.facts import acted_words, passed_words, sibling_items
 from relaykit.trajectory.parse import PLACEHOLDER, Msg, Step, Trajectory, mask_observation, requests_only
 from relaykit.trajectory.recall import ReferenceStore, handle_for
 from relaykit.trajectory.scorer import Scorer
@@ -132,9 +132,7 @@ class Masker:
     def acted(self) -> dict[str, int]:
         """Each word an action names -> the newest step whose action names it (the current step's included)."""
         if self._acted is None:
-            self._acted = {}
-            for step in self.original.steps:
-                self._acted.update(dict.fromkeys(text_words(step.action_text), step.index))
+            self._acted = acted_words((step.index, step.action_text) for step in self.original.steps)
         return self._acted
 
     def passed(self) -> frozenset[str]:
