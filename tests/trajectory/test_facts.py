@@ -333,3 +333,24 @@ def test_an_object_may_open_with_an_acronym() -> None:
                        "apple. The NASA team left.")
     assert {"TV stand", "TV remote control", "red apple"} <= set(found)
     assert not any(item.startswith("NASA ") for item in found)  # only after an article
+
+
+def test_words_only_the_system_prompt_holds_are_not_held_anyway() -> None:
+    """A system prompt's examples ("open door to kitchen, take coin") are instructions, not facts of this episode:
+    the digests, the facts block and the shortener do not count them as what the context holds anyway."""
+    from relaykit.trajectory.budget import _context_words
+    from relaykit.trajectory.facts import context_words
+
+    system = {"role": "system", "content": "Reply with one action (for example: open door to kitchen, take coin)."}
+    msgs: list[dict[str, Any]] = [system, {"role": "user", "content": "Find the key."},
+                                  {"role": "assistant", "content": "look"},
+                                  {"role": "user", "content": "North is the kitchen; here is a brass key."},
+                                  {"role": "assistant", "content": "take key"},
+                                  {"role": "user", "content": "Taken."}]
+    t = parse(msgs)
+    known = Masker(t, TrajectorySettings(budget=100)).known_words()
+    assert "kitchen" not in known and "coin" not in known and "key" in known
+    assert "coin" not in context_words(t) and "coin" not in _context_words(t)
+    assert "kitchen" in context_words(t)  # an observation says it: that is a fact of the episode
+    masked = Masker(t, TrajectorySettings(budget=100)).placeholder(0)
+    assert "kitchen" in masked

@@ -446,9 +446,10 @@ def _shorten_current(t: Trajectory, budget: int, cost: Cost, s: TrajectorySettin
 
 
 def _context_words(t: Trajectory) -> frozenset[str]:
-    """Words the result holds outside the current observation (not worth keeping twice when shortening)."""
+    """Words the result holds outside the current observation and the system prompt (not worth keeping twice when
+    shortening; a system prompt's example words are no facts of the episode)."""
     current = t.steps[-1]
-    blocks = [*t.system, *t.task, *(m for step in t.past for m in step.messages), current.action, *t.pending]
+    blocks = [*t.task, *(m for step in t.past for m in step.messages), current.action, *t.pending]
     return frozenset(w for m in blocks for w in words(tokens.message_text(m)))
 
 

@@ -6,7 +6,8 @@ units (``42 kg``, ``$19.99``, ``3.5%``), paths and file names, quoted strings (n
 ``red apple``, "a TV stand" -> ``TV stand``, and a bare item alone on an indented or bulleted list line:
 ``\tbread``). Items are ranked by recurrence: how many other blocks of the trajectory (task, other steps) mention
 the item's rarest word; ties keep the order of first appearance. Items the context holds anyway (their words all
-appear in the system prompt, task, current step or pending turn) and JSON field names are left out. Items are added
+appear in the task, current step or pending turn; not the system prompt, whose examples are instructions, not
+facts of the episode) and JSON field names are left out. Items are added
 while the digest stays within its token bound.
 
 Everything here is regular-expression work over the text, linear in its length.

@@ -310,8 +310,8 @@ def block_text(items: list[str], max_tokens: int, encoding: str) -> str:
 
 
 def context_words(t: Trajectory) -> frozenset[str]:
-    """The words every message of ``t`` holds."""
-    blocks = [*t.system, *t.task, *(m for step in t.steps for m in step.messages), *t.pending]
+    """The words every message of ``t`` but the system prompt holds (its examples are no facts of the episode)."""
+    blocks = [*t.task, *(m for step in t.steps for m in step.messages), *t.pending]
     return frozenset(w for m in blocks for w in words(tokens.message_text(m)))
 
 

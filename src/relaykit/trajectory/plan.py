@@ -153,16 +153,18 @@ class Masker:
         return self._df
 
     def _known(self) -> frozenset[str]:
-        """Words of what every result holds (system, task, current step, pending turn): no digest repeats them."""
+        """Words of what every result holds (task, current step, pending turn): no digest repeats them. The system
+        prompt is kept too, but its words (instructions, examples such as "open door to kitchen") are no facts of
+        the episode: a masked step's kitchen stays in its digest."""
         if self._known_words is None:
             t = self.original
             current = t.steps[-1].messages if t.steps else ()
             self._known_words = frozenset(
-                w for m in (*t.system, *t.task, *current, *t.pending) for w in text_words(tokens.message_text(m)))
+                w for m in (*t.task, *current, *t.pending) for w in text_words(tokens.message_text(m)))
         return self._known_words
 
     def known_words(self) -> frozenset[str]:
-        """Words every result holds (system, task, current step, pending turn)."""
+        """Words every result holds as facts of the episode (task, current step, pending turn)."""
         return self._known()
 
     def placeholder(self, index: int, with_digest: bool = True) -> str:
