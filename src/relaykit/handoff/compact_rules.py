@@ -176,9 +176,19 @@ def short_label(words: list[str], lead: set[str], named: list[str]) -> list[str]
 def named_column(item: str, heads: list[list[str]], stem: Callable[[str], frozenset[str]] | None = None) -> int | None:
     """The one column whose label words a reason item shares ("distance centre" -> ``hotel distance km``),
     compared as ``stem`` gives them (singular words by default); None when no column or several do."""
+    return named_in(item, column_words(heads, stem), stem)
+
+
+def column_words(heads: list[list[str]], stem: Callable[[str], frozenset[str]] | None = None) -> list[frozenset[str]]:
+    """Each column's label words as ``named_column`` compares them (``stem`` of the words joined, else their
+    singulars): a table writer works them out once, not once per row and reason."""
+    return [stem(" ".join(words)) if stem else frozenset(singular(w) for w in words) for words in heads]
+
+
+def named_in(item: str, columns: list[frozenset[str]], stem: Callable[[str], frozenset[str]] | None = None) -> int | None:
+    """``named_column`` with the columns' words already worked out (``column_words``, with the same ``stem``)."""
     said = stem(item) if stem else {singular(w) for w in item.split(" ")}
-    fits = [k for k, words in enumerate(heads)
-            if said & (stem(" ".join(words)) if stem else {singular(w) for w in words})]
+    fits = [k for k, words in enumerate(columns) if said & words]
     return fits[0] if len(fits) == 1 else None
 
 
@@ -502,7 +512,7 @@ def header_bound(constraint: Constraint) -> str:
 __all__ = ["BREAK", "DISTANCE_LABELS", "EQUAL", "GENERIC_LABELS", "LABEL_WORDS", "LINKING_VERBS", "MEASURE_NOUNS",
            "MONEY_LABELS", "MONEY_REASONS", "OUT_CELL", "PASS_CELL", "RATE_ADJECTIVES", "RATE_WORDS", "SEP", "UNITLESS",
            "Item", "Wanted", "alias", "applying", "bound_value", "bound_words", "collector_paused", "column_name",
-           "column_of", "decode", "encode", "encode_text", "filler_form", "full_number", "header_bound", "items_of",
-           "keys_of", "known_labels", "named_column", "near", "read_constraint", "read_constraint_line",
+           "column_of", "column_words", "decode", "encode", "encode_text", "filler_form", "full_number", "header_bound", "items_of",
+           "keys_of", "known_labels", "named_column", "named_in", "near", "read_constraint", "read_constraint_line",
            "short_label", "short_number", "sides", "singular", "stems", "unit_words", "vacuous_reason",
            "verdict_cell", "violates", "wanted"]

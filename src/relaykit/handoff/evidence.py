@@ -94,6 +94,15 @@ _LEAD_MARK = re.compile(r"^[-*•\s]*[A-Za-z][^:=–—→]{0,24}(?::|=|–|—|
 _OPENER = re.compile(r"^(?:(?:starting|beginning|moving on|turning|continuing|going on|on) (?:with|to) |as for |"
                      r"as to |next up,? |first up,? |first off,? |then,? )", re.IGNORECASE)
 """Narration that opens a clause ("Starting with MR3: ...", "As for MR8, ..."): not evidence."""
+
+
+def without_opener(clause: str) -> str:
+    """``clause`` without its narrating opener (what ``_OPENER.sub("", clause)`` leaves: the pattern is anchored,
+    so it cuts one match at most, and a clause without one, most of them, is given back as it is)."""
+    opener = _OPENER.match(clause)
+    return clause if opener is None else clause[opener.end():]
+
+
 _Clause = tuple[str | None, str | None, tuple[tuple[str, ...], ...], tuple[str, ...]]
 """What ``_Reader._read`` makes of a clause: verdict, reason, label words, evidence tokens."""
 _Key = tuple[str, str | None, int] | tuple[str, str | None, int, None]
@@ -262,7 +271,7 @@ class _Reader(GroupVerdicts, PlacedVerdicts, TableCells, Speakers, OutsiderReadi
         self.line_subject = previous
 
     def _clause(self, clause: str, previous: str | None) -> str | None:
-        clause = _OPENER.sub("", clause)
+        clause = without_opener(clause)
         if COMPARES.search(clause) is not None:
             clause = self._uncompared(clause)
         if not clause:
@@ -408,10 +417,9 @@ class _Reader(GroupVerdicts, PlacedVerdicts, TableCells, Speakers, OutsiderReadi
             if not row.sentences or row.sentences[-1] < self.paragraph_at:  # first named in this paragraph
                 self.paragraph[option_id] = None
             row.sentences.append(self.index)
-        row.add_break()
         if reason is not None:
             row.add_reason(reason)
-        row.extend(tokens)
+        row.add_clause(tokens)  # a clause break, then the clause's evidence
 
     def _read(self, text: str, shared: str | None) -> _Clause:
         """What an attributed clause says: its verdict, the reason of a fail, its label words, and the words and

@@ -1,0 +1,56 @@
+"""The thirteenth wave's speed-ups of extract-rules keep its answers: each is checked against the form it replaces."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from relaykit.handoff.compact_rules import column_words, named_in, singular, stems
+from relaykit.handoff.corpus import STYLES, corpus
+from relaykit.handoff.evidence import _OPENER, without_opener
+from relaykit.handoff.reading import clauses_of
+from relaykit.handoff.table import Row
+from relaykit.text import iter_sentences
+
+
+def test_row_add_clause_is_add_break_then_extend() -> None:
+    rng = random.Random(13)
+    words = ["a", "ab", "b", ";", "180\x1fUSD", "ab-c", "c", "a;", "USD", " ;", ""]
+    bodies = ["", ";", "a ;", "a", "a ; b", " ;"]
+    for _ in range(4000):
+        body = rng.choice(bodies) if rng.random() < 0.2 else " ".join(rng.choice(words)
+                                                                      for _ in range(rng.randrange(6)))
+        tokens = [rng.choice(words) for _ in range(rng.randrange(7))]
+        one, two = Row("X1", body=body), Row("X1", body=body)
+        one.add_break()
+        one.extend(tokens)
+        two.add_clause(tokens)
+        assert two.body == one.body, (body, tokens)
+
+
+def test_without_opener_cuts_what_the_opener_substitution_cut() -> None:
+    clauses = [c for t in corpus(STYLES, seeds=1) for s in iter_sentences(t.trace) for c in clauses_of(s)]
+    clauses += ["Starting with MR3: 40 seats", "AS FOR MR8, it is out", "as to HT1", "Next up, HT2", "next up HT2",
+                "First off, x", "Then, HT4 fails", "then then HT4", "on to HT5", "Moving on to X1", "going on with",
+                "x as for y", "", "then", "Then,", "ſtarting with X1", "As for as for HT1"]
+    for clause in clauses:
+        assert without_opener(clause) == _OPENER.sub("", clause), clause
+
+
+def _named_column(item: str, heads: list[list[str]], stem: Callable[[str], frozenset[str]] | None = None) -> int | None:
+    """``compact_rules.named_column`` as it was written: each column's words worked out again for every item."""
+    said = stem(item) if stem else {singular(w) for w in item.split(" ")}
+    fits = [k for k, words in enumerate(heads)
+            if said & (stem(" ".join(words)) if stem else {singular(w) for w in words})]
+    return fits[0] if len(fits) == 1 else None
+
+
+def test_named_in_precomputed_columns_is_named_column() -> None:
+    rng = random.Random(5)
+    vocabulary = ["price", "prices", "rate", "distance", "centre", "stars", "star", "amenities", "amenity", "night",
+                  "nightly", "USD", "km", "Distances", "facilities", "certification", "certified", "x", "pet"]
+    for _ in range(3000):
+        heads = [[rng.choice(vocabulary) for _ in range(rng.randrange(4))] for _ in range(rng.randrange(5))]
+        item = " ".join(rng.choice(vocabulary) for _ in range(1 + rng.randrange(3)))
+        for stem in (None, stems):
+            assert named_in(item, column_words(heads, stem), stem) == _named_column(item, heads, stem), (item, heads)
