@@ -3,13 +3,28 @@
 from __future__ import annotations
 
 import random
+from collections import Counter, defaultdict
 from collections.abc import Callable
 
-from relaykit.handoff.compact_rules import column_words, named_in, singular, stems
+from relaykit.handoff import lexicon
+from relaykit.handoff.compact_rules import (
+    SEP,
+    Item,
+    column_words,
+    count_near,
+    items_of,
+    keys_of,
+    named_in,
+    near,
+    parse_row,
+    singular,
+    stems,
+)
 from relaykit.handoff.corpus import STYLES, corpus
-from relaykit.handoff.evidence import _OPENER, without_opener
+from relaykit.handoff.evidence import _OPENER, _Reader, without_opener
 from relaykit.handoff.reading import clauses_of
 from relaykit.handoff.table import Row
+from relaykit.handoff.text import DEFAULT_ID_RE
 from relaykit.text import iter_sentences
 
 
@@ -54,3 +69,48 @@ def test_named_in_precomputed_columns_is_named_column() -> None:
         item = " ".join(rng.choice(vocabulary) for _ in range(1 + rng.randrange(3)))
         for stem in (None, stems):
             assert named_in(item, column_words(heads, stem), stem) == _named_column(item, heads, stem), (item, heads)
+
+
+def _plain_count_near(items: list[Item], i: int, slots: defaultdict[int, Counter[str]], seen: Counter[str]) -> None:
+    """``compact_rules.count_near`` as it was written: through the list ``near`` builds."""
+    words: set[str] = set()
+    for j in near(items, i):
+        word = items[j][0].lower()
+        slot = slots[j - i]
+        slot[word] = slot.get(word, 0) + 1
+        words.add(word)
+    for word in words:
+        seen[word] = seen.get(word, 0) + 1
+
+
+def test_count_near_counts_what_the_near_list_gave() -> None:
+    rng = random.Random(11)
+    tokens = ["Rate", "rate", "night", "km", "a", "B", ";", f"5{SEP}USD", f"7{SEP}km", f"1{SEP}#", "x", "X"]
+    for _ in range(3000):
+        body = " ".join(rng.choice(tokens) for _ in range(rng.randrange(12)))
+        items, keys = parse_row(body)
+        assert (items, keys) == (items_of(body), keys_of(items_of(body)))
+        fast: tuple[defaultdict[int, Counter[str]], Counter[str]] = (defaultdict(Counter), Counter())
+        plain: tuple[defaultdict[int, Counter[str]], Counter[str]] = (defaultdict(Counter), Counter())
+        for i in keys:
+            count_near(items, i, *fast)
+            _plain_count_near(items, i, *plain)
+        assert fast == plain, body
+        assert [list(s) for s in fast[0].values()] == [list(s) for s in plain[0].values()]  # the same order
+        assert list(fast[0]) == list(plain[0]) and list(fast[1]) == list(plain[1])
+
+
+def test_a_verdict_mark_is_never_ascii() -> None:
+    # verdict_of looks for a mark only in a text that is not all ASCII
+    assert lexicon._MARKS and all(not mark.isascii() for mark in lexicon._MARKS)
+    assert not any(lexicon._MARK_RE.match(chr(c)) for c in range(128))
+
+
+def test_a_clause_naming_options_targets_its_first_id_as_target_did() -> None:
+    reader = _Reader(DEFAULT_ID_RE, None, "a hotel under 200 USD", [])
+    clauses = [c for t in corpus(STYLES, seeds=1) for s in iter_sentences(t.trace) for c in clauses_of(s)]
+    for clause in clauses:
+        ids = reader.ids(clause)
+        if ids:
+            for previous in (None, "ZZ9"):
+                assert reader._target(clause, ids, previous) == (ids[0], clause, False), clause

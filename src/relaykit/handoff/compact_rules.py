@@ -340,21 +340,25 @@ def items_of(body: str) -> list[Item]:
 def parse_row(body: str) -> tuple[list[Item], dict[int, tuple[str, int]]]:
     """``items_of`` and ``keys_of`` of a row body in one pass (the compact writer parses every row twice)."""
     items: list[Item] = []
+    append = items.append  # (a row has dozens of tokens: the method is looked up once)
     keys: dict[int, tuple[str, int]] = {}
     seen: dict[str, int] = {}
     for token in body.split(" "):
         if token == BREAK:
-            items.append((BREAK, BREAK))
+            append(_BREAK_ITEM)
         elif SEP in token:
             value, _, unit = token.partition(SEP)
             if unit != BREAK:
                 rank = seen.get(unit, 0)
                 keys[len(items)] = (unit, rank)
                 seen[unit] = rank + 1
-            items.append((value, unit))
+            append((value, unit))
         elif token:
-            items.append((token, None))
+            append((token, None))
     return items, keys
+
+
+_BREAK_ITEM: Item = (BREAK, BREAK)  # one tuple for every clause break (equal to a fresh one; never changed)
 
 
 def keys_of(items: list[Item]) -> dict[int, tuple[str, int]]:
@@ -401,7 +405,13 @@ def near(items: list[Item], i: int) -> list[int]:
 def count_near(items: list[Item], i: int, slots: defaultdict[int, Counter[str]], seen: Counter[str]) -> None:
     """Count each word touching value ``i`` at its place (``slots``, by offset) and once in ``seen``."""
     words: set[str] = set()
-    for j in near(items, i):
+    # ``near(items, i)`` without building its list: up to 3 words before (in order), then up to 2 after
+    start, end, size = i, i + 1, len(items)
+    while start > 0 and i - start < 3 and items[start - 1][1] is None:
+        start -= 1
+    while end < size and end - i <= 2 and items[end][1] is None:
+        end += 1
+    for j in (*range(start, i), *range(i + 1, end)):
         word = items[j][0].lower()
         slot = slots[j - i]
         slot[word] = slot.get(word, 0) + 1

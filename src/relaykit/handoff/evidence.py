@@ -291,7 +291,10 @@ class _Reader(GroupVerdicts, PlacedVerdicts, TableCells, Speakers, OutsiderReadi
             for option_id in self.group:
                 self._apply(option_id, clause)
             return None
-        target, clause, nobody = self._target(clause, ids, previous)
+        if ids:  # what ``_target`` gives for a clause that names its option
+            target, nobody = ids[0], False
+        else:
+            target, clause, nobody = self._target(clause, ids, previous)
         if nobody:
             return None
         if target is None and previous is None and self.block is None \
