@@ -6,7 +6,9 @@ import random
 from collections import Counter, defaultdict
 from collections.abc import Callable
 
-from relaykit.handoff import lexicon
+import pytest
+
+from relaykit.handoff import evidence, lexicon
 from relaykit.handoff.compact_rules import (
     SEP,
     Item,
@@ -21,7 +23,7 @@ from relaykit.handoff.compact_rules import (
     stems,
 )
 from relaykit.handoff.corpus import STYLES, corpus
-from relaykit.handoff.evidence import _OPENER, _Reader, without_opener
+from relaykit.handoff.evidence import _OPENER, _Reader, read_evidence, without_opener
 from relaykit.handoff.reading import clauses_of
 from relaykit.handoff.table import Row
 from relaykit.handoff.text import DEFAULT_ID_RE
@@ -114,3 +116,33 @@ def test_a_clause_naming_options_targets_its_first_id_as_target_did() -> None:
         if ids:
             for previous in (None, "ZZ9"):
                 assert reader._target(clause, ids, previous) == (ids[0], clause, False), clause
+
+
+def _tables(traces: list[tuple[str, str]]) -> list[tuple[str, list[tuple[str, str, str, str, list[int]]], list[str]]]:
+    out = []
+    for trace, goal in traces:
+        table = read_evidence(trace, goal)
+        out.append((table.text(), [(r.id, r.body, r.verdicts, r.reason, list(r.sentences)) for r in table.rows.values()],
+                    table.notes))
+    return out
+
+
+def test_the_clause_memory_bounds_change_no_reading(monkeypatch: pytest.MonkeyPatch) -> None:
+    traces = [(t.trace, t.goal) for t in corpus(STYLES, seeds=1)]
+    remembered = _tables(traces)
+    monkeypatch.setattr(evidence, "CLAUSE_MEMORY", 3)  # a generation change every few clauses
+    monkeypatch.setattr(evidence, "NAMED_MEMORY", 2)
+    assert _tables(traces) == remembered
+
+
+def test_a_clause_read_before_a_full_memory_is_not_read_again_after(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(evidence, "CLAUSE_MEMORY", 4)
+    reader = _Reader(DEFAULT_ID_RE, None, "a hotel under 200 USD", [])
+    read: list[str] = []
+    plain = reader._read
+    monkeypatch.setattr(reader, "_read", lambda text, shared: read.append(text) or plain(text, shared))
+    clauses = [f"it has {n} stars" for n in range(1, 6)]  # the fifth fills the memory: a new generation
+    for clause in [*clauses, clauses[0], clauses[4], clauses[1]]:
+        reader._apply("HT01", clause)
+    assert read == clauses  # each read once (a memory emptied when full read the first two again)
+    assert reader.rows["HT01"].body.split(" ;")[0] == "1\x1fstars"

@@ -108,7 +108,10 @@ _Clause = tuple[str | None, str | None, tuple[tuple[str, ...], ...], tuple[str, 
 _Key = tuple[str, str | None, int] | tuple[str, str | None, int, None]
 """A clause memory's key: the clause (its option's digits masked: four items), shared verdict, kinds known."""
 CLAUSE_MEMORY = 4096
-"""Clauses a reader remembers (boilerplate recurs: "The inventory is closed, so ..."); a bound on memory."""
+"""Clauses a reader remembers (boilerplate recurs: "The inventory is closed, so ..."), per generation: a full memory
+becomes the generation before and a new one starts, so at most twice this many are held (a bound on memory), and a
+clause that recurs keeps its reading across the change (it was all forgotten at once: on a 10 MB trace a tenth of the
+clauses were read again)."""
 NAMED_MEMORY = 2048
 """The same for clauses that name the option they are about (they recur where a whole audit is repeated)."""
 
@@ -142,8 +145,10 @@ class _Reader(GroupVerdicts, PlacedVerdicts, TableCells, Speakers, OutsiderReadi
     last_text: str | None = None  # the text ids() read last, and its ids
     last_ids: tuple[str, ...] = ()
     clauses: dict[_Key, _Clause] = field(default_factory=dict)  # see _apply
+    clauses_before: dict[_Key, _Clause] = field(default_factory=dict)  # the generation before (see CLAUSE_MEMORY)
     cell_texts: dict[tuple[str, str], tuple[str, str | None]] = field(default_factory=dict)  # see _cell_text
     named: dict[_Key, _Clause] = field(default_factory=dict)  # those naming their option
+    named_before: dict[_Key, _Clause] = field(default_factory=dict)
     quantities: dict[str, tuple[float, str | None, str]] = field(default_factory=dict)  # amount -> its reading
     bounds: dict[str | None, tuple[float, ...]] = field(default_factory=dict)  # the thresholds' values by unit
     kept_words: dict[str, bool] = field(default_factory=dict)  # word -> is evidence (see _keeps)
@@ -392,19 +397,20 @@ class _Reader(GroupVerdicts, PlacedVerdicts, TableCells, Speakers, OutsiderReadi
         # its own, so that in a trace that never repeats, the clauses that do recur (cells, boilerplate) stay
         # remembered there; it is remembered with its option's digits masked ("HT\0\0 is accepted"), for it
         # reads the same for every option of the family (see ``masked``)
-        if option_id in text:
-            memory, bound = self.named, NAMED_MEMORY
+        named = option_id in text
+        if named:
+            memory, before, bound = self.named, self.named_before, NAMED_MEMORY
             mask = id_mask(option_id)
             template = masked(text, option_id, mask) if mask else None
             if template is not None:
                 key = (template, shared, len(self.kinds), None)  # four items: never equal to a plain text's key
         else:
-            memory, bound = self.clauses, CLAUSE_MEMORY
+            memory, before, bound = self.clauses, self.clauses_before, CLAUSE_MEMORY
         read = memory.get(key)
         if read is None:
-            read = self._read(text, shared)
+            read = before.get(key) or self._read(text, shared)  # (a reading is a tuple of four: never false)
             if len(memory) >= bound:
-                memory.clear()
+                memory = self._next_generation(named)
             memory[key] = read
         verdict, reason, labels, tokens = read
         for said in labels:
@@ -423,6 +429,15 @@ class _Reader(GroupVerdicts, PlacedVerdicts, TableCells, Speakers, OutsiderReadi
         if reason is not None:
             row.add_reason(reason)
         row.add_clause(tokens)  # a clause break, then the clause's evidence
+
+    def _next_generation(self, named: bool) -> dict[_Key, _Clause]:
+        """A full clause memory (``named``: the memory of clauses naming their option) becomes the generation before,
+        whose clauses are forgotten, and an empty one takes its place (returned)."""
+        if named:
+            self.named_before, self.named = self.named, {}
+            return self.named
+        self.clauses_before, self.clauses = self.clauses, {}
+        return self.clauses
 
     def _read(self, text: str, shared: str | None) -> _Clause:
         """What an attributed clause says: its verdict, the reason of a fail, its label words, and the words and
