@@ -23,8 +23,8 @@ from relaykit.handoff.compact_rules import (
     stems,
 )
 from relaykit.handoff.corpus import STYLES, corpus
-from relaykit.handoff.evidence import _OPENER, _Reader, read_evidence, without_opener
-from relaykit.handoff.reading import clauses_of
+from relaykit.handoff.evidence import _Reader, read_evidence
+from relaykit.handoff.reading import _OPENER, clauses_of, without_opener
 from relaykit.handoff.table import Row
 from relaykit.handoff.text import DEFAULT_ID_RE
 from relaykit.text import iter_sentences
@@ -122,8 +122,8 @@ def _tables(traces: list[tuple[str, str]]) -> list[tuple[str, list[tuple[str, st
     out = []
     for trace, goal in traces:
         table = read_evidence(trace, goal)
-        out.append((table.text(), [(r.id, r.body, r.verdicts, r.reason, list(r.sentences)) for r in table.rows.values()],
-                    table.notes))
+        rows = [(r.id, r.body, r.verdicts, r.reason, list(r.sentences)) for r in table.rows.values()]
+        out.append((table.text(), rows, table.notes))
     return out
 
 

@@ -185,7 +185,8 @@ def column_words(heads: list[list[str]], stem: Callable[[str], frozenset[str]] |
     return [stem(" ".join(words)) if stem else frozenset(singular(w) for w in words) for words in heads]
 
 
-def named_in(item: str, columns: list[frozenset[str]], stem: Callable[[str], frozenset[str]] | None = None) -> int | None:
+def named_in(item: str, columns: list[frozenset[str]],
+             stem: Callable[[str], frozenset[str]] | None = None) -> int | None:
     """``named_column`` with the columns' words already worked out (``column_words``, with the same ``stem``)."""
     said = stem(item) if stem else {singular(w) for w in item.split(" ")}
     fits = [k for k, words in enumerate(columns) if said & words]
@@ -522,7 +523,8 @@ def header_bound(constraint: Constraint) -> str:
 __all__ = ["BREAK", "DISTANCE_LABELS", "EQUAL", "GENERIC_LABELS", "LABEL_WORDS", "LINKING_VERBS", "MEASURE_NOUNS",
            "MONEY_LABELS", "MONEY_REASONS", "OUT_CELL", "PASS_CELL", "RATE_ADJECTIVES", "RATE_WORDS", "SEP", "UNITLESS",
            "Item", "Wanted", "alias", "applying", "bound_value", "bound_words", "collector_paused", "column_name",
-           "column_of", "column_words", "decode", "encode", "encode_text", "filler_form", "full_number", "header_bound", "items_of",
+           "column_of", "column_words", "decode", "encode", "encode_text", "filler_form", "full_number", "header_bound",
+           "items_of",
            "keys_of", "known_labels", "named_column", "named_in", "near", "read_constraint", "read_constraint_line",
            "short_label", "short_number", "sides", "singular", "stems", "unit_words", "vacuous_reason",
            "verdict_cell", "violates", "wanted"]

@@ -57,6 +57,7 @@ from relaykit.handoff.reading import (
     respectively_last,
     sentences_of,
     title_line,
+    without_opener,
 )
 from relaykit.handoff.remarks import is_remark, quantified, without_interjection
 from relaykit.handoff.several import (
@@ -89,18 +90,6 @@ _NUMBERED = frozenset("(#sSpPiInN")  # the first characters of a step marker (a 
 
 _LEAD_MARK = re.compile(r"^[-*•\s]*[A-Za-z][^:=–—→]{0,24}(?::|=|–|—|→| -)")
 """A label's separator near a clause's start, the cheap test before ``lead_verdict``."""
-
-
-_OPENER = re.compile(r"^(?:(?:starting|beginning|moving on|turning|continuing|going on|on) (?:with|to) |as for |"
-                     r"as to |next up,? |first up,? |first off,? |then,? )", re.IGNORECASE)
-"""Narration that opens a clause ("Starting with MR3: ...", "As for MR8, ..."): not evidence."""
-
-
-def without_opener(clause: str) -> str:
-    """``clause`` without its narrating opener (what ``_OPENER.sub("", clause)`` leaves: the pattern is anchored,
-    so it cuts one match at most, and a clause without one, most of them, is given back as it is)."""
-    opener = _OPENER.match(clause)
-    return clause if opener is None else clause[opener.end():]
 
 
 _Clause = tuple[str | None, str | None, tuple[tuple[str, ...], ...], tuple[str, ...]]
@@ -296,23 +285,15 @@ class _Reader(GroupVerdicts, PlacedVerdicts, TableCells, Speakers, OutsiderReadi
             for option_id in self.group:
                 self._apply(option_id, clause)
             return None
+        target: str | None
         if ids:  # what ``_target`` gives for a clause that names its option
             target, nobody = ids[0], False
         else:
             target, clause, nobody = self._target(clause, ids, previous)
         if nobody:
             return None
-        if target is None and previous is None and self.block is None \
-                and (is_remark(clause) or self._spoken_verdict(clause)):
-            clause = without_interjection(clause)
-            target = self.subject  # "B9: ..., no pets. Crossed off because of the pets." is B9's verdict
-        if target is None and previous is None and self.line_subject is not None and self.block is None \
-                and not quantified(clause) and (typed(clause) or verdict_of(clause)):
-            target = self.line_subject  # "MR3: seats twelve? No - the sign says 12 seats." goes on about MR3
-        if target is None and previous is None and self.spoken and self.asked and not quantified(clause):
-            target = self.asked  # "Lena: and VN-9?" / "Omar: carries 4 tonnes": the answer is about VN-9
-        if target is None and previous is None and (self.section or self.headed) and not quantified(clause):
-            target = self.section or self.headed  # "### PR2\nSpeed 40 ppm, $280.": the section's option
+        if target is None and previous is None:
+            target, clause = self._context_target(clause)
         if target is None:
             if typed(clause):
                 self.notes.append(clause)
@@ -323,6 +304,22 @@ class _Reader(GroupVerdicts, PlacedVerdicts, TableCells, Speakers, OutsiderReadi
                     or (lead[0] if lead else None))
         self._only_one(clause, ids)  # "Only HS3 survives.": the others fail
         return target
+
+    def _context_target(self, clause: str) -> tuple[str | None, str]:
+        """The option of a clause that names none, with no option before it in its sentence, from what came before
+        (and the clause, without an interjection where a remark reads so)."""
+        target = None
+        if self.block is None and (is_remark(clause) or self._spoken_verdict(clause)):
+            clause = without_interjection(clause)
+            target = self.subject  # "B9: ..., no pets. Crossed off because of the pets." is B9's verdict
+        if target is None and self.line_subject is not None and self.block is None \
+                and not quantified(clause) and (typed(clause) or verdict_of(clause)):
+            target = self.line_subject  # "MR3: seats twelve? No - the sign says 12 seats." goes on about MR3
+        if target is None and self.spoken and self.asked and not quantified(clause):
+            target = self.asked  # "Lena: and VN-9?" / "Omar: carries 4 tonnes": the answer is about VN-9
+        if target is None and (self.section or self.headed) and not quantified(clause):
+            target = self.section or self.headed  # "### PR2\nSpeed 40 ppm, $280.": the section's option
+        return target, clause
 
     def _elliptical(self, clause: str, ids: list[str]) -> str | None:
         """The verdict before, for a clause that only adds its option to it ("LP2 too.", "So is LP4.", "Q103 due
