@@ -53,6 +53,7 @@ from relaykit.handoff.compact_rules import (
     collector_paused,
     column_name,
     column_of,
+    column_words,
     decode,
     encode,
     encode_text,
@@ -60,7 +61,7 @@ from relaykit.handoff.compact_rules import (
     header_bound,
     items_of,
     known_labels,
-    named_column,
+    named_in,
     short_label,
     short_number,
     singular,
@@ -371,18 +372,20 @@ class _Group:
         marks = [sorted({w for w in lead if w in self.labels.get(key, _NONE) or w in self.written_labels}
                         | set(named.get(c, ()))) for c, (lead, key) in enumerate(zip(self.before, self.columns,
                                                                                      strict=True))]
+        # what a reason item is compared with, per column: the same for every row (see ``named_in``)
+        heads_of = (column_words(marks), column_words(shown, stems))
         for k, (row, (items, keys)) in enumerate(zip(self.rows, self._parsed(), strict=True)):
             gone = self.stripped[k] if self.stripped is not None \
                 else self._strip(items, keys)[0] | self._bare_labels(items)
             # the words prepare() kept are the same unless two-word labels were found since (see _labels_too)
             words = self.freed[k] if self.freed is not None and not self.pairs else self._free(items, gone, {})
-            left = self._unstated(row, {key: items[i][0] for i, key in keys.items()}, words, (marks, shown), bounds,
-                                  wants)
+            cells = {key: items[i][0] for i, key in keys.items()}
+            left = self._unstated(row, cells, words, heads_of, bounds, wants)
             if drop and row.verdict == "pass":
                 words = leave_out(words, drop, self.protected)
             if same:
                 words = self._aliased(words, *same)
-            yield self._line(row, {key: items[i][0] for i, key in keys.items()}, words, left, bounds)
+            yield self._line(row, cells, words, left, bounds)
 
     def _aliased(self, words: list[str], same: str, long: bool, named: frozenset[str]) -> list[str]:
         """``words`` with the one ``==`` wanted word written ``=`` where it costs more than one token (``long``),
@@ -400,7 +403,7 @@ class _Group:
         return out
 
     def _unstated(self, row: RowLike, cells: dict[Key, str], words: list[str],
-                  heads: tuple[list[list[str]], list[list[str]]], bounds: dict[int, str],
+                  heads: tuple[list[frozenset[str]], list[frozenset[str]]], bounds: dict[int, str],
                   wants: Sequence[Wanted]) -> tuple[set[Key], list[str]]:
         """The columns whose value a reason marks (``11.15!``) and the reason items the row must still say.
         A reason the header or the ``constraints:`` line already states is left out, for the reader derives
@@ -417,13 +420,13 @@ class _Group:
         for item in row.reason.split(",") if row.reason and row.verdict == "eliminated" else []:
             if derived and vacuous_reason(item):
                 continue  # "above the limit", "too high": says only that some bound is broken
-            at = named_column(item, heads[0])
+            at = named_in(item, heads[0])
             if at is not None and self.columns[at] in cells:
                 if at not in broken:
                     marked.add(self.columns[at])
                 broken.discard(at)
                 continue
-            at = named_column(item, heads[1], stems)
+            at = named_in(item, heads[1], stems)
             money = [c for c in broken if self.columns[c][0] in CURRENCY_CODES]
             if at is None and len(money) == 1 and stems(item) & MONEY_REASONS:
                 at = money[0]  # "over budget", "too pricey": the one money bound the row breaks

@@ -176,9 +176,20 @@ def short_label(words: list[str], lead: set[str], named: list[str]) -> list[str]
 def named_column(item: str, heads: list[list[str]], stem: Callable[[str], frozenset[str]] | None = None) -> int | None:
     """The one column whose label words a reason item shares ("distance centre" -> ``hotel distance km``),
     compared as ``stem`` gives them (singular words by default); None when no column or several do."""
+    return named_in(item, column_words(heads, stem), stem)
+
+
+def column_words(heads: list[list[str]], stem: Callable[[str], frozenset[str]] | None = None) -> list[frozenset[str]]:
+    """Each column's label words as ``named_column`` compares them (``stem`` of the words joined, else their
+    singulars): a table writer works them out once, not once per row and reason."""
+    return [stem(" ".join(words)) if stem else frozenset(singular(w) for w in words) for words in heads]
+
+
+def named_in(item: str, columns: list[frozenset[str]],
+             stem: Callable[[str], frozenset[str]] | None = None) -> int | None:
+    """``named_column`` with the columns' words already worked out (``column_words``, with the same ``stem``)."""
     said = stem(item) if stem else {singular(w) for w in item.split(" ")}
-    fits = [k for k, words in enumerate(heads)
-            if said & (stem(" ".join(words)) if stem else {singular(w) for w in words})]
+    fits = [k for k, words in enumerate(columns) if said & words]
     return fits[0] if len(fits) == 1 else None
 
 
@@ -330,21 +341,25 @@ def items_of(body: str) -> list[Item]:
 def parse_row(body: str) -> tuple[list[Item], dict[int, tuple[str, int]]]:
     """``items_of`` and ``keys_of`` of a row body in one pass (the compact writer parses every row twice)."""
     items: list[Item] = []
+    append = items.append  # (a row has dozens of tokens: the method is looked up once)
     keys: dict[int, tuple[str, int]] = {}
     seen: dict[str, int] = {}
     for token in body.split(" "):
         if token == BREAK:
-            items.append((BREAK, BREAK))
+            append(_BREAK_ITEM)
         elif SEP in token:
             value, _, unit = token.partition(SEP)
             if unit != BREAK:
                 rank = seen.get(unit, 0)
                 keys[len(items)] = (unit, rank)
                 seen[unit] = rank + 1
-            items.append((value, unit))
+            append((value, unit))
         elif token:
-            items.append((token, None))
+            append((token, None))
     return items, keys
+
+
+_BREAK_ITEM: Item = (BREAK, BREAK)  # one tuple for every clause break (equal to a fresh one; never changed)
 
 
 def keys_of(items: list[Item]) -> dict[int, tuple[str, int]]:
@@ -391,7 +406,13 @@ def near(items: list[Item], i: int) -> list[int]:
 def count_near(items: list[Item], i: int, slots: defaultdict[int, Counter[str]], seen: Counter[str]) -> None:
     """Count each word touching value ``i`` at its place (``slots``, by offset) and once in ``seen``."""
     words: set[str] = set()
-    for j in near(items, i):
+    # ``near(items, i)`` without building its list: up to 3 words before (in order), then up to 2 after
+    start, end, size = i, i + 1, len(items)
+    while start > 0 and i - start < 3 and items[start - 1][1] is None:
+        start -= 1
+    while end < size and end - i <= 2 and items[end][1] is None:
+        end += 1
+    for j in (*range(start, i), *range(i + 1, end)):
         word = items[j][0].lower()
         slot = slots[j - i]
         slot[word] = slot.get(word, 0) + 1
@@ -502,7 +523,8 @@ def header_bound(constraint: Constraint) -> str:
 __all__ = ["BREAK", "DISTANCE_LABELS", "EQUAL", "GENERIC_LABELS", "LABEL_WORDS", "LINKING_VERBS", "MEASURE_NOUNS",
            "MONEY_LABELS", "MONEY_REASONS", "OUT_CELL", "PASS_CELL", "RATE_ADJECTIVES", "RATE_WORDS", "SEP", "UNITLESS",
            "Item", "Wanted", "alias", "applying", "bound_value", "bound_words", "collector_paused", "column_name",
-           "column_of", "decode", "encode", "encode_text", "filler_form", "full_number", "header_bound", "items_of",
-           "keys_of", "known_labels", "named_column", "near", "read_constraint", "read_constraint_line",
+           "column_of", "column_words", "decode", "encode", "encode_text", "filler_form", "full_number", "header_bound",
+           "items_of",
+           "keys_of", "known_labels", "named_column", "named_in", "near", "read_constraint", "read_constraint_line",
            "short_label", "short_number", "sides", "singular", "stems", "unit_words", "vacuous_reason",
            "verdict_cell", "violates", "wanted"]

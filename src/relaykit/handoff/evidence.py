@@ -57,6 +57,7 @@ from relaykit.handoff.reading import (
     respectively_last,
     sentences_of,
     title_line,
+    without_opener,
 )
 from relaykit.handoff.remarks import is_remark, quantified, without_interjection
 from relaykit.handoff.several import (
@@ -91,15 +92,15 @@ _LEAD_MARK = re.compile(r"^[-*•\s]*[A-Za-z][^:=–—→]{0,24}(?::|=|–|—|
 """A label's separator near a clause's start, the cheap test before ``lead_verdict``."""
 
 
-_OPENER = re.compile(r"^(?:(?:starting|beginning|moving on|turning|continuing|going on|on) (?:with|to) |as for |"
-                     r"as to |next up,? |first up,? |first off,? |then,? )", re.IGNORECASE)
-"""Narration that opens a clause ("Starting with MR3: ...", "As for MR8, ..."): not evidence."""
 _Clause = tuple[str | None, str | None, tuple[tuple[str, ...], ...], tuple[str, ...]]
 """What ``_Reader._read`` makes of a clause: verdict, reason, label words, evidence tokens."""
 _Key = tuple[str, str | None, int] | tuple[str, str | None, int, None]
 """A clause memory's key: the clause (its option's digits masked: four items), shared verdict, kinds known."""
 CLAUSE_MEMORY = 4096
-"""Clauses a reader remembers (boilerplate recurs: "The inventory is closed, so ..."); a bound on memory."""
+"""Clauses a reader remembers (boilerplate recurs: "The inventory is closed, so ..."), per generation: a full memory
+becomes the generation before and a new one starts, so at most twice this many are held (a bound on memory), and a
+clause that recurs keeps its reading across the change (it was all forgotten at once: on a 10 MB trace a tenth of the
+clauses were read again)."""
 NAMED_MEMORY = 2048
 """The same for clauses that name the option they are about (they recur where a whole audit is repeated)."""
 
@@ -133,8 +134,10 @@ class _Reader(GroupVerdicts, PlacedVerdicts, TableCells, Speakers, OutsiderReadi
     last_text: str | None = None  # the text ids() read last, and its ids
     last_ids: tuple[str, ...] = ()
     clauses: dict[_Key, _Clause] = field(default_factory=dict)  # see _apply
+    clauses_before: dict[_Key, _Clause] = field(default_factory=dict)  # the generation before (see CLAUSE_MEMORY)
     cell_texts: dict[tuple[str, str], tuple[str, str | None]] = field(default_factory=dict)  # see _cell_text
     named: dict[_Key, _Clause] = field(default_factory=dict)  # those naming their option
+    named_before: dict[_Key, _Clause] = field(default_factory=dict)
     quantities: dict[str, tuple[float, str | None, str]] = field(default_factory=dict)  # amount -> its reading
     bounds: dict[str | None, tuple[float, ...]] = field(default_factory=dict)  # the thresholds' values by unit
     kept_words: dict[str, bool] = field(default_factory=dict)  # word -> is evidence (see _keeps)
@@ -262,7 +265,7 @@ class _Reader(GroupVerdicts, PlacedVerdicts, TableCells, Speakers, OutsiderReadi
         self.line_subject = previous
 
     def _clause(self, clause: str, previous: str | None) -> str | None:
-        clause = _OPENER.sub("", clause)
+        clause = without_opener(clause)
         if COMPARES.search(clause) is not None:
             clause = self._uncompared(clause)
         if not clause:
@@ -282,20 +285,15 @@ class _Reader(GroupVerdicts, PlacedVerdicts, TableCells, Speakers, OutsiderReadi
             for option_id in self.group:
                 self._apply(option_id, clause)
             return None
-        target, clause, nobody = self._target(clause, ids, previous)
+        target: str | None
+        if ids:  # what ``_target`` gives for a clause that names its option
+            target, nobody = ids[0], False
+        else:
+            target, clause, nobody = self._target(clause, ids, previous)
         if nobody:
             return None
-        if target is None and previous is None and self.block is None \
-                and (is_remark(clause) or self._spoken_verdict(clause)):
-            clause = without_interjection(clause)
-            target = self.subject  # "B9: ..., no pets. Crossed off because of the pets." is B9's verdict
-        if target is None and previous is None and self.line_subject is not None and self.block is None \
-                and not quantified(clause) and (typed(clause) or verdict_of(clause)):
-            target = self.line_subject  # "MR3: seats twelve? No - the sign says 12 seats." goes on about MR3
-        if target is None and previous is None and self.spoken and self.asked and not quantified(clause):
-            target = self.asked  # "Lena: and VN-9?" / "Omar: carries 4 tonnes": the answer is about VN-9
-        if target is None and previous is None and (self.section or self.headed) and not quantified(clause):
-            target = self.section or self.headed  # "### PR2\nSpeed 40 ppm, $280.": the section's option
+        if target is None and previous is None:
+            target, clause = self._context_target(clause)
         if target is None:
             if typed(clause):
                 self.notes.append(clause)
@@ -306,6 +304,22 @@ class _Reader(GroupVerdicts, PlacedVerdicts, TableCells, Speakers, OutsiderReadi
                     or (lead[0] if lead else None))
         self._only_one(clause, ids)  # "Only HS3 survives.": the others fail
         return target
+
+    def _context_target(self, clause: str) -> tuple[str | None, str]:
+        """The option of a clause that names none, with no option before it in its sentence, from what came before
+        (and the clause, without an interjection where a remark reads so)."""
+        target = None
+        if self.block is None and (is_remark(clause) or self._spoken_verdict(clause)):
+            clause = without_interjection(clause)
+            target = self.subject  # "B9: ..., no pets. Crossed off because of the pets." is B9's verdict
+        if target is None and self.line_subject is not None and self.block is None \
+                and not quantified(clause) and (typed(clause) or verdict_of(clause)):
+            target = self.line_subject  # "MR3: seats twelve? No - the sign says 12 seats." goes on about MR3
+        if target is None and self.spoken and self.asked and not quantified(clause):
+            target = self.asked  # "Lena: and VN-9?" / "Omar: carries 4 tonnes": the answer is about VN-9
+        if target is None and (self.section or self.headed) and not quantified(clause):
+            target = self.section or self.headed  # "### PR2\nSpeed 40 ppm, $280.": the section's option
+        return target, clause
 
     def _elliptical(self, clause: str, ids: list[str]) -> str | None:
         """The verdict before, for a clause that only adds its option to it ("LP2 too.", "So is LP4.", "Q103 due
@@ -380,19 +394,20 @@ class _Reader(GroupVerdicts, PlacedVerdicts, TableCells, Speakers, OutsiderReadi
         # its own, so that in a trace that never repeats, the clauses that do recur (cells, boilerplate) stay
         # remembered there; it is remembered with its option's digits masked ("HT\0\0 is accepted"), for it
         # reads the same for every option of the family (see ``masked``)
-        if option_id in text:
-            memory, bound = self.named, NAMED_MEMORY
+        named = option_id in text
+        if named:
+            memory, before, bound = self.named, self.named_before, NAMED_MEMORY
             mask = id_mask(option_id)
             template = masked(text, option_id, mask) if mask else None
             if template is not None:
                 key = (template, shared, len(self.kinds), None)  # four items: never equal to a plain text's key
         else:
-            memory, bound = self.clauses, CLAUSE_MEMORY
+            memory, before, bound = self.clauses, self.clauses_before, CLAUSE_MEMORY
         read = memory.get(key)
         if read is None:
-            read = self._read(text, shared)
+            read = before.get(key) or self._read(text, shared)  # (a reading is a tuple of four: never false)
             if len(memory) >= bound:
-                memory.clear()
+                memory = self._next_generation(named)
             memory[key] = read
         verdict, reason, labels, tokens = read
         for said in labels:
@@ -408,10 +423,18 @@ class _Reader(GroupVerdicts, PlacedVerdicts, TableCells, Speakers, OutsiderReadi
             if not row.sentences or row.sentences[-1] < self.paragraph_at:  # first named in this paragraph
                 self.paragraph[option_id] = None
             row.sentences.append(self.index)
-        row.add_break()
         if reason is not None:
             row.add_reason(reason)
-        row.extend(tokens)
+        row.add_clause(tokens)  # a clause break, then the clause's evidence
+
+    def _next_generation(self, named: bool) -> dict[_Key, _Clause]:
+        """A full clause memory (``named``: the memory of clauses naming their option) becomes the generation before,
+        whose clauses are forgotten, and an empty one takes its place (returned)."""
+        if named:
+            self.named_before, self.named = self.named, {}
+            return self.named
+        self.clauses_before, self.clauses = self.clauses, {}
+        return self.clauses
 
     def _read(self, text: str, shared: str | None) -> _Clause:
         """What an attributed clause says: its verdict, the reason of a fail, its label words, and the words and

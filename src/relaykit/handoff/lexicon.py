@@ -319,7 +319,7 @@ def verdict_of(text: str) -> str | None:
     if text.endswith("?"):
         return None  # "Should we drop HT4?": a question, not a verdict
     words = set(_TOKENS.findall(text.lower()))
-    marked = _MARK_RE.search(text) is not None
+    marked = not text.isascii() and _MARK_RE.search(text) is not None  # every mark is outside ASCII
     said_from = len(text) if _SPEECH.isdisjoint(words) else _reported(text)
     failed = _fail_verdict(text, words, said_from) if marked or not _FAIL_TRIGGERS.isdisjoint(words) else None
     if failed == "fail":

@@ -195,6 +195,18 @@ def option_ids(trace: str, id_re: re.Pattern[str], exclude: frozenset[str]) -> f
     return frozenset(i for i in distinct if family_of[i] in families or not families)
 
 
+_OPENER = re.compile(r"^(?:(?:starting|beginning|moving on|turning|continuing|going on|on) (?:with|to) |as for |"
+                     r"as to |next up,? |first up,? |first off,? |then,? )", re.IGNORECASE)
+"""Narration that opens a clause ("Starting with MR3: ...", "As for MR8, ..."): not evidence."""
+
+
+def without_opener(clause: str) -> str:
+    """``clause`` without its narrating opener (what ``_OPENER.sub("", clause)`` leaves: the pattern is anchored,
+    so it cuts one match at most, and a clause without one, most of them, is given back as it is)."""
+    opener = _OPENER.match(clause)
+    return clause if opener is None else clause[opener.end():]
+
+
 _CLAUSE_SPLIT = re.compile(r";\s*|,?\s+(?:while|whereas)\s+|,\s+but\s+"
                            r"|[,:]\s+(?:and\s+)?(?=the (?:former|latter|first|second|third|fourth|fifth)\b)",
                            re.IGNORECASE)
@@ -473,4 +485,5 @@ __all__ = [
     "tokens_inside",
     "with_header_unit",
     "without_comparisons",
+    "without_opener",
 ]

@@ -76,6 +76,23 @@ class Row:
         if self.body and not self.body.endswith(" ;"):
             self.body += " ;"
 
+    def add_clause(self, tokens: Iterable[str]) -> None:
+        """``add_break``, then ``extend`` with ``tokens``: the reader adds each attributed clause so, and this builds
+        the padded body once for both (the same body as the two calls)."""
+        body = self.body
+        if body and not body.endswith(" ;"):
+            body += " ;"
+        padded = f" {body} "
+        for token in tokens:
+            if f" {token} " not in padded:
+                if body:
+                    body = f"{body} {token}"
+                    padded = f"{padded}{token} "  # " {body} " of the longer body, without copying it twice
+                else:
+                    body = token
+                    padded = f" {token} "
+        self.body = body
+
     def add_reason(self, reason: str) -> None:
         known = self.reason.split(",") if self.reason else []
         fresh = [r for r in reason.split(",") if r not in known]

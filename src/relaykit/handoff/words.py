@@ -61,7 +61,7 @@ class ClauseWords:
         for k, m in enumerate(tokens):
             kind = m.lastgroup
             if kind == "w":
-                value = m.group(0)
+                value = m[0]
                 if blocked and (k in shut or (spans and value.lower() in wanted
                                               and compared_to(text, spans, m.start()))):
                     continue
@@ -72,7 +72,7 @@ class ClauseWords:
                         or (value in _OPEN and _describes(tokens, k)):  # a grade: "grip A"; "open air"
                     out.append(value)
             elif kind == "qty":
-                said = m.group(0)
+                said = m[0]
                 known = quantities.get(said)
                 if known is None:  # the same amounts recur ("4 stars", "USD 180"): each is parsed once
                     number, unit = quantity_parts(m)
