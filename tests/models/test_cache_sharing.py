@@ -113,14 +113,18 @@ def test_sqlite_lookup_is_get_and_refresh(tmp_path: Path) -> None:
     assert store.lookup("k0", now, "ns", "g", 0)[0].response == {"text": "a0"}  # type: ignore[union-attr]
 
 
-def test_a_semantic_miss_reads_rows_of_three_columns(tmp_path: Path) -> None:
+def test_a_semantic_miss_reads_rows_of_two_columns(tmp_path: Path) -> None:
     """Python's sqlite3 gives the GIL up once per column of every row it reads: a miss's rows (the version and
-    the group's new rows) are not padded to an entry's width."""
+    the group's new rows) are not padded to an entry's width, and a new row does not carry its sequence number
+    (the version row carries the largest)."""
     store = SQLiteStore(tmp_path / "c.sqlite")
+    empty = store.lookup("missing", time.time(), "ns", "g", 7)
+    assert empty[0] is None and empty[1][:2] == (0, []) and empty[1][3] == 7  # no counters row: version 0
     store.put(CacheEntry(key="k0", namespace="ns", group="g", response={"text": "a"}, created_at=time.time(),
                          query="q", vector=np.ones(4, dtype=np.float32)))
     cursor = store._db.execute(sqlite_module.LOOKUP, ("ns", "g", 0, time.time(), "missing"))
-    assert len(cursor.description) == 3 and len(cursor.fetchall()) == 2
+    assert len(cursor.description) == 2 and len(cursor.fetchall()) == 2
+    assert store.lookup("missing", time.time(), "ns", "g", 0)[1][3] == 1  # the cursor: the row's sequence number
 
 
 def test_stores_of_one_file_queue_on_one_write_lock(tmp_path: Path) -> None:
