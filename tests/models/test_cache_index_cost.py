@@ -1,4 +1,4 @@
-"""What keeps a semantic writer's index work small: dot products in calls that keep the GIL, cells with room
+"""What keeps a semantic writer's index work small: matrix-vector products in calls that keep the GIL, cells with room
 for the rows filed after a build (no copy of the cell per batch), the same results as before."""
 
 from __future__ import annotations
@@ -18,15 +18,16 @@ def unit_rows(rng: np.random.Generator, n: int, dim: int = 64) -> np.ndarray:
 
 
 def counted_dots(monkeypatch: Any) -> list[int]:
-    """The index's dot products from now on record the rows of each call (their results unchanged)."""
+    """The index's matrix-vector products from now on record the rows of each call (their results unchanged)."""
     shapes: list[int] = []
-    dot = np.dot
+    matvec = np.matmul
 
     def counted(a: np.ndarray, b: np.ndarray, **kwargs: Any) -> Any:
+        assert b.ndim == 1, "a matrix-matrix product through _MATVEC"
         shapes.append(a.shape[0])
-        return dot(a, b, **kwargs)
+        return matvec(a, b, **kwargs)
 
-    monkeypatch.setattr(index_module, "_DOT", counted)
+    monkeypatch.setattr(index_module, "_MATVEC", counted)
     return shapes
 
 
@@ -112,8 +113,8 @@ def test_cells_keep_the_filter_dimensions_and_still_find_every_match() -> None:
         assert index.search(noisy, 0.95)[0][0] == f"k{i}"
 
 
-def test_the_centroids_are_scored_in_one_call(monkeypatch: Any) -> None:
-    """A group of CELLS cells scores its centroids in one matrix-vector product, not one per HELD rows."""
+def test_the_centroids_are_scored_in_blocks_that_keep_the_gil(monkeypatch: Any) -> None:
+    """A group of CELLS cells scores its centroids in products of at most HELD rows (CELLS is a few more)."""
     rng = np.random.default_rng(5)
     index = GroupIndex()
     rows = unit_rows(rng, index_module.CELLS * index_module.ROWS_PER_CELL)
@@ -122,7 +123,8 @@ def test_the_centroids_are_scored_in_one_call(monkeypatch: Any) -> None:
     assert view.centroids is not None and len(view.centroids) == index_module.CELLS
     shapes = counted_dots(monkeypatch)
     assert 3 in view._candidates(rows[3], 0.95).tolist()
-    assert index_module.CELLS in shapes, f"the centroids were scored in pieces: {shapes}"
+    assert HELD in shapes and index_module.CELLS - HELD in shapes, f"the centroids: {shapes}"
+    assert max(shapes) <= HELD
 
 
 def test_a_cell_takes_rows_one_by_one_and_grows_when_full() -> None:
@@ -155,7 +157,42 @@ def test_a_batch_files_each_row_under_its_nearest_cell() -> None:
         assert np.isclose(cell.rows[at, index_module.FILTER_DIM], float(kept @ kept) / 2.0, rtol=1e-5)
 
 
-def test_centroids_fit_one_product() -> None:
-    """A search scores the query's projection against every centroid in one BLAS call (no ``_rowdot`` blocks):
-    that keeps the GIL only while there are at most ``HELD`` of them."""
-    assert CELLS <= HELD
+def test_a_search_calls_no_dot_and_no_product_over_held_rows(monkeypatch: Any) -> None:
+    """``np.dot`` gives the GIL up around every BLAS call; a search (cells, pending tail, replaced rows, small
+    groups) scores through ``_MATVEC`` (``np.matmul``, which keeps it up to ``HELD`` rows) only."""
+    rng = np.random.default_rng(17)
+    index = GroupIndex()
+    rows = unit_rows(rng, CELLS * index_module.ROWS_PER_CELL + 40, 384)
+    index.add([f"k{i}" for i in range(len(rows) - 40)], rows[:-40])
+    index.view()  # draws the cells (a bulk product: not a search)
+    for i in range(len(rows) - 40, len(rows)):  # a filed batch and a pending tail
+        index.add([f"k{i}"], rows[i: i + 1])
+    small = GroupIndex()
+    small.add([f"s{i}" for i in range(EXACT_BELOW - 1)], rows[: EXACT_BELOW - 1])
+
+    def no_dot(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("np.dot in a search")
+
+    monkeypatch.setattr(index_module, "_DOT", no_dot)
+    shapes = counted_dots(monkeypatch)
+    for i in (3, len(rows) - 45, len(rows) - 1):
+        assert index.search(rows[i], 0.95)[0][0] == f"k{i}"
+    assert small.search(rows[7], 0.95)[0][0] == "s7"
+    monkeypatch.undo()
+    index.add(["k3"], rows[4:5])  # a replaced row: scored among the gathered candidates
+    monkeypatch.setattr(index_module, "_DOT", no_dot)
+    shapes += counted_dots(monkeypatch)
+    assert index.search(rows[4], 0.95)[0][0] in ("k3", "k4")
+    assert shapes and max(shapes) <= HELD, shapes
+
+
+@pytest.mark.parametrize(("rows", "dim"), [(1, 384), (32, 384), (64, 384), (HELD, 33), (195, 33), (HELD, 64)])
+def test_matvec_gives_the_bits_of_dot(rows: int, dim: int) -> None:
+    """Scores decide which candidates a search keeps: ``np.matmul`` must give ``np.dot``'s very bits (the same
+    BLAS sgemv), into a fresh array or a slice of one."""
+    rng = np.random.default_rng(rows + dim)
+    matrix, vector = unit_rows(rng, rows, dim), unit_rows(rng, 1, dim)[0]
+    into = np.zeros(rows + 3, dtype=np.float32)
+    index_module._MATVEC(matrix, vector, out=into[2: rows + 2])
+    expected = np.dot(matrix, vector).tobytes()
+    assert index_module._MATVEC(matrix, vector).tobytes() == expected and into[2: rows + 2].tobytes() == expected

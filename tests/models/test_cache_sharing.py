@@ -113,14 +113,35 @@ def test_sqlite_lookup_is_get_and_refresh(tmp_path: Path) -> None:
     assert store.lookup("k0", now, "ns", "g", 0)[0].response == {"text": "a0"}  # type: ignore[union-attr]
 
 
-def test_a_semantic_miss_reads_rows_of_three_columns(tmp_path: Path) -> None:
+def test_a_semantic_miss_reads_rows_of_two_columns(tmp_path: Path) -> None:
     """Python's sqlite3 gives the GIL up once per column of every row it reads: a miss's rows (the version and
-    the group's new rows) are not padded to an entry's width."""
+    the group's new rows) are not padded to an entry's width, and a new row does not carry its sequence number
+    (the cursor is the namespace's version, read in the same statement)."""
     store = SQLiteStore(tmp_path / "c.sqlite")
+    empty = store.lookup("missing", time.time(), "ns", "g", 7)
+    assert empty[0] is None and empty[1][:2] == (0, []) and empty[1][3] == 7  # no counters row: version 0
     store.put(CacheEntry(key="k0", namespace="ns", group="g", response={"text": "a"}, created_at=time.time(),
                          query="q", vector=np.ones(4, dtype=np.float32)))
     cursor = store._db.execute(sqlite_module.LOOKUP, ("ns", "g", 0, time.time(), "missing"))
-    assert len(cursor.description) == 3 and len(cursor.fetchall()) == 2
+    assert len(cursor.description) == 2 and len(cursor.fetchall()) == 2
+    assert store.lookup("missing", time.time(), "ns", "g", 0)[1][3] == 1  # the cursor: the version
+
+
+def test_a_lookup_moves_its_cursor_to_the_namespace_version(tmp_path: Path) -> None:
+    """The cursor a lookup returns is the version read in the same statement as the rows: entries of other groups
+    and expired ones leave it no further behind, and an entry written after is read the next time."""
+    store = SQLiteStore(tmp_path / "c.sqlite")
+    now = time.time()
+    for key, group, expires in [("k0", "g", None), ("k1", "h", None), ("k2", "g", now - 1.0)]:
+        store.put(CacheEntry(key=key, namespace="ns", group=group, response={"text": "a"}, created_at=now,
+                             expires_at=expires, query="q", vector=np.ones(4, dtype=np.float32)))
+    _, (version, keys, _, cursor) = store.lookup("x", now, "ns", "g", 0)
+    assert keys == ["k0"] and cursor == version == 3
+    store.put(CacheEntry(key="k3", namespace="ns", group="g", response={"text": "a"}, created_at=now, query="q",
+                         vector=np.ones(4, dtype=np.float32)))
+    _, (_, keys, _, cursor) = store.lookup("x", now, "ns", "g", cursor)
+    assert keys == ["k3"] and cursor == 4
+    assert store.lookup("x", now, "ns", "g", cursor)[1][1] == [] and store.refresh("ns", "g", 0, now)[3] == 4
 
 
 def test_stores_of_one_file_queue_on_one_write_lock(tmp_path: Path) -> None:

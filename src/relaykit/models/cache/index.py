@@ -57,32 +57,32 @@ def _projection(dim: int) -> Vectors:
 
 
 _MAX = np.maximum.reduce  # what ``ndarray.max`` runs, without its Python wrapper (~1.2k instructions a call)
-_DOT = np.dot  # a BLAS matrix-vector product (sgemv): one call per block, where numpy's vecdot ran one per row
-HELD = 512
-"""Rows per ``_rowdot`` call, at most: numpy gives the GIL up around larger loops (with numpy 2.4, ``matmul`` of a
-512 x 64 matrix and a vector does, ``vecdot`` from 512 rows on; ``dot`` does on every call, whatever its size:
-callgrind shows ``cblas_matrixproduct`` releasing it around each BLAS call, 8.8 times per semantic miss + store,
-so the search's products still give it up once per call), and a thread that gives it up for a few microseconds
-among busy threads waits for another's whole turn to get it back. Blocks this small also stay under
-OpenBLAS's bound for threading a matrix-vector product, so its thread pool is never woken (its spinning threads
-cost every thread of the process on a busy machine): 512 x 384 ran on the calling thread, 2,048 x 384 did not.
-``CELLS`` centroids are scored in one call."""
+_DOT = np.dot  # matrix-matrix products (``_matmul``): a BLAS call that gives the GIL up, whatever its size
+_MATVEC = np.matmul  # matrix-vector products: the same BLAS sgemv as ``np.dot`` (bit for bit), keeping the GIL
+HELD = 500
+"""Rows per matrix-vector product (``_MATVEC``), at most: numpy (2.4) runs ``matmul`` of a matrix of at most 500
+rows and a vector without giving the GIL up, and gives it up above that (501 rows, whatever the columns;
+measured with callgrind, counting ``PyEval_SaveThread``); ``np.dot`` gives it up around every BLAS call
+(``cblas_matrixproduct``), whatever its size. A thread that gives the GIL up for a few microseconds among busy
+threads waits for another's whole turn to get it back: a semantic miss + store gave it up 8.8 times in its
+products alone. Blocks this small also stay under OpenBLAS's bound for threading a matrix-vector product, so
+its thread pool is never woken (its spinning threads cost every thread of the process on a busy machine)."""
 GEMM_WORK = 1 << 18
 """Multiply-adds per matrix-matrix block at most (``_matmul``): OpenBLAS runs a product this small on the calling
 thread (above it, it wakes its thread pool, and numpy gives the GIL up)."""
 
 
 def _rowdot(matrix: Vectors, vector: Vectors, out: Vectors | None = None) -> Vectors:
-    """``matrix @ vector`` (float32) as BLAS matrix-vector products of at most ``HELD`` rows each (into ``out``,
-    a float32 vector of ``len(matrix)``, when given)."""
+    """``matrix @ vector`` (float32) as BLAS matrix-vector products of at most ``HELD`` rows each, which keep the
+    GIL (into ``out``, a float32 vector of ``len(matrix)``, when given)."""
     n = matrix.shape[0]
     if n <= HELD:
-        found: Vectors = _DOT(matrix, vector) if out is None else _DOT(matrix, vector, out=out)
+        found: Vectors = _MATVEC(matrix, vector) if out is None else _MATVEC(matrix, vector, out=out)
         return found
     if out is None:
         out = np.empty(n, dtype=np.float32)
     for start in range(0, n, HELD):
-        _DOT(matrix[start: start + HELD], vector, out=out[start: start + HELD])
+        _MATVEC(matrix[start: start + HELD], vector, out=out[start: start + HELD])
     return out
 
 
@@ -395,7 +395,7 @@ class View(NamedTuple):
             if passed.any():
                 found.append((filed[passed], sims[passed]))
         newest = self.full[self.tail: n]  # at most LOOSE rows but while the cells are drawn again: one product
-        tail: Vectors = _DOT(newest, q) if len(newest) <= HELD else _rowdot(newest, q)
+        tail: Vectors = _MATVEC(newest, q) if len(newest) <= HELD else _rowdot(newest, q)
         if tail.size and _MAX(tail) >= threshold:
             above = (tail >= threshold).nonzero()[0]
             found.append((above + self.tail, tail[above]))
@@ -416,9 +416,9 @@ class View(NamedTuple):
         """Rows filed in the cells nearest ``q`` whose projection lies within the bound (at most ``RERANK``,
         nearest first), below ``n``; pending rows are not among them."""
         assert self.projection_t is not None and self.centroids is not None
-        # PROJECTED_DIM rows and at most CELLS (= HELD) centroids: one product each, no ``_rowdot`` call
-        pq: Vectors = _DOT(self.projection_t, q)
-        near: Vectors = _DOT(self.centroids, pq)
+        # PROJECTED_DIM rows: one product; the centroids (CELLS, a few more than HELD): ``_rowdot``'s blocks
+        pq: Vectors = _MATVEC(self.projection_t, q)
+        near = _rowdot(self.centroids, pq)
         probes = np.argpartition(near, max(len(near) - PROBES, 0))[-PROBES:]
         # in the cells' first FILTER_DIM projected dimensions (a projection of their own, of expected squared
         # length FILTER_DIM / PROJECTED_DIM of the original): |row - q|^2 <= bound  <=>
@@ -433,7 +433,7 @@ class View(NamedTuple):
         at = 0
         for size, cell in cells:  # a cell of at most HELD rows (the usual one) is one product, scored in place
             if size <= HELD:
-                _DOT(cell.rows[:size], extended, out=scores[at: at + size])
+                _MATVEC(cell.rows[:size], extended, out=scores[at: at + size])
             else:
                 _rowdot(cell.rows[:size], extended, scores[at: at + size])
             at += size

@@ -54,18 +54,21 @@ UNION ALL
 SELECT * FROM (SELECT seq, key, vector FROM entries WHERE namespace = ?1 AND grp = ?2 AND seq > ?3
                AND vector IS NOT NULL AND (expires_at IS NULL OR expires_at > ?4) ORDER BY seq)
 """
-# whether the key has an entry, and ``REFRESH``, in one statement, rows of REFRESH's three columns: first
-# (NULL, NULL, NULL) when the key has an entry (read then by ``get``), then the namespace's version (the row whose
-# key is NULL) and the group's live rows after the cursor (in order). Narrow rows on purpose: Python's sqlite3
-# (3.11) gives the GIL up and takes it back once per row and once per column it reads, and among busy threads each
-# of those is a chance to lose the GIL for another thread's whole turn; the entry's ten columns on every row of a
-# miss (padded with NULLs) were most of a semantic miss's GIL hand-overs (24 of 36 at one new row per lookup).
+# whether the key has an entry, and ``REFRESH``'s answer, in one statement, rows of two columns told apart by the
+# first one's type: (NULL, NULL) when the key has an entry (read then by ``get``); (the namespace's version, NULL),
+# always, the version an integer (0 without a counters row); then the group's live rows after the cursor as (key,
+# vector), a key being text, in order. The cursor to pass next time is the version: every entry's sequence number
+# is at most its namespace's version, and the statement reads both in one snapshot (see ``SQLiteStore.lookup``).
+# Narrow rows on purpose: Python's sqlite3 (3.11) gives the GIL up and takes it back once per row and once per
+# column it reads, and among busy threads each of those is a chance to lose the GIL for another thread's whole
+# turn (the entry's ten columns padded with NULLs were most of a semantic miss's GIL hand-overs, 24 of 36; three
+# columns, the sequence number on every row, gave it up once more per row than these two).
 LOOKUP = """
-SELECT NULL, NULL, NULL FROM entries WHERE key = ?5
+SELECT NULL, NULL FROM entries WHERE key = ?5
 UNION ALL
-SELECT version, NULL, NULL FROM counters WHERE namespace = ?1
+SELECT coalesce((SELECT version FROM counters WHERE namespace = ?1), 0), NULL
 UNION ALL
-SELECT * FROM (SELECT seq, key, vector FROM entries WHERE namespace = ?1 AND grp = ?2 AND seq > ?3
+SELECT * FROM (SELECT key, vector FROM entries WHERE namespace = ?1 AND grp = ?2 AND seq > ?3
                AND vector IS NOT NULL AND (expires_at IS NULL OR expires_at > ?4) ORDER BY seq)
 """
 
@@ -223,18 +226,22 @@ class SQLiteStore:
         """``get(key, now)`` and ``refresh(namespace, group, since, now)``: on a miss in one statement (a semantic
         lookup would otherwise run two, and with several writer threads each statement is one more wait for the
         GIL); a key with an entry reads it with ``get`` after (see ``LOOKUP``: a hit costs one more statement so
-        that a miss reads three columns a row, not eleven)."""
+        that a miss reads two columns a row, not eleven). The cursor returned is the namespace's version (or
+        ``since``, when larger): the statement read every live row of the group up to it, and a row left out
+        (expired, or without a vector) is never read later either; in a file whose entries lack a counters row
+        (version 0) the rows after ``since`` are read again each time (``GroupIndex.add`` skips them)."""
         with self._guard() as db:
             rows = db.execute(LOOKUP, (namespace, group, since, now, key)).fetchall()
-        stored, version, changed = False, 0, []
-        for row in rows:  # one pass: the entry's mark first (at most once), then the version (at most once)
-            if row[1] is not None:
-                changed.append(row)
-            elif row[0] is None:
+        stored, version, cursor, keys, blobs = False, 0, since, [], []
+        for first, second in rows:  # one pass: the entry's mark (at most once), the version row (once), new rows
+            if first is None:
                 stored = True
+            elif type(first) is int:
+                version, cursor = first, max(since, first)
             else:
-                version = int(row[0])
-        return (self.get(key, now) if stored else None), self._changes(version, changed, since)
+                keys.append(str(first))
+                blobs.append(second)
+        return (self.get(key, now) if stored else None), (version, *decode_vectors(self.name, keys, blobs), cursor)
 
     def put(self, entry: CacheEntry) -> None:
         self.put_many([entry])
@@ -283,8 +290,9 @@ class SQLiteStore:
         return self._changes(version, [r for r in rows if r[1] is not None], since)
 
     def _changes(self, version: int, rows: list[tuple[Any, ...]], since: int) -> tuple[int, list[str], Vectors, int]:
-        """``refresh``'s answer from (seq, key, vector) rows."""
-        cursor = max([since, *(int(r[0]) for r in rows)])
+        """``refresh``'s answer from (seq, key, vector) rows; the cursor as ``lookup``'s (the version), or the
+        largest sequence number read when larger (a file whose entries lack a counters row)."""
+        cursor = max([since, version, *(int(r[0]) for r in rows)])
         return (version, *decode_vectors(self.name, [str(r[1]) for r in rows], [r[2] for r in rows]), cursor)
 
     def version(self, namespace: str) -> int:
