@@ -184,22 +184,32 @@ _ID_REACH = 9
 its closing word boundary looks at): a search stopped that far past a start finds the match there unchanged."""
 
 
+_RATING_STEMS = tuple(w for w in _RATING_WORDS.split("|") if not any(w != v and w.startswith(v)
+                                                                    for v in _RATING_WORDS.split("|")))
+"""The rating words without those another one starts ("ratings": "rating"): where one of these is not found,
+no rating word is."""
+
+
 def _rated_near(trace: str, found: list[str], family_of: dict[str, str]) -> set[str]:
     """What ``_ratings`` gives for ``DEFAULT_ID_RE``, reading only the id matches a rating word may precede: a
     family is rated when every match of its ids is, and a match is only where that id pattern matches (its
     matches cannot overlap, so a search over a stretch finds those of the whole trace there). ``_RATING_BEFORE``
-    needs a rating word inside the 30 characters before the match: every place of one (``_RATING_FOLDED`` in the
-    folded text; a word hidden inside one found before it is covered by reaching from that one's end) is searched
-    for matches from it to 30 characters past its end; each is checked as ``_ratings`` checks it, and a family is
-    rated when its rated matches are all its matches (``found``: every match, as ``findall`` lists them)."""
+    needs a rating word inside the 30 characters before the match: every place of one (``_RATING_STEMS`` found
+    in the folded text, a chunk at a time) is searched for matches up to 30 characters past its end; each is
+    checked as ``_ratings`` checks it, and a family is rated when its rated matches are all its matches
+    (``found``: every match, as ``findall`` lists them)."""
     rated: dict[int, str] = {}
     for start in range(0, len(trace), _CHUNK):
-        for word in _RATING_FOLDED.finditer(folded(trace[start:start + _CHUNK + 16])):
-            reach = start + word.end() + 30
-            for m in DEFAULT_ID_RE.finditer(trace, start + word.start(), reach + _ID_REACH):
-                if m.start() <= reach and m.start() not in rated \
-                        and _RATING_BEFORE.search(trace[max(0, m.start() - 30):m.start()]) is not None:
-                    rated[m.start()] = m.group(0)
+        low = folded(trace[start:start + _CHUNK + 16])
+        for stem in _RATING_STEMS:
+            at = low.find(stem)
+            while at >= 0:
+                reach = start + at + len(stem) + 30
+                for m in DEFAULT_ID_RE.finditer(trace, start + at, reach + _ID_REACH):
+                    if m.start() <= reach and m.start() not in rated \
+                            and _RATING_BEFORE.search(trace[max(0, m.start() - 30):m.start()]) is not None:
+                        rated[m.start()] = m.group(0)
+                at = low.find(stem, at + 1)
     if not rated:
         return set()
     hits = Counter(family_of[i] for i in rated.values())
