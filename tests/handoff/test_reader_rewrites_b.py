@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
+from relaykit.handoff import compact
 from relaykit.handoff.compact import family
+from relaykit.handoff.compact_rules import Item, parse_row
 from relaykit.handoff.corpus import STYLES, corpus
+from relaykit.handoff.evidence import read_evidence
 from relaykit.handoff.reading import _CHUNK, _rated_near, _ratings
 from relaykit.handoff.text import DEFAULT_ID_RE
 
@@ -44,3 +49,23 @@ def test_rated_near_on_the_corpus_and_across_chunks() -> None:
     edge = "z" * _CHUNK + " rated IP67 H1 H2 class A2 " + "w" * 30 + " Class\tA3"
     assert _rated_near_of(edge) == {"IP67", "A2", "A3"}
 
+
+def test_held_rows_change_no_payload_and_are_parsed_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    traces = corpus(STYLES, seeds=1)
+    tables = [read_evidence(t.trace, t.goal) for t in traces]
+    monkeypatch.setattr(compact, "_HELD_ROWS", 0)  # the form it replaces: every row parsed again by load()
+    before = [table.text() for table in tables]
+    parses: list[str] = []
+
+    def counted(body: str) -> tuple[list[Item], dict[int, tuple[str, int]]]:
+        parses.append(body)
+        return parse_row(body)
+
+    monkeypatch.setattr(compact, "_parse_row", counted)
+    for held in (3, 2048):
+        monkeypatch.setattr(compact, "_HELD_ROWS", held)
+        assert [table.text() for table in tables] == before
+    parses.clear()
+    small = next(table for table in tables if 2 <= len(table.rows) <= 20)
+    small.text()
+    assert sorted(parses) == sorted(row.body for row in small.rows.values())  # each row once
