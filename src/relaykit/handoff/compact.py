@@ -87,6 +87,7 @@ _UNITLESS = UNITLESS
 _LABEL_SHARE = 0.6  # a word moves to the header when it stands next to the column's value in this share of rows
 _MIN_ROWS = 3
 _CACHE_ROWS = 300  # parsed rows held at once; beyond this a table is re-read per pass (memory over speed)
+_HELD_ROWS = 2048  # rows of the first families held parsed from their labels' pass to their turn (~1.6 kB each)
 _NONE: frozenset[str] = frozenset()
 _ANY_VALUE = MONEY_LABELS | GENERIC_LABELS | RATE_WORDS  # they stand next to any value, so they name no column
 _BARE = frozenset({"yes", "no", "none", "not", "true", "false", "y", "n"})  # values that need their label
@@ -144,6 +145,7 @@ class _Group:
     bound_words: dict[Key, frozenset[str]] = field(default_factory=dict)  # see bound_words()
     side_words: dict[tuple[Key, bool], tuple[frozenset[str], frozenset[str]]] = field(default_factory=dict)
     touching: dict[Key, tuple[int, Counter[str], Counter[str]]] = field(default_factory=dict)  # see _stand_in
+    keep: bool = False  # hold the rows parsed by _labels for load() (see _HELD_ROWS)
 
     def __post_init__(self) -> None:
         self.goal_names = frozenset(singular(w) for w in self.names - self.protected)
@@ -167,6 +169,8 @@ class _Group:
         slots: defaultdict[Key, defaultdict[int, Counter[str]]] = defaultdict(lambda: defaultdict(Counter))
         near: dict[Key, Counter[str]] = defaultdict(Counter)
         having: Counter[Key] = Counter()
+        if self.keep:
+            self.cache = [_parse_row(row.body) for row in self.rows]
         for items, keys in self._parsed():
             self.columns += [k for k in keys.values() if k not in self.columns]
             for i, key in keys.items():
@@ -317,7 +321,7 @@ class _Group:
 
     def load(self) -> None:
         """Hold this family's rows parsed for the next passes (one family at a time, and not a huge one)."""
-        if len(self.rows) <= _CACHE_ROWS:
+        if self.cache is None and len(self.rows) <= _CACHE_ROWS:
             self.cache = [_parse_row(r.body) for r in self.rows]
 
     def prepare(self) -> list[list[str]]:
@@ -609,7 +613,12 @@ def _render(rows: Iterable[RowLike], protected: frozenset[str], labels: frozense
     for row in rows:
         name = family(row.id)
         families[merged.get(name, name)].append(row)
-    groups = [_Group(group, protected, labels, names) for group in families.values()]
+    groups: list[_Group] = []
+    room = _HELD_ROWS
+    for members in families.values():  # the first families' rows are parsed once (at most _HELD_ROWS held)
+        keep = len(members) <= min(room, _CACHE_ROWS)
+        room -= len(members) if keep else 0
+        groups.append(_Group(members, protected, labels, names, keep=keep))
     phrases = frozenset((words[0], words[1]) for c in constraints if len(words := c.name.lower().split()) == 2)
     for group in groups:  # a goal's two-word name ("work mode"): see _pair_labels
         group.phrases = phrases

@@ -14,7 +14,7 @@ from relaykit.handoff.compact import family
 from relaykit.handoff.compact_rules import collector_paused  # the reader pauses the collector as the writer does
 from relaykit.handoff.lexicon import TOKEN, fail_spans, folded, pass_spans, verdict_of
 from relaykit.handoff.table import TOKEN_WORDS, typed
-from relaykit.handoff.text import find_quantities
+from relaykit.handoff.text import DEFAULT_ID_RE, find_quantities
 from relaykit.memo import remembered
 from relaykit.text import line_sentences
 
@@ -179,13 +179,56 @@ def _ratings(trace: str, id_re: re.Pattern[str], family_of: dict[str, str]) -> s
     return {i for i, name in family_of.items() if rated.get(name)}
 
 
+_ID_REACH = 9
+"""How far past a match's start ``DEFAULT_ID_RE`` reads (three capitals, a hyphen, four digits, and the character
+its closing word boundary looks at): a search stopped that far past a start finds the match there unchanged."""
+
+
+_RATING_STEMS = tuple(w for w in _RATING_WORDS.split("|") if not any(w != v and w.startswith(v)
+                                                                    for v in _RATING_WORDS.split("|")))
+"""The rating words without those another one starts ("ratings": "rating"): where one of these is not found,
+no rating word is."""
+
+
+def _rated_near(trace: str, found: list[str], family_of: dict[str, str]) -> set[str]:
+    """What ``_ratings`` gives for ``DEFAULT_ID_RE``, reading only the id matches a rating word may precede: a
+    family is rated when every match of its ids is, and a match is only where that id pattern matches (its
+    matches cannot overlap, so a search over a stretch finds those of the whole trace there). ``_RATING_BEFORE``
+    needs a rating word inside the 30 characters before the match: every place of one (``_RATING_STEMS`` found
+    in the folded text, a chunk at a time) is searched for matches up to 30 characters past its end; each is
+    checked as ``_ratings`` checks it, and a family is rated when its rated matches are all its matches
+    (``found``: every match, as ``findall`` lists them)."""
+    rated: dict[int, str] = {}
+    for start in range(0, len(trace), _CHUNK):
+        low = folded(trace[start:start + _CHUNK + 16])
+        for stem in _RATING_STEMS:
+            at = low.find(stem)
+            while at >= 0:
+                reach = start + at + len(stem) + 30
+                for m in DEFAULT_ID_RE.finditer(trace, start + at, reach + _ID_REACH):
+                    if m.start() <= reach and m.start() not in rated \
+                            and _RATING_BEFORE.search(trace[max(0, m.start() - 30):m.start()]) is not None:
+                        rated[m.start()] = m.group(0)
+                at = low.find(stem, at + 1)
+    if not rated:
+        return set()
+    hits = Counter(family_of[i] for i in rated.values())
+    counts = Counter(found)
+    totals = Counter({name: 0 for name in hits})
+    for i, n in counts.items():
+        if family_of[i] in hits:
+            totals[family_of[i]] += n
+    return {i for i, name in family_of.items() if name in hits and hits[name] == totals[name]}
+
+
 def option_ids(trace: str, id_re: re.Pattern[str], exclude: frozenset[str]) -> frozenset[str] | None:
     """The ids that name options: those of a letter prefix shared by two or more distinct ids (so a stray
     "ISO-9001" is not an option), or every id when no prefix repeats. None when every match counts."""
-    every = set(id_re.findall(trace)) if not id_re.groups else {m.group(0) for m in id_re.finditer(trace)}
+    found = id_re.findall(trace) if not id_re.groups else [m.group(0) for m in id_re.finditer(trace)]
+    every = set(found)
     family_of = {i: family(i) for i in every}  # once per id (a large trace names many)
     if rated_somewhere(trace):
-        every -= _ratings(trace, id_re, family_of)
+        every -= _rated_near(trace, found, family_of) if id_re is DEFAULT_ID_RE else _ratings(trace, id_re, family_of)
     others = Counter(family_of[i] for i in every if i not in exclude)
     # an id the goal names is still an option when other ids of its family name options too (a persona that
     # mentions "H9" must not hide hotel H9); the goal's own id, a family of its own, is not one
