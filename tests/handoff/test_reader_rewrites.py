@@ -17,7 +17,6 @@ from relaykit.handoff.compact_rules import (
     items_of,
     keys_of,
     named_in,
-    near,
     parse_row,
     singular,
     stems,
@@ -73,10 +72,26 @@ def test_named_in_precomputed_columns_is_named_column() -> None:
             assert named_in(item, column_words(heads, stem), stem) == _named_column(item, heads, stem), (item, heads)
 
 
+def _near(items: list[Item], i: int) -> list[int]:
+    """The indices ``count_near`` once read through a list: the words right before value ``i`` (up to 3) and right
+    after it (up to 2), in order."""
+    before: list[int] = []
+    j = i - 1
+    while j >= 0 and items[j][1] is None and len(before) < 3:
+        before.insert(0, j)
+        j -= 1
+    after: list[int] = []
+    j = i + 1
+    while j < len(items) and items[j][1] is None and len(after) < 2:
+        after.append(j)
+        j += 1
+    return before + after
+
+
 def _plain_count_near(items: list[Item], i: int, slots: defaultdict[int, Counter[str]], seen: Counter[str]) -> None:
-    """``compact_rules.count_near`` as it was written: through the list ``near`` builds."""
+    """``compact_rules.count_near`` as it was written: through the list ``_near`` builds."""
     words: set[str] = set()
-    for j in near(items, i):
+    for j in _near(items, i):
         word = items[j][0].lower()
         slot = slots[j - i]
         slot[word] = slot.get(word, 0) + 1

@@ -173,21 +173,17 @@ def short_label(words: list[str], lead: set[str], named: list[str]) -> list[str]
     return before[-LABEL_WORDS:] or words[:1]
 
 
-def named_column(item: str, heads: list[list[str]], stem: Callable[[str], frozenset[str]] | None = None) -> int | None:
-    """The one column whose label words a reason item shares ("distance centre" -> ``hotel distance km``),
-    compared as ``stem`` gives them (singular words by default); None when no column or several do."""
-    return named_in(item, column_words(heads, stem), stem)
-
-
 def column_words(heads: list[list[str]], stem: Callable[[str], frozenset[str]] | None = None) -> list[frozenset[str]]:
-    """Each column's label words as ``named_column`` compares them (``stem`` of the words joined, else their
+    """Each column's label words as ``named_in`` compares them (``stem`` of the words joined, else their
     singulars): a table writer works them out once, not once per row and reason."""
     return [stem(" ".join(words)) if stem else frozenset(singular(w) for w in words) for words in heads]
 
 
 def named_in(item: str, columns: list[frozenset[str]],
              stem: Callable[[str], frozenset[str]] | None = None) -> int | None:
-    """``named_column`` with the columns' words already worked out (``column_words``, with the same ``stem``)."""
+    """The one column whose label words a reason item shares ("distance centre" -> ``hotel distance km``), compared
+    as ``stem`` gives them (singular words by default), ``columns`` being ``column_words(heads, stem)``; None when no
+    column or several do."""
     said = stem(item) if stem else {singular(w) for w in item.split(" ")}
     fits = [k for k, words in enumerate(columns) if said & words]
     return fits[0] if len(fits) == 1 else None
@@ -388,25 +384,10 @@ def sides(items: list[Item], i: int) -> tuple[list[int], list[int]]:
     return before, after
 
 
-def near(items: list[Item], i: int) -> list[int]:
-    """Indices of the words right before value ``i`` (up to 3) and right after it (up to 2), in order."""
-    before: list[int] = []
-    j = i - 1
-    while j >= 0 and items[j][1] is None and len(before) < 3:
-        before.insert(0, j)
-        j -= 1
-    after: list[int] = []
-    j = i + 1
-    while j < len(items) and items[j][1] is None and len(after) < 2:
-        after.append(j)
-        j += 1
-    return before + after
-
-
 def count_near(items: list[Item], i: int, slots: defaultdict[int, Counter[str]], seen: Counter[str]) -> None:
     """Count each word touching value ``i`` at its place (``slots``, by offset) and once in ``seen``."""
     words: set[str] = set()
-    # ``near(items, i)`` without building its list: up to 3 words before (in order), then up to 2 after
+    # the words right next to the value: up to 3 before (in order), then up to 2 after
     start, end, size = i, i + 1, len(items)
     while start > 0 and i - start < 3 and items[start - 1][1] is None:
         start -= 1
@@ -525,6 +506,6 @@ __all__ = ["BREAK", "DISTANCE_LABELS", "EQUAL", "GENERIC_LABELS", "LABEL_WORDS",
            "Item", "Wanted", "alias", "applying", "bound_value", "bound_words", "collector_paused", "column_name",
            "column_of", "column_words", "decode", "encode", "encode_text", "filler_form", "full_number", "header_bound",
            "items_of",
-           "keys_of", "known_labels", "named_column", "named_in", "near", "read_constraint", "read_constraint_line",
+           "keys_of", "known_labels", "named_in", "read_constraint", "read_constraint_line",
            "short_label", "short_number", "sides", "singular", "stems", "unit_words", "vacuous_reason",
            "verdict_cell", "violates", "wanted"]
