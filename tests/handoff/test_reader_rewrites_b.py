@@ -11,7 +11,7 @@ from relaykit.handoff.compact import family
 from relaykit.handoff.compact_rules import Item, parse_row
 from relaykit.handoff.corpus import STYLES, corpus
 from relaykit.handoff.evidence import read_evidence
-from relaykit.handoff.reading import _CHUNK, _rated_near, _ratings
+from relaykit.handoff.options import _CHUNK, _rated_near, _ratings
 from relaykit.handoff.text import DEFAULT_ID_RE
 
 _PIECES = ["rated ", "Rated: ", "RATING ", "rating of ", "class ", "Class A ", "grade=", "certified ", "standard ",

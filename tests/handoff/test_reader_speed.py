@@ -6,7 +6,7 @@ import random
 import re
 from itertools import pairwise
 
-from relaykit.handoff import lexicon, reading, remarks
+from relaykit.handoff import lexicon, options, reading, remarks
 from relaykit.handoff.compact import family
 from relaykit.handoff.corpus import STYLES, corpus
 from relaykit.handoff.lexicon import (
@@ -262,7 +262,7 @@ def test_rated_somewhere_is_what_a_case_insensitive_search_finds() -> None:
         for filler in ("a", " ", "é"):
             texts += [filler * at + " standard", filler * at + "standard", filler * at + "xclass"]
     for text in texts:
-        assert reading.rated_somewhere(text) == (reading._RATING_AT.search(text) is not None), text[-40:]
+        assert options.rated_somewhere(text) == (options._RATING_AT.search(text) is not None), text[-40:]
 
 
 def test_pass_spans_after_a_verdict_are_the_spans_of_their_own_text() -> None:

@@ -36,6 +36,7 @@ from relaykit.handoff.lexicon import (
     verdict_of,
 )
 from relaykit.handoff.lists import respective
+from relaykit.handoff.options import option_ids
 from relaykit.handoff.outsider import OutsiderReadings
 from relaykit.handoff.reading import (
     BOTH_START,
@@ -53,7 +54,6 @@ from relaykit.handoff.reading import (
     keyed_decision,
     kind_before,
     masked,
-    option_ids,
     respectively_last,
     sentences_of,
     title_line,
