@@ -60,8 +60,12 @@ class Row:
         padded = f" {body} "
         for token in tokens:
             if f" {token} " not in padded:
-                body = f"{body} {token}" if body else token
-                padded = f" {body} "
+                if body:
+                    body = f"{body} {token}"
+                    padded = f"{padded}{token} "  # " {body} " of the longer body, without copying it twice
+                else:
+                    body = token
+                    padded = f" {token} "
         self.body = body
 
     @property
@@ -77,21 +81,10 @@ class Row:
             self.body += " ;"
 
     def add_clause(self, tokens: Iterable[str]) -> None:
-        """``add_break``, then ``extend`` with ``tokens``: the reader adds each attributed clause so, and this builds
-        the padded body once for both (the same body as the two calls)."""
-        body = self.body
-        if body and not body.endswith(" ;"):
-            body += " ;"
-        padded = f" {body} "
-        for token in tokens:
-            if f" {token} " not in padded:
-                if body:
-                    body = f"{body} {token}"
-                    padded = f"{padded}{token} "  # " {body} " of the longer body, without copying it twice
-                else:
-                    body = token
-                    padded = f" {token} "
-        self.body = body
+        """A clause break, then the clause's tokens (``add_break``, then ``extend``): how the reader adds each
+        attributed clause."""
+        self.add_break()
+        self.extend(tokens)
 
     def add_reason(self, reason: str) -> None:
         known = self.reason.split(",") if self.reason else []
