@@ -9,7 +9,9 @@ import numpy as np
 import pytest
 
 from relaykit.models.cache import index as index_module
-from relaykit.models.cache.index import CELLS, EXACT_BELOW, HELD, LOOSE, GroupIndex
+from relaykit.models.cache import products
+from relaykit.models.cache.index import CELLS, EXACT_BELOW, LOOSE, GroupIndex
+from relaykit.models.cache.products import HELD
 
 
 def unit_rows(rng: np.random.Generator, n: int, dim: int = 64) -> np.ndarray:
@@ -23,11 +25,11 @@ def counted_dots(monkeypatch: Any) -> list[int]:
     matvec = np.matmul
 
     def counted(a: np.ndarray, b: np.ndarray, **kwargs: Any) -> Any:
-        assert b.ndim == 1, "a matrix-matrix product through _MATVEC"
+        assert b.ndim == 1, "a matrix-matrix product through MATVEC"
         shapes.append(a.shape[0])
         return matvec(a, b, **kwargs)
 
-    monkeypatch.setattr(index_module, "_MATVEC", counted)
+    monkeypatch.setattr(products, "MATVEC", counted)
     return shapes
 
 
@@ -37,7 +39,7 @@ def test_rowdot_scores_at_most_held_rows_per_call(rows: int, monkeypatch: Any) -
     matrix, vector = unit_rows(rng, rows, 65), unit_rows(rng, 1, 65)[0]
     expected = matrix.astype(np.float64) @ vector.astype(np.float64)
     calls = counted_dots(monkeypatch)
-    got = index_module._rowdot(matrix, vector)
+    got = products.rowdot(matrix, vector)
     assert got.dtype == np.float32 and np.allclose(got, expected, atol=1e-6)
     assert max(calls) <= HELD and sum(calls) == rows, "a call over HELD rows gives the GIL up"
 
@@ -53,10 +55,10 @@ def test_matmul_blocks_stay_under_the_single_thread_bound(rows: int, dim: int, c
         work.append(x.shape[0] * x.shape[1] * y.shape[1])
         return dot(x, y, **kwargs)
 
-    monkeypatch.setattr(index_module, "_DOT", counted)
-    got = index_module._matmul(a, b_t)
+    monkeypatch.setattr(products, "DOT", counted)
+    got = products.matmul(a, b_t)
     assert got.shape == (rows, columns) and np.allclose(got, a.astype(np.float64) @ b_t.T.astype(np.float64), atol=1e-5)
-    assert max(work) <= max(index_module.GEMM_WORK, dim * columns) and sum(work) == rows * dim * columns
+    assert max(work) <= max(products.GEMM_WORK, dim * columns) and sum(work) == rows * dim * columns
 
 
 def test_a_large_group_misses_without_building_a_mask(monkeypatch: Any) -> None:
@@ -159,7 +161,7 @@ def test_a_batch_files_each_row_under_its_nearest_cell() -> None:
 
 def test_a_search_calls_no_dot_and_no_product_over_held_rows(monkeypatch: Any) -> None:
     """``np.dot`` gives the GIL up around every BLAS call; a search (cells, pending tail, replaced rows, small
-    groups) scores through ``_MATVEC`` (``np.matmul``, which keeps it up to ``HELD`` rows) only."""
+    groups) scores through ``products.MATVEC`` (``np.matmul``, which keeps it up to ``HELD`` rows) only."""
     rng = np.random.default_rng(17)
     index = GroupIndex()
     rows = unit_rows(rng, CELLS * index_module.ROWS_PER_CELL + 40, 384)
@@ -173,14 +175,14 @@ def test_a_search_calls_no_dot_and_no_product_over_held_rows(monkeypatch: Any) -
     def no_dot(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("np.dot in a search")
 
-    monkeypatch.setattr(index_module, "_DOT", no_dot)
+    monkeypatch.setattr(products, "DOT", no_dot)
     shapes = counted_dots(monkeypatch)
     for i in (3, len(rows) - 45, len(rows) - 1):
         assert index.search(rows[i], 0.95)[0][0] == f"k{i}"
     assert small.search(rows[7], 0.95)[0][0] == "s7"
     monkeypatch.undo()
     index.add(["k3"], rows[4:5])  # a replaced row: scored among the gathered candidates
-    monkeypatch.setattr(index_module, "_DOT", no_dot)
+    monkeypatch.setattr(products, "DOT", no_dot)
     shapes += counted_dots(monkeypatch)
     assert index.search(rows[4], 0.95)[0][0] in ("k3", "k4")
     assert shapes and max(shapes) <= HELD, shapes
@@ -193,6 +195,6 @@ def test_matvec_gives_the_bits_of_dot(rows: int, dim: int) -> None:
     rng = np.random.default_rng(rows + dim)
     matrix, vector = unit_rows(rng, rows, dim), unit_rows(rng, 1, dim)[0]
     into = np.zeros(rows + 3, dtype=np.float32)
-    index_module._MATVEC(matrix, vector, out=into[2: rows + 2])
+    products.MATVEC(matrix, vector, out=into[2: rows + 2])
     expected = np.dot(matrix, vector).tobytes()
-    assert index_module._MATVEC(matrix, vector).tobytes() == expected and into[2: rows + 2].tobytes() == expected
+    assert products.MATVEC(matrix, vector).tobytes() == expected and into[2: rows + 2].tobytes() == expected

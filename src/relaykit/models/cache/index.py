@@ -30,6 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from relaykit.embeddings.base import Vectors
+from relaykit.models.cache import products
 
 PROJECTED_DIM = 64
 FILTER_DIM = 32  # a cell keeps the first this many projected dimensions of its rows: what a query scores there
@@ -57,53 +58,8 @@ def _projection(dim: int) -> Vectors:
 
 
 _MAX = np.maximum.reduce  # what ``ndarray.max`` runs, without its Python wrapper (~1.2k instructions a call)
-_DOT = np.dot  # matrix-matrix products (``_matmul``): a BLAS call that gives the GIL up, whatever its size
-_MATVEC = np.matmul  # matrix-vector products: the same BLAS sgemv as ``np.dot`` (bit for bit), keeping the GIL
-HELD = 500
-"""Rows per matrix-vector product (``_MATVEC``), at most: numpy (2.4) runs ``matmul`` of a matrix of at most 500
-rows and a vector without giving the GIL up, and gives it up above that (501 rows, whatever the columns;
-measured with callgrind, counting ``PyEval_SaveThread``); ``np.dot`` gives it up around every BLAS call
-(``cblas_matrixproduct``), whatever its size. A thread that gives the GIL up for a few microseconds among busy
-threads waits for another's whole turn to get it back: a semantic miss + store gave it up 8.8 times in its
-products alone. Blocks this small also stay under OpenBLAS's bound for threading a matrix-vector product, so
-its thread pool is never woken (its spinning threads cost every thread of the process on a busy machine)."""
-GEMM_WORK = 1 << 18
-"""Multiply-adds per matrix-matrix block at most (``_matmul``): OpenBLAS runs a product this small on the calling
-thread (above it, it wakes its thread pool, and numpy gives the GIL up)."""
-
-
-def _rowdot(matrix: Vectors, vector: Vectors, out: Vectors | None = None) -> Vectors:
-    """``matrix @ vector`` (float32) as BLAS matrix-vector products of at most ``HELD`` rows each, which keep the
-    GIL (into ``out``, a float32 vector of ``len(matrix)``, when given)."""
-    n = matrix.shape[0]
-    if n <= HELD:
-        found: Vectors = _MATVEC(matrix, vector) if out is None else _MATVEC(matrix, vector, out=out)
-        return found
-    if out is None:
-        out = np.empty(n, dtype=np.float32)
-    for start in range(0, n, HELD):
-        _MATVEC(matrix[start: start + HELD], vector, out=out[start: start + HELD])
-    return out
-
-
 def _unit(rows: Vectors) -> Vectors:
     out: Vectors = (rows / np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), 1e-6)).astype(np.float32)
-    return out
-
-
-def _matmul(a: Vectors, b_t: Vectors) -> Vectors:
-    """``a @ b_t.T`` (``b_t`` holds the columns of the right factor as rows) in blocks of ``a``'s rows small enough
-    for OpenBLAS to keep on this thread (``GEMM_WORK``); one product when ``a`` is large (a bulk build)."""
-    b = b_t.T
-    if a.shape[0] >= 1024:
-        return a @ b
-    step = max(1, GEMM_WORK // max(1, b_t.shape[0] * b_t.shape[1]))
-    if a.shape[0] <= step:
-        out: Vectors = _DOT(a, b)
-        return out
-    out = np.empty((a.shape[0], b_t.shape[0]), dtype=np.float32)
-    for start in range(0, a.shape[0], step):
-        _DOT(a[start: start + step], b, out=out[start: start + step])
     return out
 
 
@@ -270,7 +226,7 @@ class GroupIndex:
         if rows.size:
             # the usual batch is the tail alone: read and written through slices (no gathered copies)
             at: slice | Ids = slice(self._tail, len(self.keys)) if not self._moved else rows
-            projected = _matmul(self._full[at], self._projection_t)
+            projected = products.matmul(self._full[at], self._projection_t)
             self._proj[at] = projected
             kept = projected[:, :FILTER_DIM]  # the squared norm of what a cell keeps
             self._norm2[at] = np.einsum("ij,ij->i", kept, kept)
@@ -284,7 +240,7 @@ class GroupIndex:
         if not rows.size:
             return
         proj = self._proj[rows]
-        cells = np.argmax(_matmul(proj, self._centroids), axis=1)
+        cells = np.argmax(products.matmul(proj, self._centroids), axis=1)
         self._cell[rows] = cells
         extended = np.empty((len(rows), FILTER_DIM + 1), dtype=np.float32)
         extended[:, :FILTER_DIM] = proj[:, :FILTER_DIM]
@@ -377,25 +333,25 @@ class View(NamedTuple):
             return []
         q = np.asarray(query, dtype=np.float32)
         if n < EXACT_BELOW or self.centroids is None:  # a view of the live rows: scoring them copies nothing
-            sims = _rowdot(self.full[:n], q)
+            sims = products.rowdot(self.full[:n], q)
             above = np.flatnonzero(sims >= threshold)
             return self._best(above, sims[above], limit)
         filed = self._candidates(q, threshold)
         if self.pending is not None:
             candidates = np.concatenate([filed, self.pending])
-            sims = _rowdot(self.full[candidates], q)
+            sims = products.rowdot(self.full[candidates], q)
             passed = sims >= threshold
             return self._best(candidates[passed], sims[passed], limit)
         # the usual case: the pending rows are the tail, scored through a view (no copy); the filed candidates
         # and the tail are each cut at the threshold, and only what passes is merged (on a miss: nothing)
         found: list[tuple[Ids, Vectors]] = []
         if filed.size:
-            sims = _rowdot(self.full[filed], q)
+            sims = products.rowdot(self.full[filed], q)
             passed = sims >= threshold
             if passed.any():
                 found.append((filed[passed], sims[passed]))
         newest = self.full[self.tail: n]  # at most LOOSE rows but while the cells are drawn again: one product
-        tail: Vectors = _MATVEC(newest, q) if len(newest) <= HELD else _rowdot(newest, q)
+        tail: Vectors = products.MATVEC(newest, q) if len(newest) <= products.HELD else products.rowdot(newest, q)
         if tail.size and _MAX(tail) >= threshold:
             above = (tail >= threshold).nonzero()[0]
             found.append((above + self.tail, tail[above]))
@@ -416,9 +372,9 @@ class View(NamedTuple):
         """Rows filed in the cells nearest ``q`` whose projection lies within the bound (at most ``RERANK``,
         nearest first), below ``n``; pending rows are not among them."""
         assert self.projection_t is not None and self.centroids is not None
-        # PROJECTED_DIM rows: one product; the centroids (CELLS, a few more than HELD): ``_rowdot``'s blocks
-        pq: Vectors = _MATVEC(self.projection_t, q)
-        near = _rowdot(self.centroids, pq)
+        # PROJECTED_DIM rows: one product; the centroids (CELLS, a few more than HELD): ``products.rowdot``'s blocks
+        pq: Vectors = products.MATVEC(self.projection_t, q)
+        near = products.rowdot(self.centroids, pq)
         probes = np.argpartition(near, max(len(near) - PROBES, 0))[-PROBES:]
         # in the cells' first FILTER_DIM projected dimensions (a projection of their own, of expected squared
         # length FILTER_DIM / PROJECTED_DIM of the original): |row - q|^2 <= bound  <=>
@@ -432,10 +388,10 @@ class View(NamedTuple):
         scores = np.empty(sum(size for size, _ in cells), dtype=np.float32)  # each cell scored into its slice
         at = 0
         for size, cell in cells:  # a cell of at most HELD rows (the usual one) is one product, scored in place
-            if size <= HELD:
-                _MATVEC(cell.rows[:size], extended, out=scores[at: at + size])
+            if size <= products.HELD:
+                products.MATVEC(cell.rows[:size], extended, out=scores[at: at + size])
             else:
-                _rowdot(cell.rows[:size], extended, scores[at: at + size])
+                products.rowdot(cell.rows[:size], extended, scores[at: at + size])
             at += size
         if not scores.size or _MAX(scores) < floor:  # the usual miss: one reduction, no mask, no ids
             return _NO_ROWS
