@@ -1,7 +1,8 @@
 """Word lists and token patterns of the inference-free hand-off reader (``relaykit.handoff.evidence``).
 
 Nothing here names a domain's values: verdict words, narration filler and the shape of typed values
-(money, number + unit, percent, clock time, date, hyphenated codes) are the same in every domain.
+(money, number + unit, percent, clock time, date, hyphenated codes) are the same in every domain. The words
+around a verdict phrase that keep it from judging are in ``guards``; the reason a fail names, in ``reasons``.
 """
 
 from __future__ import annotations
