@@ -9,7 +9,7 @@ from relaykit.handoff.compact_header import header_cells
 from relaykit.handoff.compact_read import expand, parse_compact
 from relaykit.handoff.constraints import parse_constraints
 from relaykit.handoff.corpus import DEV_STYLES, DOMAINS, corpus, generate
-from relaykit.handoff.lexicon import reason_of
+from relaykit.handoff.reasons import reason_of
 
 CLOUD = """GV01 bills $2.70 an hour with 48GB of memory, hosted in us-east, promising 99.99% uptime. It passes.
 GV02 bills 1.50 dollars an hour with 96 GB of memory, hosted in ap-south, promising 99.5 percent uptime. It is

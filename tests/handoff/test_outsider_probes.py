@@ -11,7 +11,8 @@ from outsider_probes import DEV, DEV2, DEV3, GOALS, HELD_OUT, Expect, score
 
 from relaykit.handoff.constraints import parse_constraints
 from relaykit.handoff.evidence import read_evidence
-from relaykit.handoff.lexicon import reason_of, verdict_of
+from relaykit.handoff.lexicon import verdict_of
+from relaykit.handoff.reasons import reason_of
 
 KNOWN_GAPS = ("USD 1.850",)  # "USD 1.850" reads 1.85 (a decimal, as "$3.499" is: left as it was)
 GOAL = "Pick one that meets every rule."

@@ -6,7 +6,7 @@ import random
 import re
 from itertools import pairwise
 
-from relaykit.handoff import lexicon, options, reading, remarks
+from relaykit.handoff import guards, lexicon, options, reading, remarks
 from relaykit.handoff.compact import family
 from relaykit.handoff.corpus import STYLES, corpus
 from relaykit.handoff.lexicon import (
@@ -211,7 +211,7 @@ ENDS = ["it is not  a fit", "we would\tonly be\u00a0glad to", "x-not be the", "n
 
 def test_ends_before_finds_what_a_search_of_the_whole_head_finds() -> None:
     texts = [s for t in corpus(STYLES, seeds=1) for s in iter_sentences(t.trace)][::7] + ENDS
-    for tail in (lexicon._NOT_BEFORE, lexicon._WOULD_BEFORE, lexicon._TICKET_BEFORE):
+    for tail in (guards._NOT_BEFORE, guards._WOULD_BEFORE, guards._TICKET_BEFORE):
         for text in texts:
             for end in range(len(text) + 1):
                 fast, plain = tail.before(text, end), tail.pattern.search(text[:end])

@@ -30,9 +30,7 @@ from relaykit.handoff.lexicon import (
     ELLIPTICAL,
     PRONOUN_START,
     fail_spans,
-    parenthesised_reason,
     pass_spans,
-    reason_of,
     verdict_of,
 )
 from relaykit.handoff.lists import respective
@@ -59,6 +57,7 @@ from relaykit.handoff.reading import (
     title_line,
     without_opener,
 )
+from relaykit.handoff.reasons import parenthesised_reason, reason_of
 from relaykit.handoff.remarks import is_remark, quantified, without_interjection
 from relaykit.handoff.several import (
     FORCED,
