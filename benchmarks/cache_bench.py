@@ -5,7 +5,10 @@ writers (threads, own connection each, new requests every call) semantic vs exac
 times so that both see the same machine load. The semantic writers share the process's index of the file (as
 every cache of a process on one store and namespace does); a third set, with an index of its own each
 (``share_index=False``), is timed too. The semantic writers' time includes their query embedding (hashing
-embedder, timed on its own too), as a user's call would.
+embedder, timed on its own too), as a user's call would. Each round also says how long the exact and the semantic
+writers waited for the SQLite file's write lock (the process's writers to one file queue on it) and held it, per
+miss + store: with four threads on two cores a write's holder waits to get the GIL back, longest while the other
+threads run the semantic search.
 
     PYTHONPATH=src python benchmarks/cache_bench.py [--sizes 1000,10000] [--lookups 300] [--minilm]
     PYTHONPATH=src python benchmarks/cache_bench.py --scale 100000 [--dim 384]
@@ -193,19 +196,48 @@ def writers(caches: list[Cached], label: str, per_thread: int) -> tuple[float, f
 Round = tuple[float, float, float, float, float, float]
 
 
-def writer_rounds(path: Path, dim: int, per_thread: int, rounds: int) -> list[Round]:
+class TimedLock:
+    """A stand-in for the write lock the process's stores of one SQLite file queue on (``_File.writing``) that adds
+    up how long threads waited for it and held it (each sum is changed only by the thread holding the lock)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.waited = self.held = self._since = 0.0
+
+    def __enter__(self) -> None:
+        start = time.perf_counter()
+        self._lock.acquire()
+        self._since = time.perf_counter()
+        self.waited += self._since - start
+
+    def __exit__(self, *exc: object) -> None:
+        self.held += time.perf_counter() - self._since
+        self._lock.release()
+
+    def locked(self) -> bool:
+        return self._lock.locked()
+
+
+def writer_rounds(path: Path, dim: int, per_thread: int, rounds: int) -> tuple[list[Round], list[tuple[float, ...]]]:
     """4 exact, 4 semantic (one shared index) and 4 semantic writers (an index each), interleaved ``rounds``
-    times (so all see the same machine load): (wall, CPU) of each per round."""
+    times (so all see the same machine load): (wall, CPU) of each per round; and, per round, the seconds the
+    exact and the shared-index semantic writers waited for the file's write lock and held it (waited, held,
+    waited, held)."""
     sets = [writer_caches(path, "exact", 4, dim), writer_caches(path, "semantic", 4, dim),
             writer_caches(path, "semantic", 4, dim, share_index=False)]
-    out = []
+    lock = TimedLock()
+    sets[0][0].store._file.writing = lock  # the file's stores share it: every writer set goes through it
+    out, locks = [], []
     for round_ in range(rounds):
+        before = (lock.waited, lock.held)
         exact_run = writers(sets[0], f"exact {round_}", per_thread)
+        middle = (lock.waited, lock.held)
         shared_run = writers(sets[1], f"semantic {round_}", per_thread)
+        locks.append((middle[0] - before[0], middle[1] - before[1], lock.waited - middle[0], lock.held - middle[1]))
         out.append((*exact_run, *shared_run, *writers(sets[2], f"semantic own {round_}", per_thread)))
     for cached in [c for caches in sets for c in caches]:
         cached.store.close()
-    return out
+    return out, locks
 
 
 def bench_scale(size: int, lookups: int, dim: int) -> None:
@@ -234,7 +266,7 @@ def bench_scale(size: int, lookups: int, dim: int) -> None:
         index_mb = sem.index.nbytes / 1e6
         grown = rss_mb() - before
         store.close()
-        rounds = writer_rounds(path, dim, lookups // 2, WRITER_ROUNDS)
+        rounds, locks = writer_rounds(path, dim, lookups // 2, WRITER_ROUNDS)
         embed = HashingEmbedder(dim)
         texts = [f"writer 0 semantic new request {i} zebra {i * 7919 % 1000}" for i in range(lookups)]
         embed_ms = min(timed(lambda: [embed.embed([t]) for t in texts], 3)) / len(texts) * 1000.0
@@ -254,6 +286,9 @@ def bench_scale(size: int, lookups: int, dim: int) -> None:
         table.add_row("   semantic, an index per writer (share_index=False)", f"{own_s:.2f} s = {own_s / exact_s:.2f}x")
         table.add_row("   process CPU per miss+store: exact / semantic / index each",
                       f"{exact_cpu / ops * 1000:.2f} / {semantic_cpu / ops * 1000:.2f} / {own_cpu / ops * 1000:.2f} ms")
+        lock_ms = [x / ops * 1000 for x in locks[i]]
+        table.add_row("   file write lock per miss+store, waited / held: exact | semantic",
+                      f"{lock_ms[0]:.2f} / {lock_ms[1]:.2f} | {lock_ms[2]:.2f} / {lock_ms[3]:.2f} ms")
     for label, at in (("semantic / exact (4 writers), median of rounds", 2),
                       ("   an index per writer, median of rounds", 4)):
         ratios = sorted(r[at] / r[0] for r in rounds)
