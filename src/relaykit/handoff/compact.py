@@ -16,7 +16,8 @@ Missing values are ``-``. A passing row leaves out the words the header's limits
 ``amenity contains pool``: it passed, so it has one; ``relaykit.handoff.compact_promise``).
 ``relaykit.handoff.compact_read`` reads such a payload back into labelled rows (the audit and the reference
 reader use it), so nothing the header carries is lost on the way; the rules both
-sides share are in ``relaykit.handoff.compact_rules``.
+sides share are in ``relaykit.handoff.compact_rules``. A row's encoded body (typed values joined to their
+units) and the words touching a value are read with ``relaykit.handoff.compact_body``.
 """
 
 from __future__ import annotations
@@ -29,10 +30,14 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from relaykit import tokens
+from relaykit.handoff.compact_body import BREAK, Item
+from relaykit.handoff.compact_body import count_near as _count_near
+from relaykit.handoff.compact_body import parse_row as _parse_row
+from relaykit.handoff.compact_body import side_run as _side_run
+from relaykit.handoff.compact_body import sides as _sides
 from relaykit.handoff.compact_header import LONG_END, LONG_START, inline_constraint, short_header
 from relaykit.handoff.compact_promise import Promise, leave_out, promise
 from relaykit.handoff.compact_rules import (
-    BREAK,
     EQUAL,
     GENERIC_LABELS,
     MEASURE_NOUNS,
@@ -42,9 +47,7 @@ from relaykit.handoff.compact_rules import (
     PASS_CELL,
     RATE_ADJECTIVES,
     RATE_WORDS,
-    SEP,
     UNITLESS,
-    Item,
     Wanted,
     alias,
     applying,
@@ -54,12 +57,8 @@ from relaykit.handoff.compact_rules import (
     column_name,
     column_of,
     column_words,
-    decode,
-    encode,
-    encode_text,
     filler_form,
     header_bound,
-    items_of,
     known_labels,
     named_in,
     short_label,
@@ -72,10 +71,6 @@ from relaykit.handoff.compact_rules import (
     violates,
     wanted,
 )
-from relaykit.handoff.compact_rules import count_near as _count_near
-from relaykit.handoff.compact_rules import parse_row as _parse_row
-from relaykit.handoff.compact_rules import side_run as _side_run
-from relaykit.handoff.compact_rules import sides as _sides
 from relaykit.handoff.schema import Constraint
 from relaykit.handoff.text import CURRENCY_CODES
 
@@ -668,5 +663,4 @@ def _render(rows: Iterable[RowLike], protected: frozenset[str], labels: frozense
     return (*inline_constraint(out, left), kept)
 
 
-__all__ = ["BREAK", "HEADER_END", "HEADER_START", "MISSING", "OTHER", "OUT_CELL", "PASS_CELL", "SEP", "decode",
-           "encode", "encode_text", "family", "items_of", "render"]
+__all__ = ["HEADER_END", "HEADER_START", "MISSING", "OTHER", "OUT_CELL", "PASS_CELL", "family", "render"]
