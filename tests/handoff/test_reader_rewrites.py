@@ -9,18 +9,8 @@ from collections.abc import Callable
 import pytest
 
 from relaykit.handoff import evidence, lexicon
-from relaykit.handoff.compact_rules import (
-    SEP,
-    Item,
-    column_words,
-    count_near,
-    items_of,
-    keys_of,
-    named_in,
-    parse_row,
-    singular,
-    stems,
-)
+from relaykit.handoff.compact_body import SEP, Item, count_near, items_of, keys_of, parse_row
+from relaykit.handoff.compact_rules import column_words, named_in, singular, stems
 from relaykit.handoff.corpus import STYLES, corpus
 from relaykit.handoff.evidence import _Reader, read_evidence
 from relaykit.handoff.reading import _OPENER, clauses_of, without_opener

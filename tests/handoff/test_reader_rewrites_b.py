@@ -8,7 +8,7 @@ import pytest
 
 from relaykit.handoff import compact
 from relaykit.handoff.compact import family
-from relaykit.handoff.compact_rules import Item, parse_row
+from relaykit.handoff.compact_body import Item, parse_row
 from relaykit.handoff.corpus import STYLES, corpus
 from relaykit.handoff.evidence import read_evidence
 from relaykit.handoff.options import _CHUNK, _rated_near, _ratings

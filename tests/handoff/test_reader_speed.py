@@ -163,7 +163,7 @@ def test_prose_or_notes_is_what_the_not_csv_pattern_finds() -> None:
 
 def test_parse_row_is_items_of_then_keys_of() -> None:
     """The compact writer's one-pass row parse answers what the two plain passes did (ranks per unit)."""
-    from relaykit.handoff.compact_rules import SEP, items_of, keys_of, parse_row
+    from relaykit.handoff.compact_body import SEP, items_of, keys_of, parse_row
 
     bodies = ["", "price 2.7\x1fUSD ; 4\x1fkm walk 3\x1fkm ;", f"a  b ; ; 5{SEP}# x 6{SEP}# 7{SEP}USD",
               f"odd 1{SEP}; tail"]

@@ -13,7 +13,6 @@ import contextlib
 import functools
 import gc
 import re
-from collections import Counter, defaultdict
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -281,142 +280,6 @@ def known_labels(unit: str, before: bool) -> frozenset[str]:
 RATE_ADJECTIVES = frozenset(w for w in RATE_WORDS if w.endswith("ly")) | {"annual"}
 
 
-BREAK = ";"
-"""Between the clauses of a row body: words on either side of it are not each other's neighbours."""
-SEP = "\x1f"
-"""Joins a typed value to its unit inside a row body (``2.7\x1fUSD``); the text forms never show it."""
-
-
-Item = tuple[str, str | None]  # (normalised value or word, column unit; None for a word)
-
-
-def encode(value: str, unit: str) -> str:
-    """One typed value as a row body holds it: normalised, joined to its unit by ``SEP`` (no space)."""
-    return f"{value}{SEP}{unit}"
-
-
-def decode(token: str) -> str:
-    """A body token as text: ``2.7 USD``, ``99.5%``, ``14:00``, ``5``; words as they are."""
-    value, sep, unit = token.partition(SEP)
-    if not sep or unit in UNITLESS:
-        return value
-    return value + unit if unit == "%" else f"{value} {unit}"
-
-
-def encode_text(text: str) -> str:
-    """Text (a compact payload's expanded row) as an encoded row body."""
-    out = []
-    for m in TOKEN.finditer(text):
-        kind = m.lastgroup
-        if kind == "qty":
-            q = quantity_of(m)
-            out.append(encode(format_number(q.value), q.unit or "#"))
-        elif kind == "time":
-            out.append(encode(normal_time(m.group(0)), "time"))
-        elif kind == "date":
-            out.append(encode(normal_date(m.group(0)), "date"))
-        elif kind == "w":
-            out.append(m.group(0))
-    return " ".join(out)
-
-
-def items_of(body: str) -> list[Item]:
-    """An encoded row body as values (normalised, with their unit), words (unit None) and clause breaks."""
-    out: list[Item] = []
-    for token in body.split(" "):
-        if token == BREAK:
-            out.append((BREAK, BREAK))
-        elif SEP in token:
-            value, _, unit = token.partition(SEP)
-            out.append((value, unit))
-        elif token:
-            out.append((token, None))
-    return out
-
-
-def parse_row(body: str) -> tuple[list[Item], dict[int, tuple[str, int]]]:
-    """``items_of`` and ``keys_of`` of a row body in one pass (the compact writer parses every row twice)."""
-    items: list[Item] = []
-    append = items.append  # (a row has dozens of tokens: the method is looked up once)
-    keys: dict[int, tuple[str, int]] = {}
-    seen: dict[str, int] = {}
-    for token in body.split(" "):
-        if token == BREAK:
-            append(_BREAK_ITEM)
-        elif SEP in token:
-            value, _, unit = token.partition(SEP)
-            if unit != BREAK:
-                rank = seen.get(unit, 0)
-                keys[len(items)] = (unit, rank)
-                seen[unit] = rank + 1
-            append((value, unit))
-        elif token:
-            append((token, None))
-    return items, keys
-
-
-_BREAK_ITEM: Item = (BREAK, BREAK)  # one tuple for every clause break (equal to a fresh one; never changed)
-
-
-def keys_of(items: list[Item]) -> dict[int, tuple[str, int]]:
-    seen: dict[str, int] = {}  # a plain dict: a Counter's missing key costs a Python call (once per row)
-    keys = {}
-    for i, (_, unit) in enumerate(items):
-        if unit is not None and unit != BREAK:
-            rank = seen.get(unit, 0)
-            keys[i] = (unit, rank)
-            seen[unit] = rank + 1
-    return keys
-
-
-def sides(items: list[Item], i: int) -> tuple[list[int], list[int]]:
-    """The words touching value ``i``: before it (nearest first, up to 3) and after it (up to 2)."""
-    before: list[int] = []
-    j = i - 1
-    while j >= 0 and items[j][1] is None and len(before) < 3:
-        before.append(j)
-        j -= 1
-    after: list[int] = []
-    j, end = i + 1, len(items)
-    while j < end and items[j][1] is None and len(after) < 2:
-        after.append(j)
-        j += 1
-    return before, after
-
-
-def count_near(items: list[Item], i: int, slots: defaultdict[int, Counter[str]], seen: Counter[str]) -> None:
-    """Count each word touching value ``i`` at its place (``slots``, by offset) and once in ``seen``."""
-    words: set[str] = set()
-    # the words right next to the value: up to 3 before (in order), then up to 2 after
-    start, end, size = i, i + 1, len(items)
-    while start > 0 and i - start < 3 and items[start - 1][1] is None:
-        start -= 1
-    while end < size and end - i <= 2 and items[end][1] is None:
-        end += 1
-    for j in (*range(start, i), *range(i + 1, end)):
-        word = items[j][0].lower()
-        slot = slots[j - i]
-        slot[word] = slot.get(word, 0) + 1
-        words.add(word)
-    for word in words:
-        seen[word] = seen.get(word, 0) + 1
-
-
-def side_run(items: list[Item], side: list[int], gone: set[int], labels: frozenset[str], names: frozenset[str],
-             bound: frozenset[str], per: frozenset[str]) -> list[int]:
-    """The words of ``side`` (indices, from the value outwards) that move with a value: a run of its labels,
-    names, bound or unit words, and words what a price is per (``per``, past a label), and words already moved."""
-    moved: list[int] = []
-    for j in side:  # only words that touch the value, in a run
-        if j not in gone:
-            word = items[j][0].lower()
-            if word not in labels and word not in names and _singular(word) not in bound \
-                    and not (moved and word in per):
-                break
-        moved.append(j)
-    return [j for j in moved if j not in gone]
-
-
 @contextlib.contextmanager
 def collector_paused() -> Iterator[None]:
     """The cyclic garbage collector off while a table is written or a trace read: neither makes reference
@@ -501,11 +364,10 @@ def header_bound(constraint: Constraint) -> str:
     return f"{constraint.operator}{value}"
 
 
-__all__ = ["BREAK", "DISTANCE_LABELS", "EQUAL", "GENERIC_LABELS", "LABEL_WORDS", "LINKING_VERBS", "MEASURE_NOUNS",
-           "MONEY_LABELS", "MONEY_REASONS", "OUT_CELL", "PASS_CELL", "RATE_ADJECTIVES", "RATE_WORDS", "SEP", "UNITLESS",
-           "Item", "Wanted", "alias", "applying", "bound_value", "bound_words", "collector_paused", "column_name",
-           "column_of", "column_words", "decode", "encode", "encode_text", "filler_form", "full_number", "header_bound",
-           "items_of",
-           "keys_of", "known_labels", "named_in", "read_constraint", "read_constraint_line",
-           "short_label", "short_number", "sides", "singular", "stems", "unit_words", "vacuous_reason",
+__all__ = ["DISTANCE_LABELS", "EQUAL", "GENERIC_LABELS", "LABEL_WORDS", "LINKING_VERBS", "MEASURE_NOUNS",
+           "MONEY_LABELS", "MONEY_REASONS", "OUT_CELL", "PASS_CELL", "RATE_ADJECTIVES", "RATE_WORDS", "UNITLESS",
+           "Wanted", "alias", "applying", "bound_value", "bound_words", "collector_paused", "column_name",
+           "column_of", "column_words", "filler_form", "full_number", "header_bound",
+           "known_labels", "named_in", "read_constraint", "read_constraint_line",
+           "short_label", "short_number", "singular", "stems", "unit_words", "vacuous_reason",
            "verdict_cell", "violates", "wanted"]

@@ -20,7 +20,7 @@ from itertools import pairwise
 
 from relaykit.handoff.cells import TableCells
 from relaykit.handoff.collective import GroupVerdicts, may_except
-from relaykit.handoff.compact import encode_text
+from relaykit.handoff.compact_body import encode_text
 from relaykit.handoff.compact_read import ParsedRow, parse_compact
 from relaykit.handoff.constraints import parse_constraints
 from relaykit.handoff.dialogue import Speakers

@@ -10,7 +10,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from relaykit.handoff.compact import decode, render
+from relaykit.handoff.compact import render
+from relaykit.handoff.compact_body import decode
 from relaykit.handoff.compact_rules import read_constraint
 from relaykit.handoff.lexicon import COMPARATORS, DROP_WORDS, TOKEN
 from relaykit.handoff.schema import Check, Constraint, Extraction, OptionEvaluation

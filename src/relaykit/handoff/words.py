@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from relaykit.handoff.compact import encode
+from relaykit.handoff.compact_body import encode
 from relaykit.handoff.lexicon import COMPARATORS, DROP_WORDS
 from relaykit.handoff.reading import NO_TOKENS, compared_to, token_matches, tokens_inside
 from relaykit.handoff.table import TOKEN_WORDS
