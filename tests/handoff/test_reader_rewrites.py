@@ -79,7 +79,7 @@ def _near(items: list[Item], i: int) -> list[int]:
 
 
 def _plain_count_near(items: list[Item], i: int, slots: defaultdict[int, Counter[str]], seen: Counter[str]) -> None:
-    """``compact_rules.count_near`` as it was written: through the list ``_near`` builds."""
+    """``compact_body.count_near`` as it was written: through the list ``_near`` builds."""
     words: set[str] = set()
     for j in _near(items, i):
         word = items[j][0].lower()
