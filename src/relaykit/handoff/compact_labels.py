@@ -80,6 +80,7 @@ class Labelling:
     side_words: dict[tuple[Key, bool], tuple[frozenset[str], frozenset[str]]] = field(default_factory=dict)
     touching: dict[Key, tuple[int, Counter[str], Counter[str]]] = field(default_factory=dict)  # see _stand_in
     keep: bool = False  # hold the rows parsed by _labels for load() (see compact._HELD_ROWS)
+    token_items: dict[str, Item] = field(default_factory=dict)  # parsed tokens (see compact_body.parse_row)
 
     def _note_valued(self, items: list[Item], i: int, key: Key) -> None:
         """Remember the word right before value ``i`` when a label or name stands before it ("location
