@@ -1,19 +1,110 @@
-"""The compact writer's speed rewrites give what the forms they replace gave (on varied inputs)."""
+"""The compact writer's speed rewrites (fourteenth wave) give what the forms they replace gave: each old form is
+kept here and compared with the new one, on random rows and on every row the corpus' payloads write."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterator
+from typing import Any
 
-from relaykit.handoff.compact_body import SEP, Item, items_of, keys_of, parse_row
+import pytest
+
+from relaykit.handoff import compact
+from relaykit.handoff.compact_body import SEP, Item, items_of, keys_of, parse_row, side_run, sides
+from relaykit.handoff.compact_labels import Key, Labelling, Moved
+from relaykit.handoff.compact_rules import RATE_ADJECTIVES, RATE_WORDS
+from relaykit.handoff.corpus import STYLES, corpus
+from relaykit.handoff.evidence import read_evidence
+from relaykit.handoff.text import CURRENCY_CODES
 
 _TOKENS = ["Rate", "rate", "night", "km", "a", "B", ";", "", f"5{SEP}USD", f"7{SEP}km", f"1{SEP}#", f"2{SEP};",
            f"{SEP}", "x", "X", f"5{SEP}USD{SEP}km"]
+_NONE: frozenset[str] = frozenset()
+
+
+def _bodies(seed: int, n: int = 3000) -> Iterator[str]:
+    rng = random.Random(seed)
+    for _ in range(n):
+        yield " ".join(rng.choice(_TOKENS) for _ in range(rng.randrange(14)))
 
 
 def test_parse_row_with_shared_items_parses_as_items_of_then_keys_of() -> None:
-    rng = random.Random(5)
     memo: dict[str, Item] = {}
-    for _ in range(3000):
-        body = " ".join(rng.choice(_TOKENS) for _ in range(rng.randrange(14)))
+    for body in _bodies(5):
         items = items_of(body)
         assert parse_row(body, memo) == (items, keys_of(items)) == parse_row(body), body
+
+
+def _old_sides(items: list[Item], i: int) -> tuple[list[int], list[int]]:
+    """``compact_body.sides`` as it was written: word by word."""
+    before: list[int] = []
+    j = i - 1
+    while j >= 0 and items[j][1] is None and len(before) < 3:
+        before.append(j)
+        j -= 1
+    after: list[int] = []
+    j, end = i + 1, len(items)
+    while j < end and items[j][1] is None and len(after) < 2:
+        after.append(j)
+        j += 1
+    return before, after
+
+
+def test_sides_are_the_words_the_old_walk_found() -> None:
+    for body in _bodies(6):
+        items = items_of(body)
+        for i in range(len(items)):
+            assert sides(items, i) == _old_sides(items, i), (body, i)
+
+
+def _old_strip(self: Labelling, items: list[Item], keys: dict[int, Key]) -> tuple[set[int], dict[Key, Moved]]:
+    """``Labelling._strip`` as it was written (before the fourteenth wave)."""
+    gone: set[int] = set()
+    near = {i: _old_sides(items, i) for i in keys}
+    money = [(i, key) for i, key in keys.items() if key[0] in CURRENCY_CODES]
+    said: dict[Key, list[int]] = {key: [] for _, key in money}
+    for side in (1, 0):
+        for i, key in money:
+            if near[i][side]:
+                moved = side_run(items, near[i][side], gone, RATE_WORDS, _NONE, _NONE, _NONE)
+                gone.update(moved)
+                said[key] += moved
+    for before in (True, False):
+        names, at_side = (self.names, 0) if before else (_NONE, 1)
+        for i, key in keys.items():
+            moved = said.setdefault(key, [])
+            if near[i][at_side]:
+                labels, bound = self.side_words.get((key, before)) or self._side_words(key, before)
+                per = RATE_ADJECTIVES if before and key[0] in CURRENCY_CODES else _NONE
+                run = side_run(items, near[i][at_side], gone, labels, names, bound, per)
+            else:
+                run = []
+            if before:
+                run += self._written(items, i, gone)
+            gone.update(run)
+            moved += run
+    at = {key: i for i, key in keys.items()}
+    return gone, {key: tuple((items[j][0].lower(), j - at[key]) for j in sorted(set(js))) if js else ()
+                  for key, js in said.items()}
+
+
+def _checked(monkeypatch: pytest.MonkeyPatch, name: str, old: Callable[..., Any]) -> list[int]:
+    """Wrap ``_Group.<name>`` so every call also runs ``old`` and asserts the same answer; counts the calls."""
+    new = getattr(compact._Group, name)
+    calls: list[int] = []
+
+    def both(self: compact._Group, *args: Any) -> Any:
+        got = new(self, *args)
+        assert got == old(self, *args), args
+        calls.append(1)
+        return got
+
+    monkeypatch.setattr(compact._Group, name, both)
+    return calls
+
+
+def test_strip_moves_what_the_old_strip_moved(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = _checked(monkeypatch, "_strip", _old_strip)
+    for t in corpus(STYLES, seeds=2):
+        read_evidence(t.trace, t.goal).text()
+    assert len(calls) > 1000

@@ -120,17 +120,12 @@ def keys_of(items: list[Item]) -> dict[int, tuple[str, int]]:
 
 def sides(items: list[Item], i: int) -> tuple[list[int], list[int]]:
     """The words touching value ``i``: before it (nearest first, up to 3) and after it (up to 2)."""
-    before: list[int] = []
-    j = i - 1
-    while j >= 0 and items[j][1] is None and len(before) < 3:
-        before.append(j)
-        j -= 1
-    after: list[int] = []
-    j, end = i + 1, len(items)
-    while j < end and items[j][1] is None and len(after) < 2:
-        after.append(j)
-        j += 1
-    return before, after
+    start, end, size = i, i + 1, len(items)
+    while start > 0 and i - start < 3 and items[start - 1][1] is None:
+        start -= 1
+    while end < size and end - i <= 2 and items[end][1] is None:
+        end += 1
+    return list(range(i - 1, start - 1, -1)), list(range(i + 1, end))
 
 
 def count_near(items: list[Item], i: int, slots: defaultdict[int, Counter[str]], seen: Counter[str]) -> None:

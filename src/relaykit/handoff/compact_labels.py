@@ -33,6 +33,7 @@ from relaykit.handoff.compact_rules import (
 from relaykit.handoff.text import CURRENCY_CODES
 
 _NONE: frozenset[str] = frozenset()
+_CURRENCIES = frozenset(CURRENCY_CODES)  # the same codes, looked up by hash (a row's every value is checked)
 _ANY_VALUE = MONEY_LABELS | GENERIC_LABELS | RATE_WORDS  # they stand next to any value, so they name no column
 _BARE = frozenset({"yes", "no", "none", "not", "true", "false", "y", "n"})  # values that need their label
 
@@ -120,34 +121,32 @@ class Labelling:
         gone: set[int] = set()
         sides = {i: _sides(items, i) for i in keys}
         # what a price is per binds to the price (after it, then before it)
-        money = [(i, key) for i, key in keys.items() if key[0] in CURRENCY_CODES]
-        said: dict[Key, list[int]] = {key: [] for _, key in money}
+        money = [i for i, key in keys.items() if key[0] in _CURRENCIES]
+        said: dict[int, list[int]] = {i: [] for i in money}  # by value index (a row's keys are distinct)
         for side in (1, 0):
-            for i, key in money:
+            for i in money:
                 if sides[i][side]:
                     moved = _side_run(items, sides[i][side], gone, RATE_WORDS, _NONE, _NONE, _NONE)
                     gone.update(moved)
-                    said[key] += moved
+                    said[i] += moved
         # then a word before a value is its label, then one after
         known = self.side_words
+        written = bool(self.written_labels)  # without them, _written finds none
         for before in (True, False):
             names, side = (self.names, 0) if before else (_NONE, 1)
             for i, key in keys.items():
-                moved = said.setdefault(key, [])
+                moved = said.setdefault(i, [])
                 if sides[i][side]:
                     labels, bound = known.get((key, before)) or self._side_words(key, before)
                     # "nightly" of "nightly rate of USD 270": past a price's label, what it is per goes with it
-                    per = RATE_ADJECTIVES if before and key[0] in CURRENCY_CODES else _NONE
+                    per = RATE_ADJECTIVES if before and key[0] in _CURRENCIES else _NONE
                     run = _side_run(items, sides[i][side], gone, labels, names, bound, per)
-                else:
-                    run = []
-                if before:
-                    run += self._written(items, i, gone)  # may take the run's words again: the set drops them
-                gone.update(run)
-                moved += run
-        at = {key: i for i, key in keys.items()}
-        return gone, {key: tuple((items[j][0].lower(), j - at[key]) for j in sorted(set(js))) if js else ()
-                      for key, js in said.items()}
+                    if before and written:  # (no word right before the value: _written finds none either)
+                        run += self._written(items, i, gone)  # may take the run's words again: the set drops them
+                    gone.update(run)
+                    moved += run
+        return gone, {keys[i]: tuple([(items[j][0].lower(), j - i) for j in sorted(set(js))]) if js else ()
+                      for i, js in said.items()}
 
     def _side_words(self, key: Key, before: bool) -> tuple[frozenset[str], frozenset[str]]:
         """The words that label a value of column ``key`` on one side, and the words its bound and unit say
