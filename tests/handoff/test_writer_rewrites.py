@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 from relaykit.handoff import compact
-from relaykit.handoff.compact_body import SEP, Item, items_of, keys_of, parse_row, side_run, sides
+from relaykit.handoff.compact_body import BREAK, SEP, Item, items_of, keys_of, parse_row, side_run, sides
 from relaykit.handoff.compact_labels import Key, Labelling, Moved
-from relaykit.handoff.compact_rules import RATE_ADJECTIVES, RATE_WORDS
+from relaykit.handoff.compact_rules import MONEY_LABELS, RATE_ADJECTIVES, RATE_WORDS, singular
 from relaykit.handoff.corpus import STYLES, corpus
 from relaykit.handoff.evidence import read_evidence
 from relaykit.handoff.text import CURRENCY_CODES
@@ -105,6 +105,36 @@ def _checked(monkeypatch: pytest.MonkeyPatch, name: str, old: Callable[..., Any]
 
 def test_strip_moves_what_the_old_strip_moved(monkeypatch: pytest.MonkeyPatch) -> None:
     calls = _checked(monkeypatch, "_strip", _old_strip)
+    for t in corpus(STYLES, seeds=2):
+        read_evidence(t.trace, t.goal).text()
+    assert len(calls) > 1000
+
+
+def _old_bare_labels(self: Labelling, items: list[Item]) -> set[int]:
+    """``Labelling._bare_labels`` as it was written: each word's tests made in the loop (``label_words`` is set)."""
+    assert self.label_words is not None
+    out: set[int] = set()
+    start, bare = 0, True
+    priced = per = last = False
+    for j, (word, unit) in enumerate([*items, (BREAK, BREAK)]):
+        if unit == BREAK:
+            if bare and j > start and (priced or not (per or last)):
+                out.update(range(start, min(j, len(items))))
+            start, bare, priced, per, last = j + 1, True, False, False, False
+        elif bare:
+            low = word.lower()
+            priced = priced or low in MONEY_LABELS
+            rate = low in RATE_WORDS and low not in self.protected
+            per = per or (rate and low not in RATE_ADJECTIVES)
+            last = rate and low not in self.priced_rates
+            bare = unit is None and (low in self.label_words or singular(low) in self.label_words
+                                     or (low[:5] in self.goal_stems and low not in self.protected)
+                                     or (low in RATE_WORDS and low not in self.protected))
+    return out
+
+
+def test_bare_labels_are_the_clauses_the_old_loop_found(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = _checked(monkeypatch, "_bare_labels", _old_bare_labels)
     for t in corpus(STYLES, seeds=2):
         read_evidence(t.trace, t.goal).text()
     assert len(calls) > 1000

@@ -82,6 +82,7 @@ class Labelling:
     touching: dict[Key, tuple[int, Counter[str], Counter[str]]] = field(default_factory=dict)  # see _stand_in
     keep: bool = False  # hold the rows parsed by _labels for load() (see compact._HELD_ROWS)
     token_items: dict[str, Item] = field(default_factory=dict)  # parsed tokens (see compact_body.parse_row)
+    bare_kinds: dict[str, tuple[bool, bool, bool, bool]] = field(default_factory=dict)  # see _bare_kind
 
     def _note_valued(self, items: list[Item], i: int, key: Key) -> None:
         """Remember the word right before value ``i`` when a label or name stands before it ("location
@@ -286,21 +287,32 @@ class Labelling:
         # ("billed monthly": a value), where before a label it only qualifies it ("hourly uptime", left over
         # from "hourly rate and uptime SLA" once the row holds both values)
         priced = per = last = False
+        kinds = self.bare_kinds
         for j, (word, unit) in enumerate([*items, (BREAK, BREAK)]):
             if unit == BREAK:
                 if bare and j > start and (priced or not (per or last)):
                     out.update(range(start, min(j, len(items))))
                 start, bare, priced, per, last = j + 1, True, False, False, False
             elif bare:
-                low = word.lower()
-                priced = priced or low in MONEY_LABELS
-                rate = low in RATE_WORDS and low not in self.protected
-                per = per or (rate and low not in RATE_ADJECTIVES)
-                last = rate and low not in self.priced_rates  # "hourly" alone, left over from "hourly rate"
-                bare = unit is None and (low in self.label_words or singular(low) in self.label_words
-                                         or (low[:5] in self.goal_stems and low not in self.protected)
-                                         or (low in RATE_WORDS and low not in self.protected))
+                money, rate_per, rate_last, label = kinds.get(word) or self._bare_kind(word)
+                priced = priced or money
+                per = per or rate_per
+                last = rate_last  # "hourly" alone, left over from "hourly rate"
+                bare = unit is None and label
         return out
+
+    def _bare_kind(self, word: str) -> tuple[bool, bool, bool, bool]:
+        """What ``_bare_labels`` asks of a word, worked out once per family (``bare_kinds``): whether it is a
+        money label, what a price is per (not a rate adjective), a rate word no price here had beside it, a label
+        word (``label_words`` or a rate word; a long goal name's stem)."""
+        low = word.lower()
+        rate = low in RATE_WORDS and low not in self.protected
+        found = self.label_words or _NONE
+        label = low in found or singular(low) in found or (low[:5] in self.goal_stems and low not in self.protected) \
+            or rate
+        kind = (low in MONEY_LABELS, rate and low not in RATE_ADJECTIVES, rate and low not in self.priced_rates, label)
+        self.bare_kinds[word] = kind
+        return kind
 
 
 __all__ = ["Key", "Labelling", "Moved", "RowLike"]
