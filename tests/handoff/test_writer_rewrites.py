@@ -4,6 +4,8 @@ kept here and compared with the new one, on random rows and on every row the cor
 from __future__ import annotations
 
 import random
+from collections import defaultdict
+from copy import deepcopy
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -11,8 +13,8 @@ import pytest
 
 from relaykit.handoff import compact
 from relaykit.handoff.compact_body import BREAK, SEP, Item, items_of, keys_of, parse_row, side_run, sides
-from relaykit.handoff.compact_labels import Key, Labelling, Moved
-from relaykit.handoff.compact_rules import MONEY_LABELS, RATE_ADJECTIVES, RATE_WORDS, singular
+from relaykit.handoff.compact_labels import _BARE, Key, Labelling, Moved
+from relaykit.handoff.compact_rules import MONEY_LABELS, RATE_ADJECTIVES, RATE_WORDS, filler_form, singular
 from relaykit.handoff.corpus import STYLES, corpus
 from relaykit.handoff.evidence import read_evidence
 from relaykit.handoff.text import CURRENCY_CODES
@@ -135,6 +137,62 @@ def _old_bare_labels(self: Labelling, items: list[Item]) -> set[int]:
 
 def test_bare_labels_are_the_clauses_the_old_loop_found(monkeypatch: pytest.MonkeyPatch) -> None:
     calls = _checked(monkeypatch, "_bare_labels", _old_bare_labels)
+    for t in corpus(STYLES, seeds=2):
+        read_evidence(t.trace, t.goal).text()
+    assert len(calls) > 1000
+
+
+def _old_free(self: Labelling, items: list[Item], gone: set[int], labelled: dict[str, None],
+              seen: dict[str, list[tuple[str, str]]] | None = None) -> list[str]:
+    """``Labelling._free`` as it was written: each word's tests made in the loop."""
+    out: list[str] = []
+    leading = True
+    stripped = ""
+    last = len(items) - 1
+    for j, (word, unit) in enumerate(items):
+        if unit == BREAK:
+            leading = True
+            continue
+        if unit is not None or j in gone:
+            continue
+        lowered = word.lower()
+        if filler_form(lowered) and lowered not in self.protected:
+            continue
+        named = singular(lowered) in self.goal_names
+        goal_name = named or lowered[:5] in self.goal_stems
+        label = (goal_name or lowered in self.names or lowered in self.written_labels) if leading else \
+            self._labels_too(lowered, goal_name, stripped)
+        after = items[j + 1][0].lower() if label and j < last and items[j + 1][1] is None else ""
+        if label and lowered not in self.protected and after and after not in _BARE:
+            labelled[lowered] = None
+            if seen is not None:
+                then = items[j + 2][0].lower() if j + 1 < last and items[j + 2][1] is None else ""
+                seen[lowered].append((after, then))
+            leading = False
+            stripped = lowered
+            continue
+        if not leading and out and out[-1].lower() not in _BARE and named \
+                and lowered not in self.protected and items[j + 1:j + 2] in ([], [(BREAK, BREAK)]):
+            continue
+        out.append(word)
+        leading, stripped = False, ""
+    return out
+
+
+def test_free_keeps_the_words_the_old_loop_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    new = compact._Group._free
+    calls: list[int] = []
+
+    def both(self: compact._Group, items: list[Item], gone: set[int], labelled: dict[str, None],
+             seen: dict[str, list[tuple[str, str]]] | None = None) -> list[str]:
+        old_labelled, old_seen = dict(labelled), None if seen is None else defaultdict(list, deepcopy(seen))
+        got = new(self, items, gone, labelled, seen)
+        assert got == _old_free(self, items, gone, old_labelled, old_seen)
+        assert list(old_labelled) == list(labelled) and (seen is None or old_seen == seen)
+        calls.append(1)
+        return got
+
+    monkeypatch.setattr(compact._Group, "_free", both)
     for t in corpus(STYLES, seeds=2):
         read_evidence(t.trace, t.goal).text()
     assert len(calls) > 1000

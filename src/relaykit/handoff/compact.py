@@ -391,6 +391,8 @@ def _render(rows: Iterable[RowLike], protected: frozenset[str], labels: frozense
         out += group.lines(head, bound, named, wants, stated, same, drop)
         group.cache = group.stripped = group.freed = None
         group.side_words.clear()  # a group done holds nothing it no longer needs (memory at 100k options)
+        group.bare_kinds.clear()
+        group.free_kinds.clear()
     if kept.broken:
         return out, left, kept  # on a constraints: line, which promises nothing
     return (*inline_constraint(out, left), kept)

@@ -83,6 +83,7 @@ class Labelling:
     keep: bool = False  # hold the rows parsed by _labels for load() (see compact._HELD_ROWS)
     token_items: dict[str, Item] = field(default_factory=dict)  # parsed tokens (see compact_body.parse_row)
     bare_kinds: dict[str, tuple[bool, bool, bool, bool]] = field(default_factory=dict)  # see _bare_kind
+    free_kinds: dict[str, tuple[str, bool, bool, bool, bool, bool]] = field(default_factory=dict)  # see _free_kind
 
     def _note_valued(self, items: list[Item], i: int, key: Key) -> None:
         """Remember the word right before value ``i`` when a label or name stands before it ("location
@@ -229,21 +230,19 @@ class Labelling:
         leading = True  # nothing of this clause kept yet
         stripped = ""  # the word before, when it was a label taken out
         last = len(items) - 1
+        kinds = self.free_kinds
         for j, (word, unit) in enumerate(items):
             if unit == BREAK:
                 leading = True
                 continue
             if unit is not None or j in gone:
                 continue
-            lowered = word.lower()
-            if filler_form(lowered) and lowered not in self.protected:
+            lowered, filler, named, goal_name, leading_label, free = kinds.get(word) or self._free_kind(word)
+            if filler:
                 continue  # "charged", "offered": how the trace said it, not what it said
-            named = singular(lowered) in self.goal_names
-            goal_name = named or lowered[:5] in self.goal_stems
-            label = (goal_name or lowered in self.names or lowered in self.written_labels) if leading else \
-                self._labels_too(lowered, goal_name, stripped)
+            label = leading_label if leading else self._labels_too(lowered, goal_name, stripped)
             after = items[j + 1][0].lower() if label and j < last and items[j + 1][1] is None else ""
-            if label and lowered not in self.protected and after and after not in _BARE:
+            if label and free and after and after not in _BARE:
                 # a clause's leading label, or the goal's name for an attribute before a word elsewhere in it
                 # ("airline easyJet window night cabin economy"): said once in the header
                 labelled[lowered] = None
@@ -256,11 +255,24 @@ class Labelling:
                 stripped = lowered
                 continue
             if not leading and out and out[-1].lower() not in _BARE and named \
-                    and lowered not in self.protected and items[j + 1:j + 2] in ([], [(BREAK, BREAK)]):
+                    and free and items[j + 1:j + 2] in ([], [(BREAK, BREAK)]):
                 continue  # the goal's name after the clause's value ("national network"): the header says it
             out.append(word)
             leading, stripped = False, ""
         return out
+
+    def _free_kind(self, word: str) -> tuple[str, bool, bool, bool, bool, bool]:
+        """What ``_free`` asks of a word, worked out once per family (``free_kinds``): its lower case; whether it
+        is a filler verb form (not protected); a goal name (singular); one or the stem of a long one; a label
+        where it leads a clause (that, or a name, or a label the trace wrote); not protected."""
+        lowered = word.lower()
+        free = lowered not in self.protected
+        named = singular(lowered) in self.goal_names
+        goal_name = named or lowered[:5] in self.goal_stems
+        leading_label = goal_name or lowered in self.names or lowered in self.written_labels
+        kind = (lowered, filler_form(lowered) and free, named, goal_name, leading_label, free)
+        self.free_kinds[word] = kind
+        return kind
 
     def _labels_too(self, word: str, goal_name: bool, stripped: str) -> bool:
         """Whether a word past a clause's start labels too: the goal's name for an attribute (right after a label
