@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
-from copy import deepcopy
 from collections.abc import Callable, Iterator
+from copy import deepcopy
 from typing import Any
 
 import pytest
