@@ -158,7 +158,7 @@ def side_run(items: list[Item], side: list[int], gone: set[int], labels: frozens
                     and not (moved and word in per):
                 break
         moved.append(j)
-    return [j for j in moved if j not in gone]
+    return [j for j in moved if j not in gone] if moved and gone else moved
 
 
 __all__ = ["BREAK", "SEP", "Item", "count_near", "decode", "encode", "encode_text", "items_of", "keys_of", "parse_row",

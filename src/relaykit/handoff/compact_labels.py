@@ -51,6 +51,13 @@ Key = tuple[str, int]  # (unit, rank of the value among the row's values of that
 Moved = tuple[tuple[str, int], ...]  # words moved off a value, with their place relative to it
 
 
+def _placed(items: list[Item], moved: list[int], i: int) -> Moved:
+    """The words ``moved`` off value ``i`` (indices, maybe twice), lower case, in order, with their place."""
+    if len(moved) == 1:  # most values lose one word: nothing to sort
+        return ((items[moved[0]][0].lower(), moved[0] - i),)
+    return tuple([(items[j][0].lower(), j - i) for j in sorted(set(moved))])
+
+
 @dataclass
 class Labelling:
     """The rows of one id family and what their columns look like, with the rules that say which words label
@@ -147,8 +154,7 @@ class Labelling:
                         run += self._written(items, i, gone)  # may take the run's words again: the set drops them
                     gone.update(run)
                     moved += run
-        return gone, {keys[i]: tuple([(items[j][0].lower(), j - i) for j in sorted(set(js))]) if js else ()
-                      for i, js in said.items()}
+        return gone, {keys[i]: _placed(items, js, i) if js else () for i, js in said.items()}
 
     def _side_words(self, key: Key, before: bool) -> tuple[frozenset[str], frozenset[str]]:
         """The words that label a value of column ``key`` on one side, and the words its bound and unit say
