@@ -162,9 +162,12 @@ class _Group(Labelling):
             if self.stripped is not None:
                 self.stripped.append(gone)
             for key, label in said.items():
-                for word, place in label:
-                    places[key][word][0] += place
-                    places[key][word][1] += 1
+                if label:  # (an empty one adds no entry)
+                    at = places[key]
+                    for word, place in label:
+                        count = at[word]
+                        count[0] += place
+                        count[1] += 1
             free = self._free(items, gone, self.labelled, seen)
             if self.freed is not None:
                 self.freed.append(free)
@@ -312,14 +315,13 @@ def render(rows: Iterable[RowLike], protected: frozenset[str] = frozenset(),
 _SHAPE = re.compile(r"([A-Za-z]+)(\W?)\d")
 
 
-def _lone_families(rows: Sequence[RowLike]) -> dict[str, str]:
+def _lone_families(rows: Sequence[RowLike], names: Sequence[str]) -> dict[str, str]:
     """Families of one option each whose ids differ only in their letters ("LH-401", "EW-77", "FR-930": flights
     of three carriers), mapped to one shared family: one list of one kind of option gets one header, not one
     each. The shape is the prefix's length and separator; families of two or more options keep their own."""
     first: dict[str, str] = {}
     counts: Counter[str] = Counter()
-    for row in rows:
-        name = family(row.id)
+    for row, name in zip(rows, names, strict=True):  # ``names``: each row's family
         first.setdefault(name, row.id)
         counts[name] += 1
     if len(counts) < 2 or len(rows) > 4 * len(counts):  # most traces: few families, several options each
@@ -336,9 +338,9 @@ def _render(rows: Iterable[RowLike], protected: frozenset[str], labels: frozense
             constraints: Sequence[Constraint], promising: bool) -> tuple[list[str], list[Constraint], Promise]:
     families: dict[str, list[RowLike]] = defaultdict(list)
     rows = list(rows)
-    merged = _lone_families(rows)
-    for row in rows:
-        name = family(row.id)
+    names_of_rows = [family(row.id) for row in rows]
+    merged = _lone_families(rows, names_of_rows)
+    for row, name in zip(rows, names_of_rows, strict=True):
         families[merged.get(name, name)].append(row)
     groups: list[_Group] = []
     room = _HELD_ROWS
