@@ -120,8 +120,9 @@ class _Group(Labelling):
         if self.keep:
             self.cache = [_parse_row(row.body, self.token_items) for row in self.rows]
         for items, keys in self._parsed():
-            self.columns += [k for k in keys.values() if k not in self.columns]
             for i, key in keys.items():
+                if key not in self.columns:  # (a row's keys are distinct: one test per key is the list's)
+                    self.columns.append(key)
                 having[key] += 1
                 _count_near(items, i, slots[key], near[key])
                 self._note_valued(items, i, key)

@@ -128,10 +128,14 @@ class Labelling:
     def _strip(self, items: list[Item], keys: dict[int, Key]) -> tuple[set[int], dict[Key, Moved]]:
         """The word indices that move to the header, and each value's moved words (its label here)."""
         gone: set[int] = set()
-        sides = {i: _sides(items, i) for i in keys}
+        sides: dict[int, tuple[list[int], list[int]]] = {}
+        said: dict[int, list[int]] = {}  # by value index (a row's keys are distinct), the prices first
+        for i, key in keys.items():
+            sides[i] = _sides(items, i)
+            if key[0] in _CURRENCIES:
+                said[i] = []
+        money = list(said)
         # what a price is per binds to the price (after it, then before it)
-        money = [i for i, key in keys.items() if key[0] in _CURRENCIES]
-        said: dict[int, list[int]] = {i: [] for i in money}  # by value index (a row's keys are distinct)
         for side in (1, 0):
             for i in money:
                 if sides[i][side]:
