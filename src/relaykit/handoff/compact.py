@@ -208,6 +208,7 @@ class _Group(Labelling):
                                                                                      strict=True))]
         # what a reason item is compared with, per column: the same for every row (see ``named_in``)
         heads_of = (column_words(marks), column_words(shown, stems))
+        limits = {c: bound_value(bound) for c, bound in bounds.items()}  # what ``=`` stands for, per column
         for k, (row, (items, keys)) in enumerate(zip(self.rows, self._parsed(), strict=True)):
             gone = self.stripped[k] if self.stripped is not None \
                 else self._strip(items, keys)[0] | self._bare_labels(items)
@@ -219,7 +220,7 @@ class _Group(Labelling):
                 words = leave_out(words, drop, self.protected)
             if same:
                 words = self._aliased(words, *same)
-            yield self._line(row, cells, words, left, bounds)
+            yield self._line(row, cells, words, left, limits)
 
     def _aliased(self, words: list[str], same: str, long: bool, named: frozenset[str]) -> list[str]:
         """``words`` with the one ``==`` wanted word written ``=`` where it costs more than one token (``long``),
@@ -288,11 +289,11 @@ class _Group(Labelling):
         return f"{name} {bounds[c]}" if c in bounds else name
 
     def _line(self, row: RowLike, cells: dict[Key, str], words: list[str], said: tuple[set[Key], list[str]],
-              bounds: dict[int, str]) -> str:
-        """One row: its values (``=`` for a column's bound itself, ``.8`` for 0.8, ``!`` after a marked one,
-        ``-`` for none), its words, its verdict."""
+              limits: dict[int, str]) -> str:
+        """One row: its values (``=`` for a column's bound itself, its ``bound_value`` in ``limits``; ``.8`` for
+        0.8, ``!`` after a marked one, ``-`` for none), its words, its verdict."""
         marked, left = said
-        values = [MISSING if k not in cells else EQUAL if c in bounds and cells[k] == bound_value(bounds[c])
+        values = [MISSING if k not in cells else EQUAL if c in limits and cells[k] == limits[c]
                   else short_number(cells[k])
                   + ("!" if k in marked else "") for c, k in enumerate(self.columns)]
         return " ".join([row.id, *values, *words, verdict_cell(row.verdict, ",".join(left))])
