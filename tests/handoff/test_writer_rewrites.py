@@ -14,7 +14,16 @@ import pytest
 from relaykit.handoff import compact
 from relaykit.handoff.compact_body import BREAK, SEP, Item, items_of, keys_of, parse_row, side_run, sides
 from relaykit.handoff.compact_labels import _BARE, Key, Labelling, Moved
-from relaykit.handoff.compact_rules import MONEY_LABELS, RATE_ADJECTIVES, RATE_WORDS, filler_form, singular
+from relaykit.handoff.compact_rules import (
+    MONEY_LABELS,
+    RATE_ADJECTIVES,
+    RATE_WORDS,
+    Wanted,
+    filler_form,
+    named_in,
+    singular,
+    stems,
+)
 from relaykit.handoff.corpus import STYLES, corpus
 from relaykit.handoff.evidence import read_evidence
 from relaykit.handoff.text import CURRENCY_CODES
@@ -195,4 +204,29 @@ def test_free_keeps_the_words_the_old_loop_kept(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setattr(compact._Group, "_free", both)
     for t in corpus(STYLES, seeds=2):
         read_evidence(t.trace, t.goal).text()
+    assert len(calls) > 1000
+
+
+def test_lacks_is_the_old_lacking() -> None:
+    rng = random.Random(9)
+    pool = ["pool", "Pool", "gym", "wifi", "us-east", "none", ""]
+    for _ in range(2000):
+        want = Wanted("amenity", tuple(w.lower() for w in rng.sample(pool, rng.randrange(3))))
+        words = rng.sample(pool, rng.randrange(5))
+        old = not all(w in {x.lower() for x in words} for w in want.words)
+        assert want.lacking(words) == want.lacks({x.lower() for x in words}) == old, (want, words)
+
+
+def test_named_once_is_named_in(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[int] = []
+
+    def plain(item: str, heads: tuple[list[frozenset[str]], list[frozenset[str]]], which: int,
+              found: dict[tuple[str, int], int | None]) -> int | None:
+        calls.append(1)
+        return named_in(item, heads[which], stems if which else None)
+
+    traces = list(corpus(STYLES, seeds=2))
+    fast = [read_evidence(t.trace, t.goal).text() for t in traces]
+    monkeypatch.setattr(compact, "_named_once", plain)
+    assert [read_evidence(t.trace, t.goal).text() for t in traces] == fast
     assert len(calls) > 1000

@@ -208,6 +208,7 @@ class _Group(Labelling):
                                                                                      strict=True))]
         # what a reason item is compared with, per column: the same for every row (see ``named_in``)
         heads_of = (column_words(marks), column_words(shown, stems))
+        found: dict[tuple[str, int], int | None] = {}  # reason items repeat from row to row: see _named_once
         limits = {c: bound_value(bound) for c, bound in bounds.items()}  # what ``=`` stands for, per column
         for k, (row, (items, keys)) in enumerate(zip(self.rows, self._parsed(), strict=True)):
             gone = self.stripped[k] if self.stripped is not None \
@@ -215,7 +216,7 @@ class _Group(Labelling):
             # the words prepare() kept are the same unless two-word labels were found since (see _labels_too)
             words = self.freed[k] if self.freed is not None and not self.pairs else self._free(items, gone, {})
             cells = {key: items[i][0] for i, key in keys.items()}
-            left = self._unstated(row, cells, words, heads_of, bounds, wants)
+            left = self._unstated(row, cells, words, heads_of, bounds, wants, found)
             if drop and row.verdict == "pass":
                 words = leave_out(words, drop, self.protected)
             if same:
@@ -239,29 +240,31 @@ class _Group(Labelling):
 
     def _unstated(self, row: RowLike, cells: dict[Key, str], words: list[str],
                   heads: tuple[list[frozenset[str]], list[frozenset[str]]], bounds: dict[int, str],
-                  wants: Sequence[Wanted]) -> tuple[set[Key], list[str]]:
+                  wants: Sequence[Wanted], found: dict[tuple[str, int], int | None]) -> tuple[set[Key], list[str]]:
         """The columns whose value a reason marks (``11.15!``) and the reason items the row must still say.
         A reason the header or the ``constraints:`` line already states is left out, for the reader derives
         it back: a column (by its label or a word next to its values) whose value breaks its bound, or a
         wanted word the row lacks; and where the reasons left name nothing known but are exactly as many as
         the stated bounds and wanted words the row breaks that no reason named ("facilities" for
-        ``amenity contains pool``), they go too."""
+        ``amenity contains pool``), they go too. ``found`` holds what ``named_in`` said of each reason item
+        (see ``_named_once``)."""
         marked: set[Key] = set()
         left = []
         broken = {c for c, key in enumerate(self.columns) if key in cells and c in bounds
                   and violates(cells[key], bounds[c])}
-        lacking = {i for i, w in enumerate(wants) if w.lacking(words)}
+        have = {w.lower() for w in words} if wants else set()  # (``Wanted.lacking`` of each, one set made)
+        lacking = {i for i, w in enumerate(wants) if w.lacks(have)}
         derived = bool(broken or lacking)  # the reader states these reasons whatever the row says
         for item in row.reason.split(",") if row.reason and row.verdict == "eliminated" else []:
             if derived and vacuous_reason(item):
                 continue  # "above the limit", "too high": says only that some bound is broken
-            at = named_in(item, heads[0])
+            at = _named_once(item, heads, 0, found)
             if at is not None and self.columns[at] in cells:
                 if at not in broken:
                     marked.add(self.columns[at])
                 broken.discard(at)
                 continue
-            at = named_in(item, heads[1], stems)
+            at = _named_once(item, heads, 1, found)
             money = [c for c in broken if self.columns[c][0] in CURRENCY_CODES]
             if at is None and len(money) == 1 and stems(item) & MONEY_REASONS:
                 at = money[0]  # "over budget", "too pricey": the one money bound the row breaks
@@ -297,6 +300,16 @@ class _Group(Labelling):
                   else short_number(cells[k])
                   + ("!" if k in marked else "") for c, k in enumerate(self.columns)]
         return " ".join([row.id, *values, *words, verdict_cell(row.verdict, ",".join(left))])
+
+
+def _named_once(item: str, heads: tuple[list[frozenset[str]], list[frozenset[str]]], which: int,
+                found: dict[tuple[str, int], int | None]) -> int | None:
+    """``named_in`` of a reason item and a family's marks (``which`` 0) or its columns' words as ``stems`` (1),
+    worked out once per family (``found``): the item and the columns' words decide it."""
+    key = (item, which)
+    if key not in found:
+        found[key] = named_in(item, heads[which], stems if which else None)
+    return found[key]
 
 
 def render(rows: Iterable[RowLike], protected: frozenset[str] = frozenset(),
