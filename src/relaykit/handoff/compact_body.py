@@ -130,13 +130,20 @@ def sides(items: list[Item], i: int) -> tuple[list[int], list[int]]:
 
 def count_near(items: list[Item], i: int, slots: defaultdict[int, Counter[str]], seen: Counter[str]) -> None:
     """Count each word touching value ``i`` at its place (``slots``, by offset) and once in ``seen``."""
-    words: set[str] = set()
     # the words right next to the value: up to 3 before (in order), then up to 2 after
     start, end, size = i, i + 1, len(items)
     while start > 0 and i - start < 3 and items[start - 1][1] is None:
         start -= 1
     while end < size and end - i <= 2 and items[end][1] is None:
         end += 1
+    if end - start == 2:  # one word touches the value (often): no set of words needed
+        j = start if start < i else end - 1
+        word = items[j][0].lower()
+        slot = slots[j - i]
+        slot[word] = slot.get(word, 0) + 1
+        seen[word] = seen.get(word, 0) + 1
+        return
+    words: set[str] = set()
     for j in (*range(start, i), *range(i + 1, end)):
         word = items[j][0].lower()
         slot = slots[j - i]
