@@ -315,12 +315,13 @@ class Labelling:
                 if bare and j > start and (priced or not (per or last)):
                     out.update(range(start, min(j, len(items))))
                 start, bare, priced, per, last = j + 1, True, False, False, False
+            elif unit is not None:
+                bare = False  # a value: not a bare clause (so what else it holds no longer matters)
             elif bare:
-                money, rate_per, rate_last, label = kinds.get(word) or self._bare_kind(word)
+                money, rate_per, rate_last, bare = kinds.get(word) or self._bare_kind(word)
                 priced = priced or money
                 per = per or rate_per
                 last = rate_last  # "hourly" alone, left over from "hourly rate"
-                bare = unit is None and label
         return out
 
     def _bare_kind(self, word: str) -> tuple[bool, bool, bool, bool]:
