@@ -125,7 +125,8 @@ class _Group(Labelling):
                     self.columns.append(key)
                 having[key] += 1
                 _count_near(items, i, slots[key], near[key])
-                self._note_valued(items, i, key)
+                if i >= 2:  # (_note_valued looks at the two items before the value)
+                    self._note_valued(items, i, key)
         out: dict[Key, set[str]] = {}
         self.near_words = {key: set(counts) for key, counts in near.items()}
         for key, counts in near.items():
@@ -250,8 +251,8 @@ class _Group(Labelling):
         (see ``_named_once``)."""
         marked: set[Key] = set()
         left = []
-        broken = {c for c, key in enumerate(self.columns) if key in cells and c in bounds
-                  and violates(cells[key], bounds[c])}
+        broken = {c for c, bound in bounds.items() if self.columns[c] in cells
+                  and violates(cells[self.columns[c]], bound)}
         have = {w.lower() for w in words} if wants else set()  # (``Wanted.lacking`` of each, one set made)
         lacking = {i for i, w in enumerate(wants) if w.lacks(have)}
         derived = bool(broken or lacking)  # the reader states these reasons whatever the row says
