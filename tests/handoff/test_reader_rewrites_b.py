@@ -57,9 +57,9 @@ def test_held_rows_change_no_payload_and_are_parsed_once(monkeypatch: pytest.Mon
     before = [table.text() for table in tables]
     parses: list[str] = []
 
-    def counted(body: str, memo: dict[str, Item] | None = None) -> tuple[list[Item], dict[int, tuple[str, int]]]:
+    def counted(body: str) -> tuple[list[Item], dict[int, tuple[str, int]]]:
         parses.append(body)
-        return parse_row(body, memo)
+        return parse_row(body)
 
     monkeypatch.setattr(compact, "_parse_row", counted)
     for held in (3, 2048):

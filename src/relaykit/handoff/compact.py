@@ -108,7 +108,7 @@ class _Group(Labelling):
             yield from self.cache
         else:
             for row in self.rows:
-                yield _parse_row(row.body, self.token_items)
+                yield _parse_row(row.body)
 
     def _labels(self) -> dict[Key, set[str]]:
         """Per column, the words that label it: next to the column's value in most rows, and where a row
@@ -118,7 +118,7 @@ class _Group(Labelling):
         near: dict[Key, Counter[str]] = defaultdict(Counter)
         having: Counter[Key] = Counter()
         if self.keep:
-            self.cache = [_parse_row(row.body, self.token_items) for row in self.rows]
+            self.cache = [_parse_row(row.body) for row in self.rows]
         for items, keys in self._parsed():
             for i, key in keys.items():
                 if key not in self.columns:  # (a row's keys are distinct: one test per key is the list's)
@@ -150,7 +150,7 @@ class _Group(Labelling):
     def load(self) -> None:
         """Hold this family's rows parsed for the next passes (one family at a time, and not a huge one)."""
         if self.cache is None and len(self.rows) <= _CACHE_ROWS:
-            self.cache = [_parse_row(r.body, self.token_items) for r in self.rows]
+            self.cache = [_parse_row(r.body) for r in self.rows]
 
     def prepare(self) -> list[list[str]]:
         """The header words of each column (nearest-before first), from the labels stripped off every row."""
@@ -360,11 +360,10 @@ def _render(rows: Iterable[RowLike], protected: frozenset[str], labels: frozense
         families[merged.get(name, name)].append(row)
     groups: list[_Group] = []
     room = _HELD_ROWS
-    token_items: dict[str, Item] = {}  # every family's parses share one item per token (see parse_row)
     for members in families.values():  # the first families' rows are parsed once (at most _HELD_ROWS held)
         keep = len(members) <= min(room, _CACHE_ROWS)
         room -= len(members) if keep else 0
-        groups.append(_Group(members, protected, labels, names, keep=keep, token_items=token_items))
+        groups.append(_Group(members, protected, labels, names, keep=keep))
     phrases = frozenset((words[0], words[1]) for c in constraints if len(words := c.name.lower().split()) == 2)
     for group in groups:  # a goal's two-word name ("work mode"): see _pair_labels
         group.phrases = phrases

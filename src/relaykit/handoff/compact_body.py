@@ -70,38 +70,25 @@ def items_of(body: str) -> list[Item]:
     return out
 
 
-def parse_row(body: str, memo: dict[str, Item] | None = None) -> tuple[list[Item], dict[int, tuple[str, int]]]:
-    """``items_of`` and ``keys_of`` of a row body in one pass (the compact writer parses every row twice).
-    ``memo`` maps each token met before to its item (one tuple shared by every row that holds the token: a
-    family's rows repeat their words and units, so most tokens are looked up, not split)."""
+def parse_row(body: str) -> tuple[list[Item], dict[int, tuple[str, int]]]:
+    """``items_of`` and ``keys_of`` of a row body in one pass (the compact writer parses every row twice)."""
     items: list[Item] = []
     append = items.append  # (a row has dozens of tokens: the method is looked up once)
     keys: dict[int, tuple[str, int]] = {}
     seen: dict[str, int] = {}
-    known = {} if memo is None else memo
     for token in body.split(" "):
-        item = known.get(token)
-        if item is None:
-            if not token:
-                continue
-            item = known[token] = _item(token)
-        unit = item[1]
-        if unit is not None and unit != BREAK:
-            rank = seen.get(unit, 0)
-            keys[len(items)] = (unit, rank)
-            seen[unit] = rank + 1
-        append(item)
+        if token == BREAK:
+            append(_BREAK_ITEM)
+        elif SEP in token:
+            value, _, unit = token.partition(SEP)
+            if unit != BREAK:
+                rank = seen.get(unit, 0)
+                keys[len(items)] = (unit, rank)
+                seen[unit] = rank + 1
+            append((value, unit))
+        elif token:
+            append((token, None))
     return items, keys
-
-
-def _item(token: str) -> Item:
-    """One non-empty body token as an item: a clause break, a value with its unit, or a word."""
-    if token == BREAK:
-        return _BREAK_ITEM
-    if SEP in token:
-        value, _, unit = token.partition(SEP)
-        return value, unit
-    return token, None
 
 
 _BREAK_ITEM: Item = (BREAK, BREAK)  # one tuple for every clause break (equal to a fresh one; never changed)

@@ -88,7 +88,6 @@ class Labelling:
     side_words: dict[tuple[Key, bool], tuple[frozenset[str], frozenset[str]]] = field(default_factory=dict)
     touching: dict[Key, tuple[int, Counter[str], Counter[str]]] = field(default_factory=dict)  # see _stand_in
     keep: bool = False  # hold the rows parsed by _labels for load() (see compact._HELD_ROWS)
-    token_items: dict[str, Item] = field(default_factory=dict)  # parsed tokens (see compact_body.parse_row)
     bare_kinds: dict[str, tuple[bool, bool, bool, bool]] = field(default_factory=dict)  # see _bare_kind
     free_kinds: dict[str, tuple[str, bool, bool, bool, bool, bool]] = field(default_factory=dict)  # see _free_kind
 
