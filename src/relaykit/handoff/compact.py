@@ -120,11 +120,13 @@ class _Group(Labelling):
         if self.keep:
             self.cache = [_parse_row(row.body) for row in self.rows]
         for items, keys in self._parsed():
-            self.columns += [k for k in keys.values() if k not in self.columns]
             for i, key in keys.items():
+                if key not in self.columns:  # (a row's keys are distinct: one test per key is the list's)
+                    self.columns.append(key)
                 having[key] += 1
                 _count_near(items, i, slots[key], near[key])
-                self._note_valued(items, i, key)
+                if i >= 2:  # (_note_valued looks at the two items before the value)
+                    self._note_valued(items, i, key)
         out: dict[Key, set[str]] = {}
         self.near_words = {key: set(counts) for key, counts in near.items()}
         for key, counts in near.items():
@@ -162,9 +164,12 @@ class _Group(Labelling):
             if self.stripped is not None:
                 self.stripped.append(gone)
             for key, label in said.items():
-                for word, place in label:
-                    places[key][word][0] += place
-                    places[key][word][1] += 1
+                if label:  # (an empty one adds no entry)
+                    at = places[key]
+                    for word, place in label:
+                        count = at[word]
+                        count[0] += place
+                        count[1] += 1
             free = self._free(items, gone, self.labelled, seen)
             if self.freed is not None:
                 self.freed.append(free)
@@ -204,18 +209,20 @@ class _Group(Labelling):
                                                                                      strict=True))]
         # what a reason item is compared with, per column: the same for every row (see ``named_in``)
         heads_of = (column_words(marks), column_words(shown, stems))
+        found: dict[tuple[str, int], int | None] = {}  # reason items repeat from row to row: see _named_once
+        limits = {c: bound_value(bound) for c, bound in bounds.items()}  # what ``=`` stands for, per column
         for k, (row, (items, keys)) in enumerate(zip(self.rows, self._parsed(), strict=True)):
             gone = self.stripped[k] if self.stripped is not None \
                 else self._strip(items, keys)[0] | self._bare_labels(items)
             # the words prepare() kept are the same unless two-word labels were found since (see _labels_too)
             words = self.freed[k] if self.freed is not None and not self.pairs else self._free(items, gone, {})
             cells = {key: items[i][0] for i, key in keys.items()}
-            left = self._unstated(row, cells, words, heads_of, bounds, wants)
+            left = self._unstated(row, cells, words, heads_of, bounds, wants, found)
             if drop and row.verdict == "pass":
                 words = leave_out(words, drop, self.protected)
             if same:
                 words = self._aliased(words, *same)
-            yield self._line(row, cells, words, left, bounds)
+            yield self._line(row, cells, words, left, limits)
 
     def _aliased(self, words: list[str], same: str, long: bool, named: frozenset[str]) -> list[str]:
         """``words`` with the one ``==`` wanted word written ``=`` where it costs more than one token (``long``),
@@ -234,29 +241,31 @@ class _Group(Labelling):
 
     def _unstated(self, row: RowLike, cells: dict[Key, str], words: list[str],
                   heads: tuple[list[frozenset[str]], list[frozenset[str]]], bounds: dict[int, str],
-                  wants: Sequence[Wanted]) -> tuple[set[Key], list[str]]:
+                  wants: Sequence[Wanted], found: dict[tuple[str, int], int | None]) -> tuple[set[Key], list[str]]:
         """The columns whose value a reason marks (``11.15!``) and the reason items the row must still say.
         A reason the header or the ``constraints:`` line already states is left out, for the reader derives
         it back: a column (by its label or a word next to its values) whose value breaks its bound, or a
         wanted word the row lacks; and where the reasons left name nothing known but are exactly as many as
         the stated bounds and wanted words the row breaks that no reason named ("facilities" for
-        ``amenity contains pool``), they go too."""
+        ``amenity contains pool``), they go too. ``found`` holds what ``named_in`` said of each reason item
+        (see ``_named_once``)."""
         marked: set[Key] = set()
         left = []
-        broken = {c for c, key in enumerate(self.columns) if key in cells and c in bounds
-                  and violates(cells[key], bounds[c])}
-        lacking = {i for i, w in enumerate(wants) if w.lacking(words)}
+        broken = {c for c, bound in bounds.items() if self.columns[c] in cells
+                  and violates(cells[self.columns[c]], bound)}
+        have = {w.lower() for w in words} if wants else set()  # (``Wanted.lacking`` of each, one set made)
+        lacking = {i for i, w in enumerate(wants) if w.lacks(have)}
         derived = bool(broken or lacking)  # the reader states these reasons whatever the row says
         for item in row.reason.split(",") if row.reason and row.verdict == "eliminated" else []:
             if derived and vacuous_reason(item):
                 continue  # "above the limit", "too high": says only that some bound is broken
-            at = named_in(item, heads[0])
+            at = _named_once(item, heads, 0, found)
             if at is not None and self.columns[at] in cells:
                 if at not in broken:
                     marked.add(self.columns[at])
                 broken.discard(at)
                 continue
-            at = named_in(item, heads[1], stems)
+            at = _named_once(item, heads, 1, found)
             money = [c for c in broken if self.columns[c][0] in CURRENCY_CODES]
             if at is None and len(money) == 1 and stems(item) & MONEY_REASONS:
                 at = money[0]  # "over budget", "too pricey": the one money bound the row breaks
@@ -284,14 +293,24 @@ class _Group(Labelling):
         return f"{name} {bounds[c]}" if c in bounds else name
 
     def _line(self, row: RowLike, cells: dict[Key, str], words: list[str], said: tuple[set[Key], list[str]],
-              bounds: dict[int, str]) -> str:
-        """One row: its values (``=`` for a column's bound itself, ``.8`` for 0.8, ``!`` after a marked one,
-        ``-`` for none), its words, its verdict."""
+              limits: dict[int, str]) -> str:
+        """One row: its values (``=`` for a column's bound itself, its ``bound_value`` in ``limits``; ``.8`` for
+        0.8, ``!`` after a marked one, ``-`` for none), its words, its verdict."""
         marked, left = said
-        values = [MISSING if k not in cells else EQUAL if c in bounds and cells[k] == bound_value(bounds[c])
+        values = [MISSING if k not in cells else EQUAL if c in limits and cells[k] == limits[c]
                   else short_number(cells[k])
                   + ("!" if k in marked else "") for c, k in enumerate(self.columns)]
         return " ".join([row.id, *values, *words, verdict_cell(row.verdict, ",".join(left))])
+
+
+def _named_once(item: str, heads: tuple[list[frozenset[str]], list[frozenset[str]]], which: int,
+                found: dict[tuple[str, int], int | None]) -> int | None:
+    """``named_in`` of a reason item and a family's marks (``which`` 0) or its columns' words as ``stems`` (1),
+    worked out once per family (``found``): the item and the columns' words decide it."""
+    key = (item, which)
+    if key not in found:
+        found[key] = named_in(item, heads[which], stems if which else None)
+    return found[key]
 
 
 def render(rows: Iterable[RowLike], protected: frozenset[str] = frozenset(),
@@ -312,14 +331,13 @@ def render(rows: Iterable[RowLike], protected: frozenset[str] = frozenset(),
 _SHAPE = re.compile(r"([A-Za-z]+)(\W?)\d")
 
 
-def _lone_families(rows: Sequence[RowLike]) -> dict[str, str]:
+def _lone_families(rows: Sequence[RowLike], names: Sequence[str]) -> dict[str, str]:
     """Families of one option each whose ids differ only in their letters ("LH-401", "EW-77", "FR-930": flights
     of three carriers), mapped to one shared family: one list of one kind of option gets one header, not one
     each. The shape is the prefix's length and separator; families of two or more options keep their own."""
     first: dict[str, str] = {}
     counts: Counter[str] = Counter()
-    for row in rows:
-        name = family(row.id)
+    for row, name in zip(rows, names, strict=True):  # ``names``: each row's family
         first.setdefault(name, row.id)
         counts[name] += 1
     if len(counts) < 2 or len(rows) > 4 * len(counts):  # most traces: few families, several options each
@@ -336,9 +354,9 @@ def _render(rows: Iterable[RowLike], protected: frozenset[str], labels: frozense
             constraints: Sequence[Constraint], promising: bool) -> tuple[list[str], list[Constraint], Promise]:
     families: dict[str, list[RowLike]] = defaultdict(list)
     rows = list(rows)
-    merged = _lone_families(rows)
-    for row in rows:
-        name = family(row.id)
+    names_of_rows = [family(row.id) for row in rows]
+    merged = _lone_families(rows, names_of_rows)
+    for row, name in zip(rows, names_of_rows, strict=True):
         families[merged.get(name, name)].append(row)
     groups: list[_Group] = []
     room = _HELD_ROWS
@@ -390,6 +408,8 @@ def _render(rows: Iterable[RowLike], protected: frozenset[str], labels: frozense
         out += group.lines(head, bound, named, wants, stated, same, drop)
         group.cache = group.stripped = group.freed = None
         group.side_words.clear()  # a group done holds nothing it no longer needs (memory at 100k options)
+        group.bare_kinds.clear()
+        group.free_kinds.clear()
     if kept.broken:
         return out, left, kept  # on a constraints: line, which promises nothing
     return (*inline_constraint(out, left), kept)

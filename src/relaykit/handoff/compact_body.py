@@ -107,28 +107,30 @@ def keys_of(items: list[Item]) -> dict[int, tuple[str, int]]:
 
 def sides(items: list[Item], i: int) -> tuple[list[int], list[int]]:
     """The words touching value ``i``: before it (nearest first, up to 3) and after it (up to 2)."""
-    before: list[int] = []
-    j = i - 1
-    while j >= 0 and items[j][1] is None and len(before) < 3:
-        before.append(j)
-        j -= 1
-    after: list[int] = []
-    j, end = i + 1, len(items)
-    while j < end and items[j][1] is None and len(after) < 2:
-        after.append(j)
-        j += 1
-    return before, after
+    start, end, size = i, i + 1, len(items)
+    while start > 0 and i - start < 3 and items[start - 1][1] is None:
+        start -= 1
+    while end < size and end - i <= 2 and items[end][1] is None:
+        end += 1
+    return list(range(i - 1, start - 1, -1)), list(range(i + 1, end))
 
 
 def count_near(items: list[Item], i: int, slots: defaultdict[int, Counter[str]], seen: Counter[str]) -> None:
     """Count each word touching value ``i`` at its place (``slots``, by offset) and once in ``seen``."""
-    words: set[str] = set()
     # the words right next to the value: up to 3 before (in order), then up to 2 after
     start, end, size = i, i + 1, len(items)
     while start > 0 and i - start < 3 and items[start - 1][1] is None:
         start -= 1
     while end < size and end - i <= 2 and items[end][1] is None:
         end += 1
+    if end - start == 2:  # one word touches the value (often): no set of words needed
+        j = start if start < i else end - 1
+        word = items[j][0].lower()
+        slot = slots[j - i]
+        slot[word] = slot.get(word, 0) + 1
+        seen[word] = seen.get(word, 0) + 1
+        return
+    words: set[str] = set()
     for j in (*range(start, i), *range(i + 1, end)):
         word = items[j][0].lower()
         slot = slots[j - i]
@@ -150,7 +152,7 @@ def side_run(items: list[Item], side: list[int], gone: set[int], labels: frozens
                     and not (moved and word in per):
                 break
         moved.append(j)
-    return [j for j in moved if j not in gone]
+    return [j for j in moved if j not in gone] if moved and gone else moved
 
 
 __all__ = ["BREAK", "SEP", "Item", "count_near", "decode", "encode", "encode_text", "items_of", "keys_of", "parse_row",

@@ -33,6 +33,7 @@ from relaykit.handoff.compact_rules import (
 from relaykit.handoff.text import CURRENCY_CODES
 
 _NONE: frozenset[str] = frozenset()
+_CURRENCIES = frozenset(CURRENCY_CODES)  # the same codes, looked up by hash (a row's every value is checked)
 _ANY_VALUE = MONEY_LABELS | GENERIC_LABELS | RATE_WORDS  # they stand next to any value, so they name no column
 _BARE = frozenset({"yes", "no", "none", "not", "true", "false", "y", "n"})  # values that need their label
 
@@ -48,6 +49,13 @@ class RowLike(Protocol):
 
 Key = tuple[str, int]  # (unit, rank of the value among the row's values of that unit)
 Moved = tuple[tuple[str, int], ...]  # words moved off a value, with their place relative to it
+
+
+def _placed(items: list[Item], moved: list[int], i: int) -> Moved:
+    """The words ``moved`` off value ``i`` (indices, maybe twice), lower case, in order, with their place."""
+    if len(moved) == 1:  # most values lose one word: nothing to sort
+        return ((items[moved[0]][0].lower(), moved[0] - i),)
+    return tuple([(items[j][0].lower(), j - i) for j in sorted(set(moved))])
 
 
 @dataclass
@@ -80,6 +88,8 @@ class Labelling:
     side_words: dict[tuple[Key, bool], tuple[frozenset[str], frozenset[str]]] = field(default_factory=dict)
     touching: dict[Key, tuple[int, Counter[str], Counter[str]]] = field(default_factory=dict)  # see _stand_in
     keep: bool = False  # hold the rows parsed by _labels for load() (see compact._HELD_ROWS)
+    bare_kinds: dict[str, tuple[bool, bool, bool, bool]] = field(default_factory=dict)  # see _bare_kind
+    free_kinds: dict[str, tuple[str, bool, bool, bool, bool, bool]] = field(default_factory=dict)  # see _free_kind
 
     def _note_valued(self, items: list[Item], i: int, key: Key) -> None:
         """Remember the word right before value ``i`` when a label or name stands before it ("location
@@ -117,36 +127,37 @@ class Labelling:
     def _strip(self, items: list[Item], keys: dict[int, Key]) -> tuple[set[int], dict[Key, Moved]]:
         """The word indices that move to the header, and each value's moved words (its label here)."""
         gone: set[int] = set()
-        sides = {i: _sides(items, i) for i in keys}
+        sides: dict[int, tuple[list[int], list[int]]] = {}
+        said: dict[int, list[int]] = {}  # by value index (a row's keys are distinct), the prices first
+        for i, key in keys.items():
+            sides[i] = _sides(items, i)
+            if key[0] in _CURRENCIES:
+                said[i] = []
+        money = list(said)
         # what a price is per binds to the price (after it, then before it)
-        money = [(i, key) for i, key in keys.items() if key[0] in CURRENCY_CODES]
-        said: dict[Key, list[int]] = {key: [] for _, key in money}
         for side in (1, 0):
-            for i, key in money:
+            for i in money:
                 if sides[i][side]:
                     moved = _side_run(items, sides[i][side], gone, RATE_WORDS, _NONE, _NONE, _NONE)
                     gone.update(moved)
-                    said[key] += moved
+                    said[i] += moved
         # then a word before a value is its label, then one after
         known = self.side_words
+        written = bool(self.written_labels)  # without them, _written finds none
         for before in (True, False):
             names, side = (self.names, 0) if before else (_NONE, 1)
             for i, key in keys.items():
-                moved = said.setdefault(key, [])
+                moved = said.setdefault(i, [])
                 if sides[i][side]:
                     labels, bound = known.get((key, before)) or self._side_words(key, before)
                     # "nightly" of "nightly rate of USD 270": past a price's label, what it is per goes with it
-                    per = RATE_ADJECTIVES if before and key[0] in CURRENCY_CODES else _NONE
+                    per = RATE_ADJECTIVES if before and key[0] in _CURRENCIES else _NONE
                     run = _side_run(items, sides[i][side], gone, labels, names, bound, per)
-                else:
-                    run = []
-                if before:
-                    run += self._written(items, i, gone)  # may take the run's words again: the set drops them
-                gone.update(run)
-                moved += run
-        at = {key: i for i, key in keys.items()}
-        return gone, {key: tuple((items[j][0].lower(), j - at[key]) for j in sorted(set(js))) if js else ()
-                      for key, js in said.items()}
+                    if before and written:  # (no word right before the value: _written finds none either)
+                        run += self._written(items, i, gone)  # may take the run's words again: the set drops them
+                    gone.update(run)
+                    moved += run
+        return gone, {keys[i]: _placed(items, js, i) if js else () for i, js in said.items()}
 
     def _side_words(self, key: Key, before: bool) -> tuple[frozenset[str], frozenset[str]]:
         """The words that label a value of column ``key`` on one side, and the words its bound and unit say
@@ -228,21 +239,19 @@ class Labelling:
         leading = True  # nothing of this clause kept yet
         stripped = ""  # the word before, when it was a label taken out
         last = len(items) - 1
+        kinds = self.free_kinds
         for j, (word, unit) in enumerate(items):
             if unit == BREAK:
                 leading = True
                 continue
             if unit is not None or j in gone:
                 continue
-            lowered = word.lower()
-            if filler_form(lowered) and lowered not in self.protected:
+            lowered, filler, named, goal_name, leading_label, free = kinds.get(word) or self._free_kind(word)
+            if filler:
                 continue  # "charged", "offered": how the trace said it, not what it said
-            named = singular(lowered) in self.goal_names
-            goal_name = named or lowered[:5] in self.goal_stems
-            label = (goal_name or lowered in self.names or lowered in self.written_labels) if leading else \
-                self._labels_too(lowered, goal_name, stripped)
+            label = leading_label if leading else self._labels_too(lowered, goal_name, stripped)
             after = items[j + 1][0].lower() if label and j < last and items[j + 1][1] is None else ""
-            if label and lowered not in self.protected and after and after not in _BARE:
+            if label and free and after and after not in _BARE:
                 # a clause's leading label, or the goal's name for an attribute before a word elsewhere in it
                 # ("airline easyJet window night cabin economy"): said once in the header
                 labelled[lowered] = None
@@ -255,11 +264,24 @@ class Labelling:
                 stripped = lowered
                 continue
             if not leading and out and out[-1].lower() not in _BARE and named \
-                    and lowered not in self.protected and items[j + 1:j + 2] in ([], [(BREAK, BREAK)]):
+                    and free and items[j + 1:j + 2] in ([], [(BREAK, BREAK)]):
                 continue  # the goal's name after the clause's value ("national network"): the header says it
             out.append(word)
             leading, stripped = False, ""
         return out
+
+    def _free_kind(self, word: str) -> tuple[str, bool, bool, bool, bool, bool]:
+        """What ``_free`` asks of a word, worked out once per family (``free_kinds``): its lower case; whether it
+        is a filler verb form (not protected); a goal name (singular); one or the stem of a long one; a label
+        where it leads a clause (that, or a name, or a label the trace wrote); not protected."""
+        lowered = word.lower()
+        free = lowered not in self.protected
+        named = singular(lowered) in self.goal_names
+        goal_name = named or lowered[:5] in self.goal_stems
+        leading_label = goal_name or lowered in self.names or lowered in self.written_labels
+        kind = (lowered, filler_form(lowered) and free, named, goal_name, leading_label, free)
+        self.free_kinds[word] = kind
+        return kind
 
     def _labels_too(self, word: str, goal_name: bool, stripped: str) -> bool:
         """Whether a word past a clause's start labels too: the goal's name for an attribute (right after a label
@@ -286,21 +308,33 @@ class Labelling:
         # ("billed monthly": a value), where before a label it only qualifies it ("hourly uptime", left over
         # from "hourly rate and uptime SLA" once the row holds both values)
         priced = per = last = False
+        kinds = self.bare_kinds
         for j, (word, unit) in enumerate([*items, (BREAK, BREAK)]):
             if unit == BREAK:
                 if bare and j > start and (priced or not (per or last)):
                     out.update(range(start, min(j, len(items))))
                 start, bare, priced, per, last = j + 1, True, False, False, False
+            elif unit is not None:
+                bare = False  # a value: not a bare clause (so what else it holds no longer matters)
             elif bare:
-                low = word.lower()
-                priced = priced or low in MONEY_LABELS
-                rate = low in RATE_WORDS and low not in self.protected
-                per = per or (rate and low not in RATE_ADJECTIVES)
-                last = rate and low not in self.priced_rates  # "hourly" alone, left over from "hourly rate"
-                bare = unit is None and (low in self.label_words or singular(low) in self.label_words
-                                         or (low[:5] in self.goal_stems and low not in self.protected)
-                                         or (low in RATE_WORDS and low not in self.protected))
+                money, rate_per, rate_last, bare = kinds.get(word) or self._bare_kind(word)
+                priced = priced or money
+                per = per or rate_per
+                last = rate_last  # "hourly" alone, left over from "hourly rate"
         return out
+
+    def _bare_kind(self, word: str) -> tuple[bool, bool, bool, bool]:
+        """What ``_bare_labels`` asks of a word, worked out once per family (``bare_kinds``): whether it is a
+        money label, what a price is per (not a rate adjective), a rate word no price here had beside it, a label
+        word (``label_words`` or a rate word; a long goal name's stem)."""
+        low = word.lower()
+        rate = low in RATE_WORDS and low not in self.protected
+        found = self.label_words or _NONE
+        label = low in found or singular(low) in found or (low[:5] in self.goal_stems and low not in self.protected) \
+            or rate
+        kind = (low in MONEY_LABELS, rate and low not in RATE_ADJECTIVES, rate and low not in self.priced_rates, label)
+        self.bare_kinds[word] = kind
+        return kind
 
 
 __all__ = ["Key", "Labelling", "Moved", "RowLike"]

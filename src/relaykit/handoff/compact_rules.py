@@ -83,8 +83,11 @@ class Wanted:
 
     def lacking(self, row_words: Iterable[str]) -> bool:
         """Whether a row whose words are ``row_words`` lacks the wanted word(s)."""
-        have = {w.lower() for w in row_words}
-        return not all(w in have for w in self.words)
+        return self.lacks({w.lower() for w in row_words})
+
+    def lacks(self, have: set[str]) -> bool:
+        """``lacking`` of a row whose lower-case words are ``have`` (a writer makes the set once per row)."""
+        return not have.issuperset(self.words)
 
     def spelled(self) -> list[str]:
         """The wanted words as the constraint wrote them (``ISO-9001``; ``words`` are lower case)."""
