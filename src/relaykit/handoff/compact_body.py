@@ -105,24 +105,26 @@ def keys_of(items: list[Item]) -> dict[int, tuple[str, int]]:
     return keys
 
 
-def sides(items: list[Item], i: int) -> tuple[list[int], list[int]]:
-    """The words touching value ``i``: before it (nearest first, up to 3) and after it (up to 2)."""
+def touching(items: list[Item], i: int) -> tuple[int, int]:
+    """``(start, end)``: the words touching value ``i`` are ``items[start:i]`` (up to 3) and ``items[i + 1:end]``
+    (up to 2), runs of words that stop at a value or a clause break."""
     start, end, size = i, i + 1, len(items)
     while start > 0 and i - start < 3 and items[start - 1][1] is None:
         start -= 1
     while end < size and end - i <= 2 and items[end][1] is None:
         end += 1
+    return start, end
+
+
+def sides(items: list[Item], i: int) -> tuple[list[int], list[int]]:
+    """The words touching value ``i`` (``touching``): before it (nearest first) and after it."""
+    start, end = touching(items, i)
     return list(range(i - 1, start - 1, -1)), list(range(i + 1, end))
 
 
 def count_near(items: list[Item], i: int, slots: defaultdict[int, Counter[str]], seen: Counter[str]) -> None:
     """Count each word touching value ``i`` at its place (``slots``, by offset) and once in ``seen``."""
-    # the words right next to the value: up to 3 before (in order), then up to 2 after
-    start, end, size = i, i + 1, len(items)
-    while start > 0 and i - start < 3 and items[start - 1][1] is None:
-        start -= 1
-    while end < size and end - i <= 2 and items[end][1] is None:
-        end += 1
+    start, end = touching(items, i)  # up to 3 words before (in order), then up to 2 after
     if end - start == 2:  # one word touches the value (often): no set of words needed
         j = start if start < i else end - 1
         word = items[j][0].lower()
@@ -156,4 +158,4 @@ def side_run(items: list[Item], side: list[int], gone: set[int], labels: frozens
 
 
 __all__ = ["BREAK", "SEP", "Item", "count_near", "decode", "encode", "encode_text", "items_of", "keys_of", "parse_row",
-           "side_run", "sides"]
+           "side_run", "sides", "touching"]
