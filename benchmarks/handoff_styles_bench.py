@@ -6,6 +6,7 @@
     PYTHONPATH=src python benchmarks/handoff_styles_bench.py --methods extract-rules --styles   # per style
     PYTHONPATH=src python benchmarks/handoff_styles_bench.py --methods extract-rules --group dev  # dev alone
     PYTHONPATH=src python benchmarks/handoff_styles_bench.py --digest 3   # fingerprint of every payload
+    RELAYKIT_PURE_PYTHON=1 PYTHONPATH=src python benchmarks/handoff_styles_bench.py ...  # the source, not compiled
 
 Rows: per style group (dev = the styles extract-rules was tuned on, held-out = never tuned on) and per
 domain within each group. Columns: evidence recall mean and worst trace, invented typed values (total),
@@ -18,14 +19,17 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 import statistics
+import subprocess
+import sys
 import time
 import tracemalloc
 from collections import defaultdict
 from typing import Any
 
 from relaykit.embeddings import open_embedder
-from relaykit.handoff import audit, compress_handoff
+from relaykit.handoff import audit, compiled, compress_handoff
 from relaykit.handoff.corpus import DOMAINS, STYLE_GROUPS, CorpusTrace, corpus, generate
 from relaykit.handoff.evidence import read_evidence
 from relaykit.handoff.lexicon import TOKEN
@@ -69,10 +73,26 @@ def big_trace(megabytes: float) -> tuple[str, str]:
     return "\n\n".join(parts), generate("table", DOMAINS[0], 0).goal
 
 
+def seconds_of(megabytes: float) -> float:
+    """Seconds ``compress_handoff(..., "extract-rules")`` takes on a ``big_trace``."""
+    trace, goal = big_trace(megabytes)
+    started = time.perf_counter()
+    compress_handoff(trace, goal, "extract-rules")
+    return time.perf_counter() - started
+
+
+def source_seconds(megabytes: float) -> float:
+    """``seconds_of`` in a subprocess that runs the hand-off reader's Python source (``RELAYKIT_PURE_PYTHON=1``)."""
+    run = subprocess.run([sys.executable, __file__, "--seconds-of", str(megabytes)], capture_output=True, text=True,
+                         check=True, env={**os.environ, "RELAYKIT_PURE_PYTHON": "1"})
+    return float(run.stdout.split()[-1])
+
+
 def speed(megabytes: float) -> None:
     """extract-rules' MB/s on a ``big_trace``, and as a ratio of two baselines timed in the same run (so a
     busy machine slows both): ``passthrough`` (the trace itself; its token counts) and one scan of the trace
-    by the reader's token pattern (``lexicon.TOKEN``, which every clause of the trace goes through)."""
+    by the reader's token pattern (``lexicon.TOKEN``, which every clause of the trace goes through). Where the
+    reader runs compiled (``make compile``), its Python source is timed too, in a subprocess, after it."""
     trace, goal = big_trace(megabytes)
     mb = len(trace.encode()) / 1e6
     started = time.perf_counter()
@@ -88,11 +108,16 @@ def speed(megabytes: float) -> None:
     for _ in TOKEN.finditer(trace):
         pass
     scanning = time.perf_counter() - started
-    print(f"extract-rules on a {mb:.1f} MB trace ({len(table.rows)} options): reader {reading:.2f} s = "
+    form = "compiled" if compiled() else "Python source"
+    print(f"extract-rules ({form}) on a {mb:.1f} MB trace ({len(table.rows)} options): reader {reading:.2f} s = "
           f"{mb / reading:.2f} MB/s; compress_handoff incl. token counting {seconds:.2f} s = {mb / seconds:.2f} MB/s; "
           f"ratio {h.ratio:.3f}")
     print(f"  same run: passthrough {mb / passing:.2f} MB/s (extract-rules {passing / seconds:.3f}x its speed), "
           f"one TOKEN scan {mb / scanning:.2f} MB/s (extract-rules {scanning / seconds:.3f}x)")
+    if compiled():
+        source = source_seconds(megabytes)
+        print(f"  same run: its Python source (RELAYKIT_PURE_PYTHON=1) {mb / source:.2f} MB/s; compiled "
+              f"{source / seconds:.2f}x as fast")
 
 
 def peak(megabytes: float) -> None:
@@ -154,10 +179,14 @@ def main() -> None:
     parser.add_argument("--styles", action="store_true", help="also print extract-rules per style")
     parser.add_argument("--group", choices=("dev", "held-out", "all"), default="all",
                         help="the style groups to measure (dev alone while tuning: held-out figures unseen)")
+    parser.add_argument("--seconds-of", type=float, default=0.0, help=argparse.SUPPRESS)
     parser.add_argument("--digest", type=int, default=0, metavar="SEEDS",
                         help="only print a fingerprint of extract-rules' payloads per style (with --big-mb: and of "
                              "a trace that big), to prove a speed change leaves the output unchanged")
     args = parser.parse_args()
+    if args.seconds_of:
+        print(seconds_of(args.seconds_of))
+        return
     if args.digest:
         digest(args.digest, args.big_mb)
         return

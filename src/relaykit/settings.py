@@ -29,6 +29,8 @@ class Settings:
     threads: int
     timeout: float | None = None
     """Total seconds one model call may take (connect, headers and body), from ``RELAYKIT_TIMEOUT``."""
+    pure_python: bool = False
+    """Run the hand-off reader's Python source even where it is compiled (``RELAYKIT_PURE_PYTHON=1``)."""
 
 
 def load_settings(environ: dict[str, str] | None = None) -> Settings:
@@ -44,6 +46,7 @@ def load_settings(environ: dict[str, str] | None = None) -> Settings:
         local_gguf=Path(gguf) if gguf else None,
         threads=int(env.get("RELAYKIT_THREADS") or min(4, os.cpu_count() or 2)),
         timeout=_seconds(env, "RELAYKIT_TIMEOUT"),
+        pure_python=env.get("RELAYKIT_PURE_PYTHON", "").strip().lower() in ("1", "true", "yes"),
     )
 
 

@@ -40,6 +40,7 @@ def test_an_id_touching_other_text_is_not_masked(text: str) -> None:
     assert masked(text, "HT07", "HT\0\0") is None
 
 
+@pytest.mark.pure_python
 def test_masked_memory_reads_every_trace_as_the_plain_memory_does(monkeypatch: pytest.MonkeyPatch) -> None:
     traces = [(t.trace, t.goal) for t in corpus(STYLES, seeds=1)]
     traces.append((ODD, "Find a hotel under 200 USD."))
@@ -67,6 +68,7 @@ SP3,19,99.5,yes
 """
 
 
+@pytest.mark.pure_python
 def test_the_cell_memory_reads_every_table_as_a_fresh_reading_does(monkeypatch: pytest.MonkeyPatch) -> None:
     from relaykit.handoff import cells
 

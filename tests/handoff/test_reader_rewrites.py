@@ -132,6 +132,7 @@ def _tables(traces: list[tuple[str, str]]) -> list[tuple[str, list[tuple[str, st
     return out
 
 
+@pytest.mark.pure_python
 def test_the_clause_memory_bounds_change_no_reading(monkeypatch: pytest.MonkeyPatch) -> None:
     traces = [(t.trace, t.goal) for t in corpus(STYLES, seeds=1)]
     remembered = _tables(traces)
@@ -140,6 +141,7 @@ def test_the_clause_memory_bounds_change_no_reading(monkeypatch: pytest.MonkeyPa
     assert _tables(traces) == remembered
 
 
+@pytest.mark.pure_python
 def test_a_clause_read_before_a_full_memory_is_not_read_again_after(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(evidence, "CLAUSE_MEMORY", 4)
     reader = _Reader(DEFAULT_ID_RE, None, "a hotel under 200 USD", [])

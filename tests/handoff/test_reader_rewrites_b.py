@@ -50,6 +50,7 @@ def test_rated_near_on_the_corpus_and_across_chunks() -> None:
     assert _rated_near_of(edge) == {"IP67", "A2", "A3"}
 
 
+@pytest.mark.pure_python
 def test_held_rows_change_no_payload_and_are_parsed_once(monkeypatch: pytest.MonkeyPatch) -> None:
     traces = corpus(STYLES, seeds=1)
     tables = [read_evidence(t.trace, t.goal) for t in traces]

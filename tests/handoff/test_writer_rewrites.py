@@ -136,6 +136,7 @@ def _old_bare_labels(self: Labelling, items: list[Item]) -> set[int]:
     return out
 
 
+@pytest.mark.pure_python
 @pytest.mark.parametrize(("name", "old"), [("_strip", _old_strip), ("_bare_labels", _old_bare_labels)])
 def test_the_writer_step_answers_as_its_old_form(monkeypatch: pytest.MonkeyPatch, name: str,
                                                  old: Callable[..., Any]) -> None:
@@ -183,6 +184,7 @@ def _old_free(self: Labelling, items: list[Item], gone: set[int], labelled: dict
     return out
 
 
+@pytest.mark.pure_python
 def test_free_keeps_the_words_the_old_loop_kept(monkeypatch: pytest.MonkeyPatch) -> None:
     new = compact._Group._free
     calls: list[int] = []
@@ -212,6 +214,7 @@ def test_lacks_is_the_old_lacking() -> None:
         assert want.lacking(words) == want.lacks({x.lower() for x in words}) == old, (want, words)
 
 
+@pytest.mark.pure_python
 def test_named_once_is_named_in(monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[int] = []
 

@@ -2,7 +2,15 @@
 
 ``compress_handoff(trace, goal, method=...)`` runs a registered method and returns a ``Handoff`` with its
 token accounting and cost; ``audit(handoff, facts)`` says which decision-critical facts survived.
+
+The reader's and writer's modules may run compiled (``relaykit.handoff.native``): which form runs is chosen
+here, before any of them is imported.
 """
+
+# ruff: noqa: E402 - native.choose() runs before the package's other modules are imported
+from relaykit.handoff import native
+
+native.choose()
 
 from relaykit.handoff import (  # noqa: F401 - importing registers the built-in methods
     extract,
@@ -30,6 +38,7 @@ from relaykit.handoff.base import (
 )
 from relaykit.handoff.compact_read import READING_GUIDE, reading_guide
 from relaykit.handoff.evidence import EvidenceTable, read_evidence
+from relaykit.handoff.native import compiled
 from relaykit.handoff.schema import Check, Constraint, Extraction, OptionEvaluation
 
 __all__ = [
@@ -49,6 +58,7 @@ __all__ = [
     "Job",
     "OptionEvaluation",
     "audit",
+    "compiled",
     "compress_handoff",
     "compressors",
     "invented_values",

@@ -7,6 +7,8 @@ from __future__ import annotations
 import csv
 import re
 
+from mypy_extensions import trait
+
 from relaykit.handoff.lexicon import verdict_of
 from relaykit.handoff.reading import decision, decision_label, prose_or_notes, row_number, with_header_unit
 from relaykit.handoff.table import TOKEN_WORDS, typed
@@ -24,6 +26,7 @@ def _csv_cells(line: str) -> list[str]:
     return _CSV_SPLIT.split(line)
 
 
+@trait
 class TableCells:
     """The reader's part that reads table rows and CSV blocks (a mixin of ``evidence._Reader``)."""
 

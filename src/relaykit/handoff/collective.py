@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from mypy_extensions import trait
+
 from relaykit.handoff.lexicon import verdict_of
 from relaykit.handoff.table import Row
 
@@ -172,6 +174,7 @@ _STRUCK = re.compile(r"~~(?=\S)(.+?)(?<=\S)~~|<(?:s|del|strike)>(.+?)</(?:s|del|
 _STRIKE_MARKS = re.compile(r"~~|</?(?:s|del|strike)>", re.IGNORECASE)
 
 
+@trait
 class GroupVerdicts:
     """The evidence reader's part that judges several options at once (a mixin of ``evidence._Reader``)."""
 

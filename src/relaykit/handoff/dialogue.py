@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+from mypy_extensions import trait
+
 from relaykit.handoff.lexicon import verdict_of
 from relaykit.handoff.reading import DECISION_HEADERS, SPEAKERS
 from relaykit.handoff.remarks import is_remark
@@ -18,6 +20,7 @@ or none."""
 _CLOCK = re.compile(r"\d:\d\d")
 
 
+@trait
 class Speakers:
     """The reader's part that strips speaker labels (a mixin of ``evidence._Reader``)."""
 

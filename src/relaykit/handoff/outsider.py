@@ -5,7 +5,8 @@ first" after a list of options."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+
+from mypy_extensions import trait
 
 from relaykit.handoff.leads import only_placed, versus_object
 from relaykit.handoff.lexicon import verdict_of
@@ -13,6 +14,7 @@ from relaykit.handoff.reading import without_comparisons
 from relaykit.handoff.table import typed
 
 
+@trait
 class OutsiderReadings:
     """Comparisons and "only the first" (a mixin of ``evidence._Reader``)."""
 
@@ -20,7 +22,9 @@ class OutsiderReadings:
     notes: list[str]
     group: list[str] | None
     paragraph: dict[str, None]
-    _is_option: Callable[[str], bool]
+    def _is_option(self, word: str) -> bool:
+        raise NotImplementedError
+
 
     def _apply(self, option_id: str, text: str, shared: str | None = None) -> None:
         raise NotImplementedError

@@ -17,6 +17,8 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Sequence
 
+from mypy_extensions import trait
+
 from relaykit.handoff.lexicon import verdict_of
 from relaykit.handoff.lists import implied_list
 from relaykit.handoff.reading import CONNECTORS, RESPECTIVELY
@@ -209,6 +211,7 @@ def at_place(order: Sequence[str], place: int) -> str | None:
     return order[place] if -len(order) <= place < len(order) else None
 
 
+@trait
 class PlacedVerdicts:
     """The evidence reader's part that finds the option of an id-less clause by its place or sees that it names
     one by a description (a mixin of ``evidence._Reader``)."""

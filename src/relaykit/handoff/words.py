@@ -5,7 +5,9 @@ once per distinct amount, a goal's threshold restated in a check left out, the w
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
+
+from mypy_extensions import trait
 
 from relaykit.handoff.compact_body import encode
 from relaykit.handoff.lexicon import COMPARATORS, DROP_WORDS
@@ -36,6 +38,7 @@ def _describes(tokens: Sequence[re.Match[str]], k: int) -> bool:
     return after is not None and after.lastgroup == "w" and after.group(0).lower() not in DROP_WORDS
 
 
+@trait
 class ClauseWords:
     """The reader's part that reads a clause's evidence tokens and labels (a mixin of ``evidence._Reader``)."""
 
@@ -45,7 +48,9 @@ class ClauseWords:
     kept_words: dict[str, bool]
     kinds_known: int
     quantities: dict[str, tuple[float, str | None, str]]
-    _is_option: Callable[[str], bool]
+    def _is_option(self, word: str) -> bool:
+        raise NotImplementedError
+
 
     def _evidence(self, text: str, blocked: list[tuple[int, int]], spans: list[tuple[int, int]]) -> tuple[str, ...]:
         """The clause's words and typed values (encoded), except those in ``blocked``, and a goal's wanted

@@ -1,0 +1,84 @@
+"""Build relaykit; with ``RELAYKIT_COMPILE=1``, also compile the hand-off reader and writer with mypyc.
+
+The modules in ``COMPILED`` are plain, strictly typed Python; mypyc turns them into C extension modules that
+run the same code about 1.4x faster (``extract-rules`` on a 10 MB trace: see docs/handoff.md). ``make install``
+compiles them in place once the dependencies are in the venv (mypy type-checks them against those)::
+
+    RELAYKIT_COMPILE=1 .venv/bin/python setup.py build_ext --inplace
+
+The compile is optional: without a C compiler, or when it fails, relaykit stays pure Python and behaves the same
+(``relaykit.handoff.compiled()`` says which form runs). Everything else about the package is in pyproject.toml.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from setuptools import setup
+from setuptools.command.build_ext import build_ext
+
+HANDOFF = Path("src", "relaykit", "handoff")
+COMPILED = sorted(str(HANDOFF / f"{name}.py") for name in (
+    "cells", "collective", "compact", "compact_body", "compact_header", "compact_labels", "compact_promise",
+    "compact_read", "compact_rules", "constraints", "dialogue", "evidence", "guards", "idioms", "leads", "lexicon",
+    "lists", "options", "outsider", "phrases", "reading", "reasons", "remarks", "several", "table", "text", "units",
+    "words"))
+"""The hand-off reader's and compact writer's modules (``extract-rules``' whole path but for token counting)."""
+
+
+def _extensions() -> list[Any]:
+    if os.environ.get("RELAYKIT_COMPILE") != "1" or sys.implementation.name != "cpython":
+        return []
+    try:
+        from mypyc.build import mypycify
+
+        # one C file per module, compiled on every core (below)
+        return list(mypycify(COMPILED, opt_level=os.environ.get("RELAYKIT_OPT_LEVEL", "2"), multi_file=True))
+    except (Exception, SystemExit) as exc:  # no mypyc, or mypy found errors: stay pure Python
+        print(f"relaykit: not compiling the hand-off reader ({exc!r}); it runs as pure Python", file=sys.stderr)
+        return []
+
+
+class OptionalBuildExt(build_ext):
+    """Compile the C files of each extension on every core, and fall back to pure Python when compiling fails
+    (no compiler, no Python headers): the compiled modules are a speed-up, never a requirement."""
+
+    def build_extension(self, ext: Any) -> None:
+        compiler = self.compiler
+        plain = compiler.compile
+
+        def parallel(sources: list[str], output_dir: str | None = None, macros: Any = None,
+                     include_dirs: Any = None, debug: Any = 0, extra_preargs: Any = None,
+                     extra_postargs: Any = None, depends: Any = None) -> list[str]:
+            macros, objects, extra_postargs, pp_opts, build = compiler._setup_compile(
+                output_dir, macros, include_dirs, sources, depends, extra_postargs)
+            cc_args = compiler._get_cc_args(pp_opts, debug, extra_preargs)
+
+            def one(obj: str) -> None:
+                src, suffix = build[obj]
+                compiler._compile(obj, src, suffix, cc_args, extra_postargs, pp_opts)
+
+            with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+                list(pool.map(one, objects))
+            return list(objects)
+
+        compiler.compile = parallel
+        try:
+            super().build_extension(ext)
+        finally:
+            compiler.compile = plain
+
+    def run(self) -> None:
+        try:
+            super().run()
+        except Exception as exc:  # any compile failure: keep the pure-Python modules
+            for output in self.get_outputs():  # a module's shim without the shared library fails at import
+                Path(output).unlink(missing_ok=True)
+            print(f"relaykit: compiling the hand-off reader failed ({exc}); it runs as pure Python", file=sys.stderr)
+
+
+setup(ext_modules=_extensions(), cmdclass={"build_ext": OptionalBuildExt})

@@ -1,0 +1,143 @@
+"""The hand-off reader compiled by mypyc (``make compile``) and its source: the same payloads, the choice of
+form (``RELAYKIT_PURE_PYTHON``, out-of-date builds), and the tests that must run on the source."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from relaykit.handoff import compiled, compress_handoff, native
+from relaykit.handoff.corpus import STYLE_GROUPS, corpus
+
+ROOT = Path(__file__).resolve().parents[2]
+SRC = ROOT / "src"
+
+
+def _run(code: str, **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "PYTHONPATH": str(SRC), **env}, cwd=ROOT)
+
+
+DIGEST = """
+import hashlib, json, sys
+from relaykit.handoff import compiled, compress_handoff
+from relaykit.handoff.corpus import STYLE_GROUPS, corpus
+styles = [s for group in STYLE_GROUPS.values() for s in group]
+h = hashlib.sha256()
+for t in corpus(styles, seeds=1):
+    for fmt in ("text", "json"):
+        out = compress_handoff(t.trace, t.goal, "extract-rules", format=fmt)
+        h.update(json.dumps([out.payload_text, out.tokens_out, list(out.warnings)]).encode())
+print(compiled(), h.hexdigest())
+"""
+
+
+def _digest() -> str:
+    styles = [s for group in STYLE_GROUPS.values() for s in group]
+    h = hashlib.sha256()
+    for t in corpus(styles, seeds=1):
+        for fmt in ("text", "json"):
+            out = compress_handoff(t.trace, t.goal, "extract-rules", format=fmt)
+            h.update(json.dumps([out.payload_text, out.tokens_out, list(out.warnings)]).encode())
+    return h.hexdigest()
+
+
+def test_the_source_writes_the_payloads_this_process_writes() -> None:
+    """Every style's payloads, text and JSON, from the source (a subprocess) equal this process's, compiled or not."""
+    run = _run(DIGEST, RELAYKIT_PURE_PYTHON="1")
+    assert run.returncode == 0, run.stderr
+    form, digest = run.stdout.split()
+    assert form == "False"
+    assert digest == _digest()
+
+
+def test_pure_python_runs_the_source() -> None:
+    run = _run("from relaykit.handoff import compiled, evidence, words; print(compiled(), evidence.__file__, "
+               "words.__file__)", RELAYKIT_PURE_PYTHON="1")
+    assert run.returncode == 0, run.stderr
+    form, *files = run.stdout.split()
+    assert form == "False" and all(f.endswith(".py") for f in files)
+
+
+def test_an_edited_module_is_seen_as_changed(tmp_path: Path) -> None:
+    source, built = tmp_path / "words.py", tmp_path / f"words{native.importlib.machinery.EXTENSION_SUFFIXES[0]}"
+    (tmp_path / "lonely.py").write_text("")  # no extension beside it: not compiled
+    for path in (source, built):
+        path.write_text("")
+    os.utime(source, (1000, 1000))
+    os.utime(built, (2000, 2000))
+    found = native.extensions(tmp_path)
+    assert found == {source: built}
+    assert native.stale(found) == []
+    os.utime(source, (3000, 3000))
+    assert native.stale(found) == ["words"]
+
+
+def _setup_modules() -> set[str]:
+    text = (ROOT / "setup.py").read_text()
+    block = text[text.index("COMPILED = "):text.index('"""The hand-off reader')]
+    return set(re.findall(r'"(\w+)"', block))
+
+
+def test_every_module_setup_compiles_exists() -> None:
+    names = _setup_modules()
+    assert len(names) >= 20 and all((native.FOLDER / f"{n}.py").is_file() for n in names)
+    assert "base" not in names and "corpus" not in names  # a runtime-checked protocol; not on the reading path
+
+
+def test_ci_runs_the_compiled_reader() -> None:
+    """CI installs with ``make install``, which compiles: every module setup.py names runs compiled there."""
+    if os.environ.get("CI") != "true":
+        pytest.skip("outside CI the install may be pure Python (no compiler, or `pip install -e .`)")
+    assert compiled()
+    assert {source.stem for source in native.extensions()} == _setup_modules()
+
+
+needs_compiled = pytest.mark.skipif(not compiled(), reason="the reader runs as source here (`make compile` builds it)")
+
+
+@needs_compiled
+def test_an_out_of_date_build_runs_the_source_with_a_warning(tmp_path: Path) -> None:
+    """A source newer than its compiled module (an edited checkout): the source runs, and a warning says so."""
+    copy = tmp_path / "src"
+    shutil.copytree(SRC / "relaykit", copy / "relaykit", ignore=shutil.ignore_patterns("__pycache__"))
+    for lib in SRC.glob("*__mypyc*"):
+        shutil.copy2(lib, copy / lib.name)
+    edited = copy / "relaykit" / "handoff" / "evidence.py"
+    built = native.extensions(edited.parent)[edited]
+    os.utime(edited, (built.stat().st_mtime + 60, built.stat().st_mtime + 60))
+    run = subprocess.run([sys.executable, "-c", "from relaykit.handoff import compiled; print(compiled())"],
+                         capture_output=True, text=True, timeout=300, cwd=tmp_path,
+                         env={**os.environ, "PYTHONPATH": str(copy)})
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["False"]
+    assert "evidence changed after the hand-off reader was compiled" in run.stderr and "make compile" in run.stderr
+
+
+@needs_compiled
+def test_the_swapping_tests_pass_on_the_source() -> None:
+    """The tests marked ``pure_python`` swap a function the compiled modules call natively; here they run on
+    the source in a subprocess, every one of them."""
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-m", "pure_python", "-p", "no:cacheprovider",
+                          str(ROOT / "tests" / "handoff")], capture_output=True, text=True, timeout=900, cwd=ROOT,
+                         env={**os.environ, "RELAYKIT_PURE_PYTHON": "1"})
+    assert run.returncode == 0, run.stdout[-3000:]
+    passed = re.search(r"(\d+) passed", run.stdout)
+    assert passed and int(passed.group(1)) >= 9 and "skipped" not in run.stdout.splitlines()[-1], run.stdout[-500:]
+
+
+@pytest.mark.parametrize(("value", "pure"), [("1", True), ("true", True), (" YES ", True), ("0", False),
+                                             ("", False), ("no", False)])
+def test_the_setting_reads_relaykit_pure_python(value: str, pure: bool) -> None:
+    from relaykit.settings import load_settings
+
+    assert load_settings({"RELAYKIT_PURE_PYTHON": value}).pure_python is pure
+    assert load_settings({}).pure_python is False
