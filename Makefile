@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml setup.py
 	$(PY) -m pip install -q -e '.[all,envs,dev,integrations]'
 	# bfcl-eval's pinned dependencies clash with ours; its data and tool backends need none of them
 	$(PY) -m pip install -q --no-deps 'bfcl-eval==2026.3.23'
-	$(PY) -m pip install -q 'setuptools>=68'  # `make compile` runs setup.py in the venv (pip built in isolation)
+	$(PY) -m pip install -q 'setuptools>=77'  # `make compile` runs setup.py in the venv (pip built in isolation)
 	$(MAKE) compile
 	touch $(STAMP)
 
