@@ -26,21 +26,18 @@ def _run(code: str, **env: str) -> subprocess.CompletedProcess[str]:
                           env={**os.environ, "PYTHONPATH": str(SRC), **env}, cwd=ROOT)
 
 
-DIGEST = """
-import hashlib, json, sys
-from relaykit.handoff import compiled, compress_handoff
-from relaykit.handoff.corpus import STYLE_GROUPS, corpus
-styles = [s for group in STYLE_GROUPS.values() for s in group]
-h = hashlib.sha256()
-for t in corpus(styles, seeds=1):
-    for fmt in ("text", "json"):
-        out = compress_handoff(t.trace, t.goal, "extract-rules", format=fmt)
-        h.update(json.dumps([out.payload_text, out.tokens_out, list(out.warnings)]).encode())
-print(compiled(), h.hexdigest())
+DIGEST = f"""
+import sys
+sys.path.insert(0, {str(Path(__file__).parent)!r})
+from relaykit.handoff import compiled
+from test_native import _digest
+print(compiled(), _digest())
 """
 
 
 def _digest() -> str:
+    """A fingerprint of every style's extract-rules payloads, text and JSON (run here and, by ``DIGEST``, in a
+    subprocess)."""
     styles = [s for group in STYLE_GROUPS.values() for s in group]
     h = hashlib.sha256()
     for t in corpus(styles, seeds=1):
