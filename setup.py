@@ -18,7 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from setuptools import setup
+from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 HANDOFF = Path("src", "relaykit", "handoff")
@@ -30,9 +30,11 @@ COMPILED = sorted(str(HANDOFF / f"{name}.py") for name in (
 """The hand-off reader's and compact writer's modules (``extract-rules``' whole path but for token counting)."""
 
 
+def _wanted() -> bool:
+    return os.environ.get("RELAYKIT_COMPILE") == "1" and sys.implementation.name == "cpython"
+
+
 def _extensions() -> list[Any]:
-    if os.environ.get("RELAYKIT_COMPILE") != "1" or sys.implementation.name != "cpython":
-        return []
     try:
         from mypyc.build import mypycify
 
@@ -45,7 +47,16 @@ def _extensions() -> list[Any]:
 
 class OptionalBuildExt(build_ext):
     """Compile the C files of each extension on every core, and fall back to pure Python when compiling fails
-    (no compiler, no Python headers): the compiled modules are a speed-up, never a requirement."""
+    (no compiler, no Python headers): the compiled modules are a speed-up, never a requirement. mypyc runs here,
+    when extensions are built, not each time setup.py is loaded (pip loads it once more for the metadata alone);
+    until then the distribution holds a placeholder, so that a wheel is tagged for this platform."""
+
+    def finalize_options(self) -> None:
+        if self.distribution.ext_modules == [PLACEHOLDER]:
+            # the sdist's manifest (which pip's metadata step writes) finalizes this command too: no build there
+            building = BUILDS & set(self.distribution.commands)
+            self.distribution.ext_modules = _extensions() if building else []
+        super().finalize_options()
 
     def build_extension(self, ext: Any) -> None:
         compiler = self.compiler
@@ -81,4 +92,8 @@ class OptionalBuildExt(build_ext):
             print(f"relaykit: compiling the hand-off reader failed ({exc}); it runs as pure Python", file=sys.stderr)
 
 
-setup(ext_modules=_extensions(), cmdclass={"build_ext": OptionalBuildExt})
+BUILDS = {"build", "build_ext", "bdist_wheel", "editable_wheel", "install", "develop"}
+"""The commands that build extensions (a wheel: ``bdist_wheel``; ``make compile``: ``build_ext``)."""
+PLACEHOLDER = Extension("relaykit.handoff._compiled", sources=[])
+
+setup(ext_modules=[PLACEHOLDER] if _wanted() else [], cmdclass={"build_ext": OptionalBuildExt})
