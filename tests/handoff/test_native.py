@@ -138,3 +138,46 @@ def test_the_setting_reads_relaykit_pure_python(value: str, pure: bool) -> None:
 
     assert load_settings({"RELAYKIT_PURE_PYTHON": value}).pure_python is pure
     assert load_settings({}).pure_python is False
+
+
+SETUP = """
+import sys
+import mypyc.build
+
+def mypycify(*args, **kwargs):
+    print("mypycify ran", file=sys.stderr)
+    raise SystemExit("stopped here")
+
+mypyc.build.mypycify = mypycify
+import setuptools.build_meta as backend
+if sys.argv[1] == "metadata":
+    print(backend.prepare_metadata_for_build_wheel(sys.argv[2]))
+else:
+    sys.argv = ["setup.py", "-q", "build_ext", "--inplace"]
+    import runpy
+    runpy.run_path("setup.py", run_name="__main__")
+"""
+
+
+def _project_copy(tmp_path: Path) -> Path:
+    """What ``setup.py`` builds from (no extensions, no caches), copied so that a build writes nothing here."""
+    copy = tmp_path / "project"
+    shutil.copytree(SRC, copy / "src", ignore=shutil.ignore_patterns("*.so", "__pycache__", "*.egg-info"))
+    for name in ("setup.py", "pyproject.toml", "README.md", "LICENSE"):
+        shutil.copy(ROOT / name, copy / name)
+    return copy
+
+
+@pytest.mark.parametrize("step", ["metadata", "build_ext"])
+def test_mypyc_runs_when_extensions_are_built_not_for_metadata(tmp_path: Path, step: str) -> None:
+    """pip asks for the metadata before it builds a wheel, and that step once ran mypyc too (minutes, 4 GB);
+    with RELAYKIT_COMPILE=1 mypyc runs only for a build (here stopped at its first call)."""
+    copy = _project_copy(tmp_path)
+    run = subprocess.run([sys.executable, "-c", SETUP, step, str(tmp_path)], capture_output=True, text=True,
+                         timeout=300, cwd=copy, env={**os.environ, "RELAYKIT_COMPILE": "1"})
+    assert run.returncode == 0, run.stderr
+    if step == "metadata":
+        assert "mypycify ran" not in run.stderr
+        assert (tmp_path / run.stdout.split()[-1] / "METADATA").is_file()
+    else:  # mypyc stopped: the build goes on as pure Python, and says so
+        assert "mypycify ran" in run.stderr and "runs as pure Python" in run.stderr
