@@ -4,6 +4,7 @@ form (``RELAYKIT_PURE_PYTHON``, out-of-date builds), and the tests that must run
 from __future__ import annotations
 
 import hashlib
+import importlib.machinery
 import json
 import os
 import re
@@ -40,7 +41,7 @@ def _digest() -> str:
     subprocess)."""
     styles = [s for group in STYLE_GROUPS.values() for s in group]
     h = hashlib.sha256()
-    for t in corpus(styles, seeds=1):
+    for t in corpus(tuple(styles), seeds=1):
         for fmt in ("text", "json"):
             out = compress_handoff(t.trace, t.goal, "extract-rules", format=fmt)
             h.update(json.dumps([out.payload_text, out.tokens_out, list(out.warnings)]).encode())
@@ -65,7 +66,7 @@ def test_pure_python_runs_the_source() -> None:
 
 
 def test_an_edited_module_is_seen_as_changed(tmp_path: Path) -> None:
-    source, built = tmp_path / "words.py", tmp_path / f"words{native.importlib.machinery.EXTENSION_SUFFIXES[0]}"
+    source, built = tmp_path / "words.py", tmp_path / f"words{importlib.machinery.EXTENSION_SUFFIXES[0]}"
     (tmp_path / "lonely.py").write_text("")  # no extension beside it: not compiled
     for path in (source, built):
         path.write_text("")
