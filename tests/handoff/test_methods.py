@@ -98,6 +98,9 @@ def test_prune_keeps_similar_and_verdict_sentences_in_order() -> None:
     assert everything.dropped_units == () and everything.payload == "\n".join(SENTENCES)
     bare = compress_handoff(CONTRACT_TRACE, GOAL, "prune", embedder=HASHING, threshold=1.01, keep_verdicts=False)
     assert bare.payload == "" and bare.tokens_out == 0
+    # an empty payload never passes for a compression: it says so (a payload that kept something does not)
+    assert bare.warnings == (f"nothing of the trace ({len(SENTENCES)} sentences) was kept: the payload is empty",)
+    assert not any("nothing of the trace" in w for w in h.warnings + everything.warnings)
 
 
 def test_truncate_keeps_head_and_tail_within_the_budget() -> None:

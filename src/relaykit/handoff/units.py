@@ -30,12 +30,17 @@ def sentence_tokens(sentences: Sequence[str]) -> list[int]:
 
 
 def selection(sentences: Sequence[str], keep: Iterable[int], warnings: Iterable[str] = ()) -> Compressed:
-    """The payload of the kept sentence indices, in their original order, one per line."""
+    """The payload of the kept sentence indices, in their original order, one per line; a trace with sentences of
+    which none was kept gets a warning too (an empty payload hands the next agent nothing)."""
     kept = sorted(set(keep))
     kept_set = set(kept)
     dropped = tuple(i for i in range(len(sentences)) if i not in kept_set)
     payload = SEPARATOR.join(sentences[i] for i in kept)
-    return Compressed(payload, kept_units=tuple(kept), dropped_units=dropped, warnings=tuple(warnings))
+    notes = tuple(warnings)
+    if not payload.strip() and any(s.strip() for s in sentences):
+        count = f"{len(sentences)} sentence{'' if len(sentences) == 1 else 's'}"
+        notes += (f"nothing of the trace ({count}) was kept: the payload is empty",)
+    return Compressed(payload, kept_units=tuple(kept), dropped_units=dropped, warnings=notes)
 
 
 def identifier_warnings(trace: str, id_pattern: str | None) -> tuple[str, ...]:
