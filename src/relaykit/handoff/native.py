@@ -61,17 +61,18 @@ class SourceFinder(MetaPathFinder):
 
 def choose() -> None:
     """Run the source instead of the compiled modules where ``RELAYKIT_PURE_PYTHON=1`` says so or where the
-    compiled modules are out of date (with a warning)."""
+    compiled modules are out of date (with a warning, unless the source was asked for anyway)."""
     found = extensions()
     if not found or any(isinstance(finder, SourceFinder) for finder in sys.meta_path):
         return
-    changed = stale(found)
+    pure = load_settings().pure_python
+    changed = [] if pure else stale(found)
     if changed:
         warnings.warn(f"relaykit: {', '.join(changed[:3])}{' ...' if len(changed) > 3 else ''} changed after the "
                       "hand-off reader was compiled; running its source (about 1.4x slower). Run `make compile` "
                       "(or `RELAYKIT_COMPILE=1 python setup.py build_ext --inplace`) to compile it again",
                       RuntimeWarning, stacklevel=3)
-    if changed or load_settings().pure_python:
+    if changed or pure:
         sys.meta_path.insert(0, SourceFinder())
 
 
