@@ -158,6 +158,19 @@ mypyc.build.mypycify = mypycify
 import setuptools.build_meta as backend
 if sys.argv[1] == "metadata":
     print(backend.prepare_metadata_for_build_wheel(sys.argv[2]))
+elif sys.argv[1] == "force":  # the build_ext command setup.py configures, as `setup.py build_ext` finalizes it
+    import runpy
+    import setuptools
+    from setuptools.dist import Distribution
+
+    given = {}
+    setuptools.setup = lambda **kwargs: given.update(kwargs)
+    runpy.run_path("setup.py")
+    distribution = Distribution(given)
+    distribution.commands = ["build_ext"]
+    command = distribution.get_command_obj("build_ext")
+    command.ensure_finalized()
+    print("force", command.force)
 else:
     sys.argv = ["setup.py", "-q", "build_ext", "--inplace"]
     import runpy
@@ -187,3 +200,12 @@ def test_mypyc_runs_when_extensions_are_built_not_for_metadata(tmp_path: Path, s
         assert (tmp_path / run.stdout.split()[-1] / "METADATA").is_file()
     else:  # mypyc stopped: the build goes on as pure Python, and says so
         assert "mypycify ran" in run.stderr and "runs as pure Python" in run.stderr
+
+
+def test_a_build_rebuilds_every_module_extension(tmp_path: Path) -> None:
+    """Each module's extension is a shim that loads the shared library; a rebuild whose shim C files did not
+    change would keep them older than an edited source, and that build would read as out of date forever."""
+    run = subprocess.run([sys.executable, "-c", SETUP, "force", str(tmp_path)], capture_output=True, text=True,
+                         timeout=300, cwd=_project_copy(tmp_path), env={**os.environ, "RELAYKIT_COMPILE": "1"})
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split()[-2:] == ["force", "True"]
