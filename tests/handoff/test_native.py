@@ -147,6 +147,7 @@ def test_the_setting_reads_relaykit_pure_python(value: str, pure: bool) -> None:
 
 
 SETUP = """
+import runpy
 import sys
 import mypyc.build
 
@@ -159,7 +160,6 @@ import setuptools.build_meta as backend
 if sys.argv[1] == "metadata":
     print(backend.prepare_metadata_for_build_wheel(sys.argv[2]))
 elif sys.argv[1] == "force":  # the build_ext command setup.py configures, as `setup.py build_ext` finalizes it
-    import runpy
     import setuptools
     from setuptools.dist import Distribution
 
@@ -173,7 +173,6 @@ elif sys.argv[1] == "force":  # the build_ext command setup.py configures, as `s
     print("force", command.force)
 else:
     sys.argv = ["setup.py", "-q", "build_ext", "--inplace"]
-    import runpy
     runpy.run_path("setup.py", run_name="__main__")
 """
 
@@ -187,13 +186,17 @@ def _project_copy(tmp_path: Path) -> Path:
     return copy
 
 
+def _setup_step(tmp_path: Path, step: str) -> subprocess.CompletedProcess[str]:
+    """``SETUP``'s ``step`` run with RELAYKIT_COMPILE=1 in a copy of the project (its output folder: ``tmp_path``)."""
+    return subprocess.run([sys.executable, "-c", SETUP, step, str(tmp_path)], capture_output=True, text=True,
+                          timeout=300, cwd=_project_copy(tmp_path), env={**os.environ, "RELAYKIT_COMPILE": "1"})
+
+
 @pytest.mark.parametrize("step", ["metadata", "build_ext"])
 def test_mypyc_runs_when_extensions_are_built_not_for_metadata(tmp_path: Path, step: str) -> None:
     """pip asks for the metadata before it builds a wheel, and that step once ran mypyc too (minutes, 4 GB);
     with RELAYKIT_COMPILE=1 mypyc runs only for a build (here stopped at its first call)."""
-    copy = _project_copy(tmp_path)
-    run = subprocess.run([sys.executable, "-c", SETUP, step, str(tmp_path)], capture_output=True, text=True,
-                         timeout=300, cwd=copy, env={**os.environ, "RELAYKIT_COMPILE": "1"})
+    run = _setup_step(tmp_path, step)
     assert run.returncode == 0, run.stderr
     if step == "metadata":
         assert "mypycify ran" not in run.stderr
@@ -205,7 +208,6 @@ def test_mypyc_runs_when_extensions_are_built_not_for_metadata(tmp_path: Path, s
 def test_a_build_rebuilds_every_module_extension(tmp_path: Path) -> None:
     """Each module's extension is a shim that loads the shared library; a rebuild whose shim C files did not
     change would keep them older than an edited source, and that build would read as out of date forever."""
-    run = subprocess.run([sys.executable, "-c", SETUP, "force", str(tmp_path)], capture_output=True, text=True,
-                         timeout=300, cwd=_project_copy(tmp_path), env={**os.environ, "RELAYKIT_COMPILE": "1"})
+    run = _setup_step(tmp_path, "force")
     assert run.returncode == 0, run.stderr
     assert run.stdout.split()[-2:] == ["force", "True"]
