@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from relaykit.models.cache import index as index_module
-from relaykit.models.cache import products
+from relaykit.models.cache import kernel, products
 from relaykit.models.cache.index import CELLS, EXACT_BELOW, LOOSE, GroupIndex
 from relaykit.models.cache.products import HELD
 
@@ -161,7 +161,9 @@ def test_a_batch_files_each_row_under_its_nearest_cell() -> None:
 
 def test_a_search_calls_no_dot_and_no_product_over_held_rows(monkeypatch: Any) -> None:
     """``np.dot`` gives the GIL up around every BLAS call; a search (cells, pending tail, replaced rows, small
-    groups) scores through ``products.MATVEC`` (``np.matmul``, which keeps it up to ``HELD`` rows) only."""
+    groups) scores through ``products.MATVEC`` (``np.matmul``, which keeps it up to ``HELD`` rows) only (the numpy
+    form: where the C search is compiled, it makes no numpy call at all)."""
+    monkeypatch.setattr(kernel, "KERNEL", None)
     rng = np.random.default_rng(17)
     index = GroupIndex()
     rows = unit_rows(rng, CELLS * index_module.ROWS_PER_CELL + 40, 384)
@@ -182,6 +184,7 @@ def test_a_search_calls_no_dot_and_no_product_over_held_rows(monkeypatch: Any) -
     assert small.search(rows[7], 0.95)[0][0] == "s7"
     monkeypatch.undo()
     index.add(["k3"], rows[4:5])  # a replaced row: scored among the gathered candidates
+    monkeypatch.setattr(kernel, "KERNEL", None)
     monkeypatch.setattr(products, "DOT", no_dot)
     shapes += counted_dots(monkeypatch)
     assert index.search(rows[4], 0.95)[0][0] in ("k3", "k4")

@@ -30,7 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from relaykit.embeddings.base import Vectors
-from relaykit.models.cache import products
+from relaykit.models.cache import kernel, products
 
 PROJECTED_DIM = 64
 FILTER_DIM = 32  # a cell keeps the first this many projected dimensions of its rows: what a query scores there
@@ -58,6 +58,14 @@ def _projection(dim: int) -> Vectors:
 
 
 _MAX = np.maximum.reduce  # what ``ndarray.max`` runs, without its Python wrapper (~1.2k instructions a call)
+
+
+def _bound(threshold: float) -> float:
+    """The squared distance a match at ``threshold`` may lie at in a cell's ``FILTER_DIM`` projected dimensions
+    (their expected share of the full squared distance ``2 - 2 cos``, times ``FILTER_SLACK``)."""
+    return FILTER_SLACK * FILTER_DIM / PROJECTED_DIM * max(2.0 - 2.0 * threshold, 1e-3)
+
+
 def _unit(rows: Vectors) -> Vectors:
     out: Vectors = (rows / np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), 1e-6)).astype(np.float32)
     return out
@@ -331,6 +339,13 @@ class View(NamedTuple):
         n = self.n
         if n == 0 or query.size != self.full.shape[1]:
             return []
+        fast = kernel.KERNEL  # the compiled search: the same steps in one call (see relaykit.models.cache.kernel)
+        if fast is not None and (self.pending is None or n < EXACT_BELOW or self.centroids is None):
+            q = np.ascontiguousarray(query, dtype=np.float32).reshape(-1)
+            if n < EXACT_BELOW or self.centroids is None:
+                return self._pairs(fast.above(self.full, q, n, threshold), limit)
+            return self._pairs(fast.search(q, self.projection_t, self.centroids, self.cells, self.full, n, self.tail,
+                                           threshold, PROBES, FILTER_DIM, _bound(threshold), RERANK), limit)
         q = np.asarray(query, dtype=np.float32)
         if n < EXACT_BELOW or self.centroids is None:  # a view of the live rows: scoring them copies nothing
             sims = products.rowdot(self.full[:n], q)
@@ -360,6 +375,16 @@ class View(NamedTuple):
         rows, sims = (np.concatenate(parts) for parts in zip(*found))
         return self._best(rows, sims, limit)
 
+    def _pairs(self, found: list[tuple[int, float]], limit: int) -> list[tuple[str, float]]:
+        """The kernel's (row, similarity) pairs, most similar first, as (key, similarity) pairs (each key once)."""
+        out: dict[str, float] = {}
+        keys = self.keys
+        for row, similarity in found:
+            out.setdefault(keys[row], similarity)
+            if len(out) >= limit:
+                break
+        return list(out.items())
+
     def _best(self, rows: Ids, sims: Vectors, limit: int) -> list[tuple[str, float]]:
         out: dict[str, float] = {}  # a row filed while this search ran may come twice
         for i in np.argsort(-sims):
@@ -380,8 +405,7 @@ class View(NamedTuple):
         # length FILTER_DIM / PROJECTED_DIM of the original): |row - q|^2 <= bound  <=>
         # row . q - |row|^2 / 2 >= (|q|^2 - bound) / 2
         kept = pq[:FILTER_DIM]
-        bound = FILTER_SLACK * FILTER_DIM / PROJECTED_DIM * max(2.0 - 2.0 * threshold, 1e-3)
-        floor = (float(kept @ kept) - bound) / 2.0
+        floor = (float(kept @ kept) - _bound(threshold)) / 2.0
         extended = np.concatenate((kept, _MINUS_ONE))
         # each cell's size read once (a writer sets it last), then its arrays: ids and scores stay aligned
         cells = [(cell.size, cell) for cell in map(self.cells.__getitem__, probes.tolist())]

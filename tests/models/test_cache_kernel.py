@@ -1,0 +1,274 @@
+"""The semantic index's compiled search (``_kernel.c``) against its numpy form: the same candidates and scores on
+small and large groups, pending tails and replaced rows; bounds kept on damaged cells; bad arguments refused;
+the numpy form where the build is missing, out of date or not wanted."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from relaykit.models.cache import index as index_module
+from relaykit.models.cache import kernel
+from relaykit.models.cache.index import EXACT_BELOW, LOOSE, GroupIndex, View
+
+needs_kernel = pytest.mark.skipif(kernel.KERNEL is None, reason="the C search is not compiled here (make compile)")
+
+
+def unit_rows(rng: np.random.Generator, n: int, dim: int) -> np.ndarray:
+    rows = rng.standard_normal((n, dim)).astype(np.float32)
+    return rows / np.linalg.norm(rows, axis=1, keepdims=True)
+
+
+def numpy_search(view: View, query: np.ndarray, threshold: float, monkeypatch: Any) -> dict[str, float]:
+    with monkeypatch.context() as patch:
+        patch.setattr(kernel, "KERNEL", None)
+        return dict(view.search(query, threshold, limit=100_000))
+
+
+def agree(numpy_found: dict[str, float], kernel_found: dict[str, float], threshold: float) -> None:
+    """The same keys with the same scores, but for a key whose score lies within rounding of a cut (the threshold
+    or the cells' bound, where sums taken in another order may fall either side)."""
+    for key in numpy_found.keys() & kernel_found.keys():
+        assert abs(numpy_found[key] - kernel_found[key]) <= 1e-5, key
+    for key in numpy_found.keys() ^ kernel_found.keys():
+        score = numpy_found.get(key, kernel_found.get(key))
+        assert score is not None and abs(score - threshold) <= 1e-4, (key, score)
+
+
+def large_group(rng: np.random.Generator, dim: int, extra: int = 0) -> tuple[GroupIndex, np.ndarray]:
+    """A group over EXACT_BELOW rows with its cells drawn, then ``extra`` rows added one by one (filed in batches
+    of LOOSE, the rest pending)."""
+    rows = unit_rows(rng, EXACT_BELOW * 2 + extra, dim)
+    index = GroupIndex()
+    index.add([f"k{i}" for i in range(EXACT_BELOW * 2)], rows[: EXACT_BELOW * 2])
+    index.view()  # draws the cells
+    for i in range(EXACT_BELOW * 2, len(rows)):
+        index.add([f"k{i}"], rows[i: i + 1])
+    return index, rows
+
+
+def queries(rng: np.random.Generator, rows: np.ndarray, count: int) -> list[np.ndarray]:
+    """Rows themselves, rows with noise at several strengths (near matches, near misses), and random vectors."""
+    out = []
+    for i in rng.integers(0, len(rows), count):
+        noise = unit_rows(rng, 1, rows.shape[1])[0] * float(rng.choice([0.0, 0.05, 0.2, 0.45, 2.0]))
+        vector = rows[i] + noise
+        out.append((vector / np.linalg.norm(vector)).astype(np.float32))
+    return out
+
+
+@needs_kernel
+@pytest.mark.parametrize("extra", [0, LOOSE + 7])
+@pytest.mark.parametrize("dim", [64, 384])
+def test_a_large_group_finds_what_the_numpy_search_finds(dim: int, extra: int, monkeypatch: Any) -> None:
+    rng = np.random.default_rng(dim + extra)
+    index, rows = large_group(rng, dim, extra)
+    view = index.view()
+    assert view.centroids is not None and view.pending is None and (view.n - view.tail == 7) == bool(extra)
+    hits = 0
+    for threshold in (0.5, 0.9, 0.97):
+        for query in queries(rng, rows, 60):
+            found = dict(view.search(query, threshold, limit=100_000))
+            agree(numpy_search(view, query, threshold, monkeypatch), found, threshold)
+            hits += bool(found)
+    assert hits > 60
+
+
+@needs_kernel
+def test_a_small_group_scores_every_row_as_numpy_does(monkeypatch: Any) -> None:
+    rng = np.random.default_rng(5)
+    rows = unit_rows(rng, EXACT_BELOW - 1, 96)
+    index = GroupIndex()
+    index.add([f"k{i}" for i in range(len(rows))], rows)
+    index.add(["k3"], rows[4:5])  # a replaced row: the small form scores the matrix as it is
+    view = index.view()
+    for threshold in (0.2, 0.9):
+        for query in queries(rng, rows, 40):
+            found = view.search(query, threshold, limit=100_000)
+            assert [s for _, s in found] == sorted((s for _, s in found), reverse=True)
+            expected = rows.astype(np.float64) @ query.astype(np.float64)
+            expected[3] = float(rows[4].astype(np.float64) @ query)
+            assert {k for k, s in found} >= {f"k{i}" for i in np.flatnonzero(expected >= threshold + 1e-5)}
+            agree(numpy_search(view, query, threshold, monkeypatch), dict(found), threshold)
+
+
+@needs_kernel
+def test_replaced_rows_in_a_large_group_take_the_numpy_form(monkeypatch: Any) -> None:
+    """Rows replaced since the last batch are gathered with the tail (``View.pending``): numpy scores those."""
+    rng = np.random.default_rng(9)
+    index, rows = large_group(rng, 64, 3)
+    index.add(["k5"], rows[6:7])
+    view = index.view()
+    assert view.pending is not None
+    calls: list[str] = []
+    monkeypatch.setattr(kernel, "KERNEL", _Spy(kernel.KERNEL, calls))
+    assert view.search(rows[6], 0.99)[0][0] in ("k5", "k6")
+    assert calls == []
+
+
+class _Spy:
+    def __init__(self, inner: Any, calls: list[str]) -> None:
+        self.inner, self.calls = inner, calls
+
+    def __getattr__(self, name: str) -> Any:
+        self.calls.append(name)
+        return getattr(self.inner, name)
+
+
+@pytest.mark.parametrize("form", ["kernel", "numpy"])
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), size=st.integers(1, EXACT_BELOW * 3), dim=st.sampled_from([8, 31, 64, 200]),
+       threshold=st.floats(0.3, 0.999))
+def test_every_hit_is_a_row_at_the_threshold_and_a_row_finds_itself(form: str, seed: int, size: int, dim: int,
+                                                                     threshold: float) -> None:
+    if form == "kernel" and kernel.KERNEL is None:
+        pytest.skip("the C search is not compiled here (make compile)")
+    rng = np.random.default_rng(seed)
+    rows = unit_rows(rng, size, dim)
+    index = GroupIndex()
+    index.add([f"k{i}" for i in range(size)], rows)
+    view = index.view()
+    own = int(rng.integers(0, size))
+    compiled = kernel.KERNEL
+    kernel.KERNEL = compiled if form == "kernel" else None
+    try:
+        for query in (rows[own], unit_rows(rng, 1, dim)[0]):
+            found = view.search(query, threshold, limit=100_000)
+            for key, score in found:
+                exact = float(rows[int(key[1:])].astype(np.float64) @ query.astype(np.float64))
+                assert score >= threshold and abs(score - exact) <= 1e-5
+            assert len({k for k, _ in found}) == len(found)
+            assert [s for _, s in found] == sorted((s for _, s in found), reverse=True)
+        assert f"k{own}" in dict(view.search(rows[own], threshold, limit=100_000))
+    finally:
+        kernel.KERNEL = compiled
+
+
+@needs_kernel
+def test_damaged_cells_cost_a_miss_not_a_read_outside_the_matrix() -> None:
+    """Row numbers outside the view (negative, past ``n``, huge) are skipped; a size past a cell's arrays reads
+    what they hold, as numpy's slices do."""
+    rng = np.random.default_rng(21)
+    index, rows = large_group(rng, 64)
+    view = index.view()
+    for cell in index._cells:
+        cell.ids[: cell.size] = np.where(np.arange(cell.size) % 2, -5, 10**15)
+    for query in rows[:50]:
+        assert view.search(query, 0.5) == []
+    index._cells[0].ids[:] = 0
+    index._cells[0].size = len(index._cells[0].ids) + 1000
+    assert all(view.search(query, 0.5) in ([], [("k0", pytest.approx(float(rows[0] @ query), abs=1e-5))])
+               for query in rows)
+
+
+@needs_kernel
+def test_the_kernel_refuses_arrays_of_the_wrong_kind() -> None:
+    fast = kernel.KERNEL
+    assert fast is not None
+    full, q = np.zeros((4, 8), np.float32), np.zeros(8, np.float32)
+    with pytest.raises(TypeError, match="float32"):
+        fast.above(full.astype(np.float64), q, 4, 0.5)
+    with pytest.raises(ValueError, match="contiguous"):
+        fast.above(full.T, q, 4, 0.5)
+    with pytest.raises(ValueError, match="fit"):
+        fast.above(full, q, 5, 0.5)
+    with pytest.raises(ValueError, match="fit"):
+        fast.above(full, np.zeros(7, np.float32), 4, 0.5)
+    proj, cents = np.zeros((4, 8), np.float32), np.zeros((2, 4), np.float32)
+    with pytest.raises(TypeError):
+        fast.search(q, proj, cents, (), full, 4, 4, 0.5, 1, 2, 0.1, 8)  # cells: a list
+    with pytest.raises(ValueError, match="fit"):
+        fast.search(q, proj, cents, [None, None], full, 4, 4, 0.5, 65, 2, 0.1, 8)  # probes over the limit
+    with pytest.raises(AttributeError):
+        fast.search(q, proj, cents, [None, None], full, 4, 4, 0.5, 1, 2, 0.1, 8)  # not cells
+
+
+def test_the_numpy_form_runs_where_python_is_asked_for(monkeypatch: Any) -> None:
+    monkeypatch.setenv("RELAYKIT_PURE_PYTHON", "1")
+    assert kernel.load() is None
+
+
+def test_a_build_older_than_its_source_is_not_used(tmp_path: Path, monkeypatch: Any) -> None:
+    built = tmp_path / "_kernel.cpython-311-x86_64-linux-gnu.so"
+    built.write_bytes(b"not a library")
+    source = tmp_path / "_kernel.c"
+    source.write_text("/* edited */")
+    later = time.time() + 60
+    os.utime(source, (later, later))
+    monkeypatch.delenv("RELAYKIT_PURE_PYTHON", raising=False)
+    monkeypatch.setattr(kernel, "SOURCE", source)
+    monkeypatch.setattr(kernel, "built", lambda: built)
+    with pytest.warns(RuntimeWarning, match="make compile"):
+        assert kernel.load() is None
+
+
+def test_no_build_runs_numpy_quietly(monkeypatch: Any, recwarn: Any) -> None:
+    monkeypatch.delenv("RELAYKIT_PURE_PYTHON", raising=False)
+    monkeypatch.setattr(kernel, "built", lambda: None)
+    assert kernel.load() is None and not recwarn.list
+
+
+def test_ci_searches_with_the_compiled_kernel() -> None:
+    """CI installs with ``make install``, which compiles the C search too."""
+    if os.environ.get("CI") != "true":
+        pytest.skip("outside CI the install may be pure Python (no compiler, or `pip install -e .`)")
+    assert kernel.compiled() and kernel.KERNEL is index_module.kernel.KERNEL
+
+
+@needs_kernel
+def test_searches_without_the_gil_while_writers_add_rows() -> None:
+    """The compiled search gives the GIL up while it scores; writers meanwhile file rows into its cells, grow
+    them, grow the matrix and draw the cells again (the group doubles). Searches take their view under the lock
+    and search without it, as ``Cached`` does: none fails, and every hit names a row with its own score."""
+    import threading
+
+    rng = np.random.default_rng(33)
+    dim = 48
+    rows = unit_rows(rng, EXACT_BELOW * 5, dim)
+    index = GroupIndex()
+    index.add([f"k{i}" for i in range(EXACT_BELOW)], rows[:EXACT_BELOW])
+    lock, errors, searched = threading.Lock(), [], [0]
+    added = [EXACT_BELOW]
+
+    def writer() -> None:
+        try:
+            while True:
+                with lock:
+                    start = added[0]
+                    if start >= len(rows):
+                        return
+                    stop = min(len(rows), start + int(rng.integers(1, 40)))
+                    index.add([f"k{i}" for i in range(start, stop)], rows[start:stop])
+                    added[0] = stop
+        except Exception as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    def searcher(seed: int) -> None:
+        local = np.random.default_rng(seed)
+        try:
+            while added[0] < len(rows):
+                with lock:
+                    view = index.view()
+                    known = added[0]
+                i = int(local.integers(0, known))
+                for key, score in view.search(rows[i], 0.9, limit=50):
+                    exact = float(rows[int(key[1:])] @ rows[i])
+                    assert abs(score - exact) <= 1e-4, (key, score, exact)
+                searched[0] += 1
+        except Exception as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=writer), *(threading.Thread(target=searcher, args=(s,)) for s in range(3))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert not errors, errors[:3]
+    assert searched[0] > 50 and len(index) == len(rows)
