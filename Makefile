@@ -22,7 +22,8 @@ $(STAMP): pyproject.toml setup.py
 install: $(STAMP)
 
 # the hand-off reader and writer as C extension modules (mypyc, in place beside their source; about 5 minutes on
-# 2 cores); without a C compiler, or if it fails, they stay pure Python (relaykit.handoff.native)
+# 2 cores) and the semantic cache index's search (plain C, seconds); without a C compiler, or if it fails, they
+# stay pure Python (relaykit.handoff.native, relaykit.models.cache.kernel)
 compile:
 	RELAYKIT_COMPILE=1 $(PY) setup.py -q build_ext --inplace 2>&1 | grep -v -e 'warning: Treating generator' -e '^$$' || true
 

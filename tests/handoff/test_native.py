@@ -186,10 +186,21 @@ def _project_copy(tmp_path: Path) -> Path:
     return copy
 
 
-def _setup_step(tmp_path: Path, step: str) -> subprocess.CompletedProcess[str]:
-    """``SETUP``'s ``step`` run with RELAYKIT_COMPILE=1 in a copy of the project (its output folder: ``tmp_path``)."""
+def _setup_step(tmp_path: Path, step: str, kernel_source: str | None = None) -> subprocess.CompletedProcess[str]:
+    """``SETUP``'s ``step`` run with RELAYKIT_COMPILE=1 in a copy of the project (its output folder: ``tmp_path``;
+    the semantic index's C search replaced by ``kernel_source`` when given)."""
+    copy = _project_copy(tmp_path)
+    if kernel_source is not None:
+        (copy / KERNEL_C).write_text(kernel_source)
     return subprocess.run([sys.executable, "-c", SETUP, step, str(tmp_path)], capture_output=True, text=True,
-                          timeout=300, cwd=_project_copy(tmp_path), env={**os.environ, "RELAYKIT_COMPILE": "1"})
+                          timeout=300, cwd=copy, env={**os.environ, "RELAYKIT_COMPILE": "1"})
+
+
+KERNEL_C = Path("src", "relaykit", "models", "cache", "_kernel.c")
+
+
+def _kernel_builds(tmp_path: Path) -> list[Path]:
+    return list((tmp_path / "project" / KERNEL_C.parent).glob("_kernel.*"))
 
 
 @pytest.mark.parametrize("step", ["metadata", "build_ext"])
@@ -201,8 +212,17 @@ def test_mypyc_runs_when_extensions_are_built_not_for_metadata(tmp_path: Path, s
     if step == "metadata":
         assert "mypycify ran" not in run.stderr
         assert (tmp_path / run.stdout.split()[-1] / "METADATA").is_file()
-    else:  # mypyc stopped: the build goes on as pure Python, and says so
+    else:  # mypyc stopped: the build goes on as pure Python, and says so; the C search is built all the same
         assert "mypycify ran" in run.stderr and "runs as pure Python" in run.stderr
+        assert [p.suffix for p in _kernel_builds(tmp_path) if p.suffix != ".c"] == [".so"]
+
+
+def test_a_c_search_that_fails_to_compile_leaves_the_build_going(tmp_path: Path) -> None:
+    """The C search is a speed-up: when it does not compile, the build goes on (numpy searches) and says so."""
+    run = _setup_step(tmp_path, "build_ext", kernel_source="#include <Python.h>\nthis is not C;\n")
+    assert run.returncode == 0, run.stderr
+    assert "compiling the semantic index's C search failed" in run.stderr and "numpy runs it" in run.stderr
+    assert [p.suffix for p in _kernel_builds(tmp_path)] == [".c"]
 
 
 def test_a_build_rebuilds_every_module_extension(tmp_path: Path) -> None:
