@@ -5,7 +5,9 @@ writers (threads, own connection each, new requests every call) semantic vs exac
 times so that both see the same machine load. The semantic writers share the process's index of the file (as
 every cache of a process on one store and namespace does); a third set, with an index of its own each
 (``share_index=False``), is timed too. The semantic writers' time includes their query embedding (hashing
-embedder, timed on its own too), as a user's call would. Each round also says how long the exact and the semantic
+embedder, timed on its own too), as a user's call would. The index searches through its compiled C kernel
+where ``make install`` built it (the table says which form ran; ``RELAYKIT_PURE_PYTHON=1`` times the numpy
+form). Each round also says how long the exact and the semantic
 writers waited for the SQLite file's write lock (the process's writers to one file queue on it) and held it, per
 miss + store: with four threads on two cores a write's holder waits to get the GIL back, longest while the other
 threads run the semantic search.
@@ -39,7 +41,7 @@ from rich.table import Table
 from relaykit.embeddings import HashingEmbedder, open_embedder
 from relaykit.errors import ServerError
 from relaykit.models import ChatRequest
-from relaykit.models.cache import Cached, CacheEntry, CacheStore, MemoryStore
+from relaykit.models.cache import Cached, CacheEntry, CacheStore, MemoryStore, kernel
 from relaykit.models.cache.redis_store import RedisStore
 from relaykit.models.cache.sqlite import SQLiteStore
 from relaykit.models.fallback import FallbackChain
@@ -273,6 +275,8 @@ def bench_scale(size: int, lookups: int, dim: int) -> None:
     table = Table(title=f"semantic cache at {size} entries in one group (SQLite, hashing embedder {dim} dims)")
     for column in ("measure", "value"):
         table.add_column(column, justify="left" if column == "measure" else "right")
+    table.add_row("index search", "compiled (C, _kernel.c)" if kernel.compiled() else
+                  "numpy (the C search is not compiled: make compile)")
     table.add_row("index load (once)", f"{load_s * 1000:.0f} ms")
     table.add_row("semantic hit p50 / p95", f"{hit[0]:.2f} / {hit[1]:.2f} ms")
     table.add_row("paraphrases found (approximate search)", f"{recall:.1%}")
