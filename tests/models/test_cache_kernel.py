@@ -272,3 +272,53 @@ def test_searches_without_the_gil_while_writers_add_rows() -> None:
         thread.join(timeout=120)
     assert not errors, errors[:3]
     assert searched[0] > 50 and len(index) == len(rows)
+
+
+@needs_kernel
+@pytest.mark.parametrize("dim", [40, 384])
+def test_a_batch_is_filed_as_the_numpy_form_files_it(dim: int, monkeypatch: Any) -> None:
+    """The compiled filing of a batch (projection, its norm, the nearest cell) against numpy's, row for row."""
+    rng = np.random.default_rng(dim)
+    rows = unit_rows(rng, EXACT_BELOW * 2 + 3 * LOOSE, dim)
+    built = []
+    for form in ("kernel", "numpy"):
+        with monkeypatch.context() as patch:
+            if form == "numpy":
+                patch.setattr(kernel, "KERNEL", None)
+            index = GroupIndex()
+            index.add([f"k{i}" for i in range(EXACT_BELOW * 2)], rows[: EXACT_BELOW * 2])
+            index.view()
+            for i in range(EXACT_BELOW * 2, len(rows)):
+                index.add([f"k{i}"], rows[i: i + 1])
+            assert index.pending == 0
+            built.append(index)
+    fast, plain = built
+    new = slice(EXACT_BELOW * 2, len(rows))
+    assert np.allclose(fast._proj[new], plain._proj[new], atol=1e-5)
+    assert np.allclose(fast._norm2[new], plain._norm2[new], rtol=1e-5)
+    assert (fast._cell[new] == plain._cell[new]).mean() >= 0.99  # a near tie may fall either way
+    for cell in range(len(fast._cells)):
+        kept, expected = fast._cells[cell], plain._cells[cell]
+        assert set(kept.ids[: kept.size].tolist()) - set(expected.ids[: expected.size].tolist()) <= set(
+            np.flatnonzero(fast._cell[: len(rows)] != plain._cell[: len(rows)]).tolist())
+    for i in range(EXACT_BELOW * 2, len(rows), 7):
+        assert fast.search(rows[i], 0.99)[0][0] == f"k{i}"
+
+
+@needs_kernel
+def test_the_filing_call_refuses_arrays_that_do_not_fit() -> None:
+    fast = kernel.KERNEL
+    assert fast is not None
+    full, proj_t, cents = np.zeros((8, 16), np.float32), np.zeros((4, 16), np.float32), np.zeros((3, 4), np.float32)
+    proj, norm2, cell = np.zeros((8, 4), np.float32), np.zeros(8, np.float32), np.zeros(8, np.int16)
+    fast.file(full, 2, 8, proj_t, cents, proj, norm2, cell, 2)
+    with pytest.raises(ValueError, match="fit"):
+        fast.file(full, 2, 9, proj_t, cents, proj, norm2, cell, 2)
+    with pytest.raises(ValueError, match="fit"):
+        fast.file(full, 3, 2, proj_t, cents, proj, norm2, cell, 2)
+    with pytest.raises(TypeError, match="int16"):
+        fast.file(full, 0, 8, proj_t, cents, proj, norm2, cell.astype(np.int32), 2)
+    readonly = proj.copy()
+    readonly.setflags(write=False)
+    with pytest.raises(ValueError, match="read-only|writable"):
+        fast.file(full, 0, 8, proj_t, cents, readonly, norm2, cell, 2)

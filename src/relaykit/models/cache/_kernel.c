@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define KERNEL_VERSION 1 /* relaykit.models.cache.kernel refuses a build of another version */
+#define KERNEL_VERSION 2 /* relaykit.models.cache.kernel refuses a build of another version */
 #define MAX_PROBES 64
 #define RELEASE_WORK 32768 /* multiply-adds: below this a small group's scan keeps the GIL (a few microseconds) */
 
@@ -153,21 +153,27 @@ static void select_top(Hit *hits, Py_ssize_t count, Py_ssize_t k) {
 }
 
 /* A C-contiguous buffer of ``ndim`` dimensions whose items are ``itemsize`` bytes of kind ``kind`` ('f': float,
- * 'i': signed integer); on failure a Python error is set and -1 returned. */
-static int take(PyObject *obj, Py_buffer *view, int ndim, Py_ssize_t itemsize, char kind, const char *what) {
-    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
+ * 'i': signed integer), writable when ``flags`` asks (PyBUF_WRITABLE); on failure a Python error is set and -1
+ * returned. */
+static int take_as(PyObject *obj, Py_buffer *view, int ndim, Py_ssize_t itemsize, char kind, int flags,
+                   const char *what) {
+    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | flags) < 0) {
         return -1;
     }
     const char *format = view->format == NULL ? "B" : view->format;
     char last = format[strlen(format) - 1];
-    int kind_ok = kind == 'f' ? last == 'f' : (last == 'q' || last == 'l');
+    int kind_ok = kind == 'f' ? last == 'f' : (last == 'q' || last == 'l' || last == 'h');
     if (view->ndim != ndim || view->itemsize != itemsize || !kind_ok) {
-        PyErr_Format(PyExc_TypeError, "%s: expected a C-contiguous %d-dimensional array of %s", what, ndim,
-                     kind == 'f' ? "float32" : "int64");
+        PyErr_Format(PyExc_TypeError, "%s: expected a C-contiguous %d-dimensional array of %s%d", what, ndim,
+                     kind == 'f' ? "float" : "int", (int)(8 * itemsize));
         PyBuffer_Release(view);
         return -1;
     }
     return 0;
+}
+
+static int take(PyObject *obj, Py_buffer *view, int ndim, Py_ssize_t itemsize, char kind, const char *what) {
+    return take_as(obj, view, ndim, itemsize, kind, 0, what);
 }
 
 /* (row, similarity) pairs, most similar first */
@@ -414,9 +420,79 @@ done:
     return result;
 }
 
+/* see file_doc */
+WIDE static void file_rows(const float *full, Py_ssize_t dim, Py_ssize_t start, Py_ssize_t stop,
+                           const float *projection_t, Py_ssize_t pdim, const float *centroids, Py_ssize_t count_cells,
+                           float *proj, float *norm2, short *cell_of, Py_ssize_t filter_dim) {
+    for (Py_ssize_t r = start; r < stop; r++) {
+        float *p = proj + r * pdim;
+        matvec(projection_t, pdim, dim, full + r * dim, p);
+        norm2[r] = dot(p, p, filter_dim);
+        Py_ssize_t best = 0;
+        float best_score = 0.f;
+        for (Py_ssize_t c = 0; c < count_cells; c++) {
+            float score = dot(centroids + c * pdim, p, pdim);
+            if (c == 0 || score > best_score) {
+                best = c;
+                best_score = score;
+            }
+        }
+        cell_of[r] = (short)best;
+    }
+}
+
+PyDoc_STRVAR(file_doc,
+"file(full, start, stop, projection_t, centroids, proj, norm2, cell_of, filter_dim)\n\n"
+"A batch of new rows (index.GroupIndex._file_pending): for each row r in [start, stop), proj[r] = projection_t @\n"
+"full[r], norm2[r] = the squared norm of proj[r]'s first filter_dim dimensions, and cell_of[r] = the centroid\n"
+"nearest proj[r] (the first of equals), written in place.");
+
+static PyObject *file(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *full_obj, *proj_t_obj, *cent_obj, *proj_obj, *norm2_obj, *cell_obj;
+    Py_ssize_t start, stop, filter_dim;
+    if (!PyArg_ParseTuple(args, "OnnOOOOOn", &full_obj, &start, &stop, &proj_t_obj, &cent_obj, &proj_obj, &norm2_obj,
+                          &cell_obj, &filter_dim)) {
+        return NULL;
+    }
+    Py_buffer b[6];
+    int held = 0;
+    PyObject *result = NULL;
+    if (take(full_obj, &b[0], 2, 4, 'f', "full") < 0) goto done;
+    held = 1;
+    if (take(proj_t_obj, &b[1], 2, 4, 'f', "projection_t") < 0) goto done;
+    held = 2;
+    if (take(cent_obj, &b[2], 2, 4, 'f', "centroids") < 0) goto done;
+    held = 3;
+    if (take_as(proj_obj, &b[3], 2, 4, 'f', PyBUF_WRITABLE, "proj") < 0) goto done;
+    held = 4;
+    if (take_as(norm2_obj, &b[4], 1, 4, 'f', PyBUF_WRITABLE, "norm2") < 0) goto done;
+    held = 5;
+    if (take_as(cell_obj, &b[5], 1, 2, 'i', PyBUF_WRITABLE, "cell_of") < 0) goto done;
+    held = 6;
+    Py_ssize_t dim = b[0].shape[1], pdim = b[1].shape[0], count_cells = b[2].shape[0];
+    if (start < 0 || stop < start || stop > b[0].shape[0] || stop > b[3].shape[0] || stop > b[4].shape[0] ||
+        stop > b[5].shape[0] || b[1].shape[1] != dim || b[2].shape[1] != pdim || b[3].shape[1] != pdim ||
+        count_cells < 1 || count_cells > 32767 || filter_dim < 1 || filter_dim > pdim) {
+        PyErr_SetString(PyExc_ValueError, "file: the arrays' shapes or the rows do not fit together");
+        goto done;
+    }
+    Py_BEGIN_ALLOW_THREADS /* only the writer holding the index lock touches these rows */
+    file_rows((const float *)b[0].buf, dim, start, stop, (const float *)b[1].buf, pdim, (const float *)b[2].buf,
+              count_cells, (float *)b[3].buf, (float *)b[4].buf, (short *)b[5].buf, filter_dim);
+    Py_END_ALLOW_THREADS
+    result = Py_NewRef(Py_None);
+done:
+    for (int k = held - 1; k >= 0; k--) {
+        PyBuffer_Release(&b[k]);
+    }
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"above", above, METH_VARARGS, above_doc},
     {"search", search, METH_VARARGS, search_doc},
+    {"file", file, METH_VARARGS, file_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -244,12 +244,21 @@ class GroupIndex:
     def _file_pending(self) -> None:
         """Project the pending rows and file each under its nearest cell."""
         assert self._centroids is not None
-        rows = self._project_pending()
-        if not rows.size:
-            return
-        proj = self._proj[rows]
-        cells = np.argmax(products.matmul(proj, self._centroids), axis=1)
-        self._cell[rows] = cells
+        fast = kernel.KERNEL
+        if fast is not None and not self._moved:  # the usual batch, the tail: projected and placed in one call
+            start, stop = self._tail, len(self.keys)
+            fast.file(self._full, start, stop, self._projection_t, self._centroids, self._proj, self._norm2,
+                      self._cell, FILTER_DIM)
+            self._tail = stop
+            rows = np.arange(start, stop, dtype=np.int64)
+            proj, cells = self._proj[start: stop], self._cell[start: stop]
+        else:
+            rows = self._project_pending()
+            if not rows.size:
+                return
+            proj = self._proj[rows]
+            cells = np.argmax(products.matmul(proj, self._centroids), axis=1)
+            self._cell[rows] = cells
         extended = np.empty((len(rows), FILTER_DIM + 1), dtype=np.float32)
         extended[:, :FILTER_DIM] = proj[:, :FILTER_DIM]
         extended[:, FILTER_DIM] = self._norm2[rows] / 2.0

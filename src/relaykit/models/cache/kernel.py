@@ -22,7 +22,7 @@ from types import ModuleType
 
 from relaykit.settings import load_settings
 
-VERSION = 1
+VERSION = 2
 """The version of ``_kernel.c`` this module expects (its ``KERNEL_VERSION``)."""
 SOURCE = Path(__file__).with_name("_kernel.c")
 
