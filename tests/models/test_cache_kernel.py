@@ -320,5 +320,5 @@ def test_the_filing_call_refuses_arrays_that_do_not_fit() -> None:
         fast.file(full, 0, 8, proj_t, cents, proj, norm2, cell.astype(np.int32), 2)
     readonly = proj.copy()
     readonly.setflags(write=False)
-    with pytest.raises(ValueError, match="read-only|writable"):
+    with pytest.raises(ValueError, match="read-only"):
         fast.file(full, 0, 8, proj_t, cents, readonly, norm2, cell, 2)
