@@ -30,7 +30,8 @@ class Settings:
     timeout: float | None = None
     """Total seconds one model call may take (connect, headers and body), from ``RELAYKIT_TIMEOUT``."""
     pure_python: bool = False
-    """Run the hand-off reader's Python source even where it is compiled (``RELAYKIT_PURE_PYTHON=1``)."""
+    """Run the hand-off reader's Python source and the cache index's numpy search even where they are compiled
+    (``RELAYKIT_PURE_PYTHON=1``)."""
 
 
 def load_settings(environ: dict[str, str] | None = None) -> Settings:

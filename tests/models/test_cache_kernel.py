@@ -322,3 +322,18 @@ def test_the_filing_call_refuses_arrays_that_do_not_fit() -> None:
     readonly.setflags(write=False)
     with pytest.raises(ValueError, match="read-only"):
         fast.file(full, 0, 8, proj_t, cents, readonly, norm2, cell, 2)
+
+
+@needs_kernel
+@pytest.mark.parametrize("rerank", [1, 5, 40])
+def test_the_rerank_cut_keeps_the_same_nearest_candidates(rerank: int, monkeypatch: Any) -> None:
+    """Past ``RERANK`` candidates both forms keep the ones nearest in the filter dimensions (the kernel by a
+    selection, numpy by ``argpartition``); at threshold -1 every kept candidate is a hit, so the hits are the cut."""
+    rng = np.random.default_rng(rerank)
+    index, rows = large_group(rng, 64)
+    view = index.view()
+    monkeypatch.setattr(index_module, "RERANK", rerank)
+    for query in queries(rng, rows, 40):
+        found = dict(view.search(query, -1.0, limit=100_000))
+        assert len(found) == rerank
+        agree(numpy_search(view, query, -1.0, monkeypatch), found, -1.0)

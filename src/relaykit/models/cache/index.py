@@ -14,7 +14,9 @@ probability about one in a billion; the cells are chosen in all ``PROJECTED_DIM`
 time (one batch costs about what one row did). A missed candidate costs a miss, never a wrong answer: every
 hit is re-checked against the stored vector and the guards. The cells are drawn again whenever the group
 has doubled since they were drawn. A search reads a ``View`` of the index taken under its lock and runs
-without the lock (see ``View``).
+without the lock (see ``View``). Where ``make install`` compiled it, the search and the filing of a batch run as
+single C calls (``relaykit.models.cache.kernel``), the steps above unchanged; the numpy code here is their
+reference and their fallback.
 """
 
 from __future__ import annotations

@@ -2,9 +2,10 @@
 
 A search in numpy (``index.View``) is some forty small calls; with several writer threads on a few cores their
 Python overhead, not their arithmetic, is what a semantic miss costs over an exact one. The C form runs the same
-steps in one call that keeps the GIL, and gives the same candidates (its sums are taken in another order, so a
-similarity may differ in the last bits; every hit is checked again against the stored vector anyway). ``KERNEL``
-is that module, or ``None`` where the numpy form runs:
+steps in one call, with the GIL given up around its arithmetic, and gives the same candidates (its sums are taken
+in another order, so a similarity may differ in the last bits; every hit is checked again against the stored
+vector anyway); a batch of new rows is filed by one call too (``GroupIndex._file_pending``). ``KERNEL`` is that
+module, or ``None`` where the numpy form runs:
 
 - the package was installed without compiling (``pip install relaykit``: a pure-Python wheel),
 - ``RELAYKIT_PURE_PYTHON=1`` asks for the Python forms (as it does for the hand-off reader),
