@@ -13,17 +13,13 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_cache_index_cost import unit_rows
 
 from relaykit.models.cache import index as index_module
 from relaykit.models.cache import kernel
 from relaykit.models.cache.index import EXACT_BELOW, LOOSE, GroupIndex, View
 
 needs_kernel = pytest.mark.skipif(kernel.KERNEL is None, reason="the C search is not compiled here (make compile)")
-
-
-def unit_rows(rng: np.random.Generator, n: int, dim: int) -> np.ndarray:
-    rows = rng.standard_normal((n, dim)).astype(np.float32)
-    return rows / np.linalg.norm(rows, axis=1, keepdims=True)
 
 
 def numpy_search(view: View, query: np.ndarray, threshold: float, monkeypatch: Any) -> dict[str, float]:

@@ -25,7 +25,7 @@ import itertools
 import threading
 import weakref
 from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterable
 from typing import NamedTuple
 
 import numpy as np
@@ -350,15 +350,16 @@ class View(NamedTuple):
         n = self.n
         if n == 0 or query.size != self.full.shape[1]:
             return []
+        small = n < EXACT_BELOW or self.centroids is None  # scored exactly, every row
         fast = kernel.KERNEL  # the compiled search: the same steps in one call (see relaykit.models.cache.kernel)
-        if fast is not None and (self.pending is None or n < EXACT_BELOW or self.centroids is None):
+        if fast is not None and (small or self.pending is None):
             q = np.ascontiguousarray(query, dtype=np.float32).reshape(-1)
-            if n < EXACT_BELOW or self.centroids is None:
+            if small:
                 return self._pairs(fast.above(self.full, q, n, threshold), limit)
             return self._pairs(fast.search(q, self.projection_t, self.centroids, self.cells, self.full, n, self.tail,
                                            threshold, PROBES, FILTER_DIM, _bound(threshold), RERANK), limit)
         q = np.asarray(query, dtype=np.float32)
-        if n < EXACT_BELOW or self.centroids is None:  # a view of the live rows: scoring them copies nothing
+        if small:  # a view of the live rows: scoring them copies nothing
             sims = products.rowdot(self.full[:n], q)
             above = np.flatnonzero(sims >= threshold)
             return self._best(above, sims[above], limit)
@@ -386,8 +387,9 @@ class View(NamedTuple):
         rows, sims = (np.concatenate(parts) for parts in zip(*found))
         return self._best(rows, sims, limit)
 
-    def _pairs(self, found: list[tuple[int, float]], limit: int) -> list[tuple[str, float]]:
-        """The kernel's (row, similarity) pairs, most similar first, as (key, similarity) pairs (each key once)."""
+    def _pairs(self, found: Iterable[tuple[int, float]], limit: int) -> list[tuple[str, float]]:
+        """(row, similarity) pairs, most similar first, as up to ``limit`` (key, similarity) pairs, each key once (a
+        row filed while the search ran may come twice)."""
         out: dict[str, float] = {}
         keys = self.keys
         for row, similarity in found:
@@ -397,12 +399,9 @@ class View(NamedTuple):
         return list(out.items())
 
     def _best(self, rows: Ids, sims: Vectors, limit: int) -> list[tuple[str, float]]:
-        out: dict[str, float] = {}  # a row filed while this search ran may come twice
-        for i in np.argsort(-sims):
-            out.setdefault(self.keys[int(rows[i])], float(sims[i]))
-            if len(out) >= limit:
-                break
-        return list(out.items())
+        """``_pairs`` of numpy's rows and similarities, ordered here (read lazily: ``limit`` is usually reached
+        first)."""
+        return self._pairs(((int(rows[i]), float(sims[i])) for i in np.argsort(-sims)), limit)
 
     def _candidates(self, q: Vectors, threshold: float) -> Ids:
         """Rows filed in the cells nearest ``q`` whose projection lies within the bound (at most ``RERANK``,
