@@ -3,6 +3,7 @@ WAL checkpoints outside the write path, and the one-statement refresh of the SQL
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 from typing import Any
@@ -11,6 +12,7 @@ import numpy as np
 import pytest
 
 from relaykit.embeddings import HashingEmbedder
+from relaykit.models.base import ChatRequest
 from relaykit.models.cache import Cached, CacheEntry, MemoryStore
 from relaykit.models.cache import sqlite as sqlite_module
 from relaykit.models.cache.sqlite import SQLiteStore
@@ -122,7 +124,7 @@ def test_a_semantic_miss_reads_rows_of_two_columns(tmp_path: Path) -> None:
     assert empty[0] is None and empty[1][:2] == (0, []) and empty[1][3] == 7  # no counters row: version 0
     store.put(CacheEntry(key="k0", namespace="ns", group="g", response={"text": "a"}, created_at=time.time(),
                          query="q", vector=np.ones(4, dtype=np.float32)))
-    cursor = store._db.execute(sqlite_module.LOOKUP, ("ns", "g", 0, time.time(), "missing"))
+    cursor = store._db.execute(sqlite_module.LOOKUP, ("ns", "g", 0, time.time(), "missing", sqlite_module.NO_WRITER))
     assert len(cursor.description) == 2 and len(cursor.fetchall()) == 2
     assert store.lookup("missing", time.time(), "ns", "g", 0)[1][3] == 1  # the cursor: the version
 
@@ -188,3 +190,109 @@ def test_an_index_reset_while_its_rows_were_read_is_read_again(tmp_path: Path) -
     cached.complete("question 5 about the quarterly invoice batch")
     hit = cached.lookup("question 2 about the quarterly invoice batch please")
     assert hit is not None and cached.index.entries == 6
+
+
+def counting_lookups(store: SQLiteStore) -> list[list[str]]:
+    """The keys each of ``store``'s ``lookup`` calls read as the group's changes, recorded as they come."""
+    seen: list[list[str]] = []
+    inner = store.lookup
+
+    def lookup(*args: Any, **kwargs: Any) -> Any:
+        found = inner(*args, **kwargs)
+        seen.append(list(found[1][1]))
+        return found
+
+    store.lookup = lookup  # type: ignore[method-assign]
+    return seen
+
+
+def test_a_process_files_what_it_writes_and_never_reads_it_back(tmp_path: Path) -> None:
+    """A semantic cache on SQLite files the row it stores in its index as it stores it (tagged with the index's
+    writer): its reads of the group's changes leave its own rows out, and a paraphrase still hits."""
+    store = SQLiteStore(tmp_path / "c.sqlite")
+    cached = semantic(store)
+    reads = counting_lookups(store)
+    cached.complete("how many open tickets are in the support queue")  # the group's first read: every row
+    for i in range(5):
+        cached.complete(f"what is the weather in city number {i} today")
+    assert reads and all(keys == [] for keys in reads), reads  # six rows written, none read back
+    assert cached.index.entries == 6
+    hit = cached.complete("how many open tickets are in the support queue now")
+    assert hit.metadata.get("cache_mode") == "semantic"
+    tags = {row[0] for row in store._db.execute("SELECT writer FROM entries")}
+    assert tags == {cached.index.writer} and cached.index.writer.startswith(f"{os.getpid()}-")
+
+
+def test_another_index_reads_the_rows_a_writer_filed_itself(tmp_path: Path) -> None:
+    """Rows skipped by the index that wrote them are read by every other index: another process's (here an index
+    of its own, ``share_index=False``, the same thing to the store) and a store read that skips no writer."""
+    path = tmp_path / "c.sqlite"
+    writer = semantic(SQLiteStore(path))
+    writer.complete("how many open tickets are in the support queue")
+    reader = semantic(SQLiteStore(path), share_index=False)
+    reads = counting_lookups(reader.store)  # type: ignore[arg-type]
+    reader.complete("a question of another kind about the billing run")
+    writer.complete("is the nightly export job finished yet")
+    hit = reader.complete("how many open tickets are in the support queue now")
+    assert hit.metadata.get("cache_mode") == "semantic"
+    assert reads[1] == [writer.key(ChatRequest.of("is the nightly export job finished yet"))], reads
+    store = SQLiteStore(path)
+    assert len(store.refresh("default", writer.group(ChatRequest.of("x")), 0, time.time())[1]) == 3  # not the hit
+
+
+def test_an_evicted_group_reads_its_own_rows_again(tmp_path: Path) -> None:
+    """A group's index read anew (evicted, here by a bound of one group) reads every row, its own among them:
+    the skip starts only once the new index has read the group."""
+    store = SQLiteStore(tmp_path / "c.sqlite")
+    cached = semantic(store, index_groups=1)
+    first = [{"role": "system", "content": "you answer about tickets"}]
+    second = [{"role": "system", "content": "you answer about the weather"}]
+    cached.complete([*first, {"role": "user", "content": "how many open tickets are in the support queue"}])
+    cached.complete([*second, {"role": "user", "content": "will it rain in the city tomorrow"}])  # evicts the first
+    assert cached.index.groups == 1
+    hit = cached.complete([*first, {"role": "user", "content": "how many open tickets are in the support queue now"}])
+    assert hit.metadata.get("cache_mode") == "semantic"
+
+
+def test_a_forked_child_draws_a_writer_tag_of_its_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A child forked with the parent's index copies what the parent filed, but its own writes were never filed in
+    the parent's index: the child tags them with a tag of its own, so the parent reads them."""
+    from relaykit.models.cache import index as index_module
+
+    index = index_module.SemanticIndex()
+    parent = index.writer
+    assert index.writer == parent
+    monkeypatch.setattr(os, "getpid", lambda: 999_999_999)
+    child = index.writer
+    assert child != parent and child.startswith("999999999-") and index.writer == child
+    assert index_module.SemanticIndex().writer != child  # every index its own tag
+
+
+def test_older_cache_files_gain_the_writer_column_and_the_changes_index(tmp_path: Path) -> None:
+    """A file written before the writer tag: the column and the changes index are added when it opens, the old
+    index dropped, its untagged rows read by every index, and the skip served from the index alone."""
+    import sqlite3
+
+    path = tmp_path / "old.sqlite"
+    old = sqlite3.connect(path)
+    old.executescript(sqlite_module.SCHEMA)
+    old.execute("ALTER TABLE entries ADD COLUMN checksum TEXT")
+    old.execute("ALTER TABLE entries ADD COLUMN seq INTEGER NOT NULL DEFAULT 0")
+    old.execute("CREATE INDEX entries_seq ON entries (namespace, grp, seq)")
+    old.commit()
+    old.close()
+    store = SQLiteStore(path)
+    assert "writer" in {row[1] for row in store._db.execute("PRAGMA table_info(entries)")}
+    indexes = {row[1] for row in store._db.execute("PRAGMA index_list(entries)")}
+    assert "entries_changes" in indexes and "entries_seq" not in indexes
+    plan = " ".join(str(row[3]) for row in store._db.execute(
+        "EXPLAIN QUERY PLAN " + sqlite_module.LOOKUP, ("ns", "g", 0, 0.0, "k", "w")))
+    assert "entries_changes" in plan
+    store.put(CacheEntry(key="k0", namespace="ns", group="g", response={"text": "a"}, created_at=time.time(),
+                         query="q", vector=np.ones(4, dtype=np.float32)))
+    assert store.lookup("x", time.time(), "ns", "g", 0, "some-writer")[1][1] == ["k0"]  # untagged: read by all
+    store.put(CacheEntry(key="k1", namespace="ns", group="g", response={"text": "a"}, created_at=time.time(),
+                         query="q", vector=np.ones(4, dtype=np.float32)), writer="some-writer")
+    assert store.lookup("x", time.time(), "ns", "g", 0, "some-writer")[1][1] == ["k0"]
+    assert store.lookup("x", time.time(), "ns", "g", 0)[1][1] == ["k0", "k1"]
+    assert store.refresh("ns", "g", 0, time.time(), "some-writer")[1] == ["k0"]

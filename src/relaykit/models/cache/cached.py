@@ -213,6 +213,7 @@ class Cached(ModelWrapper):
         self.index = (shared_index((_scope(store), namespace), index_entries, index_groups, pin=store)
                       if share_index else SemanticIndex(index_entries, index_groups))
         self._index_lock = self.index.lock
+        self._tags = bool(getattr(store, "skips_writers", False))  # see _skipping
         self.key_name = key_name or model.name
         self._group_memo: dict[Hashable, str] = {}
 
@@ -267,7 +268,7 @@ class Cached(ModelWrapper):
         group, read = self._group(material, context), None
         lookup = getattr(self.store, "lookup", None)
         if lookup is not None:  # the exact entry and the group's changes: one statement on a miss (SQLite)
-            entry, read = self._read(group, lambda since: lookup(key, now, self.namespace, group, since))
+            entry, read = self._read(group, lambda since, skip: lookup(key, now, self.namespace, group, since, **skip))
         else:
             entry = self._safe(lambda: self.store.get(key, now))
         if entry is not None:
@@ -318,39 +319,49 @@ class Cached(ModelWrapper):
                 index = self._versioned(group, now)
                 view = None if index is None else index.view()
         else:
+            def changes(since: int, skip: dict[str, str]) -> Any:
+                return refresh(self.namespace, group, since, now, **skip)
+
             if read is None:  # the version and the changes in one call, read outside the lock (see _read)
-                read = self._read(group, lambda since: (None, refresh(self.namespace, group, since, now)))[1]
+                read = self._read(group, lambda since, skip: (None, changes(since, skip)))[1]
             with self._index_lock:
-                index = self._take_in(group, read, lambda since: refresh(self.namespace, group, since, now))
+                index = self._take_in(group, read, changes)
                 view = None if index is None else index.view()
         # searched outside the lock: the other threads take changes in meanwhile (see index.View)
         return [] if view is None else view.search(vector, self.threshold)
 
-    def _read(self, group: str, statement: Callable[[int], tuple[CacheEntry | None, Any]]) -> tuple[
+    def _skipping(self, index: GroupIndex) -> dict[str, str]:
+        """The keyword that leaves this process's own rows out of a read of the group's changes (``skip``), where
+        the store tags entries with their writer: ``_store`` files a row it wrote in the index itself. Only once
+        the group's index has read the group (its first read reads every row, those written before it existed
+        among them)."""
+        return {"skip": self.index.writer} if self._tags and index.version >= 0 else {}
+
+    def _read(self, group: str, statement: Callable[[int, dict[str, str]], tuple[CacheEntry | None, Any]]) -> tuple[
             CacheEntry | None, _Read]:
-        """Run ``statement(cursor)`` (a read of the group's changes since the index's cursor, maybe with an
-        exact lookup) outside the index lock: a statement gives the GIL up, and a thread that held the index
-        lock while it waited to get the GIL back stalled every other lookup."""
+        """Run ``statement(cursor, skip)`` (a read of the group's changes since the index's cursor, maybe with an
+        exact lookup; ``skip``: see ``_skipping``) outside the index lock: a statement gives the GIL up, and a
+        thread that held the index lock while it waited to get the GIL back stalled every other lookup."""
         seen = self.index.peek(group)  # no lock: one dictionary read (the lookup under the lock marks it used)
         if seen is None:
             with self._index_lock:
                 seen = self.index.group(group)
-        since, known = seen.cursor, seen.version
-        result = self._safe(lambda: statement(since))
+        since, known, skip = seen.cursor, seen.version, self._skipping(seen)
+        result = self._safe(lambda: statement(since, skip))
         entry, found = (None, None) if result is None else result
         return entry, _Read(seen, known, found)
 
-    def _take_in(self, group: str, read: _Read, refresh: Callable[[int], Any]) -> GroupIndex | None:
+    def _take_in(self, group: str, read: _Read, refresh: Callable[[int, dict[str, str]], Any]) -> GroupIndex | None:
         """The group's index with the changes of ``read`` taken in (under the index lock)."""
         index, known, found = self.index.group(group), read.known, read.found
         if index is not read.seen:  # evicted or reset meanwhile: read from its own cursor, under the lock (rare)
             known = index.version
-            found = self._safe(lambda: refresh(index.cursor))
+            found = self._safe(lambda: refresh(index.cursor, self._skipping(index)))
         if found is None:
             return None
         if found[0] < known:  # the store was replaced (not: another thread read a later version meanwhile)
             index = self.index.reset(group)
-            found = self._safe(lambda: refresh(0))
+            found = self._safe(lambda: refresh(0, {}))
             if found is None:
                 return index
         if found[3] <= index.cursor:  # another thread has taken in at least as much meanwhile
@@ -431,7 +442,25 @@ class Cached(ModelWrapper):
                       "completion_tokens": response.completion_tokens, "finish_reason": response.finish_reason},
             created_at=now, expires_at=None if self.ttl is None else now + self.ttl, query=query, vector=vector,
         )
-        self._safe(lambda: self.store.put(entry))
+        if not (self._tags and vector is not None):
+            self._safe(lambda: self.store.put(entry))
+            return
+        # tagged with this process's index, which files it now: the index's reads of the group's changes skip it
+        # (see _skipping). A put that fails leaves it unfiled here (at worst a miss later, never a wrong answer).
+        writer = self.index.writer
+        put: Callable[..., None] = self.store.put  # SQLiteStore.put(entry, writer)
+
+        def tagged() -> bool:
+            put(entry, writer)
+            return True
+
+        if self._safe(tagged) is None:
+            return
+        with self._index_lock:
+            index = self.index.peek(group)  # absent (evicted): its next load reads the entry with the rest
+            if index is not None:
+                index.add([key], vector.reshape(1, -1))
+                self.index.enforce()
 
     def _count(self, misses: int) -> None:
         self.stats.misses += misses

@@ -22,6 +22,8 @@ reference and their fallback.
 from __future__ import annotations
 
 import itertools
+import os
+import secrets
 import threading
 import weakref
 from collections import OrderedDict
@@ -447,6 +449,18 @@ class SemanticIndex:
         self._groups: OrderedDict[str, GroupIndex] = OrderedDict()
         self.lock = threading.Lock()  # held by whoever reads or updates the index (it is not thread-safe alone)
         self.pin: object = None  # see shared_index
+        self._writer = ("", -1)  # (token, the process it was drawn in): see ``writer``
+
+    @property
+    def writer(self) -> str:
+        """This index's writer tag in a store that keeps one per entry (``SQLiteStore.skips_writers``): the
+        entries its caches write are filed here as they are written, and its reads of a group's changes skip
+        them. Drawn again in a forked child, whose writes the parent's copy never filed."""
+        token, pid = self._writer
+        if pid != os.getpid():
+            token = f"{os.getpid()}-{secrets.token_hex(8)}"
+            self._writer = (token, os.getpid())
+        return token
 
     def group(self, name: str) -> GroupIndex:
         """The index of group ``name`` (created empty), marked most recently used."""

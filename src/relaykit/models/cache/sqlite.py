@@ -13,6 +13,8 @@ from contextlib import contextmanager, nullcontext, suppress
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from relaykit.embeddings.base import Vectors
 from relaykit.errors import UsageError
 from relaykit.models.cache.entry import CacheEntry, CacheStoreError, NamespaceStats
@@ -30,9 +32,11 @@ CREATE TABLE IF NOT EXISTS counters (
     saved_tokens INTEGER NOT NULL DEFAULT 0, version INTEGER NOT NULL DEFAULT 0);
 """
 # columns added after the first release: (name, declaration); added to older files when they open
-MIGRATIONS = [("checksum", "TEXT"), ("seq", "INTEGER NOT NULL DEFAULT 0")]
+MIGRATIONS = [("checksum", "TEXT"), ("seq", "INTEGER NOT NULL DEFAULT 0"), ("writer", "TEXT")]
 COLUMNS = "key, namespace, grp, response, query, vector, created_at, expires_at, checksum, seq"
-WRITTEN = "key, namespace, grp, response, query, vector, created_at, expires_at, checksum"
+# ``writer``: the semantic index of the process that wrote the entry and filed it there as it wrote it (NULL:
+# none did); that index's reads of the group's changes skip the entry (see ``LOOKUP``)
+WRITTEN = "key, namespace, grp, response, query, vector, created_at, expires_at, checksum, writer"
 # every insert takes its namespace's next version as its sequence number and bumps it, in one statement: a
 # write is one statement, so the write lock is never held while Python code runs between statements (with
 # several writer threads, a lock held across a wait for the GIL made every other writer back off and sleep)
@@ -44,21 +48,25 @@ END;
 """
 # the entry's sequence number: its namespace's version after this insert (the trigger above bumps it)
 NEXT_SEQ = "(SELECT coalesce((SELECT version FROM counters WHERE namespace = ?2), 0) + 1)"
-INSERT = f"INSERT OR REPLACE INTO entries ({WRITTEN}, seq) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, {NEXT_SEQ})"
+INSERT = (f"INSERT OR REPLACE INTO entries ({WRITTEN}, seq) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, "
+          f"{NEXT_SEQ})")
+NO_WRITER = ""  # what reads that skip no writer's rows pass (``writer IS NOT ''`` holds for every row)
 
 
-# the namespace's version (the row whose key is NULL: keys never are) and the group's live rows after a cursor
+# the namespace's version (the row whose key is NULL: keys never are) and the group's live rows after a cursor,
+# but those written by writer ?5
 REFRESH = """
 SELECT version, NULL, NULL FROM counters WHERE namespace = ?1
 UNION ALL
 SELECT * FROM (SELECT seq, key, vector FROM entries WHERE namespace = ?1 AND grp = ?2 AND seq > ?3
-               AND vector IS NOT NULL AND (expires_at IS NULL OR expires_at > ?4) ORDER BY seq)
+               AND vector IS NOT NULL AND (expires_at IS NULL OR expires_at > ?4) AND writer IS NOT ?5 ORDER BY seq)
 """
 # whether the key has an entry, and ``REFRESH``'s answer, in one statement, rows of two columns told apart by the
 # first one's type: (NULL, NULL) when the key has an entry (read then by ``get``); (the namespace's version, NULL),
 # always, the version an integer (0 without a counters row); then the group's live rows after the cursor as (key,
-# vector), a key being text, in order. The cursor to pass next time is the version: every entry's sequence number
-# is at most its namespace's version, and the statement reads both in one snapshot (see ``SQLiteStore.lookup``).
+# vector), a key being text, in order, but those written by writer ?6 (the reader's own: filed as they were
+# written). The cursor to pass next time is the version: every entry's sequence number is at most its namespace's
+# version, and the statement reads both in one snapshot (see ``SQLiteStore.lookup``).
 # Narrow rows on purpose: Python's sqlite3 (3.11) gives the GIL up and takes it back once per row and once per
 # column it reads, and among busy threads each of those is a chance to lose the GIL for another thread's whole
 # turn (the entry's ten columns padded with NULLs were most of a semantic miss's GIL hand-overs, 24 of 36; three
@@ -69,8 +77,10 @@ UNION ALL
 SELECT coalesce((SELECT version FROM counters WHERE namespace = ?1), 0), NULL
 UNION ALL
 SELECT * FROM (SELECT key, vector FROM entries WHERE namespace = ?1 AND grp = ?2 AND seq > ?3
-               AND vector IS NOT NULL AND (expires_at IS NULL OR expires_at > ?4) ORDER BY seq)
+               AND vector IS NOT NULL AND (expires_at IS NULL OR expires_at > ?4) AND writer IS NOT ?6 ORDER BY seq)
 """
+
+_NONE: Vectors = np.zeros((0, 0), dtype=np.float32)  # no new rows (GroupIndex.add takes no rows of any width)
 
 CHECKPOINT_EVERY = 256  # writes (of this process, to one file) between two WAL checkpoints
 WAL_LIMIT = 64 * 2**20
@@ -135,6 +145,10 @@ class SQLiteStore:
     """
 
     name = "sqlite"
+    skips_writers = True
+    """``put`` takes a ``writer`` to tag an entry with, and ``lookup`` / ``refresh`` a ``skip`` whose entries they
+    leave out: a process's semantic index files what its caches write as they write it, and never reads it back
+    (``Cached`` uses this where a store declares it)."""
 
     def __init__(self, path: str | Path, *, rebuild: bool = False, timeout_s: float = 10.0) -> None:
         self.path = Path(path)
@@ -176,7 +190,10 @@ class SQLiteStore:
             for column, declaration in MIGRATIONS:
                 if column not in have:
                     db.execute(f"ALTER TABLE entries ADD COLUMN {column} {declaration}")
-            db.execute("CREATE INDEX IF NOT EXISTS entries_seq ON entries (namespace, grp, seq)")
+            # a group's changes in order, with their writer: a read that skips its own writer's rows skips them
+            # in the index, without reading them from the table (the index before it lacked ``writer``)
+            db.execute("CREATE INDEX IF NOT EXISTS entries_changes ON entries (namespace, grp, seq, writer)")
+            db.execute("DROP INDEX IF EXISTS entries_seq")
             db.executescript(SEQUENCE_TRIGGER)
         except sqlite3.DatabaseError:
             db.close()
@@ -221,17 +238,19 @@ class SQLiteStore:
         names = ("key", "namespace", "group", "response", "query", "vector", "created_at", "expires_at", "checksum")
         return decode(self.name, dict(zip(names, row)))
 
-    def lookup(self, key: str, now: float, namespace: str, group: str,
-               since: int) -> tuple[CacheEntry | None, tuple[int, list[str], Vectors, int]]:
+    def lookup(self, key: str, now: float, namespace: str, group: str, since: int,
+               skip: str | None = None) -> tuple[CacheEntry | None, tuple[int, list[str], Vectors, int]]:
         """``get(key, now)`` and ``refresh(namespace, group, since, now)``: on a miss in one statement (a semantic
         lookup would otherwise run two, and with several writer threads each statement is one more wait for the
         GIL); a key with an entry reads it with ``get`` after (see ``LOOKUP``: a hit costs one more statement so
         that a miss reads two columns a row, not eleven). The cursor returned is the namespace's version (or
         ``since``, when larger): the statement read every live row of the group up to it, and a row left out
         (expired, or without a vector) is never read later either; in a file whose entries lack a counters row
-        (version 0) the rows after ``since`` are read again each time (``GroupIndex.add`` skips them)."""
+        (version 0) the rows after ``since`` are read again each time (``GroupIndex.add`` skips them). Rows
+        written by writer ``skip`` are left out (see ``skips_writers``)."""
         with self._guard() as db:
-            rows = db.execute(LOOKUP, (namespace, group, since, now, key)).fetchall()
+            rows = db.execute(LOOKUP, (namespace, group, since, now, key, NO_WRITER if skip is None else skip)
+                              ).fetchall()
         stored, version, cursor, keys, blobs = False, 0, since, [], []
         for first, second in rows:  # one pass: the entry's mark (at most once), the version row (once), new rows
             if first is None:
@@ -241,16 +260,18 @@ class SQLiteStore:
             else:
                 keys.append(str(first))
                 blobs.append(second)
-        return (self.get(key, now) if stored else None), (version, *decode_vectors(self.name, keys, blobs), cursor)
+        found = (version, *decode_vectors(self.name, keys, blobs), cursor) if keys else (version, [], _NONE, cursor)
+        return (self.get(key, now) if stored else None), found
 
-    def put(self, entry: CacheEntry) -> None:
-        self.put_many([entry])
+    def put(self, entry: CacheEntry, writer: str | None = None) -> None:
+        self.put_many([entry], writer)
 
-    def put_many(self, entries: list[CacheEntry]) -> None:
+    def put_many(self, entries: list[CacheEntry], writer: str | None = None) -> None:
         """Store entries atomically (one statement for one entry, one transaction for several); each gets the
-        namespace's next sequence number."""
+        namespace's next sequence number, and is tagged with ``writer`` (see ``skips_writers``)."""
         rows = [(entry.key, entry.namespace, entry.group, response_json, entry.query, blob or None, entry.created_at,
-                 entry.expires_at, digest) for entry in entries for response_json, blob, digest in [encode(entry)]]
+                 entry.expires_at, digest, writer) for entry in entries
+                for response_json, blob, digest in [encode(entry)]]
         with self._write() as db:
             if len(rows) == 1:
                 db.execute(INSERT, rows[0])
@@ -281,11 +302,13 @@ class SQLiteStore:
     def changes(self, namespace: str, group: str, since: int, now: float) -> tuple[list[str], Vectors, int]:
         return self.refresh(namespace, group, since, now)[1:]
 
-    def refresh(self, namespace: str, group: str, since: int, now: float) -> tuple[int, list[str], Vectors, int]:
+    def refresh(self, namespace: str, group: str, since: int, now: float,
+                skip: str | None = None) -> tuple[int, list[str], Vectors, int]:
         """The namespace's version and ``changes(...)`` read in one statement (a semantic lookup would otherwise
-        run two, and with several writer threads each statement is one more wait for the GIL)."""
+        run two, and with several writer threads each statement is one more wait for the GIL); rows written by
+        writer ``skip`` are left out (see ``skips_writers``)."""
         with self._guard() as db:
-            rows = db.execute(REFRESH, (namespace, group, since, now)).fetchall()
+            rows = db.execute(REFRESH, (namespace, group, since, now, NO_WRITER if skip is None else skip)).fetchall()
         version = next((int(r[0]) for r in rows if r[1] is None), 0)
         return self._changes(version, [r for r in rows if r[1] is not None], since)
 
