@@ -296,3 +296,34 @@ def test_older_cache_files_gain_the_writer_column_and_the_changes_index(tmp_path
     assert store.lookup("x", time.time(), "ns", "g", 0, "some-writer")[1][1] == ["k0"]
     assert store.lookup("x", time.time(), "ns", "g", 0)[1][1] == ["k0", "k1"]
     assert store.refresh("ns", "g", 0, time.time(), "some-writer")[1] == ["k0"]
+
+
+OTHER_PROCESS = """
+import sys
+from relaykit.embeddings import HashingEmbedder
+from relaykit.models.cache import Cached
+from relaykit.models.cache.sqlite import SQLiteStore
+from relaykit.testing import ScriptedModel
+cached = Cached(ScriptedModel(lambda r: "answer"), SQLiteStore(sys.argv[1]), mode="semantic",
+                embedder=HashingEmbedder(), threshold=0.8)
+hit = cached.complete("how many open tickets are in the support queue now")
+print(hit.metadata.get("cache_mode"), cached.index.writer)
+cached.complete("is the nightly export job finished yet")
+"""
+
+
+def test_two_processes_read_each_others_rows(tmp_path: Path) -> None:
+    """Each process skips only its own rows: a row this process wrote is found by another process, and the row
+    that process wrote is read here by an index that had already read the group."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "c.sqlite"
+    cached = semantic(SQLiteStore(path))
+    cached.complete("how many open tickets are in the support queue")
+    done = subprocess.run([sys.executable, "-c", OTHER_PROCESS, str(path)], capture_output=True, text=True,
+                          timeout=120, check=True)
+    mode, other = done.stdout.split()
+    assert mode == "semantic" and other != cached.index.writer
+    hit = cached.complete("is the nightly export job finished yet please")
+    assert hit.metadata.get("cache_mode") == "semantic"
