@@ -275,7 +275,9 @@ def bench_scale(size: int, lookups: int, dim: int) -> None:
     table = Table(title=f"semantic cache at {size} entries in one group (SQLite, hashing embedder {dim} dims)")
     for column in ("measure", "value"):
         table.add_column(column, justify="left" if column == "measure" else "right")
-    table.add_row("index search", "compiled (C, _kernel.c)" if kernel.compiled() else
+    gil = "" if kernel.KERNEL is None else (", the GIL given up around its arithmetic" if kernel.KERNEL.releases()
+                                            else ", the GIL kept (the process may run on one CPU)")
+    table.add_row("index search", f"compiled (C, _kernel.c){gil}" if kernel.compiled() else
                   "numpy (the C search is not compiled: make compile)")
     table.add_row("index load (once)", f"{load_s * 1000:.0f} ms")
     table.add_row("semantic hit p50 / p95", f"{hit[0]:.2f} / {hit[1]:.2f} ms")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,20 @@ from relaykit.models.cache import kernel
 from relaykit.models.cache.index import EXACT_BELOW, LOOSE, GroupIndex, View
 
 needs_kernel = pytest.mark.skipif(kernel.KERNEL is None, reason="the C search is not compiled here (make compile)")
+
+
+@pytest.fixture(params=[True, False], ids=["gil-given-up", "gil-kept"])
+def release(request: Any) -> Iterator[bool]:
+    """The kernel giving the GIL up around its arithmetic (as on several CPUs) or keeping it (on one)."""
+    if kernel.KERNEL is None:
+        yield request.param
+        return
+    before = kernel.KERNEL.releases()
+    kernel.KERNEL.set_release(request.param)
+    try:
+        yield request.param
+    finally:
+        kernel.KERNEL.set_release(before)
 
 
 def numpy_search(view: View, query: np.ndarray, threshold: float, monkeypatch: Any) -> dict[str, float]:
@@ -63,7 +78,7 @@ def queries(rng: np.random.Generator, rows: np.ndarray, count: int) -> list[np.n
 @needs_kernel
 @pytest.mark.parametrize("extra", [0, LOOSE + 7])
 @pytest.mark.parametrize("dim", [64, 384])
-def test_a_large_group_finds_what_the_numpy_search_finds(dim: int, extra: int, monkeypatch: Any) -> None:
+def test_a_large_group_finds_what_the_numpy_search_finds(dim: int, extra: int, monkeypatch: Any, release: bool) -> None:
     rng = np.random.default_rng(dim + extra)
     index, rows = large_group(rng, dim, extra)
     view = index.view()
@@ -78,7 +93,7 @@ def test_a_large_group_finds_what_the_numpy_search_finds(dim: int, extra: int, m
 
 
 @needs_kernel
-def test_a_small_group_scores_every_row_as_numpy_does(monkeypatch: Any) -> None:
+def test_a_small_group_scores_every_row_as_numpy_does(monkeypatch: Any, release: bool) -> None:
     rng = np.random.default_rng(5)
     rows = unit_rows(rng, EXACT_BELOW - 1, 96)
     index = GroupIndex()
@@ -205,6 +220,25 @@ def test_a_build_older_than_its_source_is_not_used(tmp_path: Path, monkeypatch: 
         assert kernel.load() is None
 
 
+@needs_kernel
+@pytest.mark.parametrize(("cpus", "gives_up"), [({0}, False), ({0, 1}, True), ({3, 5, 7}, True)])
+def test_on_one_cpu_the_kernel_keeps_the_gil(cpus: set[int], gives_up: bool, monkeypatch: Any) -> None:
+    """Where the process may run on one CPU only, giving the GIL up buys no parallel work, only thread switches:
+    the loader tells the kernel to keep it there, and to give it up on more."""
+    assert kernel.KERNEL is not None
+    before = kernel.KERNEL.releases()
+    monkeypatch.delenv("RELAYKIT_PURE_PYTHON", raising=False)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: cpus)
+    try:
+        loaded = kernel.load()
+        assert loaded is kernel.KERNEL and kernel.cpus() == len(cpus) and loaded.releases() is gives_up
+    finally:
+        kernel.KERNEL.set_release(before)
+    with pytest.raises(ValueError):
+        kernel.KERNEL.set_release(np.array([1, 2]))  # no truth value: refused, the setting unchanged
+    assert kernel.KERNEL.releases() is before
+
+
 def test_no_build_runs_numpy_quietly(monkeypatch: Any, recwarn: Any) -> None:
     monkeypatch.delenv("RELAYKIT_PURE_PYTHON", raising=False)
     monkeypatch.setattr(kernel, "built", lambda: None)
@@ -273,7 +307,7 @@ def test_searches_without_the_gil_while_writers_add_rows() -> None:
 
 @needs_kernel
 @pytest.mark.parametrize("dim", [40, 384])
-def test_a_batch_is_filed_as_the_numpy_form_files_it(dim: int, monkeypatch: Any) -> None:
+def test_a_batch_is_filed_as_the_numpy_form_files_it(dim: int, monkeypatch: Any, release: bool) -> None:
     """The compiled filing of a batch (projection, its norm, the nearest cell) against numpy's, row for row."""
     rng = np.random.default_rng(dim)
     rows = unit_rows(rng, EXACT_BELOW * 2 + 3 * LOOSE, dim)

@@ -11,19 +11,24 @@ module, or ``None`` where the numpy form runs:
 - ``RELAYKIT_PURE_PYTHON=1`` asks for the Python forms (as it does for the hand-off reader),
 - the build is older than ``_kernel.c`` (an edited checkout: a warning says to run ``make compile``), or it was
   built from another version of the C file.
+
+Where the process may run on one CPU only (``os.sched_getaffinity``: a pinned process, a one-CPU cpuset), the kernel
+keeps the GIL through its arithmetic (``KERNEL.set_release(False)``): with no other core to run another thread
+meanwhile, giving it up only adds thread switches.
 """
 
 from __future__ import annotations
 
 import importlib
 import importlib.machinery
+import os
 import warnings
 from pathlib import Path
 from types import ModuleType
 
 from relaykit.settings import load_settings
 
-VERSION = 2
+VERSION = 3
 """The version of ``_kernel.c`` this module expects (its ``KERNEL_VERSION``)."""
 SOURCE = Path(__file__).with_name("_kernel.c")
 
@@ -57,7 +62,16 @@ def load() -> ModuleType | None:
         return None
     if getattr(module, "VERSION", None) != VERSION:
         return None
+    module.set_release(cpus() > 1)
     return module
+
+
+def cpus() -> int:
+    """The CPUs this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not on Linux
+        return os.cpu_count() or 1
 
 
 KERNEL = load()
@@ -68,4 +82,4 @@ def compiled() -> bool:
     return KERNEL is not None
 
 
-__all__ = ["KERNEL", "SOURCE", "VERSION", "built", "compiled", "load"]
+__all__ = ["KERNEL", "SOURCE", "VERSION", "built", "compiled", "cpus", "load"]
