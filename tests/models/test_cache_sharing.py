@@ -327,3 +327,23 @@ def test_two_processes_read_each_others_rows(tmp_path: Path) -> None:
     assert mode == "semantic" and other != cached.index.writer
     hit = cached.complete("is the nightly export job finished yet please")
     assert hit.metadata.get("cache_mode") == "semantic"
+
+
+class PlainSQLiteStore(SQLiteStore):
+    """A subclass whose ``put`` takes no writer: it says so, and ``Cached`` neither tags nor skips."""
+
+    skips_writers = False
+
+    def put(self, entry: CacheEntry) -> None:  # type: ignore[override]
+        super().put(entry)
+
+
+def test_a_store_that_does_not_skip_writers_is_read_back_as_before(tmp_path: Path) -> None:
+    store = PlainSQLiteStore(tmp_path / "c.sqlite")
+    cached = semantic(store)
+    reads = counting_lookups(store)
+    cached.complete("how many open tickets are in the support queue")
+    cached.complete("is the nightly export job finished yet")
+    assert len(reads[1]) == 1  # the first row, read back from the store
+    assert cached.complete("is the nightly export job finished yet please").metadata.get("cache_mode") == "semantic"
+    assert {row[0] for row in store._db.execute("SELECT writer FROM entries")} == {None}

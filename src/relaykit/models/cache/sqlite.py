@@ -81,6 +81,7 @@ SELECT * FROM (SELECT key, vector FROM entries WHERE namespace = ?1 AND grp = ?2
 """
 
 _NONE: Vectors = np.zeros((0, 0), dtype=np.float32)  # no new rows (GroupIndex.add takes no rows of any width)
+_NONE.flags.writeable = False
 
 CHECKPOINT_EVERY = 256  # writes (of this process, to one file) between two WAL checkpoints
 WAL_LIMIT = 64 * 2**20
@@ -148,7 +149,8 @@ class SQLiteStore:
     skips_writers = True
     """``put`` takes a ``writer`` to tag an entry with, and ``lookup`` / ``refresh`` a ``skip`` whose entries they
     leave out: a process's semantic index files what its caches write as they write it, and never reads it back
-    (``Cached`` uses this where a store declares it)."""
+    (``Cached`` uses this where a store declares it; a subclass that overrides ``put``, ``lookup`` or ``refresh``
+    without those arguments sets it to False)."""
 
     def __init__(self, path: str | Path, *, rebuild: bool = False, timeout_s: float = 10.0) -> None:
         self.path = Path(path)
