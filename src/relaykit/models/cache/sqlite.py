@@ -13,8 +13,6 @@ from contextlib import contextmanager, nullcontext, suppress
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from relaykit.embeddings.base import Vectors
 from relaykit.errors import UsageError
 from relaykit.models.cache.entry import CacheEntry, CacheStoreError, NamespaceStats
@@ -79,9 +77,6 @@ UNION ALL
 SELECT * FROM (SELECT key, vector FROM entries WHERE namespace = ?1 AND grp = ?2 AND seq > ?3
                AND vector IS NOT NULL AND (expires_at IS NULL OR expires_at > ?4) AND writer IS NOT ?6 ORDER BY seq)
 """
-
-_NONE: Vectors = np.zeros((0, 0), dtype=np.float32)  # no new rows (GroupIndex.add takes no rows of any width)
-_NONE.flags.writeable = False
 
 CHECKPOINT_EVERY = 256  # writes (of this process, to one file) between two WAL checkpoints
 WAL_LIMIT = 64 * 2**20
@@ -262,8 +257,7 @@ class SQLiteStore:
             else:
                 keys.append(str(first))
                 blobs.append(second)
-        found = (version, *decode_vectors(self.name, keys, blobs), cursor) if keys else (version, [], _NONE, cursor)
-        return (self.get(key, now) if stored else None), found
+        return (self.get(key, now) if stored else None), (version, *decode_vectors(self.name, keys, blobs), cursor)
 
     def put(self, entry: CacheEntry, writer: str | None = None) -> None:
         self.put_many([entry], writer)

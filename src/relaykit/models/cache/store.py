@@ -92,6 +92,8 @@ def decode_vectors(store: str, keys: list[str], blobs: list[bytes]) -> tuple[lis
     """Keys and one matrix of the float32 vectors stored as ``blobs``: in one pass when every blob has the
     same length and holds finite numbers (the usual case), else blob by blob, the damaged ones warned about
     and dropped."""
+    if not blobs:  # the usual read of a group's changes: nothing new
+        return keys, stack([])
     sizes = {len(blob) for blob in blobs}
     if len(sizes) == 1 and (size := sizes.pop()) and size % 4 == 0:
         joined = bytearray().join(blobs)  # writable, like the matrix the blob-by-blob path builds
