@@ -464,6 +464,15 @@ def minimum_budget(t: Trajectory, encoding: str = "o200k_base") -> int:
     return cost.total(floor) - cost.messages(obs) + cost.messages(_bare(m, cost, encoding) for m in obs)
 
 
+def minimum_history(t: Trajectory, encoding: str = "o200k_base") -> Trajectory:
+    """What :func:`minimum_budget` counts: system, task, pending turn and the current step with its observation
+    cut to the bare marker (no past step)."""
+    if not t.steps:
+        return t.with_steps(())
+    cost, current = Cost(t.form, encoding), t.steps[-1]
+    return t.with_steps([replace(current, observation=tuple(_bare(m, cost, encoding) for m in current.observation))])
+
+
 def _bare(m: Msg, cost: Cost, encoding: str) -> Msg:
     """The message with its content cut to the bare marker (unchanged if that would not be shorter)."""
     if not _shortenable(m):
@@ -476,4 +485,5 @@ def _shortenable(m: Msg) -> bool:
     return isinstance(m.get("content"), str) and bool(m["content"])
 
 
-__all__ = ["MARKER", "BudgetTooSmall", "block_share", "fit", "marker", "minimum_budget", "resolve_budget", "shorten"]
+__all__ = ["MARKER", "BudgetTooSmall", "block_share", "fit", "marker", "minimum_budget", "minimum_history",
+           "resolve_budget", "shorten"]

@@ -108,3 +108,63 @@ def test_the_miss_diagnostic_says_where_a_lost_word_was() -> None:
     assert lost == [("stage 1", "other step", "dropped")]
     assert misses(msgs, frozenset({"box1"}), "recency", "1%") == []  # infeasible: nothing to say
     assert misses(msgs, frozenset({"box5"}), "agora", "50%") == []  # the current observation is kept
+
+
+def _rooms() -> list[dict[str, str]]:
+    msgs = [{"role": "system", "content": "Agent."}, {"role": "user", "content": "Find the coin in the hall-box."}]
+    for i in range(6):
+        msgs += [{"role": "assistant", "content": f"go to room{i}"},
+                 {"role": "user", "content": f"You are in room{i}. There is a box{i} here. " * 5}]
+    return msgs
+
+
+def test_the_ceiling_keeps_the_minimal_history_free_and_fits_the_rest_cheapest_first() -> None:
+    from relaykit.bench.trajectory.decisions import ceiling
+    from relaykit.tokens import count
+    from relaykit.trajectory import parse
+    from relaykit.trajectory.budget import minimum_budget
+
+    t = parse(_rooms())
+    low = minimum_budget(t)
+    target = frozenset({"room5", "hall", "box1", "box2", "box3"})  # the current action and the task hold two
+    cost = count(" box1")
+    exact = ceiling(t, target, low, low)
+    assert exact["hits"] == 2 and exact["tokens_out"] == low and exact["within"]
+    assert ceiling(t, target, low + cost, low)["hits"] == 3
+    assert ceiling(t, target, low + 3 * cost - 1, low)["hits"] == 4  # a word that does not fit is not counted
+    assert ceiling(t, target, low + 3 * cost, low)["hits"] == 5
+    short = ceiling(t, target, low - 1, low)
+    assert short["error"] == "BudgetTooSmall" and short["stated_minimum"] == low and short["hits"] == 0
+
+
+def test_no_method_beats_the_ceiling_on_any_case() -> None:
+    msgs, words = _rooms(), frozenset({"box0", "box1", "box2", "box3", "box4", "room1", "room3", "coin", "hall"})
+    for budget in ("35%", "50%", "70%", "100%"):
+        bound = case(msgs, words, "ceiling", budget)
+        assert bound["feasible"] and bound["valid"] and bound["within"]
+        for label in ("agora", "recency-digest", "floor-digest", "obs-mask", "recency", "head-tail", "truncate"):
+            row = case(msgs, words, label, budget)
+            assert row["hits"] <= bound["hits"], (label, budget)
+
+
+def test_the_ceiling_is_a_row_of_the_lab_but_not_a_method_to_diagnose() -> None:
+    from relaykit.bench.trajectory.decisions import CEILING, DEFAULT_METHODS
+    from relaykit.bench.trajectory.decisions_misses import miss_table
+
+    assert CEILING in DEFAULT_METHODS
+    with pytest.raises(UsageError, match="ceiling"):
+        miss_table(["fake"], CEILING, ["30%"], 1, 105)
+
+
+def test_the_ceiling_row_of_a_run_bounds_the_methods_and_leaves_all_words_recall_empty(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from relaykit.bench.trajectory.decisions_report import cells
+
+    store = RunStore(tmp_path / "runs.sqlite")
+    cfg = DecisionConfig(envs=("fake",), methods=("agora", "recency", "ceiling"), budgets=("30%", "50%"), episodes=2)
+    rows = {(r["budget"], r["method"]): r for r in summarize(store.results(run_decisions(cfg, store)))}
+    for budget in cfg.budgets:
+        bound = rows[(budget, "ceiling")]
+        assert bound["word_recall"] != bound["word_recall"] and cells(bound)[8] == "—"  # NaN: not a bound there
+        assert bound["feasible"] == rows[(budget, "agora")]["feasible"]
+        if bound["feasible"]:
+            assert bound["recall"] >= max(rows[(budget, m)]["recall"] for m in ("agora", "recency"))

@@ -17,8 +17,9 @@ import argparse
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from relaykit.bench.trajectory.decisions import VARIANTS, DecisionConfig, check_methods, entities
+from relaykit.bench.trajectory.decisions import CEILING, VARIANTS, DecisionConfig, check_methods, entities
 from relaykit.bench.trajectory.envs import Episode, episode_messages, open_env
+from relaykit.errors import UsageError
 from relaykit.trajectory import BudgetTooSmall, compress_trajectory, parse
 from relaykit.trajectory.budget import minimum_budget
 from relaykit.trajectory.features import words
@@ -71,6 +72,8 @@ def miss_table(envs: Iterable[str], label: str, budgets: Sequence[str], episodes
                min_step: int = 3) -> Counter[tuple[str, str, str, str, str]]:
     """(budget, environment, path, where, what happened) -> missed entity words."""
     check_methods([label])
+    if label == CEILING:
+        raise UsageError(f"{CEILING!r} is a bound, not a method: it loses nothing it could keep; name a method")
     table: Counter[tuple[str, str, str, str, str]] = Counter()
     for env in envs:
         for episode in open_env(env).episodes(episodes, seed):
