@@ -191,8 +191,8 @@ def bench_trajectory(
     policy: str | None = typer.Option(None, "--policy", help="A model spec (e.g. local) to play episodes with."),
     methods: list[str] = typer.Option(None, "--methods", help="Methods, comma-separated or repeated (default: "
                                       "none, agora, floor, truncate, obs-mask, selective-context; with "
-                                      "--decision-points: agora, its ablations and the recency / head-tail "
-                                      "baselines)."),
+                                      "--decision-points: agora, its ablations, the recency / head-tail "
+                                      "baselines and 'ceiling', a bound on what any method could keep)."),
     episodes: int = typer.Option(5, "--episodes", min=1),
     keep: float = typer.Option(0.3, "--keep"),
     dropped: str = typer.Option("remove", "--dropped", help="remove or placeholder."),

@@ -81,6 +81,9 @@ METRICS = (
     "entity recall: share of the entities the gold action names (tool-call argument values, a text command's "
     "words after its verb) that the history mentioned and the compressed history still holds.",
     "all-words recall: the same over every content word of the gold action.",
+    "ceiling (a row, not a method): an optimistic bound on entity recall. The history every output must hold "
+    "keeps its words for free; the rest of the budget takes the other target words cheapest first, each at "
+    "its own tokens, with nothing for a container. A method's gap to it is the most better choices could win.",
     "size / input: tokens out / tokens in over feasible cases (below 1 = smaller).",
     "clear BudgetTooSmall: share of infeasible cases that raised BudgetTooSmall with the right minimum.",
 )
