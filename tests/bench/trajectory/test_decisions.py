@@ -77,6 +77,8 @@ def test_cli_decision_points_json(tmp_path, capsys) -> None:  # type: ignore[no-
     out, _ = capsys.readouterr()
     data = json.loads(out)
     assert info.value.code in (0, None) and len(data["rows"]) == 4 and data["config"]["seed"] == 105
+    assert [(r["budget"], r["method"]) for r in data["by_spare_tokens"]] == [(r["budget"], r["method"])
+                                                                             for r in data["rows"]]
     proc = subprocess.run([sys.executable, "-m", "relaykit.cli.app", "report", data["run_id"], "--store", db],
                           capture_output=True, text=True, check=False)
     assert proc.returncode == 0 and "decision points" in proc.stdout
@@ -168,3 +170,30 @@ def test_the_ceiling_row_of_a_run_bounds_the_methods_and_leaves_all_words_recall
         assert bound["feasible"] == rows[(budget, "agora")]["feasible"]
         if bound["feasible"]:
             assert bound["recall"] >= max(rows[(budget, m)]["recall"] for m in ("agora", "recency"))
+
+
+def test_recall_by_spare_tokens_bins_every_scored_case_once(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from relaykit.bench.trajectory.decisions_report import SPARE_BINS, by_spare, spare_cells
+
+    store = RunStore(tmp_path / "runs.sqlite")
+    cfg = DecisionConfig(envs=("fake",), methods=("agora", "ceiling"), budgets=("30%", "50%", "90%"), episodes=2)
+    run_id = run_decisions(cfg, store)
+    results = store.results(run_id)
+    binned = by_spare(results)
+    assert len(binned) == len(cfg.budgets) * len(cfg.methods)
+    for row in binned:
+        cases = [c for u in results.values() if (u["budget"], u["method"]) == (row["budget"], row["method"])
+                 for c in u["cases"] if c["feasible"] and c["needed"]]
+        assert sum(b["cases"] for b in row["bins"].values()) == len(cases) and len(row["bins"]) == len(SPARE_BINS)
+        for label, b in row["bins"].items():
+            lo = int(label.rstrip("+").split("-")[0])
+            inside = [c for c in cases if c["budget_tokens"] - c["minimum"] >= lo]
+            assert b["cases"] <= len(inside)
+            if b["cases"] == 0:
+                assert b["recall"] != b["recall"]  # NaN, shown as a dash
+        assert len(spare_cells(row)) == 3 + len(SPARE_BINS)
+    assert any(b["cases"] for row in binned for b in row["bins"].values())
+    page = html_report(store, store.get_run(run_id))
+    assert "tokens the budget leaves above the minimum" in page
+    data = report_for(store.get_run(run_id)).to_json(store, store.get_run(run_id))
+    assert data["summary"]["by_spare_tokens"][0]["bins"].keys() == binned[0]["bins"].keys()

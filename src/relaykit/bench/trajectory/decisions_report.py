@@ -41,6 +41,39 @@ def summarize(results: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
     return rows
 
 
+SPARE_BINS = ((0, 10), (10, 25), (25, 50), (50, 100), (100, None))
+"""Tokens a feasible case's budget leaves above its minimum (the history every output must hold): the bins of
+:func:`by_spare`."""
+
+
+def _bin(lo: int, hi: int | None) -> str:
+    return f"{lo}+" if hi is None else f"{lo}-{hi - 1}"
+
+
+def by_spare(results: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    """Entity recall per (split, budget, method) and per bin of spare tokens (budget - minimum) of the feasible
+    cases with entities: where a method loses, beside the ceiling's bound. ``bins`` maps a bin's label to
+    ``{"cases": n, "recall": r}`` (``r`` NaN when ``n`` is 0)."""
+    groups: dict[tuple[str, str, str], list[dict[str, Any]]] = defaultdict(list)
+    for unit in results.values():
+        groups[(unit["split"], unit["budget"], unit["method"])].extend(
+            c for c in unit["cases"] if c["feasible"] and c["needed"])
+    rows = []
+    for (split, budget, method), cases in sorted(groups.items()):
+        bins = {}
+        for lo, hi in SPARE_BINS:
+            inside = [c for c in cases if lo <= c["budget_tokens"] - c["minimum"] and (
+                hi is None or c["budget_tokens"] - c["minimum"] < hi)]
+            bins[_bin(lo, hi)] = {"cases": len(inside), "recall": _mean([c["hits"] / c["needed"] for c in inside])}
+        rows.append({"split": split, "budget": budget, "method": method, "bins": bins})
+    return rows
+
+
+def spare_cells(row: dict[str, Any]) -> list[str]:
+    return [row["split"], row["budget"], row["method"],
+            *(f"{_fmt(b['recall'])} ({b['cases']})" for b in row["bins"].values())]
+
+
 def _share(cases: list[dict[str, Any]], test: Any) -> float:
     return sum(1 for c in cases if test(c)) / len(cases) if cases else float("nan")
 
@@ -89,6 +122,13 @@ METRICS = (
 )
 
 
+SPARE_HOW_TO_READ = (
+    "The feasible cases with entities of the table above, by how many tokens their budget leaves above the minimum "
+    "(system, task, pending turn and the current step with its observation cut to a marker): entity recall "
+    "(cases). A bin where the ceiling is near 1 and a method is far below it loses by its choices, not by the "
+    "budget's arithmetic.")
+
+
 def html_report(store: RunStore, run: RunInfo) -> str:
     from relaykit.bench.htmlpage import Page, TableBlock, TextBlock, render_page
 
@@ -100,10 +140,17 @@ def html_report(store: RunStore, run: RunInfo) -> str:
                 blocks=[TableBlock("Decision points per split, budget and method", COLUMNS,
                                    [cells(r) for r in rows], how_to_read=HOW_TO_READ,
                                    empty="No decision point finished yet (resume the run to continue)."),
+                        TableBlock("Entity recall by tokens the budget leaves above the minimum",
+                                   ("split", "budget", "method", *(f"{_bin(lo, hi)} spare" for lo, hi in SPARE_BINS)),
+                                   [spare_cells(r) for r in by_spare(store.results(run.run_id))],
+                                   how_to_read=SPARE_HOW_TO_READ,
+                                   empty="No feasible decision point with entities finished yet."),
                         TextBlock("What the columns mean", METRICS)])
     return render_page(page)
 
 
-register_report(KIND, terminal, html_report, lambda store, run: {"rows": summarize(store.results(run.run_id))})
+register_report(KIND, terminal, html_report, lambda store, run: {
+    "rows": summarize(store.results(run.run_id)), "by_spare_tokens": by_spare(store.results(run.run_id))})
 
-__all__ = ["COLUMNS", "HOW_TO_READ", "cells", "html_report", "summarize", "terminal"]
+__all__ = ["COLUMNS", "HOW_TO_READ", "SPARE_BINS", "by_spare", "cells", "html_report", "spare_cells", "summarize",
+           "terminal"]
