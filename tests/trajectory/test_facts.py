@@ -354,3 +354,16 @@ def test_words_only_the_system_prompt_holds_are_not_held_anyway() -> None:
     assert "kitchen" in context_words(t)  # an observation says it: that is a fact of the episode
     masked = Masker(t, TrajectorySettings(budget=100)).placeholder(0)
     assert "kitchen" in masked
+
+
+def test_a_thing_called_a_name_is_that_name_and_an_object_stops_before_the_next_article() -> None:
+    """"a substance called acetic acid" names "acetic acid" (it was cut to "substance called acetic", and two
+    substances shared "substance called sodium"); and an object's words never run into the next article (so "the
+    agent" on one line no longer swallowed "a chair" on the next, losing it)."""
+    room = ("In it, you see: \n\ta substance called acetic acid\n\tthe agent\n\ta chair. On the chair is: nothing.\n"
+            "\ta glass jar (containing a substance called sodium chloride)\n\ta substance called sodium bicarbonate\n")
+    found = candidates(room)
+    assert {"acetic acid", "agent", "chair", "glass jar", "sodium chloride", "sodium bicarbonate"} <= set(found)
+    assert not any("called" in item for item in found)
+    assert "report draft" in candidates("She saved a file named report draft in the folder.")
+    assert candidates("take the red apple a banana") == ["red apple", "banana"]

@@ -34,8 +34,10 @@ PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("id", re.compile(r"\b(?=[\w\-]*\d)(?=[\w\-]*[A-Za-z])[A-Za-z0-9][\w\-]{2,}\b|\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b"
                       r"|\b[a-z]+[A-Z][A-Za-z0-9]+\b")),
     ("name", re.compile(r"(?<![.!?:]\s)(?<!^)(?<!\n)\b[A-Z][a-zA-Z]+(?:\s+[A-Z][a-zA-Z]+)*\b")),
-    ("object", re.compile(r"\b(?:a|an|the|some|your)\s+((?:[A-Z]{2,}\s+)?"  # an acronym may open it: a TV stand
-                          r"[a-z][a-z\-]*\b(?:\s+[a-z][a-z\-]*\b){0,2})")),
+    ("object", re.compile(r"\b(?:a|an|the|some|your)\s+"
+                          r"(?:[a-z][a-z\-]*\s+(?:called|named|titled|labell?ed)\s+)?"  # a substance called X: X
+                          r"((?:[A-Z]{2,}\s+)?"  # an acronym may open it: a TV stand
+                          r"[a-z][a-z\-]*\b(?:\s+(?!(?:a|an|the|some|your)\b)[a-z][a-z\-]*\b){0,2})")),
     ("listed", re.compile(r"^[ \t]+(?:[-*•][ \t]+)?(?!(?:a|an|the|some|your)\b)"  # a bare item on a list line
                           r"([a-z][a-z\-]*(?:[ ][\w\-]+){0,3})[ \t]*$", re.MULTILINE)),
 )
