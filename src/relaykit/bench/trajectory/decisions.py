@@ -129,10 +129,11 @@ def ceiling(trajectory: Trajectory, target: frozenset[str], limit: int, minimum:
     """The ``case`` fields of an optimistic bound: the history every output must hold (system, task, pending
     turn, the current step with its observation cut to the bare marker: ``minimum`` tokens) keeps its words for
     free, and the budget's remaining ``limit - minimum`` tokens take the other target words, cheapest first,
-    each at the tokens of the word alone. It leaves out what any real container of those words costs (a
-    marker, separators, the rest of a sentence), so no method reaches it on every case: the gap between a
-    method and this row is an upper bound on what better choices could still win at that budget. It bounds
-    entity recall only (the lab leaves its all-words recall empty)."""
+    each at the tokens of the word alone (lower-cased, after a space: an approximation, as a word can tokenize
+    differently in its own text). It leaves out what any real container of those words costs (a marker,
+    separators, the rest of a sentence), so no method reaches it on every case: the gap between a method and
+    this row is about the most that better choices could still win at that budget. It bounds entity recall only
+    (the lab leaves its all-words recall empty)."""
     if limit < minimum:
         return {"error": "BudgetTooSmall", "stated_minimum": minimum, "valid": True, "within": False,
                 "floor_kept": False, "hits": 0, "tokens_out": 0, "kept_words": frozenset()}
