@@ -253,7 +253,7 @@ def _decision_points(env: str, methods: tuple[str, ...] | None, episodes: int, s
                      resume: str | None, store: Path | None, as_json: bool) -> None:
     from relaykit.bench.lab import StderrProgress
     from relaykit.bench.trajectory.decisions import DEFAULT_METHODS, DecisionConfig, run_decisions
-    from relaykit.bench.trajectory.decisions_report import by_spare, summarize, terminal
+    from relaykit.bench.trajectory.decisions_report import json_summary, terminal
 
     runs = open_run_store(store, resume)
     cfg = DecisionConfig(envs=tuple(e.strip() for e in env.split(",") if e.strip()),
@@ -262,9 +262,8 @@ def _decision_points(env: str, methods: tuple[str, ...] | None, episodes: int, s
                          seed=DecisionConfig.seed if seed is None else seed)  # a resume uses the stored settings
     run_id = run_decisions(cfg, runs, run_id=resume, progress=StderrProgress("decision points"))
     if as_json:
-        results = runs.results(run_id)
-        print_json({"run_id": run_id, "config": runs.get_run(run_id).config, "rows": summarize(results),
-                    "by_spare_tokens": by_spare(results)})
+        run = runs.get_run(run_id)
+        print_json({"run_id": run_id, "config": run.config, **json_summary(runs, run)})
         return
     terminal(runs, runs.get_run(run_id))
     for line in report_hint(run_id):

@@ -460,8 +460,8 @@ def minimum_budget(t: Trajectory, encoding: str = "o200k_base") -> int:
     floor = t.with_steps(t.steps[-1:])
     if not t.steps:
         return cost.total(floor)
-    obs = t.steps[-1].observation
-    return cost.total(floor) - cost.messages(obs) + cost.messages(_bare(m, cost, encoding) for m in obs)
+    return (cost.total(floor) - cost.messages(t.steps[-1].observation)
+            + cost.messages(minimum_history(t, encoding).steps[-1].observation))
 
 
 def minimum_history(t: Trajectory, encoding: str = "o200k_base") -> Trajectory:

@@ -132,7 +132,8 @@ SPARE_HOW_TO_READ = (
 def html_report(store: RunStore, run: RunInfo) -> str:
     from relaykit.bench.htmlpage import Page, TableBlock, TextBlock, render_page
 
-    rows = summarize(store.results(run.run_id))
+    results = store.results(run.run_id)
+    rows = summarize(results)
     cfg = run.config
     page = Page(lab="Trajectory lab (paper 003): decision points under a token budget", run=run,
                 subject=f"environments {', '.join(map(str, cfg.get('envs') or ()))}",
@@ -142,15 +143,20 @@ def html_report(store: RunStore, run: RunInfo) -> str:
                                    empty="No decision point finished yet (resume the run to continue)."),
                         TableBlock("Entity recall by tokens the budget leaves above the minimum",
                                    ("split", "budget", "method", *(f"{_bin(lo, hi)} spare" for lo, hi in SPARE_BINS)),
-                                   [spare_cells(r) for r in by_spare(store.results(run.run_id))],
+                                   [spare_cells(r) for r in by_spare(results)],
                                    how_to_read=SPARE_HOW_TO_READ,
                                    empty="No feasible decision point with entities finished yet."),
                         TextBlock("What the columns mean", METRICS)])
     return render_page(page)
 
 
-register_report(KIND, terminal, html_report, lambda store, run: {
-    "rows": summarize(store.results(run.run_id)), "by_spare_tokens": by_spare(store.results(run.run_id))})
+def json_summary(store: RunStore, run: RunInfo) -> dict[str, Any]:
+    """What ``relaykit report RUN --json`` prints: the rows and the recall by spare tokens, from one read."""
+    results = store.results(run.run_id)
+    return {"rows": summarize(results), "by_spare_tokens": by_spare(results)}
 
-__all__ = ["COLUMNS", "HOW_TO_READ", "SPARE_BINS", "by_spare", "cells", "html_report", "spare_cells", "summarize",
-           "terminal"]
+
+register_report(KIND, terminal, html_report, json_summary)
+
+__all__ = ["COLUMNS", "HOW_TO_READ", "SPARE_BINS", "by_spare", "cells", "html_report", "json_summary", "spare_cells",
+           "summarize", "terminal"]
