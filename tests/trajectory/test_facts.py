@@ -367,3 +367,47 @@ def test_a_thing_called_a_name_is_that_name_and_an_object_stops_before_the_next_
     assert not any("called" in item for item in found)
     assert "report draft" in candidates("She saved a file named report draft in the folder.")
     assert candidates("take the red apple a banana") == ["red apple", "banana"]
+
+
+def test_the_blocks_recency_is_measured_against_the_whole_history(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An elided step's recency bonus is its place in the original history (at most ``RECENCY_WEIGHT`` for the newest);
+    it was measured against the steps the result kept, so at a tight budget recency outweighed every other bonus."""
+    import relaykit.trajectory.budget as budget_module
+
+    seen: list[int] = []
+
+    def spy(elided: Any, n_steps: int, *args: Any) -> list[str]:
+        elided = list(elided)
+        assert all(step.index < n_steps for step in elided)
+        seen.append(n_steps)
+        return rank_items(elided, n_steps, *args)
+
+    monkeypatch.setattr(budget_module, "rank_items", spy)
+    msgs: list[dict[str, Any]] = [{"role": "system", "content": "You act in a text world."},
+                                  {"role": "user", "content": "Find the brass key."}]
+    for i in range(20):
+        msgs += [{"role": "assistant", "content": f"open box {i}"},
+                 {"role": "user", "content": f"In box {i} you see a red ball {i} and a note."}]
+    out = compress_trajectory(msgs, method="agora", budget="30%")
+    assert out.accounting.masked or out.accounting.dropped
+    assert seen and set(seen) == {len(parse(msgs).steps)}
+
+
+def test_what_the_agent_picked_up_ranks_ahead_of_recurring_siblings_on_a_listing() -> None:
+    """The objects a listing shows beside something the agent opened (the fruit in a bowl by the drawer) recur in
+    every look around and are siblings of an acted-on item; the pot the agent picked up is named once. The pot must
+    still come first: near-ScienceWorld dev 30% 0.869 -> 0.890, 50% 0.912 -> 0.931 (PASSED 3 -> 8)."""
+    listing = ("This room is called the kitchen. In it, you see:\n\ta counter. On the counter is: a bowl (containing a "
+               "banana, a potato), a drawer.\n\ta stove, which is turned off.\n\ta sink.")
+    steps = [("look around", listing), ("open drawer", "The drawer is now open."),
+             ("pick up metal pot", "You move the metal pot to the inventory."), ("look around", listing),
+             ("go to hallway", "You move to the hallway."), ("look around", "This room is called the hallway.")]
+    msgs: list[dict[str, Any]] = [{"role": "system", "content": "You act in a text world."},
+                                  {"role": "user", "content": "Boil the water."}]
+    for action, obs in steps:
+        msgs += [{"role": "assistant", "content": action}, {"role": "user", "content": obs}]
+    t = parse(msgs)
+    masker = Masker(t, TrajectorySettings(dropped="placeholder"))
+    ranked = rank_items(t.past, len(t.steps), frozenset(), masker.frequencies(), masker.actionable(), masker.acted(),
+                        masker.passed())
+    assert ranked.index("metal pot") < min(ranked.index("banana"), ranked.index("potato"))

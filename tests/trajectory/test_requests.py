@@ -159,3 +159,19 @@ def test_a_number_the_user_wrote_is_named_by_a_call_passing_its_value() -> None:
     assert "12c" in pending  # the seat is still to ask for
     assert number_key("20000.0") == number_key("020000") == "=20000" and number_key("01") == "=1"
     assert number_key("1.50") == number_key("1.5") and number_key("12c") is None
+
+
+def test_hashtags_and_mentions_a_user_asks_for_are_pending() -> None:
+    """"#TravelBlog" and "@AirlineSupport" are values the user spelled out for the next call, as a quoted text is;
+    plain capitalised words of the same request are not (bfcl-dev 30%: two more tweets keep their tags)."""
+    msgs = multi_turn()[:6] + [
+        {"role": "user", "content": "Post a tweet with hashtags #TravelBlog, #PlansChanged and mention @AirlineSupport "
+                                    "about Tokyo; my email is ann@example.com."},
+        call(2, "authenticate_twitter", {"username": "john"}), result(2, {"ok": True})]
+    t = parse(msgs)
+    acted: dict[str, int] = {}
+    for step in t.steps:
+        acted.update(dict.fromkeys(words(step.action_text), step.index))
+    pending = pending_items(t.steps[1], acted)
+    assert {"travelblog", "planschanged", "airlinesupport"} <= pending
+    assert "tokyo" not in pending and "example" not in pending  # a plain name, and a domain is no mention

@@ -383,7 +383,7 @@ def _placed(t: Trajectory, kept: dict[int, Step], host: int | None, elided: list
     if host is None and block_slot(current, t.form) is None:
         return None
     room = budget - cost.total(_with_past(t, kept))
-    items = rank_items(elided, len(t.steps), facts_context(_with_past(t, kept)), masker.frequencies(),
+    items = rank_items(elided, len(masker.original.steps), facts_context(_with_past(t, kept)), masker.frequencies(),
                        masker.actionable(), masker.acted(), masker.passed())
     target = kept[host] if host is not None else current
     base, limit = cost.step(target), room - tokens.count(FACTS_LABEL, cost.encoding) - 2

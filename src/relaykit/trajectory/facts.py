@@ -45,7 +45,8 @@ from relaykit.trajectory.parse import Msg, Step, Trajectory, is_request_only, re
 
 FACTS_LABEL = "facts from elided steps: "
 RECENCY_WEIGHT = 1.0
-"""Rank bonus of an item from the newest elided step (the oldest gets 0, linear in between)."""
+"""Rank bonus of an item by its step's place in the whole original history: ``(index + 1) / steps`` times this (the
+first step 1/steps, the newest elided step just below 1)."""
 MIN_BLOCK_TOKENS = 6
 """No block is written into less room than this (the label alone costs about five tokens)."""
 MAX_BLOCK_TOKENS = 1024
@@ -118,11 +119,14 @@ def rank_items(elided: Iterable[Step], n_steps: int, known: frozenset[str], df: 
     return out
 
 
-PASSED = 3.0
+PASSED = 8.0
 """Rank bonus of an item every content word of which an action passed as a value (:func:`passed_words`): the objects
 the agent handles (the metal pot it picked up, the thermometer in its inventory) and the ids it works with come back
 in later actions, and once the steps that named them are elided only the block can say them (ScienceWorld-dev 30%
-0.897 -> 0.909 on 20 episodes, four other ScienceWorld tasks 0.880 -> 0.887; 1.5-5 hold about the same)."""
+0.897 -> 0.909 on 20 episodes, four other ScienceWorld tasks 0.880 -> 0.887). It was 3, level with :data:`SIBLING`:
+the fruit listed in a bowl beside an opened drawer (siblings, recurring in every look around) then outranked the pot
+the agent held; from 8 on, what an action passed comes first (after pending requests), and 8-20 score the same on dev
+(near-ScienceWorld 30% 0.869 -> 0.890, 50% 0.912 -> 0.931; no dev case lost more than it gained)."""
 PENDING = RECURRENCE_CAP + ACTIONABLE + SIBLING + PASSED + RECENCY_WEIGHT + 1.0
 """Rank bonus of an item a user's request names that no later action has named yet (:func:`pending_items`): more than
 every other bonus together, so what the user asked for and no action has done yet comes first. (It was 6, twice
@@ -173,6 +177,7 @@ def pending_items(step: Step, acted: Mapping[str, int]) -> frozenset[str]:
         return frozenset()
     longer = long_quotes(text)
     quoted = {item.lower() for pair in _QUOTED.findall(text) for item in pair if item} | {q.lower() for q in longer}
+    quoted |= {tag.lower() for tag in _TAGGED.findall(text)}
     out = set()
     for item in (*candidates(text), *longer):
         low = item.lower()
@@ -218,6 +223,9 @@ def acted_words(actions: Iterable[tuple[int, str]]) -> dict[str, int]:
 
 _QUOTED = dict(PATTERNS)["quoted"]
 _ORDINAL = re.compile(r"(\d+)(?:st|nd|rd|th)")
+_TAGGED = re.compile(r"(?<![\w#@])[#@](\w+)")
+"""A hashtag or a mention ("#TravelBlog", "@AirlineSupport"): in a user's request, a value the user spelled out for the
+next call as surely as a quoted one."""
 _NUMBER = re.compile(r"\d{1,15}(?:\.\d{1,15})?")
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
 """A thousands separator ("20,000"): dropped before an item's words are read, so the item is the number 20000."""
