@@ -411,3 +411,18 @@ def test_what_the_agent_picked_up_ranks_ahead_of_recurring_siblings_on_a_listing
     ranked = rank_items(t.past, len(t.steps), frozenset(), masker.frequencies(), masker.actionable(), masker.acted(),
                         masker.passed())
     assert ranked.index("metal pot") < min(ranked.index("banana"), ranked.index("potato"))
+
+
+def test_an_item_its_own_observation_names_twice_ranks_ahead_of_one_it_names_once() -> None:
+    """A listing describes what one can use ("a freezer. The freezer door is closed.") and names what lies in it once
+    ("a bowl (containing a banana)"): in the facts block and in a digest, the described thing comes first."""
+    listing = "In it, you see:\n\ta bowl (containing a fig)\n\ta freezer. The freezer door is closed.\n\ta rug"
+    msgs: list[dict[str, Any]] = [{"role": "system", "content": "You act in a text world."},
+                                  {"role": "user", "content": "Cool the juice."},
+                                  {"role": "assistant", "content": "look around"}, {"role": "user", "content": listing},
+                                  {"role": "assistant", "content": "wait"}, {"role": "user", "content": "Time passes."}]
+    t = parse(msgs)
+    masker = Masker(t, TrajectorySettings(dropped="placeholder"))
+    ranked = rank_items(t.past, len(t.steps), frozenset(), masker.frequencies(), masker.actionable(), masker.acted())
+    assert ranked.index("freezer") < min(ranked.index("fig"), ranked.index("rug"))
+    assert digest(listing, 4, masker.frequencies()).split(", ")[0] == "freezer"

@@ -144,6 +144,13 @@ def recurrence(item: str, df: Mapping[str, int], own: frozenset[str] | set[str])
     return min(df.get(w, 0) - (1 if w in own else 0) for w in ws)
 
 
+@functools.lru_cache(maxsize=256)
+def word_counts(text: str) -> Counter[str]:
+    """How many times ``text`` says each word, memoised like :func:`text_words` (the facts block reads it for every
+    elided step each time it is built; do not change the counter returned)."""
+    return Counter(words(text))
+
+
 @functools.lru_cache(maxsize=65536)
 def item_words(item: str) -> tuple[frozenset[str], tuple[str, ...]]:
     """An item's word set and the words its recurrence reads (its non-stopwords, else all): items recur across
@@ -187,6 +194,13 @@ SIBLING = 3.0
 """The rank bonus of an item listed beside an item of its step that a later action named: a sibling on the list
 the agent picks from (the other orders, files, objects on a table), the evidence that a once-mentioned item will
 be acted on (:func:`relaykit.trajectory.facts.sibling_items`)."""
+REPEATED = 2.0
+"""Rank bonus (in a digest and in the facts block) of an item its own text names more than once (every content word
+at least twice): a text listing describes the things one can use ("a freezer. The freezer door is closed.", "a stove,
+which is turned off. On the stove is: nothing.") and mentions what lies in them once ("a bowl (containing a banana, a
+potato)"); a tool result repeats the id it is about. In the facts block: near-ScienceWorld dev 30% 0.866 -> 0.906 on a
+new set of 16 episodes, all dev sets pooled 0.900 -> 0.913 at 30% and 0.940 -> 0.941 at 50% (13 cases gained, 3 lost;
+1.5-5 all gain, 2 the most); in digests too: 0.915 / 0.944 (3 more gained, none lost)."""
 
 
 def digest(text: str, max_tokens: int, df: Mapping[str, int] | None = None, encoding: str = "o200k_base",
@@ -194,18 +208,21 @@ def digest(text: str, max_tokens: int, df: Mapping[str, int] | None = None, enco
            actionable: frozenset[tuple[str, int]] = frozenset(), siblings: frozenset[str] = frozenset()) -> str:
     """At most ``max_tokens`` tokens of the facts in ``text``, most recurrent first (``""`` for none). Items
     whose words are all in ``known`` (what the context holds anyway) are left out; items shaped like a value
-    an action passed (``actionable``, from :func:`action_shapes`) rank ahead by :data:`ACTIONABLE`, and the
-    ``siblings`` (lower-cased items listed beside one a later action named) by :data:`SIBLING`."""
+    an action passed (``actionable``, from :func:`action_shapes`) rank ahead by :data:`ACTIONABLE`, the
+    ``siblings`` (lower-cased items listed beside one a later action named) by :data:`SIBLING`, and items the text
+    names more than once by :data:`REPEATED`."""
     if max_tokens <= 0 or not text:
         return ""
     items = [item for item in candidates(text) if not known or not item_words(item)[0] <= known]
     if df is not None:
-        own = text_words(text)
+        own, counts = text_words(text), word_counts(text)
 
         def rank(k: int) -> tuple[float, int]:
             kind = shape(items[k])
             bonus = ACTIONABLE if actionable and kind in actionable else 0.0
             bonus += SIBLING if siblings and items[k].lower() in siblings else 0.0
+            content = item_words(items[k])[1]
+            bonus += REPEATED if content and min(counts[w] for w in content) >= 2 else 0.0
             return -(min(recurrence(items[k], df, own), RECURRENCE_CAP) + bonus), k
 
         items = [items[k] for k in sorted(range(len(items)), key=rank)]
@@ -243,5 +260,6 @@ def pack_items(items: Iterable[str], max_tokens: int, encoding: str = "o200k_bas
     return joined
 
 
-__all__ = ["ACTIONABLE", "LONG_MEMO", "PATTERNS", "SIBLING", "action_shapes", "block_frequencies", "candidates",
-           "digest", "forget_long_texts", "item_words", "pack_items", "recurrence", "shape", "spotted", "text_words"]
+__all__ = ["ACTIONABLE", "LONG_MEMO", "PATTERNS", "REPEATED", "SIBLING", "action_shapes", "block_frequencies",
+           "candidates", "digest", "forget_long_texts", "item_words", "pack_items", "recurrence", "shape", "spotted",
+           "text_words", "word_counts"]

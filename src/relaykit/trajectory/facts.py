@@ -32,6 +32,7 @@ from relaykit.trajectory.digest import (
     ACTIONABLE,
     PATTERNS,
     RECURRENCE_CAP,
+    REPEATED,
     SIBLING,
     candidates,
     item_words,
@@ -40,6 +41,7 @@ from relaykit.trajectory.digest import (
     shape,
     spotted,
     text_words,
+    word_counts,
 )
 from relaykit.trajectory.parse import Msg, Step, Trajectory, is_request_only, request_turns
 
@@ -95,7 +97,8 @@ def rank_items(elided: Iterable[Step], n_steps: int, known: frozenset[str], df: 
     best: dict[str, tuple[float, str]] = {}
     for step in elided:
         age = RECENCY_WEIGHT * (step.index + 1) / max(1, n_steps)
-        own = set(words(step.observation_text)) | set(words(step.action_text))
+        counts = word_counts(step.observation_text)
+        own = set(counts) | set(words(step.action_text))
         siblings = sibling_items(step, acted) if acted else frozenset()
         pending = pending_items(step, acted) if acted is not None else frozenset()
         for item in step_items(step):
@@ -103,6 +106,7 @@ def rank_items(elided: Iterable[Step], n_steps: int, known: frozenset[str], df: 
             if not content or content <= known:
                 continue
             score = item_score(item, df, own, actionable, siblings, age)
+            score += REPEATED if min(counts[w] for w in content) >= 2 else 0.0
             score += PENDING if item.lower() in pending else 0.0
             score += PASSED if content <= passed else 0.0
             key = item.lower()
@@ -127,7 +131,7 @@ in later actions, and once the steps that named them are elided only the block c
 the fruit listed in a bowl beside an opened drawer (siblings, recurring in every look around) then outranked the pot
 the agent held; from 8 on, what an action passed comes first (after pending requests), and 8-20 score the same on dev
 (near-ScienceWorld 30% 0.869 -> 0.890, 50% 0.912 -> 0.931; no dev case lost more than it gained)."""
-PENDING = RECURRENCE_CAP + ACTIONABLE + SIBLING + PASSED + RECENCY_WEIGHT + 1.0
+PENDING = RECURRENCE_CAP + ACTIONABLE + SIBLING + PASSED + REPEATED + RECENCY_WEIGHT + 1.0
 """Rank bonus of an item a user's request names that no later action has named yet (:func:`pending_items`): more than
 every other bonus together, so what the user asked for and no action has done yet comes first. (It was 6, twice
 :data:`SIBLING`; with :data:`PASSED` the ids earlier calls passed, which recur and are siblings of each other,
