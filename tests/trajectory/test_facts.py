@@ -426,3 +426,29 @@ def test_an_item_its_own_observation_names_twice_ranks_ahead_of_one_it_names_onc
     ranked = rank_items(t.past, len(t.steps), frozenset(), masker.frequencies(), masker.actionable(), masker.acted())
     assert ranked.index("freezer") < min(ranked.index("fig"), ranked.index("rug"))
     assert digest(listing, 4, masker.frequencies()).split(", ")[0] == "freezer"
+
+
+def test_stage_one_tries_a_larger_facts_block_and_keeps_it_when_it_holds_more(monkeypatch: pytest.MonkeyPatch) -> None:
+    """When the elided steps hold many distinct ids and the steps that would fill the room hold few, a block of twice
+    its usual share says more than another whole step; stage 1 packs both ways and keeps the richer one."""
+    import relaykit.trajectory.budget as budget_module
+
+    msgs: list[dict[str, Any]] = [{"role": "system", "content": "You act in a text world."},
+                                  {"role": "user", "content": "Collect the parcels."}]
+    for i in range(16):
+        ids = ", ".join(f"PKG-{100 * i + k}" for k in range(4))
+        msgs += [{"role": "assistant", "content": f"scan shelf {i}"},
+                 {"role": "user", "content": f"Shelf {i} holds {ids}. " + "The shelf is dusty and quiet. " * 4}]
+    t = parse(msgs)
+    budget = minimum_budget(t) + 380  # room for a few whole steps, or fewer and a larger block
+
+    def ids_held(out: Any) -> int:
+        text = json.dumps(out.messages)
+        return sum(f"PKG-{100 * i + k}" in text for i in range(16) for k in range(4))
+
+    both = compress_trajectory(msgs, method="agora", budget=budget)
+    monkeypatch.setattr(budget_module, "STAGE1_BLOCK_SHARES", (1.0,))
+    one = compress_trajectory(msgs, method="agora", budget=budget)
+    for out in (both, one):
+        assert out.accounting.tokens_out <= budget and validate(out.messages) == []
+    assert ids_held(both) > ids_held(one)

@@ -164,7 +164,8 @@ def test_a_number_the_user_wrote_is_named_by_a_call_passing_its_value() -> None:
 def test_hashtags_and_mentions_a_user_asks_for_are_pending() -> None:
     """"#TravelBlog" and "@AirlineSupport" are values the user spelled out for the next call, as a quoted text is;
     plain capitalised words of the same request are not (bfcl-dev 30%: two more tweets keep their tags)."""
-    msgs = multi_turn()[:6] + [
+    msgs = [
+        *multi_turn()[:6],
         {"role": "user", "content": "Post a tweet with hashtags #TravelBlog, #PlansChanged and mention @AirlineSupport "
                                     "about Tokyo; my email is ann@example.com."},
         call(2, "authenticate_twitter", {"username": "john"}), result(2, {"ok": True})]
