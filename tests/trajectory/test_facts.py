@@ -452,3 +452,22 @@ def test_stage_one_tries_a_larger_facts_block_and_keeps_it_when_it_holds_more(mo
     for out in (both, one):
         assert out.accounting.tokens_out <= budget and validate(out.messages) == []
     assert ids_held(both) > ids_held(one)
+
+
+def test_only_the_newest_masked_steps_carry_a_digest(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Digests are built for the newest ``DIGEST_WINDOW`` steps only (what bounds a 10,000-step history's call); an
+    older masked step gets the plain placeholder, still valid and within the budget."""
+    import relaykit.trajectory.plan as plan_module
+
+    monkeypatch.setattr(plan_module, "DIGEST_WINDOW", 4)
+    msgs: list[dict[str, Any]] = [{"role": "system", "content": "You act in a text world."},
+                                  {"role": "user", "content": "Find the brass key."}]
+    for i in range(12):
+        msgs += [{"role": "assistant", "content": f"open crate {i}"},
+                 {"role": "user", "content": f"Crate {i} holds parcel PKG-{i:04d} and a note. " + "It is dusty. " * 8}]
+    t = parse(msgs)
+    masker = Masker(t, TrajectorySettings(budget=400, dropped="placeholder"))
+    assert "facts:" not in masker.placeholder(0) and "PKG" not in masker.placeholder(0)
+    assert "PKG-0010" in masker.placeholder(10)
+    out = compress_trajectory(msgs, method="obs-mask", budget="60%", facts_share=0.0)
+    assert validate(out.messages) == [] and out.accounting.tokens_out <= out.accounting.budget

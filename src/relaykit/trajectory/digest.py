@@ -163,7 +163,7 @@ def item_words(item: str) -> tuple[frozenset[str], tuple[str, ...]]:
 def text_words(text: str) -> frozenset[str]:
     """The word set of an observation, memoised like :func:`candidates` (its digest and its sibling kinds both
     read it)."""
-    return frozenset(words(text))
+    return frozenset(word_counts(text))
 
 
 @functools.lru_cache(maxsize=65536)

@@ -102,6 +102,10 @@ class Plan:
     notices: tuple[str, ...] = ()
 
 
+DIGEST_WINDOW = 1000
+"""Only the masked steps among the newest this many carry a digest; older ones get the plain placeholder (the facts
+block reads the same window, :data:`relaykit.trajectory.facts.ELIDED_WINDOW`). On a 10,000-step history a budget of 30%
+masks about 6,000 steps, and a digest each took most of the call's time."""
 ACTION_WINDOW = 256
 """How many of the newest actions decide which item shapes are actionable (bounds the work on long runs)."""
 
@@ -172,7 +176,7 @@ class Masker:
         if key not in self._cache:
             step = self.original.steps[index]
             parts = []
-            if self.s.digest_tokens and with_digest:
+            if self.s.digest_tokens and with_digest and index >= len(self.original.steps) - DIGEST_WINDOW:
                 facts = digest(step.observation_text, self.s.digest_tokens, self.frequencies(), self.s.encoding,
                                self._known(), self.actionable(), sibling_items(step, self.acted()))
                 parts += [f"facts: {facts}"] if facts else []
