@@ -197,3 +197,77 @@ def test_recall_by_spare_tokens_bins_every_scored_case_once(tmp_path) -> None:  
     assert "tokens the budget leaves above the minimum" in page
     data = report_for(store.get_run(run_id)).to_json(store, store.get_run(run_id))
     assert data["summary"]["by_spare_tokens"][0]["bins"].keys() == binned[0]["bins"].keys()
+
+
+class DriftEnv:
+    """An environment whose gold paths change from one generation to the next (as TextWorld-Express's and
+    ScienceWorld's do between processes): each call to ``episodes`` adds a room to every episode."""
+
+    name = "drift"
+    playable = False
+    calls = 0
+
+    def episodes(self, n: int, seed: int):  # type: ignore[no-untyped-def]
+        from lab_fakes import ROOMS
+
+        from relaykit.bench.trajectory.envs import Episode
+
+        DriftEnv.calls += 1
+        rooms = [*ROOMS, *(f"wing{j}" for j in range(DriftEnv.calls))]
+        for k in range(n):
+            steps = [GoldStep(f"go to {room}", f"You are in the {room}. There is a {room}-box here.") for room in rooms]
+            yield Episode("drift", f"ep{seed + k}", "Find the coin. It is in the hall-box.", (*steps,))
+
+
+class StopAfter:
+    """A progress sink that interrupts the run after ``n`` units, as a killed process would."""
+
+    def __init__(self, n: int) -> None:
+        self.left = n
+
+    def start(self, total: int, done: int) -> None: ...
+
+    def advance(self, n: int = 1) -> None:
+        self.left -= n
+        if self.left <= 0:
+            raise KeyboardInterrupt
+
+    def close(self) -> None: ...
+
+
+def test_a_resumed_run_scores_the_episodes_it_started_with(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from relaykit.bench.trajectory.envs import EPISODES_EVENT
+
+    register_env("drift", DriftEnv)
+    store = RunStore(tmp_path / "runs.sqlite")
+    cfg = DecisionConfig(envs=("drift",), methods=("agora", "recency", "head-tail"), budgets=("50%",), episodes=2)
+    with pytest.raises(KeyboardInterrupt):
+        run_decisions(cfg, store, progress=StopAfter(2))
+    run_id = store.list_runs()[0].run_id
+    assert 0 < len(store.results(run_id)) < 6 and len(store.events(run_id, EPISODES_EVENT)) == 2
+    generations = DriftEnv.calls
+    assert run_decisions(cfg, store, run_id=run_id) == run_id
+    assert DriftEnv.calls == generations  # the resume read the stored episodes instead of generating new ones
+    results = store.results(run_id)
+    assert len(results) == 6
+    for episode in ("ep105", "ep106"):  # every method scored the same gold path: the same decision points
+        steps = {tuple(c["t"] for c in value["cases"]) for key, value in results.items() if f"/{episode}/" in key}
+        assert len(steps) == 1
+
+
+def test_a_resumed_trajectory_lab_run_scores_the_episodes_it_started_with(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from relaykit.bench.trajectory.lab import LabConfig, run_lab
+
+    register_env("drift", DriftEnv)
+    store = RunStore(tmp_path / "runs.sqlite")
+    cfg = LabConfig(env="drift", methods=("agora", "recency", "truncate"), episodes=2, prefixes=12)
+    with pytest.raises(KeyboardInterrupt):
+        run_lab(cfg, store, progress=StopAfter(2))
+    run_id = store.list_runs()[0].run_id
+    generations = DriftEnv.calls
+    run_lab(cfg, store, run_id=run_id)
+    assert DriftEnv.calls == generations
+    results = store.results(run_id)
+    assert len(results) == 6
+    for episode in ("ep100", "ep101"):  # the same gold path for every method: as many prefixes each
+        assert len({value["prefixes"] for key, value in results.items() if key.startswith(f"{episode}/")}) == 1

@@ -24,7 +24,7 @@ from typing import Any
 
 from relaykit.bench.lab import ProgressSink, RunContext, Runner, Unit, open_run
 from relaykit.bench.store import RunInfo, RunStore
-from relaykit.bench.trajectory.envs import Episode, GoldStep, episode_messages, open_env
+from relaykit.bench.trajectory.envs import Episode, GoldStep, episode_messages, open_env, pinned_episodes
 from relaykit.errors import UsageError
 from relaykit.tokens import count
 from relaykit.trajectory import METHODS, BudgetTooSmall, compress_trajectory, parse, resolve_budget
@@ -160,6 +160,13 @@ class DecisionLab:
             resolve_budget(budget, 100)  # a bad budget fails before any environment starts
         self.cfg = cfg
         self._units: list[Unit] | None = None
+        self._run: tuple[RunStore, str] | None = None
+
+    def pin(self, store: RunStore, run_id: str) -> None:
+        """Read the run's episodes from ``store`` (stored there the first time they are generated), so that a resumed
+        run scores the same gold paths as the units it already holds: TextWorld-Express and ScienceWorld do not
+        regenerate the same gold path for a seed from one process to the next."""
+        self._run = (store, run_id)
 
     def stored_config(self) -> dict[str, Any]:
         return asdict(self.cfg)
@@ -173,9 +180,17 @@ class DecisionLab:
             self._units = [
                 Unit(f"{env}/{episode.episode_id}/{label}/{budget}", group=f"{env}/{episode.episode_id}",
                      tags={"method": label, "budget": budget}, data=(env, episode, label, budget))
-                for env in cfg.envs for episode in open_env(env).episodes(cfg.episodes, cfg.seed)
+                for env, episode in self._episodes()
                 for label in cfg.methods for budget in cfg.budgets]
         return self._units
+
+    def _episodes(self) -> list[tuple[str, Episode]]:
+        cfg = self.cfg
+
+        def generate() -> list[tuple[str, Episode]]:
+            return [(env, episode) for env in cfg.envs for episode in open_env(env).episodes(cfg.episodes, cfg.seed)]
+
+        return generate() if self._run is None else pinned_episodes(*self._run, generate)
 
     def run_unit(self, unit: Unit, ctx: RunContext) -> dict[str, Any]:
         env, episode, label, budget = unit.data
@@ -200,6 +215,7 @@ def run_decisions(cfg: DecisionConfig, store: RunStore, *, run_id: str | None = 
         return DecisionLab(DecisionConfig(**config))
 
     lab, run_id = open_run(store, KIND, make, run_id)
+    lab.pin(store, run_id)
     Runner(store, progress=progress).run(lab, run_id)
     return run_id
 

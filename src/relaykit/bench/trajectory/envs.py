@@ -11,13 +11,16 @@ from __future__ import annotations
 import importlib
 import inspect
 import json
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
 
 from relaykit.bench.envs import bfcl
 from relaykit.errors import UsageError
 from relaykit.registry import Registry
+
+if TYPE_CHECKING:
+    from relaykit.bench.store import RunStore
 
 TEXT_SYSTEM = ("You are an agent in a text environment. Reply with exactly one action, using the words "
                "the environment understands (for example: look around, open door to kitchen, take coin).")
@@ -44,6 +47,38 @@ class Episode:
     steps: tuple[GoldStep, ...]
     system: str = TEXT_SYSTEM
     meta: dict[str, Any] = field(default_factory=dict)
+
+
+EPISODES_EVENT = "episode"
+"""The run-store event kind under which a lab run keeps its episodes, one event each, in order."""
+
+
+def episode_record(env: str, episode: Episode) -> dict[str, Any]:
+    """An episode as a JSON-ready record (a run-store event), with the lab environment it came from."""
+    return {"lab_env": env, **asdict(episode)}
+
+
+def episode_from_record(record: Mapping[str, Any]) -> tuple[str, Episode]:
+    """The lab environment and the episode of an :func:`episode_record` record."""
+    steps = tuple(GoldStep(step["action"], step["observation"], call=step.get("call"),
+                           user_before=step.get("user_before"), valid_actions=tuple(step.get("valid_actions") or ()))
+                  for step in record["steps"])
+    episode = Episode(record["env"], record["episode_id"], record["task"], steps, system=record["system"],
+                      meta=dict(record.get("meta") or {}))
+    return str(record["lab_env"]), episode
+
+
+def pinned_episodes(store: RunStore, run_id: str,
+                    generate: Callable[[], list[tuple[str, Episode]]]) -> list[tuple[str, Episode]]:
+    """The run's episodes as the run store keeps them: generated (``generate``) and stored the first time, read back
+    every time after, so that a resumed run, and both of the runner's reads of a lab's units, score the same gold
+    paths (TextWorld-Express and ScienceWorld do not regenerate the same gold path for a seed from one process to
+    the next). What is stored is what is scored, from the first run on (the store strips URL credentials)."""
+    stored = store.events(run_id, EPISODES_EVENT)
+    if not stored:  # the first time (or a run from before episodes were stored)
+        store.log_events(run_id, EPISODES_EVENT, [episode_record(env, episode) for env, episode in generate()])
+        stored = store.events(run_id, EPISODES_EVENT)
+    return [episode_from_record(event["payload"]) for event in stored]
 
 
 def episode_messages(episode: Episode, upto: int | None = None) -> list[dict[str, Any]]:

@@ -19,7 +19,7 @@ from typing import Any
 
 from relaykit.bench.lab import LabModels, ProgressSink, RunContext, Runner, Unit, open_run
 from relaykit.bench.store import RunInfo, RunStore
-from relaykit.bench.trajectory.envs import Adapter, Episode, episode_messages, open_env
+from relaykit.bench.trajectory.envs import Adapter, Episode, episode_messages, open_env, pinned_episodes
 from relaykit.bench.trajectory.labelset import prefix_points
 from relaykit.models.base import Model
 from relaykit.trajectory import compress_trajectory
@@ -113,6 +113,23 @@ class TrajectoryLab:
     def __init__(self, cfg: LabConfig, *, model: Model | None = None, token_info: TokenInfo | None = None) -> None:
         self.cfg, self.model, self.token_info = cfg, model, token_info
         self.adapter = open_env(cfg.env)
+        self._run: tuple[RunStore, str] | None = None
+        self._episodes: list[Episode] | None = None
+
+    def pin(self, store: RunStore, run_id: str) -> None:
+        """Read the run's episodes from ``store`` (:func:`relaykit.bench.trajectory.envs.pinned_episodes`)."""
+        self._run = (store, run_id)
+
+    def episodes(self) -> list[Episode]:
+        """The run's episodes, generated once per lab (the runner asks for the units twice) and, once pinned to a run,
+        kept in its store so that a resume scores the same gold paths."""
+        if self._episodes is None:
+            def generate() -> list[tuple[str, Episode]]:
+                return [(self.cfg.env, e) for e in self.adapter.episodes(self.cfg.episodes, self.cfg.seed)]
+
+            pairs = generate() if self._run is None else pinned_episodes(*self._run, generate)
+            self._episodes = [episode for _, episode in pairs]
+        return self._episodes
 
     def stored_config(self) -> dict[str, Any]:
         return asdict(self.cfg)
@@ -124,7 +141,7 @@ class TrajectoryLab:
         parts = ("free", "policy") if self.cfg.policy or self.model is not None else ("free",)
         return [Unit(f"{episode.episode_id}/{method}/{part}", group=episode.episode_id, uses_model=part == "policy",
                      tags={"method": method, "part": part}, data=(episode, method, part))
-                for episode in self.adapter.episodes(self.cfg.episodes, self.cfg.seed)
+                for episode in self.episodes()
                 for method in self.cfg.methods for part in parts]
 
     def run_unit(self, unit: Unit, ctx: RunContext) -> dict[str, Any]:
@@ -160,6 +177,7 @@ def run_lab(cfg: LabConfig, store: RunStore, *, run_id: str | None = None, model
 
     models = LabModels(namespace=KIND)
     lab, run_id = open_run(store, KIND, make, run_id, models)
+    lab.pin(store, run_id)
     Runner(store, models, progress=progress).run(lab, run_id)
     return run_id
 
