@@ -39,6 +39,15 @@ FILLER = ["You look around.", "Nothing happens.", "It is quiet here.", "The room
 SENTENCE = st.lists(st.sampled_from(FACTS + FILLER), min_size=1, max_size=6).map(" ".join)
 
 
+def text_world(task: str, steps: list[tuple[str, str]]) -> list[dict[str, Any]]:
+    """A text-environment history: the system prompt, ``task``, then each (command, observation) step."""
+    msgs: list[dict[str, Any]] = [{"role": "system", "content": "You act in a text world."},
+                                  {"role": "user", "content": task}]
+    for action, obs in steps:
+        msgs += [{"role": "assistant", "content": action}, {"role": "user", "content": obs}]
+    return msgs
+
+
 @st.composite
 def fact_trajectories(draw: st.DrawFn) -> list[dict[str, Any]]:
     """Chat trajectories (tool calls and text commands) whose observations are full of facts."""
@@ -292,11 +301,7 @@ def test_the_facts_block_ranks_what_an_action_passed_ahead_of_a_recurring_item_i
              ("pick up metal pot", "You move the metal pot to the inventory."),
              ("look around", "In the kitchen you see a fridge and a table. The fridge hums."),
              ("go to hallway", "You move to the hallway.")]
-    msgs: list[dict[str, Any]] = [{"role": "system", "content": "You act in a text world."},
-                                  {"role": "user", "content": "Heat the water."}]
-    for action, obs in steps:
-        msgs += [{"role": "assistant", "content": action}, {"role": "user", "content": obs}]
-    t = parse(msgs)
+    t = parse(text_world("Heat the water.", steps))
     masker = Masker(t, TrajectorySettings(dropped="placeholder"))
     args = (t.past, len(t.steps), frozenset(), masker.frequencies(), masker.actionable(), masker.acted())
     assert "metal pot" in masker.passed() or {"metal", "pot"} <= masker.passed()
@@ -402,11 +407,7 @@ def test_what_the_agent_picked_up_ranks_ahead_of_recurring_siblings_on_a_listing
     steps = [("look around", listing), ("open drawer", "The drawer is now open."),
              ("pick up metal pot", "You move the metal pot to the inventory."), ("look around", listing),
              ("go to hallway", "You move to the hallway."), ("look around", "This room is called the hallway.")]
-    msgs: list[dict[str, Any]] = [{"role": "system", "content": "You act in a text world."},
-                                  {"role": "user", "content": "Boil the water."}]
-    for action, obs in steps:
-        msgs += [{"role": "assistant", "content": action}, {"role": "user", "content": obs}]
-    t = parse(msgs)
+    t = parse(text_world("Boil the water.", steps))
     masker = Masker(t, TrajectorySettings(dropped="placeholder"))
     ranked = rank_items(t.past, len(t.steps), frozenset(), masker.frequencies(), masker.actionable(), masker.acted(),
                         masker.passed())
@@ -417,11 +418,7 @@ def test_an_item_its_own_observation_names_twice_ranks_ahead_of_one_it_names_onc
     """A listing describes what one can use ("a freezer. The freezer door is closed.") and names what lies in it once
     ("a bowl (containing a banana)"): in the facts block and in a digest, the described thing comes first."""
     listing = "In it, you see:\n\ta bowl (containing a fig)\n\ta freezer. The freezer door is closed.\n\ta rug"
-    msgs: list[dict[str, Any]] = [{"role": "system", "content": "You act in a text world."},
-                                  {"role": "user", "content": "Cool the juice."},
-                                  {"role": "assistant", "content": "look around"}, {"role": "user", "content": listing},
-                                  {"role": "assistant", "content": "wait"}, {"role": "user", "content": "Time passes."}]
-    t = parse(msgs)
+    t = parse(text_world("Cool the juice.", [("look around", listing), ("wait", "Time passes.")]))
     masker = Masker(t, TrajectorySettings(dropped="placeholder"))
     ranked = rank_items(t.past, len(t.steps), frozenset(), masker.frequencies(), masker.actionable(), masker.acted())
     assert ranked.index("freezer") < min(ranked.index("fig"), ranked.index("rug"))
