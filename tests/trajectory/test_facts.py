@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -468,3 +469,18 @@ def test_only_the_newest_masked_steps_carry_a_digest(monkeypatch: pytest.MonkeyP
     assert "PKG-0010" in masker.placeholder(10)
     out = compress_trajectory(msgs, method="obs-mask", budget="60%", facts_share=0.0)
     assert validate(out.messages) == [] and out.accounting.tokens_out <= out.accounting.budget
+
+
+def test_the_fact_word_count_reads_the_blocks_its_writer_writes() -> None:
+    """The degrade choice counts the items a facts block lists. It used to find blocks by the word "facts", so a block
+    under another label was worth nothing to it (a shorter label lost 66 dev cases and gained 19 that way); it now
+    reads the label the block is written with."""
+    from relaykit.trajectory import factwords
+    from relaykit.trajectory.facts import FACTS_LABEL, with_block
+
+    assert FACTS_LABEL in factwords._LABELS
+    step = parse(text_world("Go.", [("wait", "Time passes."), ("look", "A quiet room.")])).steps[-1]
+    for inside in (False, True):
+        host = step if not inside else replace(step, observation=({"role": "user", "content": "[omitted]"},))
+        items = factwords.fact_items(with_block(host, "brass lamp, oak chest", "chat", inside=inside))
+        assert {"brass lamp", "oak chest"} <= set(items)

@@ -9,7 +9,7 @@ import re
 from relaykit import tokens
 from relaykit.text import words
 from relaykit.trajectory.digest import ACTIONABLE, candidates, shape
-from relaykit.trajectory.facts import long_quotes
+from relaykit.trajectory.facts import FACTS_LABEL, long_quotes
 from relaykit.trajectory.parse import Step, Trajectory
 
 
@@ -42,8 +42,12 @@ class FactWords:
         return sum(total.values())
 
 
-_LISTED = re.compile(r"(?:(?<=; )|(?<=\())(?:facts|facts from elided steps|listed): ([^;\])]*?)(?: \.\.\.)?"
-                     r"(?=[;\])]|$)")
+_LABELS = ("facts: ", FACTS_LABEL, "listed: ")
+"""What opens a list of items: a digest's (:meth:`relaykit.trajectory.plan.Masker.placeholder`), the facts block's
+(:data:`relaykit.trajectory.facts.FACTS_LABEL`) and a listing's (:mod:`relaykit.trajectory.listing`)."""
+_LISTED = re.compile(r"(?:(?<=; )|(?<=\())(?:" + "|".join(re.escape(label.rstrip(": ")) for label in
+                                                         sorted(_LABELS, key=len, reverse=True))
+                     + r"): ([^;\])]*?)(?: \.\.\.)?(?=[;\])]|$)")
 
 
 def fact_items(step: Step) -> list[str]:
@@ -60,7 +64,7 @@ def fact_items(step: Step) -> list[str]:
     items += long_quotes("\n".join(t for m, t in zip(step.messages, texts) if m.get("role") == "user"))
     for m in step.observation:
         text = tokens.message_text(m)
-        if "facts" in text or "listed: " in text:
+        if any(label in text for label in _LABELS):
             items += [item.strip() for listed in _LISTED.findall(text) for item in listed.split(", ") if item.strip()]
     return items
 
