@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 
 from relaykit import tokens
 from relaykit.text import STOPWORDS, words
@@ -203,6 +203,20 @@ new set of 16 episodes, all dev sets pooled 0.900 -> 0.913 at 30% and 0.940 -> 0
 1.5-5 all gain, 2 the most); in digests too: 0.915 / 0.944 (3 more gained, none lost)."""
 
 
+def item_score(item: str, df: Mapping[str, int], own: frozenset[str] | set[str], actionable: frozenset[tuple[str, int]],
+               siblings: Collection[str], start: float = 0.0, counts: Mapping[str, int] | None = None,
+               content: Collection[str] = ()) -> float:
+    """An item's rank in a digest, the facts block and a listing: its recurrence (capped at ``RECURRENCE_CAP``) plus
+    ``start`` (the block's recency), a bonus for the shape of values actions pass (:data:`ACTIONABLE`), one for a
+    sibling of an acted-on item (``siblings``, lower case; :data:`SIBLING`) and, given the ``counts`` of its text's
+    words, one when the text says each of its ``content`` words more than once (:data:`REPEATED`)."""
+    score = min(recurrence(item, df, own), RECURRENCE_CAP) + start
+    score += ACTIONABLE if shape(item) in actionable else 0.0
+    score += SIBLING if item.lower() in siblings else 0.0
+    score += REPEATED if counts is not None and content and min(counts[w] for w in content) >= 2 else 0.0
+    return score
+
+
 def digest(text: str, max_tokens: int, df: Mapping[str, int] | None = None, encoding: str = "o200k_base",
            known: frozenset[str] | set[str] = frozenset(),
            actionable: frozenset[tuple[str, int]] = frozenset(), siblings: frozenset[str] = frozenset()) -> str:
@@ -218,12 +232,7 @@ def digest(text: str, max_tokens: int, df: Mapping[str, int] | None = None, enco
         own, counts = text_words(text), word_counts(text)
 
         def rank(k: int) -> tuple[float, int]:
-            kind = shape(items[k])
-            bonus = ACTIONABLE if actionable and kind in actionable else 0.0
-            bonus += SIBLING if siblings and items[k].lower() in siblings else 0.0
-            content = item_words(items[k])[1]
-            bonus += REPEATED if content and min(counts[w] for w in content) >= 2 else 0.0
-            return -(min(recurrence(items[k], df, own), RECURRENCE_CAP) + bonus), k
+            return -item_score(items[k], df, own, actionable, siblings, 0.0, counts, item_words(items[k])[1]), k
 
         items = [items[k] for k in sorted(range(len(items)), key=rank)]
     return pack_items(items, max_tokens, encoding)
@@ -261,5 +270,5 @@ def pack_items(items: Iterable[str], max_tokens: int, encoding: str = "o200k_bas
 
 
 __all__ = ["ACTIONABLE", "LONG_MEMO", "PATTERNS", "REPEATED", "SIBLING", "action_shapes", "block_frequencies",
-           "candidates", "digest", "forget_long_texts", "item_words", "pack_items", "recurrence", "shape", "spotted",
-           "text_words", "word_counts"]
+           "candidates", "digest", "forget_long_texts", "item_score", "item_words", "pack_items", "recurrence", "shape",
+           "spotted", "text_words", "word_counts"]

@@ -23,7 +23,7 @@ from __future__ import annotations
 import bisect
 import json
 import re
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 
 from relaykit import tokens
@@ -35,10 +35,9 @@ from relaykit.trajectory.digest import (
     REPEATED,
     SIBLING,
     candidates,
+    item_score,
     item_words,
     pack_items,
-    recurrence,
-    shape,
     spotted,
     text_words,
     word_counts,
@@ -78,16 +77,6 @@ def command_rest(text: str) -> str | None:
     return parts[1] if len(parts) > 1 else ""
 
 
-def item_score(item: str, df: Mapping[str, int], own: frozenset[str] | set[str], actionable: frozenset[tuple[str, int]],
-               siblings: Collection[str], start: float = 0.0) -> float:
-    """An item's rank: its recurrence (capped at ``RECURRENCE_CAP``) plus ``start`` (the block's recency), a bonus
-    for the shape of values actions pass and one for a sibling of an acted-on item (``siblings``, lower case)."""
-    score = min(recurrence(item, df, own), RECURRENCE_CAP) + start
-    score += ACTIONABLE if shape(item) in actionable else 0.0
-    score += SIBLING if item.lower() in siblings else 0.0
-    return score
-
-
 def rank_items(elided: Iterable[Step], n_steps: int, known: frozenset[str], df: Mapping[str, int],
                actionable: frozenset[tuple[str, int]], acted: Mapping[str, int] | None = None,
                passed: frozenset[str] | set[str] = frozenset()) -> list[str]:
@@ -105,8 +94,7 @@ def rank_items(elided: Iterable[Step], n_steps: int, known: frozenset[str], df: 
             content = {w for w in words(item) if w not in STOPWORDS and len(w) > 1}
             if not content or content <= known:
                 continue
-            score = item_score(item, df, own, actionable, siblings, age)
-            score += REPEATED if min(counts[w] for w in content) >= 2 else 0.0
+            score = item_score(item, df, own, actionable, siblings, age, counts, content)
             score += PENDING if item.lower() in pending else 0.0
             score += PASSED if content <= passed else 0.0
             key = item.lower()

@@ -16,8 +16,8 @@ from dataclasses import replace
 
 from relaykit import tokens
 from relaykit.text import words
-from relaykit.trajectory.digest import candidates, pack_items, text_words
-from relaykit.trajectory.facts import item_score, sibling_items
+from relaykit.trajectory.digest import candidates, item_score, pack_items, text_words
+from relaykit.trajectory.facts import sibling_items
 from relaykit.trajectory.parse import Step, request_flags
 from relaykit.trajectory.plan import Cost, Masker
 
@@ -84,9 +84,10 @@ def listed_step(step: Step, room: int, cost: Cost, masker: Masker) -> Step | Non
 
 def _ranked(items: list[str], text: str, step: Step, masker: Masker) -> list[str]:
     """The items best first by a digest's rank (recurrence, capped; the shape of values actions pass; siblings of
-    an item a later action named), ties in their order of appearance: a room's listing cut to what fits keeps the
-    objects beside what the agent acted on, not the first ones listed (twx-rooms 50%: 0.837 -> 0.880 and 0.968 ->
-    0.984 on two sets of dev episodes, the other dev environments unchanged)."""
+    an item a later action named; not yet the bonus of :data:`relaykit.trajectory.digest.REPEATED`, which digests
+    and the facts block have: not measured here), ties in their order of appearance: a room's listing cut to what
+    fits keeps the objects beside what the agent acted on, not the first ones listed (twx-rooms 50%: 0.837 -> 0.880
+    and 0.968 -> 0.984 on two sets of dev episodes, the other dev environments unchanged)."""
     df, actionable, own = masker.frequencies(), masker.actionable(), text_words(text)
     siblings = sibling_items(step, masker.acted())
     return sorted(items, key=lambda item: -item_score(item, df, own, actionable, siblings))
