@@ -190,7 +190,7 @@ class DecisionLab:
         def generate() -> list[tuple[str, Episode]]:
             return [(env, episode) for env in cfg.envs for episode in open_env(env).episodes(cfg.episodes, cfg.seed)]
 
-        return generate() if self._run is None else pinned_episodes(*self._run, generate)
+        return pinned_episodes(self._run, generate)
 
     def run_unit(self, unit: Unit, ctx: RunContext) -> dict[str, Any]:
         env, episode, label, budget = unit.data

@@ -60,11 +60,11 @@ def by_spare(results: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
             c for c in unit["cases"] if c["feasible"] and c["needed"])
     rows = []
     for (split, budget, method), cases in sorted(groups.items()):
+        scored = [(c["budget_tokens"] - c["minimum"], c["hits"] / c["needed"]) for c in cases]
         bins = {}
         for lo, hi in SPARE_BINS:
-            inside = [c for c in cases if lo <= c["budget_tokens"] - c["minimum"] and (
-                hi is None or c["budget_tokens"] - c["minimum"] < hi)]
-            bins[_bin(lo, hi)] = {"cases": len(inside), "recall": _mean([c["hits"] / c["needed"] for c in inside])}
+            inside = [recall for spare, recall in scored if lo <= spare and (hi is None or spare < hi)]
+            bins[_bin(lo, hi)] = {"cases": len(inside), "recall": _mean(inside)}
         rows.append({"split": split, "budget": budget, "method": method, "bins": bins})
     return rows
 

@@ -68,12 +68,16 @@ def episode_from_record(record: Mapping[str, Any]) -> tuple[str, Episode]:
     return str(record["lab_env"]), episode
 
 
-def pinned_episodes(store: RunStore, run_id: str,
+def pinned_episodes(run: tuple[RunStore, str] | None,
                     generate: Callable[[], list[tuple[str, Episode]]]) -> list[tuple[str, Episode]]:
-    """The run's episodes as the run store keeps them: generated (``generate``) and stored the first time, read back
-    every time after, so that a resumed run, and both of the runner's reads of a lab's units, score the same gold
-    paths (TextWorld-Express and ScienceWorld do not regenerate the same gold path for a seed from one process to
-    the next). What is stored is what is scored, from the first run on (the store strips URL credentials)."""
+    """The episodes of ``run`` (a store and a run id) as the run store keeps them: generated (``generate``) and stored
+    the first time, read back every time after, so that a resumed run, and both of the runner's reads of a lab's units,
+    score the same gold paths (TextWorld-Express and ScienceWorld do not regenerate the same gold path for a seed from
+    one process to the next). What is stored is what is scored, from the first run on (the store strips URL
+    credentials). Without a run (a lab not pinned to one), just ``generate()``."""
+    if run is None:
+        return generate()
+    store, run_id = run
     stored = store.events(run_id, EPISODES_EVENT)
     if not stored:  # the first time (or a run from before episodes were stored)
         store.log_events(run_id, EPISODES_EVENT, [episode_record(env, episode) for env, episode in generate()])

@@ -127,8 +127,7 @@ class TrajectoryLab:
             def generate() -> list[tuple[str, Episode]]:
                 return [(self.cfg.env, e) for e in self.adapter.episodes(self.cfg.episodes, self.cfg.seed)]
 
-            pairs = generate() if self._run is None else pinned_episodes(*self._run, generate)
-            self._episodes = [episode for _, episode in pairs]
+            self._episodes = [episode for _, episode in pinned_episodes(self._run, generate)]
         return self._episodes
 
     def stored_config(self) -> dict[str, Any]:
