@@ -275,6 +275,30 @@ def test_a_dropped_host_that_leaves_no_room_for_an_item_gives_way_to_the_current
     assert FACTS_LABEL in text and "metal pot" in text and cost.total(out) <= budget
 
 
+def test_the_block_goes_where_it_holds_the_most_facts_not_into_a_costly_host() -> None:
+    # hosting the block in the newest dropped step (masked) was preferred to the current observation; a short step
+    # masks to itself, so its whole cost came out of the block: "open oven" (16 tokens) and one item, where the
+    # block alone after the current observation held six (change-the-state-of-matter 30%: 0.839 -> 0.882)
+    from relaykit.trajectory.budget import _facts
+    from relaykit.trajectory.plan import Cost
+
+    listing = "In it, you see: a metal pot, a thermometer, a glass jar, a freezer, a sink, a stove, a lighter."
+    msgs = [{"role": "system", "content": "You are an agent."}, {"role": "user", "content": "Freeze the juice."},
+            {"role": "assistant", "content": "look around"}, {"role": "user", "content": listing},
+            {"role": "assistant", "content": "open door"}, {"role": "user", "content": "The door is open."},
+            {"role": "assistant", "content": "wait"}, {"role": "user", "content": "You wait."}]
+    t = parse(msgs)
+    masker, cost = Masker(t, TrajectorySettings(dropped="placeholder")), Cost(t.form, "o200k_base")
+    bare = t.with_steps(t.steps[-1:])
+    host = masker.mask(t.steps[1])
+    assert cost.step(host) == cost.step(t.steps[1])  # masking the short step saves nothing
+    budget = cost.total(bare) + cost.step(host) + 12
+    out = _facts(bare, budget, cost, masker)
+    assert cost.total(out) <= budget and len(out.steps) == 1  # the block follows the current observation
+    block = str(out.steps[-1].observation[-1]["content"]).split(FACTS_LABEL, 1)[1]
+    assert sum(item in block for item in ("metal pot", "thermometer", "glass jar", "freezer", "sink", "stove")) >= 4
+
+
 def test_a_bare_item_on_an_indented_list_line_is_a_fact() -> None:
     # ScienceWorld lists some objects without an article ("\tbread"): the next action picks one up
     from relaykit.trajectory.digest import candidates

@@ -362,9 +362,10 @@ def _held(share: float, room: int) -> int:
 
 def _facts(t: Trajectory, budget: int, cost: Cost, masker: Masker) -> Trajectory:
     """``t`` with one deduplicated block of the facts of its elided steps in the tokens the budget leaves
-    (:mod:`relaykit.trajectory.facts`), inside the oldest masked step's placeholder, else the newest dropped
-    step's (masked for it), else after the current observation (no step's masked form fits beside a block of at
-    least one item: the tightest budgets); unchanged when there is no room or nothing new to say."""
+    (:mod:`relaykit.trajectory.facts`), inside the oldest masked step's placeholder; with no masked step, inside
+    the newest dropped step's (masked for it, its action back too) or after the current observation, whichever
+    holds more fact words (a short step masks to itself, and hosting the block in it can cost more than the items
+    it gives way to; ties: the host); unchanged when there is no room or nothing new to say."""
     room = budget - cost.total(t)
     original = masker.original.steps
     chosen = {step.index: step for step in t.past}
@@ -379,11 +380,14 @@ def _facts(t: Trajectory, budget: int, cost: Cost, masker: Masker) -> Trajectory
                     and cost.step(masker.mask(s)) + MIN_BLOCK_TOKENS <= room), None)
         if new is not None:  # first, the newest dropped step masked to hold it (its action comes back too)
             placements.insert(0, (new, {**chosen, new: masker.mask(original[new])}))
-    for at, kept in placements:
-        filled = _placed(t, kept, at, elided, budget, cost, masker)
-        if filled is not None:
-            return filled
-    return t
+    filled = [f for f in (_placed(t, kept, at, elided, budget, cost, masker) for at, kept in placements)
+              if f is not None]
+    if not filled:
+        return t
+    if len(filled) == 1:
+        return filled[0]
+    facts = FactWords(masker.actionable())
+    return max(filled, key=facts.score)  # ties: the first
 
 
 def _placed(t: Trajectory, kept: dict[int, Step], host: int | None, elided: list[Step], budget: int, cost: Cost,
