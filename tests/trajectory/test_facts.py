@@ -299,6 +299,54 @@ def test_the_block_goes_where_it_holds_the_most_facts_not_into_a_costly_host() -
     assert sum(item in block for item in ("metal pot", "thermometer", "glass jar", "freezer", "sink", "stove")) >= 4
 
 
+def test_when_the_floor_is_over_the_budget_the_facts_block_may_take_the_floors_room() -> None:
+    # the degrade held the block its share of the room and spent the rest on the masked floor steps (a digest of
+    # "you wait"); it now also tries every floor step dropped (a request kept) and the room given to the block,
+    # and keeps what holds more facts (change-the-state-of-matter 30%: 0.882 -> 0.922)
+    things = ["freezer", "oven", "stove", "sink", "fridge", "cupboard", "glass jar", "lighter"]
+    listing = "This room is called the kitchen. In it, you see: " + " ".join(f"a {x}. The {x} is closed."
+                                                                             for x in things)
+    msgs = text_world("Boil the water.", [
+        ("look around", listing),
+        ("wait", "You wait for a while and nothing in the quiet room changes at all today."),
+        ("wait", "You wait again and nothing in the quiet room changes at all, as before."),
+        ("open freezer", "The freezer is now open.")])
+    budget = minimum_budget(parse(msgs)) + 40
+    out = compress_trajectory(msgs, budget=budget, dropped="placeholder")
+    text = " ".join(str(m["content"]) for m in out.messages[2:])
+    assert out.accounting.tokens_out <= budget and out.valid
+    assert sum(thing in text for thing in things) >= 7, text
+
+
+def test_the_floors_room_given_to_the_facts_block_keeps_a_users_request() -> None:
+    # the block's items of tool results said more distinct words than a user's prose request, so giving the whole
+    # floor's room to the block dropped the request the next call answers (bfcl-dev 50%: 8 cases lost); the
+    # request stays, as it does when the degrade lowers K
+    def call(i: int, name: str, args: dict[str, Any]) -> dict[str, Any]:
+        return {"role": "assistant", "content": None,
+                "tool_calls": [{"id": f"c{i}", "type": "function",
+                                "function": {"name": name, "arguments": json.dumps(args)}}]}
+
+    def result(i: int, value: dict[str, Any]) -> dict[str, Any]:
+        return {"role": "tool", "tool_call_id": f"c{i}", "content": json.dumps(value)}
+
+    msgs = [{"role": "system", "content": "You call tools."},
+            {"role": "user", "content": "Buy 120 shares of NVDA at the market price."},
+            call(0, "get_stock_info", {"symbol": "NVDA"}),
+            result(0, {"price": 220.34, "percent_change": 0.17, "volume": 1.234, "MA(5)": 220.45, "MA(20)": 220.67}),
+            call(1, "place_order", {"order_type": "Buy", "symbol": "NVDA", "price": 220.34, "amount": 120}),
+            result(1, {"order_id": 12446, "order_type": "Buy", "status": "Open", "price": 220.34, "amount": 120}),
+            {"role": "user", "content": "I have an unresolved matter: fetch the ticket with ID=1 about my previous "
+                                        "transaction inquiry, it may need prompt action."},
+            call(2, "get_ticket", {"ticket_id": 1}),
+            result(2, {"id": 1, "created_by": "Michael Thompson", "user_id": 12345, "issue": "Transaction inquiry",
+                       "status": "Pending"})]
+    budget = minimum_budget(parse(msgs)) + 80
+    out = compress_trajectory(msgs, budget=budget, dropped="placeholder")
+    assert out.accounting.tokens_out <= budget and out.valid and validate(out.messages) == []
+    assert any("previous transaction inquiry" in str(m.get("content")) for m in out.messages if m["role"] == "user")
+
+
 def test_a_bare_item_on_an_indented_list_line_is_a_fact() -> None:
     # ScienceWorld lists some objects without an article ("\tbread"): the next action picks one up
     from relaykit.trajectory.digest import candidates

@@ -119,7 +119,10 @@ def fit(plan: Plan, budget: int, s: TrajectorySettings, masker: Masker) -> Plan:
         if not masking or room >= reserve:
             return replace(plan, trajectory=_top_up(out, plan, present, budget, cost, masker, s))
         first = (facts.score(out), out, [])  # the floor leaves the facts block less than its share: try both
-    helds = (0, reserve) if room < 0 else (reserve,)
+    # or every floor step dropped (a user's request kept, as stage 3 keeps it) and that room held for the block
+    asks = [r for r in (masker.requests(masker.original.steps[i]) for i in floor) if r is not None]
+    spare = budget - cost.total(t.with_steps([*asks, *t.steps[-1:]]))
+    helds = ((0, reserve) if room < 0 else (reserve,)) + ((spare,) if masking and spare > reserve else ())
     best = _degrade_best(plan, present, floor, room, budget, cost, masker, s, helds, facts)
     if best is None or (first is not None and first[0] >= best[0]):
         assert first is not None
