@@ -111,6 +111,17 @@ def test_digest_ranks_items_shaped_like_the_values_actions_pass() -> None:
     assert digest(text, 12, df).split(", ")[0] in {"Ivan Brown", "Emma Li", "Ivan", "Emma"}  # recurrence alone
 
 
+def test_a_plain_lower_case_word_has_no_telling_shape() -> None:
+    # a shape is character classes and length: "freezer" matched the "kitchen" of "go to kitchen" and ranked ahead of
+    # "cupboard" as if shaped like an id the agent passes; plain words and phrases give no shape, ids still do
+    shapes = action_shapes(["go to kitchen", "pick up metal pot", 'cancel_order("ORD-1182")', "take W2890"])
+    assert shape("freezer") not in shapes and shape("glass jar") not in shapes
+    assert shape("ORD-7731") in shapes and shape("W4410") in shapes
+    df = block_frequencies(["a cupboard. The cupboard is closed. a freezer. The freezer is closed."])
+    text = "a cupboard. The cupboard is closed. a freezer. The freezer is closed."
+    assert digest(text, 3, df, actionable=shapes) == "cupboard"  # in the order of the text, no bonus for either
+
+
 def test_masking_keeps_a_user_turn_that_follows_the_tool_results() -> None:
     msgs = [{"role": "user", "content": "Book it."},
             {"role": "assistant", "content": None, "tool_calls": [

@@ -177,14 +177,22 @@ def shape(item: str) -> tuple[str, int]:
 
 
 def action_shapes(actions: Iterable[str]) -> frozenset[tuple[str, int]]:
-    """The shapes of the values actions pass (quoted strings, identifiers, numbers, words after a verb)."""
+    """The shapes of the values actions pass (quoted strings, identifiers, numbers, words after a verb), but not of
+    plain lower-case words (:data:`PLAIN`)."""
     out: set[tuple[str, int]] = set()
     for action in actions:
         for item in (*_QUOTED_VALUE.findall(action), *action.split()[1:], *candidates(action)):
             item = item.strip("\"'(),;:[]{}=")
-            if item and len(item) > 1:
+            if item and len(item) > 1 and shape(item)[0] not in PLAIN:
                 out.add(shape(item))
     return frozenset(out)
+
+
+PLAIN = ("a", "-a")
+"""The character classes of plain lower-case words and phrases ("freezer", "metal pot"), which :func:`action_shapes`
+leaves out: their shape is only their length, and a word whose length matched a passed one ("freezer" and "kitchen")
+ranked ahead of others as if shaped like an id (all dev sets pooled, 50% 0.956 -> 0.968: 16 cases better, 2 worse;
+30% 0.936 -> 0.933: 16 better, 12 worse, which kitchen container comes next either way)."""
 
 
 _QUOTED_VALUE = re.compile(r"[\"']([^\"'\n]{2,40})[\"']")
