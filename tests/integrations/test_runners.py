@@ -107,6 +107,18 @@ def test_autogen_model_context() -> None:
     record("autogen", "HeadAndTailChatCompletionContext", tally(rec.requests, BUDGET, extra=system_tokens))
 
 
+def test_autogen_counts_the_name_its_client_sends_on_a_user_message() -> None:
+    # autogen-ext's OpenAI client sends a user message's source as its name: 2 tokens the budget did not see, and a
+    # view filled to the last token went over by them once the facts block could follow the current tool result
+    from autogen_core.models import UserMessage
+
+    from relaykit.integrations.autogen import to_chat
+
+    [view] = to_chat(UserMessage(content=TASK, source="user"))
+    sent = {"role": "user", "name": "user", "content": TASK}
+    assert view == sent and tokens.count_messages([view]) == tokens.count_messages([sent])
+
+
 def test_openai_agents_model_input_filter() -> None:
     from agents import Agent, RunConfig, Runner, function_tool, set_tracing_disabled
     from agents.models.openai_chatcompletions import OpenAIChatCompletionsModel

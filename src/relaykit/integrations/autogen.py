@@ -35,11 +35,12 @@ def _text(content: Any) -> str:
 
 
 def to_chat(message: LLMMessage) -> list[Msg]:
-    """The chat messages one AutoGen message stands for (a result message holds one per call)."""
+    """The chat messages one AutoGen message stands for (a result message holds one per call), as autogen-ext's
+    OpenAI client sends them by default (a user message names its source), so that the budget counts what is sent."""
     if isinstance(message, SystemMessage):
         return [{"role": "system", "content": message.content}]
-    if isinstance(message, UserMessage):
-        return [{"role": "user", "content": _text(message.content)}]
+    if isinstance(message, UserMessage):  # the OpenAI client sends the source as the name (2 tokens more)
+        return [{"role": "user", "content": _text(message.content), "name": message.source}]
     if isinstance(message, AssistantMessage):
         if isinstance(message.content, list):
             calls = [{"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
