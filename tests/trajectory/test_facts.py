@@ -347,6 +347,26 @@ def test_the_floors_room_given_to_the_facts_block_keeps_a_users_request() -> Non
     assert any("previous transaction inquiry" in str(m.get("content")) for m in out.messages if m["role"] == "user")
 
 
+def test_a_floor_that_fits_gives_way_to_the_facts_block_when_that_holds_more() -> None:
+    # the floor fitted with room for the block's share, so stage 1 stood: two "You wait." steps kept whole and a block
+    # of two items; the candidate with the floor's room given to the block holds all the kitchen's things
+    things = ["freezer", "oven", "stove", "sink", "fridge", "cupboard", "glass jar", "lighter", "painting", "table",
+              "chair", "counter"]
+    listing = "This room is called the kitchen. In it, you see: " + " ".join(f"a {x}. The {x} is closed."
+                                                                             for x in things)
+    msgs = text_world("Boil the water.", [("look around", listing), ("wait", "You wait."), ("wait", "You wait."),
+                                          ("open freezer", "The freezer is now open.")])
+    budget = minimum_budget(parse(msgs)) + 40
+    out = compress_trajectory(msgs, budget=budget, dropped="placeholder")
+    text = " ".join(str(m["content"]) for m in out.messages[2:])
+    assert out.accounting.tokens_out <= budget and out.valid
+    assert sum(thing in text for thing in things) >= 10, text
+    assert any("room holds more as facts" in notice for notice in out.accounting.notices)
+    roomy = compress_trajectory(msgs, budget=minimum_budget(parse(msgs)) + 64, dropped="placeholder")
+    assert [m["content"] for m in roomy.messages[2:6]] == ["wait", "You wait.", "wait", "You wait."]  # floor whole
+    assert not roomy.accounting.notices  # and no notice says it was degraded
+
+
 def test_a_bare_item_on_an_indented_list_line_is_a_fact() -> None:
     # ScienceWorld lists some objects without an article ("\tbread"): the next action picks one up
     from relaykit.trajectory.digest import candidates
@@ -516,6 +536,7 @@ def test_stage_one_tries_a_larger_facts_block_and_keeps_it_when_it_holds_more(mo
         text = json.dumps(out.messages)
         return sum(f"PKG-{100 * i + k}" in text for i in range(16) for k in range(4))
 
+    monkeypatch.setattr(budget_module, "_degrade_best", lambda *args, **kwargs: None)  # stage 1 alone
     both = compress_trajectory(msgs, method="agora", budget=budget)
     monkeypatch.setattr(budget_module, "STAGE1_BLOCK_SHARES", (1.0,))
     one = compress_trajectory(msgs, method="agora", budget=budget)

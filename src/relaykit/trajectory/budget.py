@@ -49,8 +49,9 @@ of the tokens left for it and the past steps (masked floor steps, with their dig
 is shortened further), and stage 3 drops floor steps oldest first or least important first (the method's
 priority); the result that holds the most fact words wins (ties: the later one)."""
 BREADTH_MAX_STEPS = 1000
-"""Stage 1 tries the masked-first (breadth) packing only up to this many past steps (it costs a digest of
-every step and a count of facts; on longer histories the newest-first packing alone keeps the 3 s target)."""
+"""Stage 1 tries the masked-first (breadth) packing, and the degrade its candidate with every floor step dropped for
+the facts block, only up to this many past steps (each costs digests and counts of facts; on longer histories the
+newest-first packing alone keeps the 3 s target)."""
 BLOCK_SHARE_SLOPE = 3.0
 BLOCK_SHARE_CAP = 2.0
 BLOCK_SHARE_MAX = 0.75
@@ -113,22 +114,29 @@ def fit(plan: Plan, budget: int, s: TrajectorySettings, masker: Masker) -> Plan:
     masking = s.dropped != "remove" or plan.mask_rest
     reserve = _held(s.facts_share, budget - minimum_budget(t, s.encoding)) if masking else 0
     facts = FactWords(masker.actionable())
+    # the degrade holds the block its share of the room when the floor leaves it less (or is over the budget), and
+    # tries every floor step dropped (a user's request kept, as stage 3 keeps it) with that room held for the block
+    helds = (0, reserve) if room < 0 else (reserve,) if masking and room < reserve else ()
+    whole: int | None = None
+    if masking and len(present) <= BREADTH_MAX_STEPS:
+        asks = [r for r in (masker.requests(masker.original.steps[i]) for i in floor) if r is not None]
+        spare = budget - cost.total(t.with_steps([*asks, *t.steps[-1:]]))
+        whole = spare if spare > reserve else None
     first: tuple[float, Trajectory, list[str]] | None = None
     if room >= 0:
         out = _stage1(plan, present, floor, room, budget, cost, masker, s)
-        if not masking or room >= reserve:
+        if not helds and whole is None:
             return replace(plan, trajectory=_top_up(out, plan, present, budget, cost, masker, s))
-        first = (facts.score(out), out, [])  # the floor leaves the facts block less than its share: try both
-    # or every floor step dropped (a user's request kept, as stage 3 keeps it) and that room held for the block
-    asks = [r for r in (masker.requests(masker.original.steps[i]) for i in floor) if r is not None]
-    spare = budget - cost.total(t.with_steps([*asks, *t.steps[-1:]]))
-    helds = ((0, reserve) if room < 0 else (reserve,)) + ((spare,) if masking and spare > reserve else ())
-    best = _degrade_best(plan, present, floor, room, budget, cost, masker, s, helds, facts)
+        first = (facts.score(out), out, [])  # the degrade candidates win only with strictly more fact words
+    best = _degrade_best(plan, present, floor, room, budget, cost, masker, s, helds, facts, whole)
     if best is None or (first is not None and first[0] >= best[0]):
         assert first is not None
         best = first
-    return replace(plan, trajectory=_top_up(best[1], plan, present, budget, cost, masker, s),
-                   notices=(*plan.notices, *best[2]))
+    out = _top_up(best[1], plan, present, budget, cost, masker, s)
+    kept = {step.index: step for step in out.past}
+    intact = out.steps[-1] is t.steps[-1] and all(kept.get(i) is present[i] for i in floor)  # the top-up can
+    # give the floor back whole: then no notice says it degraded
+    return replace(plan, trajectory=out, notices=(*plan.notices, *([] if intact else best[2])))
 
 
 def _top_up(t: Trajectory, plan: Plan, present: dict[int, Step], budget: int, cost: Cost, masker: Masker,
@@ -181,29 +189,32 @@ def _stage1(plan: Plan, present: dict[int, Step], floor: list[int], room: int, b
 
 
 def _degrade_best(plan: Plan, present: dict[int, Step], floor: list[int], room: int, budget: int, cost: Cost,
-                  masker: Masker, s: TrajectorySettings, helds: tuple[int, ...],
-                  facts: FactWords) -> tuple[float, Trajectory, list[str]] | None:
+                  masker: Masker, s: TrajectorySettings, helds: tuple[int, ...], facts: FactWords,
+                  whole: int | None = None) -> tuple[float, Trajectory, list[str]] | None:
     """Stages 2-4 for each share of the current observation, each drop order and each room ``held`` for the
-    facts block (then filled): the result holding the most fact words (ties: the later one)."""
+    facts block (then filled), and once with ``whole`` held (every floor step dropped: the current observation whole,
+    oldest first): the result holding the most fact words (ties: the later one)."""
     best: tuple[float, Trajectory, list[str]] | None = None
     rank = {i: k for k, i in enumerate(plan.priority or ())}
     orders = [floor] + ([sorted(floor, key=lambda i: -rank.get(i, -1))] if plan.priority else [])
     masking = s.dropped != "remove" or plan.mask_rest
-    for share in CURRENT_SHARES:  # stages 2-4 with the current observation keeping each share: most facts wins
-        for drop_order in orders:  # lower K oldest first, or least important first
-            for held in dict.fromkeys(h if h >= MIN_BLOCK_TOKENS else 0 for h in helds):
-                try:
-                    out, notices = _degrade(plan, present, floor, drop_order, held - room, budget, share, cost,
-                                            masker, s, held)
-                except BudgetTooSmall:
-                    if not held and room < 0:
-                        raise
-                    continue
-                if masking and s.facts_share > 0:
-                    out = _facts(out, budget, cost, masker)
-                score = facts.score(out)
-                if best is None or score >= best[0]:  # ties: the later (smaller share; least important dropped)
-                    best = (score, out, notices)
+    tries = [(share, drop_order, held) for share in CURRENT_SHARES  # the current observation keeping each share
+             for drop_order in orders  # lower K oldest first, or least important first
+             for held in dict.fromkeys(h if h >= MIN_BLOCK_TOKENS else 0 for h in helds)]
+    tries += [(1.0, floor, whole)] if whole is not None else []
+    for share, drop_order, held in tries:
+        try:
+            out, notices = _degrade(plan, present, floor, drop_order, held - room, budget, share, cost, masker, s,
+                                    held)
+        except BudgetTooSmall:
+            if not held and room < 0:
+                raise
+            continue
+        if masking and s.facts_share > 0:
+            out = _facts(out, budget, cost, masker)
+        score = facts.score(out)
+        if best is None or score >= best[0]:  # ties: the later (smaller share; least important dropped; whole)
+            best = (score, out, notices)
     return best
 
 
@@ -231,7 +242,7 @@ def _degrade(plan: Plan, present: dict[int, Step], floor: list[int], drop_order:
     masking = s.dropped != "remove" or plan.mask_rest
     history = _lower_k(kept, drop_order, history, history_room, cost, masker if masking else None, done)
     why = (f"is over the budget of {budget}" if floor_cost > budget else
-           f"fits the budget of {budget}, but leaves too little room for the facts of elided steps")
+           f"fits the budget of {budget}, but its room holds more as facts of elided steps")
     notices = [f"the floor ({floor_cost} tokens) {why}: {', '.join(done) or 'no step'}"]
     if history < history_room:  # slack left by the last stage: refill it with scored steps, best first
         history += _refill(plan, present, kept, history_room - history, cost, masker, s)
