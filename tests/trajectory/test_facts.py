@@ -299,23 +299,35 @@ def test_the_block_goes_where_it_holds_the_most_facts_not_into_a_costly_host() -
     assert sum(item in block for item in ("metal pot", "thermometer", "glass jar", "freezer", "sink", "stove")) >= 4
 
 
+KITCHEN = ["freezer", "oven", "stove", "sink", "fridge", "cupboard", "glass jar", "lighter", "painting", "table",
+           "chair", "counter"]
+
+
+def kitchen_then_waits(things: list[str], waits: list[str]) -> list[dict[str, Any]]:
+    """A kitchen listing of ``things`` (each named twice), a "wait" step per text of ``waits``, then "open freezer"."""
+    listing = "This room is called the kitchen. In it, you see: " + " ".join(f"a {x}. The {x} is closed."
+                                                                             for x in things)
+    return text_world("Boil the water.", [("look around", listing), *(("wait", w) for w in waits),
+                                          ("open freezer", "The freezer is now open.")])
+
+
+def things_held(out: Any, things: list[str]) -> int:
+    """How many of ``things`` the compressed history holds after system and task."""
+    text = " ".join(str(m["content"]) for m in out.messages[2:])
+    return sum(thing in text for thing in things)
+
+
 def test_when_the_floor_is_over_the_budget_the_facts_block_may_take_the_floors_room() -> None:
     # the degrade held the block its share of the room and spent the rest on the masked floor steps (a digest of
     # "you wait"); it now also tries every floor step dropped (a request kept) and the room given to the block,
     # and keeps what holds more facts (change-the-state-of-matter 30%: 0.882 -> 0.922)
-    things = ["freezer", "oven", "stove", "sink", "fridge", "cupboard", "glass jar", "lighter"]
-    listing = "This room is called the kitchen. In it, you see: " + " ".join(f"a {x}. The {x} is closed."
-                                                                             for x in things)
-    msgs = text_world("Boil the water.", [
-        ("look around", listing),
-        ("wait", "You wait for a while and nothing in the quiet room changes at all today."),
-        ("wait", "You wait again and nothing in the quiet room changes at all, as before."),
-        ("open freezer", "The freezer is now open.")])
+    things = KITCHEN[:8]
+    msgs = kitchen_then_waits(things, ["You wait for a while and nothing in the quiet room changes at all today.",
+                                       "You wait again and nothing in the quiet room changes at all, as before."])
     budget = minimum_budget(parse(msgs)) + 40
     out = compress_trajectory(msgs, budget=budget, dropped="placeholder")
-    text = " ".join(str(m["content"]) for m in out.messages[2:])
     assert out.accounting.tokens_out <= budget and out.valid
-    assert sum(thing in text for thing in things) >= 7, text
+    assert things_held(out, things) >= 7
 
 
 def test_the_floors_room_given_to_the_facts_block_keeps_a_users_request() -> None:
@@ -350,17 +362,11 @@ def test_the_floors_room_given_to_the_facts_block_keeps_a_users_request() -> Non
 def test_a_floor_that_fits_gives_way_to_the_facts_block_when_that_holds_more() -> None:
     # the floor fitted with room for the block's share, so stage 1 stood: two "You wait." steps kept whole and a block
     # of two items; the candidate with the floor's room given to the block holds all the kitchen's things
-    things = ["freezer", "oven", "stove", "sink", "fridge", "cupboard", "glass jar", "lighter", "painting", "table",
-              "chair", "counter"]
-    listing = "This room is called the kitchen. In it, you see: " + " ".join(f"a {x}. The {x} is closed."
-                                                                             for x in things)
-    msgs = text_world("Boil the water.", [("look around", listing), ("wait", "You wait."), ("wait", "You wait."),
-                                          ("open freezer", "The freezer is now open.")])
+    msgs = kitchen_then_waits(KITCHEN, ["You wait.", "You wait."])
     budget = minimum_budget(parse(msgs)) + 40
     out = compress_trajectory(msgs, budget=budget, dropped="placeholder")
-    text = " ".join(str(m["content"]) for m in out.messages[2:])
     assert out.accounting.tokens_out <= budget and out.valid
-    assert sum(thing in text for thing in things) >= 10, text
+    assert things_held(out, KITCHEN) >= 10
     assert any("room holds more as facts" in notice for notice in out.accounting.notices)
     roomy = compress_trajectory(msgs, budget=minimum_budget(parse(msgs)) + 64, dropped="placeholder")
     assert [m["content"] for m in roomy.messages[2:6]] == ["wait", "You wait.", "wait", "You wait."]  # floor whole
