@@ -370,7 +370,7 @@ def test_a_floor_that_fits_gives_way_to_the_facts_block_when_that_holds_more() -
     assert any("room holds more as facts" in notice for notice in out.accounting.notices)
     roomy = compress_trajectory(msgs, budget=minimum_budget(parse(msgs)) + 64, dropped="placeholder")
     assert [m["content"] for m in roomy.messages[2:6]] == ["wait", "You wait.", "wait", "You wait."]  # floor whole
-    assert not roomy.accounting.notices  # and no notice says it was degraded
+    assert not roomy.accounting.notices  # stage 1 stood: no notice says the floor was degraded
 
 
 def test_a_bare_item_on_an_indented_list_line_is_a_fact() -> None:

@@ -132,11 +132,8 @@ def fit(plan: Plan, budget: int, s: TrajectorySettings, masker: Masker) -> Plan:
     if best is None or (first is not None and first[0] >= best[0]):
         assert first is not None
         best = first
-    out = _top_up(best[1], plan, present, budget, cost, masker, s)
-    kept = {step.index: step for step in out.past}
-    intact = out.steps[-1] is t.steps[-1] and all(kept.get(i) is present[i] for i in floor)  # the top-up can
-    # give the floor back whole: then no notice says it degraded
-    return replace(plan, trajectory=out, notices=(*plan.notices, *([] if intact else best[2])))
+    return replace(plan, trajectory=_top_up(best[1], plan, present, budget, cost, masker, s),
+                   notices=(*plan.notices, *best[2]))
 
 
 def _top_up(t: Trajectory, plan: Plan, present: dict[int, Step], budget: int, cost: Cost, masker: Masker,
