@@ -32,6 +32,7 @@ from relaykit.trajectory.facts import (
     sibling_items,
     step_items,
 )
+from relaykit.trajectory.factwords import FactWords
 from relaykit.trajectory.plan import Masker
 
 FACTS = ["ORD-4471", "order #W2890", "the red box", "a door to the kitchen", "4.5 kg", "$19.99", "user_id alex_9",
@@ -270,7 +271,7 @@ def test_a_dropped_host_that_leaves_no_room_for_an_item_gives_way_to_the_current
     bare = t.with_steps(t.steps[-1:])
     host = masker.mask(t.steps[1])  # the newest dropped step: its masked form is its own short text
     budget = cost.total(bare) + cost.step(host) + MIN_BLOCK_TOKENS
-    out = _facts(bare, budget, cost, masker)
+    out = _facts(bare, budget, cost, masker, FactWords(masker.actionable()))
     text = json.dumps([m for step in out.steps for m in step.messages])
     assert FACTS_LABEL in text and "metal pot" in text and cost.total(out) <= budget
 
@@ -293,7 +294,7 @@ def test_the_block_goes_where_it_holds_the_most_facts_not_into_a_costly_host() -
     host = masker.mask(t.steps[1])
     assert cost.step(host) == cost.step(t.steps[1])  # masking the short step saves nothing
     budget = cost.total(bare) + cost.step(host) + 12
-    out = _facts(bare, budget, cost, masker)
+    out = _facts(bare, budget, cost, masker, FactWords(masker.actionable()))
     assert cost.total(out) <= budget and len(out.steps) == 1  # the block follows the current observation
     block = str(out.steps[-1].observation[-1]["content"]).split(FACTS_LABEL, 1)[1]
     assert sum(item in block for item in ("metal pot", "thermometer", "glass jar", "freezer", "sink", "stove")) >= 4

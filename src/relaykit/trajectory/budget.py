@@ -124,7 +124,7 @@ def fit(plan: Plan, budget: int, s: TrajectorySettings, masker: Masker) -> Plan:
         whole = spare if spare > reserve else None
     first: tuple[float, Trajectory, list[str]] | None = None
     if room >= 0:
-        out = _stage1(plan, present, floor, room, budget, cost, masker, s)
+        out = _stage1(plan, present, floor, room, budget, cost, masker, s, facts)
         if not helds and whole is None:
             return replace(plan, trajectory=_top_up(out, plan, present, budget, cost, masker, s))
         first = (facts.score(out), out, [])  # the degrade candidates win only with strictly more fact words
@@ -159,7 +159,7 @@ def _top_up(t: Trajectory, plan: Plan, present: dict[int, Step], budget: int, co
 
 
 def _stage1(plan: Plan, present: dict[int, Step], floor: list[int], room: int, budget: int, cost: Cost,
-            masker: Masker, s: TrajectorySettings) -> Trajectory:
+            masker: Masker, s: TrajectorySettings, facts: FactWords) -> Trajectory:
     """Stage 1 (the floor fits): pack the other steps into ``room`` less the facts block's share, newest or
     best first and masked first for breadth (the one holding more fact words wins), then the facts block."""
     t = plan.trajectory
@@ -178,10 +178,9 @@ def _stage1(plan: Plan, present: dict[int, Step], floor: list[int], room: int, b
                                   for share in LISTING_SHARES) if p is not None]
     outs = [_with_past(t, kept) for kept in packs]
     if masking and s.facts_share > 0:
-        outs = [_facts(out, budget, cost, masker) for out in outs]
+        outs = [_facts(out, budget, cost, masker, facts) for out in outs]
     if len(outs) == 1:
         return outs[0]
-    facts = FactWords(masker.actionable())
     return max(outs, key=facts.score)  # ties: the first
 
 
@@ -208,7 +207,7 @@ def _degrade_best(plan: Plan, present: dict[int, Step], floor: list[int], room: 
                 raise
             continue
         if masking and s.facts_share > 0:
-            out = _facts(out, budget, cost, masker)
+            out = _facts(out, budget, cost, masker, facts)
         score = facts.score(out)
         if best is None or score >= best[0]:  # ties: the later (smaller share; least important dropped; whole)
             best = (score, out, notices)
@@ -371,12 +370,13 @@ def _held(share: float, room: int) -> int:
     return min(math.floor(share * room), MAX_BLOCK_TOKENS)
 
 
-def _facts(t: Trajectory, budget: int, cost: Cost, masker: Masker) -> Trajectory:
+def _facts(t: Trajectory, budget: int, cost: Cost, masker: Masker, facts: FactWords) -> Trajectory:
     """``t`` with one deduplicated block of the facts of its elided steps in the tokens the budget leaves
     (:mod:`relaykit.trajectory.facts`), inside the oldest masked step's placeholder; with no masked step, inside
     the newest dropped step's (masked for it, its action back too) or after the current observation, whichever
-    holds more fact words (a short step masks to itself, and hosting the block in it can cost more than the items
-    it gives way to; ties: the host); unchanged when there is no room or nothing new to say."""
+    holds more fact words by ``facts`` (the caller's count, whose per-step words carry over between calls; a short
+    step masks to itself, and hosting the block in it can cost more than the items it gives way to; ties: the
+    host); unchanged when there is no room or nothing new to say."""
     room = budget - cost.total(t)
     original = masker.original.steps
     chosen = {step.index: step for step in t.past}
@@ -395,9 +395,6 @@ def _facts(t: Trajectory, budget: int, cost: Cost, masker: Masker) -> Trajectory
               if f is not None]
     if not filled:
         return t
-    if len(filled) == 1:
-        return filled[0]
-    facts = FactWords(masker.actionable())
     return max(filled, key=facts.score)  # ties: the first
 
 
