@@ -154,3 +154,37 @@ def test_a_tight_room_goes_to_facts_before_the_texts_first_and_last_lines() -> N
     assert len({k for k in range(12) if f"ORD-{1000 + k}" in out}) >= 5
     roomy = shorten(text, 80)  # with room to spare, both stay: what the text is, how it ended
     assert roomy.startswith("Lookup done\n") and "End of list" in roomy
+
+
+KITCHEN_LOOK = """This room is called the kitchen. In it, you see:
+\tthe agent
+\ta substance called air
+\ta chair. On the chair is: nothing.
+\ta counter. On the counter is: a bowl (containing a red apple, a banana, an orange, a potato), a drawer.
+\ta cupboard. The cupboard door is closed.
+\ta freezer. The freezer door is closed.
+\ta fridge. The fridge door is closed.
+\ta glass jar (containing a substance called sodium chloride)
+\ta lighter
+\ta oven, which is turned off. The oven door is closed.
+\ta painting
+\ta sink, which is turned off. In the sink is: nothing.
+\ta substance called soap
+\ta stopwatch, which is deactivated.
+\ta stove, which is turned off. On the stove is: nothing.
+\ta table. On the table is: a glass cup (containing nothing).
+\ta thermometer, currently reading a temperature of 10 degrees celsius
+You also see:
+\tA door to the bathroom (that is closed)
+\tA door to the hallway (that is open)
+\tA door to the outside (that is closed)"""
+
+
+def test_a_kept_reading_has_its_cut_subject_named_first_in_the_marker() -> None:
+    """A long line cut into windows can keep its number ("temperature of 10 degrees celsius") and lose the thing that
+    reads it ("a thermometer, currently"): the marker then names that thing before the other facts of the cut parts
+    (it came last of a dozen, past the room, and the next action picks the thermometer up)."""
+    for room in (34, 38):
+        out = shorten(KITCHEN_LOOK, room)
+        assert tokens.count(out) <= room and "10" in out.split("[...")[0]
+        assert "a thermometer" not in out and out.split("kept: ")[1].startswith("thermometer, ")
