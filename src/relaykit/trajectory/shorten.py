@@ -80,9 +80,8 @@ def _windows(piece: str, max_unit: int, encoding: str) -> list[str]:
 
 
 def _cut_facts(parts: list[_Unit], chosen: set[int], known: frozenset[str] | set[str]) -> list[str]:
-    """The facts of the cut units that nothing kept holds: first those of a line whose kept part holds a number
-    that the cut part before it names the subject of (:func:`_subject_units`), then identifiers and names, then bare
-    numbers."""
+    """The facts of the cut units that nothing kept holds: first those cut from before a kept number in its line
+    (the number's subject, :func:`_subject_units`), then identifiers and names, then bare numbers."""
     subjects = _subject_units(parts, chosen)
     items = [(u.pos in subjects, item) for u in parts if u.pos not in chosen for item in candidates(u.text)
              if not set(words(item)) <= known]
