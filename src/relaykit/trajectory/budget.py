@@ -132,8 +132,24 @@ def fit(plan: Plan, budget: int, s: TrajectorySettings, masker: Masker) -> Plan:
     if best is None or (first is not None and first[0] >= best[0]):
         assert first is not None
         best = first
-    return replace(plan, trajectory=_top_up(best[1], plan, present, budget, cost, masker, s),
-                   notices=(*plan.notices, *best[2]))
+    out = _top_up(best[1], plan, present, budget, cost, masker, s)
+    return replace(plan, trajectory=out, notices=(*plan.notices, *_given_back(best[2], best[1], out, floor, present)))
+
+
+def _given_back(notices: list[str], degraded: Trajectory, out: Trajectory, floor: list[int],
+                present: dict[int, Step]) -> list[str]:
+    """The degrade's ``notices``, the first (what happened to the floor) also saying which floor steps it dropped
+    the top-up then gave back: without it, a notice said "dropped floor step 5" of a result that holds step 5."""
+    before = {step.index for step in degraded.past}
+    after = {step.index: step for step in out.past}
+    back = _came_back([i for i in floor if i not in before and i in after], after, present)
+    return [f"{notices[0]}, {', '.join(back)}", *notices[1:]] if notices and back else notices
+
+
+def _came_back(indices: list[int], kept: dict[int, Step], present: dict[int, Step]) -> list[str]:
+    """What a notice says of floor steps dropped by the degrade and given back by the room left."""
+    return [f"floor step {i} came back {'whole' if kept[i] is present[i] else 'masked'} with the room left"
+            for i in indices]
 
 
 def _top_up(t: Trajectory, plan: Plan, present: dict[int, Step], budget: int, cost: Cost, masker: Masker,
@@ -207,7 +223,12 @@ def _degrade_best(plan: Plan, present: dict[int, Step], floor: list[int], room: 
                 raise
             continue
         if masking and s.facts_share > 0:
+            before = {step.index for step in out.past}
             out = _facts(out, budget, cost, masker, facts)
+            hosts = [str(step.index) for step in out.past if step.index not in before and step.index in floor]
+            if hosts and notices:  # a floor step dropped above came back masked, holding the block
+                notices = [f"{notices[0]}, floor step {hosts[0]} came back masked to hold the facts block",
+                           *notices[1:]]
         score = facts.score(out)
         if best is None or score >= best[0]:  # ties: the later (smaller share; least important dropped; whole)
             best = (score, out, notices)
@@ -237,14 +258,20 @@ def _degrade(plan: Plan, present: dict[int, Step], floor: list[int], drop_order:
     history_room = max(history, history_room) if over <= 0 else history_room
     masking = s.dropped != "remove" or plan.mask_rest
     history = _lower_k(kept, drop_order, history, history_room, cost, masker if masking else None, done)
-    why = (f"is over the budget of {budget}" if floor_cost > budget else
-           f"fits the budget of {budget}, but its room holds more as facts of elided steps")
-    notices = [f"the floor ({floor_cost} tokens) {why}: {', '.join(done) or 'no step'}"]
+    gone = [i for i in floor if i not in kept]
     if history < history_room:  # slack left by the last stage: refill it with scored steps, best first
         history += _refill(plan, present, kept, history_room - history, cost, masker, s)
     out = _with_past(t, kept)
-    if obs_cost + history > room_all:  # stage 4: shorten the current observation
+    shortened = obs_cost + history > room_all
+    if shortened:  # stage 4: shorten the current observation (beside the oldest kept steps only if its marker fits)
+        before = [i for i in floor if i in kept]
         out = _shorten_with_history(t, kept, budget - held, cost, s)
+        done += [f"dropped floor step {i}" for i in before if i not in kept]
+    done += _came_back([i for i in gone if i in kept], kept, present)
+    why = (f"is over the budget of {budget}" if floor_cost > budget else
+           f"fits the budget of {budget}, but its room holds more as facts of elided steps")
+    notices = [f"the floor ({floor_cost} tokens) {why}: {', '.join(done) or 'no step'}"]
+    if shortened:
         notices.append("the current observation was shortened (the parts that carry its facts kept, with a marker)")
     return out, notices
 
