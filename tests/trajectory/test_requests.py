@@ -7,7 +7,7 @@ from relaykit.text import words
 from relaykit.trajectory import compress_trajectory, parse, validate
 from relaykit.trajectory.budget import minimum_budget
 from relaykit.trajectory.facts import number_key, pending_items
-from relaykit.trajectory.parse import requests_only
+from relaykit.trajectory.parse import Trajectory, requests_only
 from relaykit.trajectory.plan import Masker, TrajectorySettings
 
 REQUEST = ("Now log in to the ticket system as 'mthompson' with password 'securePass123', and create a ticket "
@@ -176,3 +176,37 @@ def test_hashtags_and_mentions_a_user_asks_for_are_pending() -> None:
     pending = pending_items(t.steps[1], acted)
     assert {"travelblog", "planschanged", "airlinesupport"} <= pending
     assert "tokyo" not in pending and "example" not in pending  # a plain name, and a domain is no mention
+
+
+def test_degrade_choices_weigh_what_the_user_asked_for_and_no_call_passed_yet() -> None:
+    """The facts block ranks a pending request's items first, and the degrade's judge (FactWords) now weighs their
+    words more too: a masked step's digest of eleven airport codes, shaped like the ids calls pass, outweighed a block
+    holding the tweet, the hashtag and the mention the user asked for (bfcl-mp 30%, 2 cases)."""
+    from relaykit.trajectory.factwords import FactWords
+
+    codes = ["RMS", "SBK", "MPC", "SVP", "SHD", "CDG", "LHR", "SSV", "OKD", "WLB", "SFO"]
+    msgs = [{"role": "system", "content": "You call tools."},
+            {"role": "user", "content": "Which airports can I fly from?"},
+            call(0, "list_all_airports", {}), result(0, {"airports": codes}),
+            {"role": "user", "content": "Please post the tweet 'Counting the days to my next trip!' with the hashtag "
+                                        "'#TripMode' and a mention of '@RoadPals'."},
+            call(1, "authenticate_twitter", {"username": "mia_jones", "password": "pw_mia_123"}),
+            result(1, {"authentication_status": False})]
+    t = parse(msgs)
+    masker = Masker(t, TrajectorySettings(dropped="placeholder"))
+    asked = masker.asked()
+    assert {"counting", "trip", "tripmode", "roadpals"} <= asked and not {"rms", "sbk"} & asked
+
+    def ending(observation: str, digest: str) -> Trajectory:
+        """The history cut to the first step masked with ``digest`` (its request elided) and the current step ending
+        in ``observation``."""
+        cut = [*msgs[:3], {**msgs[3], "content": f"[observation omitted; facts: {digest}]"}, msgs[5],
+               {**msgs[6], "content": observation}]
+        return parse(cut)
+
+    with_digest = ending('{"authentication_status": false}', ", ".join(codes))
+    with_block = ending('{"authentication_status": false} (facts from elided steps: Counting the days to my next '
+                        'trip!, #TripMode, @RoadPals)', "RMS")
+    plain, weighed = FactWords(masker.actionable()), FactWords(masker.actionable(), asked)
+    assert plain.score(with_digest) > plain.score(with_block)  # as any word, the codes win
+    assert weighed.score(with_block) > weighed.score(with_digest)  # the user's request, weighed, wins

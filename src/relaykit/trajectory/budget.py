@@ -113,7 +113,7 @@ def fit(plan: Plan, budget: int, s: TrajectorySettings, masker: Masker) -> Plan:
     s = replace(s, facts_share=block_share(s.facts_share, budget, cost.total(t)))
     masking = s.dropped != "remove" or plan.mask_rest
     reserve = _held(s.facts_share, budget - minimum_budget(t, s.encoding)) if masking else 0
-    facts = FactWords(masker.actionable())
+    facts = FactWords(masker.actionable(), masker.asked() if masking else frozenset())
     # the degrade holds the block its share of the room when the floor leaves it less (or is over the budget), and
     # tries every floor step dropped (a user's request kept, as stage 3 keeps it) with that room held for the block
     helds = (0, reserve) if room < 0 else (reserve,) if masking and room < reserve else ()

@@ -13,7 +13,7 @@ from relaykit import tokens
 from relaykit.errors import UsageError
 from relaykit.text import words as text_words
 from relaykit.trajectory.digest import action_shapes, block_frequencies, digest
-from relaykit.trajectory.facts import acted_words, passed_words, sibling_items
+from relaykit.trajectory.facts import ELIDED_WINDOW, acted_words, passed_words, pending_items, sibling_items
 from relaykit.trajectory.parse import PLACEHOLDER, Msg, Step, Trajectory, mask_observation, requests_only
 from relaykit.trajectory.recall import ReferenceStore, handle_for
 from relaykit.trajectory.scorer import Scorer
@@ -125,6 +125,7 @@ class Masker:
         self._shapes: frozenset[tuple[str, int]] | None = None
         self._acted: dict[str, int] | None = None
         self._passed: frozenset[str] | None = None
+        self._asked: frozenset[str] | None = None
 
     def actionable(self) -> frozenset[tuple[str, int]]:
         """The shapes of the values the last ``ACTION_WINDOW`` actions pass (see ``digest.action_shapes``)."""
@@ -145,6 +146,15 @@ class Masker:
         if self._passed is None:
             self._passed = frozenset(w for step in self.original.steps for w in passed_words(step.action))
         return self._passed
+
+    def asked(self) -> frozenset[str]:
+        """The words of the items the user's requests in the past steps name that no action has passed yet
+        (:func:`relaykit.trajectory.facts.pending_items`, over the newest ``ELIDED_WINDOW`` steps)."""
+        if self._asked is None:
+            acted = self.acted()
+            self._asked = frozenset(w for step in self.original.past[-ELIDED_WINDOW:]
+                                    for item in pending_items(step, acted) for w in text_words(item))
+        return self._asked
 
     def frequencies(self) -> Counter[str]:
         """In how many blocks (task, pending turn, each step) of the original trajectory each word occurs."""
