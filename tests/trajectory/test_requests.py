@@ -210,3 +210,27 @@ def test_degrade_choices_weigh_what_the_user_asked_for_and_no_call_passed_yet() 
     plain, weighed = FactWords(masker.actionable()), FactWords(masker.actionable(), asked)
     assert plain.score(with_digest) > plain.score(with_block)  # as any word, the codes win
     assert weighed.score(with_block) > weighed.score(with_digest)  # the user's request, weighed, wins
+
+
+def test_the_users_new_request_after_the_current_tool_result_is_never_cut() -> None:
+    """A multi-turn user's new request, the last message after the current tool result, is what the next call answers:
+    the current observation's shortening leaves it whole (it cut it to a marker: at BFCL turn boundaries 84 of 119
+    requests at 30%), and the minimum counts it whole, so a budget below that raises instead of cutting it."""
+    from relaykit.trajectory import BudgetTooSmall
+
+    tickets = [f"TCK-{k} open, low priority" for k in range(12)]
+    msgs = [*multi_turn()[:-1], result(2, {"success": True, "tickets": tickets}), {"role": "user", "content": REQUEST}]
+    t = parse(msgs)
+    assert t.steps[-1].observation[-1] == {"role": "user", "content": REQUEST}
+    minimum = minimum_budget(t)
+    assert minimum >= tokens.count_messages([*msgs[:2], msgs[-1]])  # the request is in the minimum, whole
+    for budget in (minimum, minimum + 10, minimum + 40):
+        out = compress_trajectory(msgs, method="agora", budget=budget)
+        assert out.accounting.tokens_out <= budget and validate(out.messages) == []
+        assert out.messages[-1] == {"role": "user", "content": REQUEST}
+    try:
+        compress_trajectory(msgs, method="agora", budget=minimum - 1)
+    except BudgetTooSmall as exc:
+        assert exc.minimum == minimum
+    else:
+        raise AssertionError("a budget below the minimum must raise")

@@ -11,9 +11,11 @@ over the budget, :func:`fit` degrades it, each stage going only as far as needed
    fields that carry the most facts (:mod:`relaykit.trajectory.shorten`), with a marker saying how many
    tokens were cut and the facts of the cut parts.
 
-When even system + task + pending turn + the current step with its observation cut to the bare marker do
-not fit, :class:`BudgetTooSmall` says the minimum. Costs are exact for chat lists (the count the accounting
-reports); ``compress_trajectory`` re-checks ReAct text, counted whole, and tightens if needed.
+A user's request that follows the current step's tool results (a multi-turn user's new turn: what the next call
+answers) is never cut; like the task and the pending turn it counts whole. When even system + task + pending turn +
+the current step with its observation cut to the bare marker do not fit, :class:`BudgetTooSmall` says the minimum.
+Costs are exact for chat lists (the count the accounting reports); ``compress_trajectory`` re-checks ReAct text,
+counted whole, and tightens if needed.
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ from relaykit.trajectory.facts import (
 from relaykit.trajectory.facts import context_words as facts_context
 from relaykit.trajectory.factwords import FactWords
 from relaykit.trajectory.listing import LISTING_SHARES, take_listing
-from relaykit.trajectory.parse import Msg, Step, Trajectory
+from relaykit.trajectory.parse import Msg, Step, Trajectory, request_flags
 from relaykit.trajectory.plan import Cost, Masker, Plan, TrajectorySettings
 from relaykit.trajectory.shorten import MARKER, marker, shorten
 
@@ -472,10 +474,11 @@ def _shorten_with_history(t: Trajectory, kept: dict[int, Step], budget: int, cos
 def _shorten_current(t: Trajectory, budget: int, cost: Cost, s: TrajectorySettings) -> Trajectory:
     current = t.steps[-1]
     obs = list(current.observation)
-    bare = [_bare(m, cost, s.encoding) for m in obs]
+    asks = request_flags(obs)
+    bare = [m if ask else _bare(m, cost, s.encoding) for m, ask in zip(obs, asks, strict=True)]
     others = cost.total(t) - cost.messages(obs)
     minimum = others + cost.messages(bare)
-    if minimum > budget or not any(_shortenable(m) for m in obs):
+    if minimum > budget or not any(_shortenable(m) and not ask for m, ask in zip(obs, asks, strict=True)):
         raise BudgetTooSmall(budget, minimum)
     over = cost.total(t) - budget
     known = _context_words(t)
@@ -483,7 +486,7 @@ def _shorten_current(t: Trajectory, budget: int, cost: Cost, s: TrajectorySettin
         if over <= 0:
             break
         m = obs[k]
-        if not _shortenable(m):
+        if not _shortenable(m) or asks[k]:  # a user's request after the tool results is never cut
             continue
         text = str(m["content"])
         target = max(0, tokens.count(text, s.encoding) - over)
@@ -506,7 +509,8 @@ def _context_words(t: Trajectory) -> frozenset[str]:
 
 def minimum_budget(t: Trajectory, encoding: str = "o200k_base") -> int:
     """The smallest budget any method can meet for ``t``: system, task, pending turn and the current step with
-    its observation cut to the bare marker (the figure :class:`BudgetTooSmall` states)."""
+    its observation cut to the bare marker, a user's request after its tool results whole (the figure
+    :class:`BudgetTooSmall` states)."""
     cost = Cost(t.form, encoding)
     floor = t.with_steps(t.steps[-1:])
     if not t.steps:
@@ -517,11 +521,13 @@ def minimum_budget(t: Trajectory, encoding: str = "o200k_base") -> int:
 
 def minimum_history(t: Trajectory, encoding: str = "o200k_base") -> Trajectory:
     """What :func:`minimum_budget` counts: system, task, pending turn and the current step with its observation
-    cut to the bare marker (no past step)."""
+    cut to the bare marker, a user's request after its tool results whole (no past step)."""
     if not t.steps:
         return t.with_steps(())
     cost, current = Cost(t.form, encoding), t.steps[-1]
-    return t.with_steps([replace(current, observation=tuple(_bare(m, cost, encoding) for m in current.observation))])
+    bare = tuple(m if ask else _bare(m, cost, encoding)
+                 for m, ask in zip(current.observation, request_flags(current.observation), strict=True))
+    return t.with_steps([replace(current, observation=bare)])
 
 
 def _bare(m: Msg, cost: Cost, encoding: str) -> Msg:
