@@ -11,9 +11,10 @@ from relaykit.bench.store import RunStore
 from relaykit.bench.trajectory import register_env
 from relaykit.bench.trajectory.decisions import DecisionConfig, case, entities, run_decisions
 from relaykit.bench.trajectory.decisions_report import html_report, summarize
-from relaykit.bench.trajectory.envs import GoldStep
+from relaykit.bench.trajectory.envs import Episode, GoldStep, episode_messages, history_before
 from relaykit.cli.app import main
 from relaykit.errors import UsageError
+from relaykit.trajectory import validate
 
 
 @pytest.fixture(autouse=True)
@@ -26,6 +27,20 @@ def test_entities_are_argument_values_or_the_object_of_a_command() -> None:
     call = GoldStep("f(x)", "ok", call={"name": "get_order", "arguments": {"order_id": "#W42", "ids": ["a1", "b2"]}})
     assert entities(call) == {"w42", "a1", "b2"}
     assert entities(GoldStep("look", "ok")) == frozenset()
+
+
+def test_the_history_before_a_turns_first_call_ends_with_that_turns_request() -> None:
+    """At a multi-turn user's new turn, the agent has read the request before it calls: the decision point's history
+    ends with it (the lab left it out, so a turn's first call was scored against a history without what it answers)."""
+    steps = (GoldStep("get_a()", "A1", call={"name": "get_a", "arguments": {}}, user_before="Fetch A."),
+             GoldStep("get_b()", "B1", call={"name": "get_b", "arguments": {}}),
+             GoldStep("get_c(x='A1')", "C1", call={"name": "get_c", "arguments": {"x": "A1"}},
+                      user_before="Now C of A1."))
+    episode = Episode("fake", "e1", "Fetch A.", steps)
+    assert history_before(episode, 1) == episode_messages(episode, 1)  # inside a turn: nothing more
+    opened = history_before(episode, 2)
+    assert opened[:-1] == episode_messages(episode, 2) and opened[-1] == {"role": "user", "content": "Now C of A1."}
+    assert validate(opened) == []
 
 
 def test_a_case_is_within_budget_or_raises_with_the_stated_minimum() -> None:

@@ -24,7 +24,7 @@ from typing import Any
 
 from relaykit.bench.lab import ProgressSink, RunContext, Runner, Unit, open_run
 from relaykit.bench.store import RunInfo, RunStore
-from relaykit.bench.trajectory.envs import Episode, GoldStep, episode_messages, open_env, pinned_episodes
+from relaykit.bench.trajectory.envs import Episode, GoldStep, history_before, open_env, pinned_episodes
 from relaykit.errors import UsageError
 from relaykit.tokens import count
 from relaykit.trajectory import METHODS, BudgetTooSmall, compress_trajectory, parse, resolve_budget
@@ -115,7 +115,7 @@ def entities(step: GoldStep) -> frozenset[str]:
 def episode_cases(episode: Episode, label: str, budget: str, min_step: int) -> list[dict[str, Any]]:
     out = []
     for t in range(min_step, len(episode.steps)):
-        messages = episode_messages(episode, t)
+        messages = history_before(episode, t)
         mentioned = context_words(messages)
         row = case(messages, entities(episode.steps[t]) & mentioned, label, budget)
         # the lab's stricter notion: every word (the ceiling bounds entity words only: no all-words figure)

@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 
 from relaykit.bench.trajectory.decisions import CEILING, VARIANTS, DecisionConfig, check_methods, entities
-from relaykit.bench.trajectory.envs import Episode, episode_messages, open_env
+from relaykit.bench.trajectory.envs import Episode, history_before, open_env
 from relaykit.errors import UsageError
 from relaykit.trajectory import BudgetTooSmall, compress_trajectory, parse
 from relaykit.trajectory.budget import minimum_budget
@@ -63,7 +63,7 @@ def misses(messages: list[Msg], target: frozenset[str], label: str, budget: str)
 def episode_misses(episode: Episode, label: str, budget: str, min_step: int = 3) -> Counter[Bucket]:
     table: Counter[Bucket] = Counter()
     for t in range(min_step, len(episode.steps)):
-        messages = episode_messages(episode, t)
+        messages = history_before(episode, t)
         table.update(misses(messages, entities(episode.steps[t]) & context_words(messages), label, budget))
     return table
 

@@ -103,6 +103,16 @@ def episode_messages(episode: Episode, upto: int | None = None) -> list[dict[str
     return msgs
 
 
+def history_before(episode: Episode, t: int) -> list[dict[str, Any]]:
+    """What the agent has seen before gold action ``t``: the chat messages of the first ``t`` steps and, when action
+    ``t`` opens a user's turn (a multi-turn BFCL or tau2 episode), that turn's request as the last message. (The
+    decision-point lab left the request out before the twenty-second wave, so at a turn's first call the history
+    lacked what the call answers; ``episode_messages(episode, t)`` still does, as the plain trajectory lab reads it.)"""
+    messages = episode_messages(episode, t)
+    request = episode.steps[t].user_before if 0 < t < len(episode.steps) else None
+    return [*messages, {"role": "user", "content": request}] if request is not None else messages
+
+
 class LiveEpisode(Protocol):
     """A playable episode: a task, observations, valid actions and a score in [0, 1]."""
 
