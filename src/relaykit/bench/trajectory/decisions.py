@@ -1,7 +1,8 @@
 """Decision-point evaluation: every method at a token budget, before every gold action t >= 3.
 
 For each episode and each gold step t >= ``min_step``, the history before t (system, task, steps 0..t-1, the
-last of which holds the current observation) is compressed to each budget (a share of its tokens), and we
+last of which holds the current observation, and the request of the user's turn that action t opens, if it opens
+one: :func:`relaykit.bench.trajectory.envs.history_before`) is compressed to each budget (a share of its tokens), and we
 record: validity; whether the output is within the budget; whether the floor survived (system and task
 unchanged, the current action present); and grounding recall, the share of the entities action t names
 (:func:`entities`) that the history mentioned and the compressed history still holds (0 when invalid or
@@ -9,7 +10,8 @@ over budget: strict). The lab's stricter all-words recall (verbs, function and p
 recorded next to it.
 
 A case is *feasible* when the budget holds system + task + the current step with its observation cut to a
-marker (:func:`relaykit.trajectory.budget.minimum_budget`); on the others a method must raise
+marker, a user's request after its tool results whole (:func:`relaykit.trajectory.budget.minimum_budget`); on the
+others a method must raise
 ``BudgetTooSmall`` with that minimum. The two are reported apart.
 
 It runs on the one lab runner (:mod:`relaykit.bench.lab`: resume, run lock, progress). Method labels may
