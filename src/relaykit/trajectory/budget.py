@@ -138,20 +138,21 @@ def fit(plan: Plan, budget: int, s: TrajectorySettings, masker: Masker) -> Plan:
     return replace(plan, trajectory=out, notices=(*plan.notices, *_given_back(best[2], best[1], out, floor, present)))
 
 
-def _given_back(notices: list[str], degraded: Trajectory, out: Trajectory, floor: list[int],
-                present: dict[int, Step]) -> list[str]:
-    """The degrade's ``notices``, the first (what happened to the floor) also saying which floor steps it dropped
-    the top-up then gave back: without it, a notice said "dropped floor step 5" of a result that holds step 5."""
-    before = {step.index for step in degraded.past}
-    after = {step.index: step for step in out.past}
-    back = _came_back([i for i in floor if i not in before and i in after], after, present)
+def _given_back(notices: list[str], before: Trajectory, after: Trajectory, floor: list[int], present: dict[int, Step],
+                how: str = "with the room left") -> list[str]:
+    """The degrade's ``notices``, the first (what happened to the floor) also saying which floor steps missing from
+    ``before`` a later stage (the facts block's host, the top-up) gave back in ``after``: without it, a notice said
+    "dropped floor step 5" of a result that holds step 5."""
+    had = {step.index for step in before.past}
+    now = {step.index: step for step in after.past}
+    back = _came_back([i for i in floor if i not in had and i in now], now, present, how)
     return [f"{notices[0]}, {', '.join(back)}", *notices[1:]] if notices and back else notices
 
 
-def _came_back(indices: list[int], kept: dict[int, Step], present: dict[int, Step]) -> list[str]:
-    """What a notice says of floor steps dropped by the degrade and given back by the room left."""
-    return [f"floor step {i} came back {'whole' if kept[i] is present[i] else 'masked'} with the room left"
-            for i in indices]
+def _came_back(indices: list[int], kept: dict[int, Step], present: dict[int, Step],
+               how: str = "with the room left") -> list[str]:
+    """What a notice says of floor steps dropped by the degrade and given back by a later stage (``how``)."""
+    return [f"floor step {i} came back {'whole' if kept[i] is present[i] else 'masked'} {how}" for i in indices]
 
 
 def _top_up(t: Trajectory, plan: Plan, present: dict[int, Step], budget: int, cost: Cost, masker: Masker,
@@ -224,13 +225,9 @@ def _degrade_best(plan: Plan, present: dict[int, Step], floor: list[int], room: 
             if not held and room < 0:
                 raise
             continue
-        if masking and s.facts_share > 0:
-            before = {step.index for step in out.past}
-            out = _facts(out, budget, cost, masker, facts)
-            hosts = [str(step.index) for step in out.past if step.index not in before and step.index in floor]
-            if hosts and notices:  # a floor step dropped above came back masked, holding the block
-                notices = [f"{notices[0]}, floor step {hosts[0]} came back masked to hold the facts block",
-                           *notices[1:]]
+        if masking and s.facts_share > 0:  # a floor step dropped above may come back masked, holding the block
+            filled = _facts(out, budget, cost, masker, facts)
+            notices, out = _given_back(notices, out, filled, floor, present, "to hold the facts block"), filled
         score = facts.score(out)
         if best is None or score >= best[0]:  # ties: the later (smaller share; least important dropped; whole)
             best = (score, out, notices)
