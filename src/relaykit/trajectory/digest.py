@@ -183,8 +183,8 @@ def action_shapes(actions: Iterable[str]) -> frozenset[tuple[str, int]]:
     for action in actions:
         for item in (*_QUOTED_VALUE.findall(action), *action.split()[1:], *candidates(action)):
             item = item.strip("\"'(),;:[]{}=")
-            if item and len(item) > 1 and shape(item)[0] not in PLAIN:
-                out.add(shape(item))
+            if item and len(item) > 1 and (kind := shape(item))[0] not in PLAIN:
+                out.add(kind)
     return frozenset(out)
 
 
