@@ -33,8 +33,15 @@ SECRET_KEY = re.compile(
 _URL_USERINFO = re.compile(r"(?P<scheme>\b[a-zA-Z][a-zA-Z0-9+.\-]{0,31}://)"
                            r"(?P<userinfo>[^\s/?#@]{0,1024}(?:@[^\s/?#@]{0,1024}){0,4})@")
 
-_ASSIGNMENT_KEYS = (r"passw(?:or)?d|passphrase|secret|api[_-]?key|apikey|access[_-]?key(?:[_-]?id)?|secret[_-]?key"
-                    r"|client[_-]?secret|(?:access|refresh|auth|id|session)[_-]?token|private[_-]?key|token")
+# a name that says its value is a secret, as a whole name or its last part: password, DB_PASSWORD, dbPassword,
+# spring.datasource.password, PGPASSWORD, X-Auth-Token, secretAccessKey, csrftoken, client_secret; the short words
+# (pwd, pass, auth) only as a whole part, so that bypass or compass are not read as one
+_SECRET_NAME = (r"(?:[A-Za-z0-9_.\-]{0,64}?(?:passw(?:or)?d|passphrase|secret|token|api[_-]?key|apikey|credentials?"
+                r"|(?:access|secret|private|account|master|encryption|signing|shared[_-]?access|session|client|auth)"
+                r"[_-]?key)|(?:[A-Za-z0-9_.\-]{0,64}?[_.\-])?(?:pwd|pass|auth))")
+# what follows such a name but is no secret: a type (``password: str``), a literal, a nested value
+_NOT_A_VALUE = (r"(?!\[redacted\]|(?:str|int|float|bool|bytes|None|null|true|false|undefined|Optional|SecretStr|string"
+                r"|number)\b)")
 
 def _mask_value(match: re.Match[str]) -> str:
     value = match.group(3)
@@ -62,17 +69,35 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Any], ...] = (
     (re.compile(r"\bxox[abposr]-[A-Za-z0-9\-]{10,}"), MASK),
     (re.compile(r"\bAIza[0-9A-Za-z_\-]{35}"), MASK),
     (re.compile(r"\bhf_[A-Za-z0-9]{30,}"), MASK),
+    # other providers' tokens by their prefixes: npm, PyPI, SendGrid, Docker Hub, DigitalOcean, Shopify, Sentry,
+    # Stripe webhooks, Google OAuth access tokens, Groq, xAI, Replicate, Linear, HashiCorp Vault, PlanetScale
+    (re.compile(r"\b(?:npm_[A-Za-z0-9]{36}|pypi-AgE[A-Za-z0-9_\-]{30,}|SG\.[A-Za-z0-9_\-]{16,}\.[A-Za-z0-9_\-]{16,}"
+                r"|dckr_pat_[A-Za-z0-9_\-]{16,}|do[pors]_v1_[a-f0-9]{32,}|shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}"
+                r"|sntr[ysu]_[A-Za-z0-9_=]{16,}|whsec_[A-Za-z0-9+/=]{16,}|ya29\.[A-Za-z0-9_\-]{16,}"
+                r"|gsk_[A-Za-z0-9]{20,}|xai-[A-Za-z0-9]{20,}|r8_[A-Za-z0-9]{20,}|lin_api_[A-Za-z0-9]{20,}"
+                r"|hvs\.[A-Za-z0-9_\-]{20,}|pscale_(?:pw|tkn)_[A-Za-z0-9_\-]{20,})"), MASK),
+    # Telegram bot tokens; Slack and Discord webhook URLs (the path is the credential)
+    (re.compile(r"\b\d{8,10}:AA[A-Za-z0-9_\-]{33}\b"), MASK),
+    (re.compile(r"(hooks\.slack\.com/(?:services|workflows|triggers)/)[A-Za-z0-9_/\-]{10,}"), r"\1" + MASK),
+    (re.compile(r"(discord(?:app)?\.com/api/webhooks/\d{5,25}/)[A-Za-z0-9_\-]{10,}"), r"\1" + MASK),
     # JSON Web Tokens (header.payload.signature, base64url, header and payload start with '{"')
     (re.compile(r"\beyJ[A-Za-z0-9_\-]{4,2048}\.eyJ[A-Za-z0-9_\-]{4,16384}\.[A-Za-z0-9_\-]{0,2048}"), MASK),
     # Authorization header values: any scheme after "Authorization:", a bearer token anywhere
     (re.compile(r"(?i)\b(authorization[\"']?\s*[:=]\s*[\"']?)(?:(bearer|basic|token|digest)\s+)?(?!\[redacted\])"
                 r"[^\s\"',;]+"), lambda m: m.group(1) + (m.group(2) + " " if m.group(2) else "") + MASK),
     (re.compile(r"\b([Bb]earer)(\s+)(?!\[redacted\])[A-Za-z0-9._~+/\-]{8,}=*"), r"\1\2" + MASK),
-    # password=..., "api_key": "...", token: ...
-    (re.compile(r"(?i)(?<![A-Za-z0-9_])(" + _ASSIGNMENT_KEYS + r")([\"']?\s*[:=]\s*)"
-                r"(\"(?!\[redacted\])[^\"]+\"|'(?!\[redacted\])[^']+'|(?![\"'\s\[])[^\s\"'&,;}\]]+)"), _mask_value),
+    # password=..., "api_key": "...", token: ..., DB_PASSWORD=..., X-Auth-Token: ...
+    (re.compile(r"(?i)(?<![A-Za-z0-9_.\-])(" + _SECRET_NAME + r")([\"']?[ \t]*[:=][ \t]*)" + _NOT_A_VALUE +
+                r"(\"[^\"]+\"|'[^']+'|(?![\"'\s\[{(<])[^\s\"'&,;}\])]+)"), _mask_value),
+    # command-line flags: --db-password VALUE, --api-key VALUE (the value the next word)
+    (re.compile(r"(?i)(?<!\S)(--" + _SECRET_NAME + r")(\s+)" + _NOT_A_VALUE +
+                r"(\"[^\"]+\"|'[^']+'|(?![\"'\-\[{(<])[^\s\"']+)"), _mask_value),
+    # cookies: every value after the header's name
+    (re.compile(r"(?i)\b((?:set-)?cookie)([\"']?[ \t]*:[ \t]*[\"']?)(?!\[redacted\])[^\r\n\"']+"), r"\1\2" + MASK),
+    # user:password given to a command (curl -u, --user)
+    (re.compile(r"(?<!\S)(-u|--user)(\s+|=)([^\s:/@\"']{1,256}):(?!\[redacted\])[^\s@\"']+"), r"\1\2\3:" + MASK),
     # "my password is hunter2"
-    (re.compile(r"(?i)\b(password|passphrase|passwd)(\s+(?:is|was|=)\s+)(?!\[redacted\])[\"']?[^\s\"',;]+"),
+    (re.compile(r"(?i)\b(password|passphrase|passwd)(\s+(?:is|was|=)\s+)" + _NOT_A_VALUE + r"[\"']?[^\s\"',;]+"),
      r"\1\2" + MASK),
 )
 
@@ -84,8 +109,11 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Any], ...] = (
 _TRIGGERS: tuple[tuple[str, ...], ...] = (
     ("-----BEGIN ",), ("://",), ("sk-",), ("k_",),
     ("AKIA", "ASIA", "AGPA", "AIDA", "AROA", "AIPA", "ANPA", "ANVA", "ABIA", "ACCA"),
-    ("gh",), ("github_pat_",), ("glpat-",), ("xox",), ("AIza",), ("hf_",), ("eyJ",),
-    ("authorization",), ("earer",), (":", "="), ("pass",),
+    ("gh",), ("github_pat_",), ("glpat-",), ("xox",), ("AIza",), ("hf_",),
+    ("npm_", "pypi-", "SG.", "dckr_pat_", "_v1_", "shp", "sntr", "whsec_", "ya29.", "gsk_", "xai-", "r8_", "lin_api_",
+     "hvs.", "pscale_"),
+    (":AA",), ("hooks.slack.com/",), ("/api/webhooks/",), ("eyJ",),
+    ("authorization",), ("earer",), (":", "="), ("--",), ("cookie",), ("-u",), ("pass",),
 )
 assert len(_TRIGGERS) == len(_PATTERNS)
 _FOLDS = [(bool(pattern.flags & re.IGNORECASE), literals) for (pattern, _), literals in zip(_PATTERNS, _TRIGGERS)]
@@ -139,18 +167,38 @@ def is_secret_key(name: str) -> bool:
 
 
 def scrub_value(value: Any) -> Any:
-    """A copy of ``value`` with secrets masked at any depth: strings are scrubbed, secret-named keys masked."""
+    """A copy of ``value`` with secrets masked at any depth: strings and bytes are scrubbed, secret-named keys have
+    their values masked, and a key that holds a secret itself is replaced by its fingerprint (see
+    ``fingerprint_secrets``: two such keys stay two keys)."""
     if isinstance(value, str):
         return scrub(value)
+    if isinstance(value, (bytes, bytearray)):
+        text = bytes(value).decode("latin-1")  # one character per byte, so the masked text encodes back
+        masked = scrub(text)
+        return value if masked == text else type(value)(masked.encode("latin-1"))
     if isinstance(value, Mapping):
-        return {key: MASK if isinstance(key, str) and is_secret_key(key) and value[key] else scrub_value(item)
-                for key, item in value.items()}
+        out: dict[Any, Any] = {}
+        for key, item in value.items():
+            name = key.decode("latin-1") if isinstance(key, (bytes, bytearray)) else key
+            secret = isinstance(name, str) and is_secret_key(name) and bool(item)
+            out[_scrub_key(key)] = MASK if secret else scrub_value(item)
+        return out
     if isinstance(value, (list, tuple, set, frozenset)):
         items = [scrub_value(item) for item in value]
         if isinstance(value, (set, frozenset)):
             return set(items) if isinstance(value, set) else frozenset(items)
         return items if isinstance(value, list) else tuple(items)
     return value
+
+
+def _scrub_key(key: Any) -> Any:
+    if isinstance(key, str):
+        return fingerprint_secrets(key)
+    if isinstance(key, (bytes, bytearray)):
+        text = bytes(key).decode("latin-1")
+        masked = fingerprint_secrets(text)
+        return key if masked == text else bytes(masked.encode("latin-1"))
+    return key
 
 
 def strip_url_credentials(text: str) -> str:
