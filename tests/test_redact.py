@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from redaction_corpus import DEV, HELD_OUT, Case, ordinary, positives
 from relaykit.redact import MASK, fingerprint_secrets, is_secret_key, scrub, scrub_value, strip_url_credentials
@@ -139,6 +141,16 @@ def test_the_pre_check_changes_no_output(text: str, monkeypatch: pytest.MonkeyPa
         assert gated[2], "a text the patterns change must pass the pre-check"
 
 
+@pytest.mark.parametrize("text", [case.text for case in DEV + HELD_OUT] + NEAR_TRIGGERS + HARMLESS)
+def test_scanning_only_the_patterns_whose_literals_a_text_holds_changes_no_output(
+        text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from relaykit import redact
+
+    gated = (scrub(text), redact.fingerprint_secrets(text))
+    monkeypatch.setattr(redact, "_applying", lambda text: list(redact._PATTERNS))
+    assert gated == (scrub(text), redact.fingerprint_secrets(text))
+
+
 def test_plain_text_skips_the_scans(monkeypatch: pytest.MonkeyPatch) -> None:
     from relaykit import redact
 
@@ -198,3 +210,18 @@ def test_secret_keys_and_bytes_are_masked_too() -> None:
         assert secret not in text, text
     assert len(out) == len(value)  # two secret keys stay two keys (their fingerprints differ)
     assert out["kept"] == b"plain bytes" and isinstance(out["raw"], bytes)
+
+
+ATOMS = ["password", "PASS", "token", "api_key", "Cookie", "--db-password", "-u", ":", "=", " ", '"', "'", "\n", "\t",
+         "sk-", "abc123XYZ", "a_b", ".", "-", "secret", "AccessKey", MASK, "é", "npm_", "hooks.slack.com/services/",
+         "12345678:AA", "{", "}", "[", "]", "None", "str", "x" * 40, "Bearer ", "Authorization: "]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(ATOMS), min_size=1, max_size=30))
+def test_scrubbing_twice_changes_nothing_more(atoms: list[str]) -> None:
+    """What relaykit writes may be scrubbed again (a stored message in a later trace): a second pass leaves a
+    scrubbed text as it is, and neither pass raises."""
+    once = scrub("".join(atoms))
+    assert scrub(once) == once
+    fingerprint_secrets("".join(atoms))

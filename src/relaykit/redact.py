@@ -4,8 +4,10 @@ One low-layer module (it imports nothing from relaykit) so that telemetry, the m
 and the bench can all call the same functions:
 
 - :func:`scrub` masks credential-looking substrings of a text (API keys of OpenAI, Anthropic, AWS,
-  GitHub, GitLab, Slack, Google, Hugging Face and Stripe; JWTs; bearer/basic headers; PEM private keys;
-  ``password=...``-style assignments; the user:password part of URLs).
+  GitHub, GitLab, Slack, Google, Hugging Face, Stripe and a dozen more providers by their prefixes; webhook
+  URLs; JWTs; bearer/basic headers; cookies; PEM private keys; the value after any name whose last part says
+  it is a secret, ``DB_PASSWORD=...``, ``"apiKey": "..."``, ``--db-password ...``; the user:password part of
+  URLs and of ``curl -u``).
 - :func:`scrub_value` does the same inside any nesting of dicts, lists, tuples and sets, and masks the
   value of every secret-named key (``api_key``, ``password``, ``authorization``, ...).
 - :func:`strip_url_credentials` removes the userinfo of every URL in a text, for names and specs that
@@ -33,12 +35,14 @@ SECRET_KEY = re.compile(
 _URL_USERINFO = re.compile(r"(?P<scheme>\b[a-zA-Z][a-zA-Z0-9+.\-]{0,31}://)"
                            r"(?P<userinfo>[^\s/?#@]{0,1024}(?:@[^\s/?#@]{0,1024}){0,4})@")
 
-# a name that says its value is a secret, as a whole name or its last part: password, DB_PASSWORD, dbPassword,
-# spring.datasource.password, PGPASSWORD, X-Auth-Token, secretAccessKey, csrftoken, client_secret; the short words
-# (pwd, pass, auth) only as a whole part, so that bypass or compass are not read as one
-_SECRET_NAME = (r"(?:[A-Za-z0-9_.\-]{0,64}?(?:passw(?:or)?d|passphrase|secret|token|api[_-]?key|apikey|credentials?"
+# the last part of a name that says its value is a secret: password (DB_PASSWORD, dbPassword, PGPASSWORD,
+# spring.datasource.password), token (X-Auth-Token, csrftoken), access key (secretAccessKey), client_secret ...;
+# the short words (pwd, pass, auth) only as a whole part, so that bypass or compass are not read as one. Only the
+# last part is matched (a separator must follow it), not the whole name: scanning each name for where such a part
+# starts made the pattern ten times slower than the others.
+_SECRET_WORD = (r"(?:passw(?:or)?d|passphrase|secret|token|api[_-]?key|apikey|credentials?"
                 r"|(?:access|secret|private|account|master|encryption|signing|shared[_-]?access|session|client|auth)"
-                r"[_-]?key)|(?:[A-Za-z0-9_.\-]{0,64}?[_.\-])?(?:pwd|pass|auth))")
+                r"[_-]?key|(?<![A-Za-z0-9])(?:pwd|pass|auth))")
 # what follows such a name but is no secret: a type (``password: str``), a literal, a nested value
 _NOT_A_VALUE = (r"(?!\[redacted\]|(?:str|int|float|bool|bytes|None|null|true|false|undefined|Optional|SecretStr|string"
                 r"|number)\b)")
@@ -83,17 +87,19 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Any], ...] = (
     # JSON Web Tokens (header.payload.signature, base64url, header and payload start with '{"')
     (re.compile(r"\beyJ[A-Za-z0-9_\-]{4,2048}\.eyJ[A-Za-z0-9_\-]{4,16384}\.[A-Za-z0-9_\-]{0,2048}"), MASK),
     # Authorization header values: any scheme after "Authorization:", a bearer token anywhere
-    (re.compile(r"(?i)\b(authorization[\"']?\s*[:=]\s*[\"']?)(?:(bearer|basic|token|digest)\s+)?(?!\[redacted\])"
+    (re.compile(r"(?i)\b(authorization[\"']?\s*[:=]\s*[\"']?)(?:(bearer|basic|token|digest)\s+)?"
+                r"(?!\[redacted\]|(?:bearer|basic|token|digest)\s+\[redacted\])"
                 r"[^\s\"',;]+"), lambda m: m.group(1) + (m.group(2) + " " if m.group(2) else "") + MASK),
     (re.compile(r"\b([Bb]earer)(\s+)(?!\[redacted\])[A-Za-z0-9._~+/\-]{8,}=*"), r"\1\2" + MASK),
     # password=..., "api_key": "...", token: ..., DB_PASSWORD=..., X-Auth-Token: ...
-    (re.compile(r"(?i)(?<![A-Za-z0-9_.\-])(" + _SECRET_NAME + r")([\"']?[ \t]*[:=][ \t]*)" + _NOT_A_VALUE +
+    (re.compile(r"(?i)(" + _SECRET_WORD + r")([\"']?[ \t]*[:=][ \t]*)" + _NOT_A_VALUE +
                 r"(\"[^\"]+\"|'[^']+'|(?![\"'\s\[{(<])[^\s\"'&,;}\])]+)"), _mask_value),
     # command-line flags: --db-password VALUE, --api-key VALUE (the value the next word)
-    (re.compile(r"(?i)(?<!\S)(--" + _SECRET_NAME + r")(\s+)" + _NOT_A_VALUE +
+    (re.compile(r"(?i)(?<!\S)(--[A-Za-z0-9_.\-]{0,64}?" + _SECRET_WORD + r")(\s+)" + _NOT_A_VALUE +
                 r"(\"[^\"]+\"|'[^']+'|(?![\"'\-\[{(<])[^\s\"']+)"), _mask_value),
     # cookies: every value after the header's name
-    (re.compile(r"(?i)\b((?:set-)?cookie)([\"']?[ \t]*:[ \t]*[\"']?)(?!\[redacted\])[^\r\n\"']+"), r"\1\2" + MASK),
+    (re.compile(r"(?i)\b((?:set-)?cookie)([\"']?[ \t]*:[ \t]*[\"']?)(?![ \t]|\[redacted\])[^\r\n\"']+"),
+     r"\1\2" + MASK),
     # user:password given to a command (curl -u, --user)
     (re.compile(r"(?<!\S)(-u|--user)(\s+|=)([^\s:/@\"']{1,256}):(?!\[redacted\])[^\s@\"']+"), r"\1\2\3:" + MASK),
     # "my password is hunter2"
@@ -104,8 +110,9 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Any], ...] = (
 
 # Literals every match of the pattern at the same place in ``_PATTERNS`` contains, one of them at least (each
 # appears in that pattern's source; a test holds both to it): an ASCII text holding none of them, for any pattern,
-# cannot hold a secret, and is returned as it is without the 16 scans (the literals of a case-insensitive pattern
-# are looked for ignoring case). Editing a pattern means editing its literals.
+# cannot hold a secret, and is returned as it is without the scans (the literals of a case-insensitive pattern
+# are looked for ignoring case); a text that holds some is scanned by the patterns whose literals it holds only.
+# Editing a pattern means editing its literals.
 _TRIGGERS: tuple[tuple[str, ...], ...] = (
     ("-----BEGIN ",), ("://",), ("sk-",), ("k_",),
     ("AKIA", "ASIA", "AGPA", "AIDA", "AROA", "AIPA", "ANPA", "ANVA", "ABIA", "ACCA"),
@@ -113,7 +120,8 @@ _TRIGGERS: tuple[tuple[str, ...], ...] = (
     ("npm_", "pypi-", "SG.", "dckr_pat_", "_v1_", "shp", "sntr", "whsec_", "ya29.", "gsk_", "xai-", "r8_", "lin_api_",
      "hvs.", "pscale_"),
     (":AA",), ("hooks.slack.com/",), ("/api/webhooks/",), ("eyJ",),
-    ("authorization",), ("earer",), (":", "="), ("--",), ("cookie",), ("-u",), ("pass",),
+    ("authorization",), ("earer",), ("pass", "pwd", "secret", "token", "key", "auth", "credential"), ("--",),
+    ("cookie",), ("-u",), ("pass",),
 )
 assert len(_TRIGGERS) == len(_PATTERNS)
 _FOLDS = [(bool(pattern.flags & re.IGNORECASE), literals) for (pattern, _), literals in zip(_PATTERNS, _TRIGGERS)]
@@ -125,17 +133,28 @@ _FOLDED_TRIGGER = re.compile("|".join(re.escape(t.lower()) for folded, ts in _FO
 
 def may_hold_secret(text: str) -> bool:
     """False only when no pattern of ``scrub`` can match ``text`` (an ASCII text without any of their literals):
-    two scans that let ordinary text skip the 16; True means "scan it", not "it holds a secret"."""
+    two scans that let ordinary text skip the patterns' scans; True means "scan it", not "it holds a secret"."""
     if not text.isascii():  # case folding beyond ASCII (the Kelvin sign matches k): always scanned
         return True
     return _EXACT_TRIGGER.search(text) is not None or _FOLDED_TRIGGER.search(text.lower()) is not None
+
+
+def _applying(text: str) -> list[tuple[re.Pattern[str], Any]]:
+    """The patterns that may match ``text``: those one of whose literals it holds (every pattern for a text that is
+    not ASCII). Checked once, on the text before any is applied: a replacement inserts a mask, which holds no
+    literal, between what it leaves, so it never makes a later pattern match where the text did not."""
+    if not text.isascii():
+        return list(_PATTERNS)
+    lowered = text.lower()
+    return [entry for entry, (folded, literals) in zip(_PATTERNS, _FOLDS)
+            if any((literal.lower() in lowered) if folded else (literal in text) for literal in literals)]
 
 
 def scrub(text: str) -> str:
     """``text`` with every credential-looking substring replaced by ``[redacted]``."""
     if not text or not may_hold_secret(text):
         return text
-    for pattern, replacement in _PATTERNS:
+    for pattern, replacement in _applying(text):
         text = pattern.sub(replacement, text)
     return text
 
@@ -148,7 +167,7 @@ def fingerprint_secrets(text: str) -> str:
         return text
     found: list[str] = []
     text = strip_url_credentials(text)
-    for pattern, replacement in _PATTERNS:
+    for pattern, replacement in _applying(text):
         text = pattern.sub(functools.partial(_masked, replacement=replacement, found=found), text)
     if not found:
         return text

@@ -11,17 +11,26 @@ whose chat completions misbehave that way. Raw sockets, so the faults are real b
 - ``error200``: a 200 whose body is an ``error`` object and no choices.
 - ``truncated``: announces a body of N bytes, sends a third of it, closes the connection.
 - ``null``: a completion whose content is ``null``.
+- ``huge``: a completion of ``HUGE_BYTES`` (more than the transport reads), sent as fast as the client takes it.
+- ``bomb``: a gzip body of some 200 KB that expands to ``HUGE_BYTES``.
+- ``gzip`` / ``deflate``: a normal completion compressed as declared (``deflate`` raw, without zlib's header).
+- ``brotli``: a body declared ``Content-Encoding: br``, which the client never asked for.
+- ``redirect``: a redirect to itself, for ever.
 """
 
 from __future__ import annotations
 
+import gzip
 import json
 import socket
 import threading
 import time
+import zlib
 from typing import Any
 
-BEHAVIOURS = ("ok", "trickle-body", "trickle-headers", "hang", "500", "error200", "truncated", "null")
+BEHAVIOURS = ("ok", "trickle-body", "trickle-headers", "hang", "500", "error200", "truncated", "null", "huge", "bomb",
+              "gzip", "deflate", "brotli", "redirect")
+HUGE_BYTES = 80 * 2**20
 
 
 def completion_body(content: str | None) -> bytes:
@@ -32,8 +41,8 @@ def completion_body(content: str | None) -> bytes:
     }).encode()
 
 
-def _response(status: str, body: bytes, length: int | None = None) -> tuple[bytes, bytes]:
-    head = (f"HTTP/1.1 {status}\r\nContent-Type: application/json\r\n"
+def _response(status: str, body: bytes, length: int | None = None, extra: str = "") -> tuple[bytes, bytes]:
+    head = (f"HTTP/1.1 {status}\r\nContent-Type: application/json\r\n{extra}"
             f"Content-Length: {len(body) if length is None else length}\r\nConnection: close\r\n\r\n").encode()
     return head, body
 
@@ -126,6 +135,36 @@ class HostileServer:
 
     def _null(self, conn: socket.socket) -> None:
         conn.sendall(b"".join(_response("200 OK", completion_body(None))))
+
+    def _huge(self, conn: socket.socket) -> None:
+        head, _ = _response("200 OK", b"", length=HUGE_BYTES)
+        conn.sendall(head + b'{"choices": [{"message": {"content": "')
+        block = b"x" * 2**20
+        for _ in range(HUGE_BYTES // len(block)):  # stops when the client closes (OSError)
+            conn.sendall(block)
+
+    def _bomb(self, conn: socket.socket) -> None:
+        compressor = zlib.compressobj(9, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
+        block = b" " * 2**20
+        body = compressor.compress(b"{") + b"".join(compressor.compress(block) for _ in range(HUGE_BYTES // len(block)))
+        body += compressor.flush()
+        conn.sendall(b"".join(_response("200 OK", body, extra="Content-Encoding: gzip\r\n")))
+
+    def _gzip(self, conn: socket.socket) -> None:
+        body = gzip.compress(completion_body("fine, compressed"))
+        conn.sendall(b"".join(_response("200 OK", body, extra="Content-Encoding: gzip\r\n")))
+
+    def _deflate(self, conn: socket.socket) -> None:
+        raw = zlib.compressobj(6, zlib.DEFLATED, -zlib.MAX_WBITS)
+        body = raw.compress(completion_body("fine, deflated")) + raw.flush()
+        conn.sendall(b"".join(_response("200 OK", body, extra="Content-Encoding: deflate\r\n")))
+
+    def _brotli(self, conn: socket.socket) -> None:
+        conn.sendall(b"".join(_response("200 OK", b"\x1b\x00\x00", extra="Content-Encoding: br\r\n")))
+
+    def _redirect(self, conn: socket.socket) -> None:
+        conn.sendall(b"".join(_response("302 Found", b"", extra=f"Location: {self.url('redirect')}/chat/completions"
+                                                                 "\r\n")))
 
 
 def _read_request(conn: socket.socket) -> str:

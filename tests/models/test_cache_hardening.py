@@ -223,6 +223,20 @@ def test_secrets_in_the_user_message_and_url_credentials_are_never_written(tmp_p
     assert b"[secret:" in raw and model.name == model_name
 
 
+@pytest.mark.parametrize("message", [
+    "deploy with DB_PASSWORD=Winter2024horse and AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+    'why does {"dbPassword": "Winter2024horse", "secretAccessKey": "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"} fail',
+    "run ./sync --api-token Winter2024horse; curl -u ops:wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY https://x",
+])
+def test_secrets_named_by_their_variable_never_reach_the_cache_file(tmp_path: Path, message: str) -> None:
+    cached = Cached(ScriptedModel(lambda r: "done", name="m"), SQLiteStore(tmp_path / "cache.sqlite"), mode="semantic",
+                    embedder=HashingEmbedder())
+    cached.complete(message)
+    cached.store.close()
+    raw = b"".join(p.read_bytes() for p in tmp_path.iterdir())
+    assert b"Winter2024horse" not in raw and b"wJalrXUtnFEMI" not in raw and b"[secret:" in raw
+
+
 def test_redaction_covers_common_key_shapes() -> None:
     text = ("keys sk-ant-api03-abcdefghijklmnopqrst AKIAIOSFODNN7EXAMPLE ghp_abcdefghijklmnopqrstuvwxyz0123 "
             "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U "

@@ -203,3 +203,23 @@ def test_a_chain_inside_a_chain_shares_the_outer_deadline() -> None:
     seconds, outcome = timed(lambda: outer.complete("hi"))
     assert isinstance(outcome, AllModelsFailed) and seconds <= 0.6 + SLACK
     assert "deadline" in str(outcome.exceptions[0])  # the inner chain's words, or the outer guard's
+
+
+def test_an_answer_larger_than_the_limit_is_refused_not_read(server: HostileServer) -> None:
+    """A body past ``MAX_ANSWER_BYTES`` ends the call with the reason, whether sent plain or as a small gzip body
+    that expands past it; what was read stays bounded by the limit (read in chunks, never the whole body)."""
+    for fault in ("huge", "bomb"):
+        with pytest.raises(ServerError, match="larger than 64 MB"):
+            model(server, fault, timeout=30).complete("hi")
+
+
+def test_compressed_answers_are_decoded_and_unasked_encodings_refused(server: HostileServer) -> None:
+    assert model(server, "gzip").complete("hi").text == "fine, compressed"
+    assert model(server, "deflate").complete("hi").text == "fine, deflated"
+    with pytest.raises(ServerError, match="encoded as 'br', which was not asked for"):
+        model(server, "brotli").complete("hi")
+
+
+def test_a_redirect_loop_says_so(server: HostileServer) -> None:
+    with pytest.raises(ServerError, match="redirect"):
+        model(server, "redirect").complete("hi")

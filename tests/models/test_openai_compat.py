@@ -120,6 +120,22 @@ def test_null_or_empty_content_is_invalid_output_and_the_chain_moves_on(content:
     assert backup.calls == 1
 
 
+def test_content_parts_are_read_as_their_text_and_other_shapes_are_malformed() -> None:
+    """Some servers send the content as a list of parts: its text parts are the answer (not the list's repr); a
+    number or an object as the content is a malformed answer, which the chain treats as a failure."""
+    body = completion("x")
+    body["choices"][0]["message"]["content"] = [{"type": "text", "text": "Paris, "}, {"type": "image_url"},
+                                                 {"type": "text", "text": "France"}]
+    assert make_model(lambda r: httpx.Response(200, json=body)).complete("hi").text == "Paris, France"
+    body["choices"][0]["message"]["content"] = [{"type": "image_url", "image_url": {"url": "x"}}]
+    with pytest.raises(InvalidOutput, match="empty content"):
+        make_model(lambda r: httpx.Response(200, json=body)).complete("hi")
+    for content in (42, {"text": "Paris"}, True):
+        body["choices"][0]["message"]["content"] = content
+        with pytest.raises(ServerError, match="malformed answer"):
+            make_model(lambda r: httpx.Response(200, json=body)).complete("hi")
+
+
 def test_200_with_an_error_object_raises_the_servers_message() -> None:
     model = make_model(lambda r: httpx.Response(200, json={"error": {"message": "context too busy", "code": 503}}))
     with pytest.raises(ServerError, match="context too busy"):

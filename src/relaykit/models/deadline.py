@@ -10,6 +10,10 @@ byte every few seconds keeps a call alive for ever. Three pieces close that gap:
 - :func:`run_with_deadline` runs a call in a worker thread and stops waiting for it at the deadline,
   for what no socket timeout covers (a DNS lookup that hangs, a caller-supplied HTTP client, a backend
   without a deadline of its own): the caller gets ``ModelTimeout`` on time either way.
+
+The same transport bounds an answer's size: it reads at most ``MAX_ANSWER_BYTES`` of a body, counted after
+decompression (it decodes gzip and deflate itself, so that a small compressed body cannot expand without
+bound), and refuses a body in an encoding it did not ask for (:class:`BadAnswerBody`).
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from __future__ import annotations
 import contextvars
 import threading
 import time
+import zlib
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
@@ -139,6 +144,55 @@ class _DeadlineBackend(httpcore2.NetworkBackend):
 
 DEFAULT_LIMITS = httpx.Limits(max_connections=1000, max_keepalive_connections=100)
 
+MAX_ANSWER_BYTES = 64 * 2**20
+"""The most bytes of an answer's body a model call reads, after decompression (answers are kilobytes; a server
+that sends more is refused rather than allowed to fill the process's memory)."""
+ACCEPTED_ENCODINGS = "gzip, deflate"
+"""What the client asks for; a body in another encoding is refused (see ``_CappedStream``)."""
+
+
+class BadAnswerBody(httpx.TransportError):
+    """An answer's body that relaykit will not read: larger than ``MAX_ANSWER_BYTES`` once decompressed, or in an
+    encoding it did not ask for, or not decodable as the encoding it declares."""
+
+
+class _CappedStream(httpx.SyncByteStream):
+    """A response body read through at most ``limit`` decoded bytes; gzip and deflate are decoded here, chunk by
+    chunk, each asked for no more than what is left of the limit."""
+
+    def __init__(self, inner: httpx.SyncByteStream, limit: int, encoding: str) -> None:
+        self._inner, self._limit, self._encoding = inner, limit, encoding
+
+    def __iter__(self) -> Iterator[bytes]:
+        wbits = {"gzip": 16 + zlib.MAX_WBITS, "x-gzip": 16 + zlib.MAX_WBITS, "deflate": zlib.MAX_WBITS}.get(
+            self._encoding)
+        decoder = None if wbits is None else zlib.decompressobj(wbits)
+        first, total = True, 0
+        for chunk in self._inner:
+            if decoder is not None:
+                try:
+                    chunk = decoder.decompress(chunk, self._limit - total + 1)
+                except zlib.error as exc:
+                    if not (first and self._encoding == "deflate"):
+                        raise BadAnswerBody(f"its {self._encoding} body does not decode ({exc})") from None
+                    decoder = zlib.decompressobj(-zlib.MAX_WBITS)  # raw deflate, without the zlib header
+                    chunk = decoder.decompress(chunk, self._limit - total + 1)
+                first = False
+            total += len(chunk)
+            if total > self._limit:
+                raise BadAnswerBody(f"its answer is larger than {self._limit // 2**20} MB (read no further)")
+            if chunk:
+                yield chunk
+        if decoder is not None:
+            rest = decoder.flush()
+            if total + len(rest) > self._limit:
+                raise BadAnswerBody(f"its answer is larger than {self._limit // 2**20} MB (read no further)")
+            if rest:
+                yield rest
+
+    def close(self) -> None:
+        self._inner.close()
+
 
 class DeadlineTransport(httpx.HTTPTransport):
     """httpx2's HTTP transport, with every socket operation cut to the current :func:`deadline_scope`.
@@ -155,11 +209,29 @@ class DeadlineTransport(httpx.HTTPTransport):
         self.deadline_aware = isinstance(backend, httpcore2.NetworkBackend)
         if self.deadline_aware:
             pool._network_backend = _DeadlineBackend(backend)  # type: ignore[union-attr, arg-type]
+        self.max_answer_bytes = MAX_ANSWER_BYTES
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        response = super().handle_request(request)
+        encoding = response.headers.get("content-encoding", "identity").strip().lower()
+        if encoding not in ("identity", "", "gzip", "x-gzip", "deflate"):
+            response.close()
+            raise BadAnswerBody(f"it sent its answer encoded as {encoding!r}, which was not asked for "
+                                f"(Accept-Encoding: {ACCEPTED_ENCODINGS})")
+        headers = [(k, v) for k, v in response.headers.multi_items()
+                   if k.lower() not in ("content-encoding", "content-length")] if encoding not in ("identity", "") \
+            else response.headers
+        assert isinstance(response.stream, httpx.SyncByteStream)
+        return httpx.Response(status_code=response.status_code, headers=headers,
+                              stream=_CappedStream(response.stream, self.max_answer_bytes, encoding),
+                              extensions=response.extensions)
 
 
 def deadline_client(timeout: float) -> httpx.Client:
     """An HTTP client for OpenAI-compatible calls whose total time is bounded by :func:`deadline_scope`."""
-    return httpx.Client(transport=DeadlineTransport(), timeout=httpx.Timeout(timeout), follow_redirects=True)
+    return httpx.Client(transport=DeadlineTransport(), timeout=httpx.Timeout(timeout), follow_redirects=True,
+                        headers={"Accept-Encoding": ACCEPTED_ENCODINGS})
 
 
-__all__ = ["DeadlineTransport", "deadline_client", "deadline_scope", "remaining", "run_with_deadline"]
+__all__ = ["MAX_ANSWER_BYTES", "BadAnswerBody", "DeadlineTransport", "deadline_client", "deadline_scope", "remaining",
+           "run_with_deadline"]

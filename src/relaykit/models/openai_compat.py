@@ -22,7 +22,7 @@ import httpx2 as httpx
 from relaykit import tokens
 from relaykit.errors import InvalidOutput, ModelError, ModelTimeout, RateLimited, ServerError, UsageError
 from relaykit.models.base import ChatRequest, ChatResponse, Model, TokenLogprob, schema_name
-from relaykit.models.deadline import GRACE_S, deadline_client, deadline_scope, run_with_deadline
+from relaykit.models.deadline import GRACE_S, BadAnswerBody, deadline_client, deadline_scope, run_with_deadline
 from relaykit.models.structured import schema_instruction
 from relaykit.redact import scrub, strip_url_credentials
 from relaykit.settings import load_settings
@@ -198,11 +198,12 @@ class OpenAICompatModel(Model):
         except (AttributeError, IndexError, TypeError):
             raise ServerError(f"{self.name} sent a response without choices (nor an error object); "
                               "check that the base URL points at an OpenAI-compatible /v1 endpoint") from None
-        if content is None or not str(content).strip():
+        content = _content_text(content, self.name)
+        if content is None or not content.strip():
             raise InvalidOutput(f"{self.name} answered with {'no' if content is None else 'empty'} content "
                                 f"(finish_reason {choice.finish_reason!r}); nothing usable to return",
                                 raw_text=content or "")
-        text = str(content)
+        text = content
         usage = getattr(raw, "usage", None)
         prompt = getattr(usage, "prompt_tokens", None) or self.count_messages(request.messages)
         completion = getattr(usage, "completion_tokens", None) or self.count_tokens(text)
@@ -221,6 +222,23 @@ class OpenAICompatModel(Model):
         )
 
 
+def _content_text(content: Any, name: str) -> str | None:
+    """A message's content as text: a string as it is; a list of content parts (what some servers send) as the
+    text of its text parts, joined; ``None`` as ``None``. Anything else (a number, an object) is a malformed
+    answer, not text to pass on."""
+    if content is None or isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        texts = []
+        for part in content:
+            kind = part.get("type") if isinstance(part, dict) else getattr(part, "type", None)
+            value = part.get("text") if isinstance(part, dict) else getattr(part, "text", None)
+            if kind in ("text", "output_text") and isinstance(value, str):
+                texts.append(value)
+        return "".join(texts)
+    raise ServerError(f"{name} sent a malformed answer: its content is {type(content).__name__}, not text")
+
+
 def translate_openai_error(exc: Exception, name: str) -> ModelError:
     """Turn an ``openai`` SDK error into relaykit's tree, with a message that says what to do."""
     import openai
@@ -228,6 +246,13 @@ def translate_openai_error(exc: Exception, name: str) -> ModelError:
     if isinstance(exc, openai.APITimeoutError):
         return ModelTimeout(f"{name} did not answer in time; raise the timeout or try again later")
     if isinstance(exc, openai.APIConnectionError):
+        refused = _bad_body(exc)
+        if refused is not None:
+            return ServerError(f"{name} answered, but {refused}; check the server (or a proxy in front of it)")
+        looped = _in_chain(exc, httpx.TooManyRedirects)
+        if looped is not None:
+            return ServerError(f"{name} redirected the call too many times ({scrub(str(looped))}); check the base "
+                               "URL")
         cut = _cut_short(exc)
         if cut is not None:
             return ServerError(f"{name} closed the connection before its answer was complete (truncated "
@@ -242,6 +267,21 @@ def translate_openai_error(exc: Exception, name: str) -> ModelError:
     if isinstance(exc, openai.APIStatusError):
         return ServerError(f"{name} answered {exc.status_code}: {scrub(exc.message)}", status=exc.status_code)
     return ServerError(f"{name} sent a malformed response: {scrub(str(exc))}")
+
+
+def _bad_body(exc: BaseException) -> BaseException | None:
+    """The reason a body was refused (too large, an encoding not asked for), if that is what ended the call."""
+    return _in_chain(exc, BadAnswerBody)
+
+
+def _in_chain(exc: BaseException, kind: type[BaseException]) -> BaseException | None:
+    """The first exception of type ``kind`` among ``exc`` and its causes."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, kind):
+            return seen
+        seen = seen.__cause__ or seen.__context__
+    return None
 
 
 def _cut_short(exc: BaseException) -> BaseException | None:
