@@ -86,7 +86,11 @@ def _trajectory_cases(f: dict[str, str]) -> list[list[str]]:
               ["bench", "trajectory", "--env", "twx", "--dropped", "nosuch"],
               ["bench", "trajectory", "--env", "twx", "--episodes", "0"],
               ["bench", "trajectory", "--env", "twx", "--max-steps", "0"],
-              ["bench", "trajectory", "--env", "twx", "--resume", "nosuch"]]
+              ["bench", "trajectory", "--env", "twx", "--resume", "nosuch"],
+              ["bench", "trajectory", "--env", "twx", "--budget", "0%"],  # a --decision-points option
+              ["bench", "trajectory", "--env", "twx", "--decision-points", "--keep", "0.5"],
+              ["bench", "trajectory", "--env", "twx", "--decision-points", "--policy", "local"],
+              ["bench", "trajectory", "--env", "twx", "--decision-points", "--max-steps", "3"]]
     train = ["trajectory", "train"]
     cases += [[*train, *extra] for extra in (["--test-share", "2"], ["--test-share", "0"], ["--test-share", "1"],
                                              ["--test-share", "-0.5"], ["--test-share", "abc"],

@@ -194,17 +194,20 @@ def bench_trajectory(
                                       "--decision-points: agora, its ablations, the recency / head-tail "
                                       "baselines and 'ceiling', a bound on what any method could keep)."),
     episodes: int = typer.Option(5, "--episodes", min=1),
-    keep: float = typer.Option(0.3, "--keep"),
-    dropped: str = typer.Option("remove", "--dropped", help="remove or placeholder."),
-    max_steps: int = typer.Option(30, "--max-steps", min=1, help="Step limit per played episode."),
+    keep: float | None = typer.Option(None, "--keep", help="Share of steps kept (default 0.3; not with "
+                                                           "--decision-points, which compresses to --budget)."),
+    dropped: str | None = typer.Option(None, "--dropped", help="remove or placeholder (default remove)."),
+    max_steps: int | None = typer.Option(None, "--max-steps", min=1, help="Step limit per played episode "
+                                                                          "(default 30)."),
     seed: int | None = typer.Option(None, "--seed", help="First episode seed (default 100; 105 with "
                                                          "--decision-points; training labels use 0 to 11)."),
     resume: str | None = typer.Option(None, "--resume", help="Continue this run id, skipping finished units."),
     store: Path | None = STORE_OPTION,
     decision_points: bool = typer.Option(False, "--decision-points", help="Compress before every gold step t >= 3 "
                                          "to each --budget: validity, within budget, floor kept, entity recall."),
-    budget: str = typer.Option("30%,50%", "--budget", help="With --decision-points: comma-separated budgets "
-                                                           "(shares like 30% or token counts)."),
+    budget: str | None = typer.Option(None, "--budget", help="With --decision-points: comma-separated budgets "
+                                                                  "(shares like 30% or token counts; default "
+                                                                  "30%,50%)."),
     as_json: bool = typer.Option(False, "--json", help="Print {run_id, methods: [per-method rows]} as JSON (the "
                                  "summary rows with --decision-points)."),
     timeout: float | None = TIMEOUT_OPTION,
@@ -215,8 +218,21 @@ def bench_trajectory(
     """
     use_timeout(timeout)
     if decision_points:
-        _decision_points(env, multi(methods, "--methods"), episodes, seed, budget, resume, store, as_json)
+        unused = [name for name, value in (("--keep", keep), ("--dropped", dropped), ("--policy", policy),
+                                           ("--max-steps", max_steps)) if value is not None]
+        if unused:
+            verb = "does" if len(unused) == 1 else "do"
+            raise UsageError(f"{' and '.join(unused)} {verb} not apply with --decision-points, which compresses the "
+                             "recorded gold histories to each --budget; leave it out")
+        _decision_points(env, multi(methods, "--methods"), episodes, seed, budget or "30%,50%", resume, store,
+                         as_json)
         return
+    if budget is not None:
+        raise UsageError("--budget applies with --decision-points; the plain lab keeps a share of each history's "
+                         "steps: give --keep (for example --keep 0.3)")
+    keep = 0.3 if keep is None else keep
+    dropped = dropped or "remove"
+    max_steps = 30 if max_steps is None else max_steps
     from relaykit.bench.lab import StderrProgress
     from relaykit.bench.trajectory import LabConfig, run_lab
     from relaykit.bench.trajectory.lab import DEFAULT_METHODS
