@@ -90,7 +90,8 @@ def _trajectory_cases(f: dict[str, str]) -> list[list[str]]:
               ["bench", "trajectory", "--env", "twx", "--budget", "0%"],  # a --decision-points option
               ["bench", "trajectory", "--env", "twx", "--decision-points", "--keep", "0.5"],
               ["bench", "trajectory", "--env", "twx", "--decision-points", "--policy", "local"],
-              ["bench", "trajectory", "--env", "twx", "--decision-points", "--max-steps", "3"]]
+              ["bench", "trajectory", "--env", "twx", "--decision-points", "--max-steps", "3"],
+              ["trajectory", "train", "--seed", "-1"]]
     train = ["trajectory", "train"]
     cases += [[*train, *extra] for extra in (["--test-share", "2"], ["--test-share", "0"], ["--test-share", "1"],
                                              ["--test-share", "-0.5"], ["--test-share", "abc"],
@@ -108,13 +109,15 @@ def _relay_cases(f: dict[str, str]) -> list[list[str]]:
            ["--cache", f"sqlite:{f['orphan']}"], ["--goals", "0"], ["--goals", "abc"], ["--hotels", "-1"],
            ["--flights", "100001"], ["--concurrency", "0"], ["--researcher", "nosuch"], ["--booker", "nosuch"],
            ["--booker", ""], ["--trace", f["folder"]], ["--trace", f["orphan"]], ["--resume", "nosuch"],
-           ["--world", f["text.txt"], "--goals", "5"], ["--world", f["text.txt"], "--hotels", "5"]]
+           ["--world", f["text.txt"], "--goals", "5"], ["--world", f["text.txt"], "--hotels", "5"],
+           ["--seed", "-1"]]
     bad += [["--world", p] for p in (*_bad_json_inputs(f), *(f[n] for n in WRONG_SHAPES))]
     cases = [[*relay, *b] for b in bad]
     for sub in ("export-world", "export-truth"):
         cases += [[*relay, sub, out] for out in (f["folder"], f["orphan"])]
         cases += [[*relay, sub, str(Path(f["folder"]) / "w.json"), *extra]
-                  for extra in (["--goals", "0"], ["--hotels", "-3"], ["--flights", "abc"], ["--seed", "x"])]
+                  for extra in (["--goals", "0"], ["--hotels", "-3"], ["--flights", "abc"], ["--seed", "x"],
+                                ["--seed", "-5"])]
         cases += [[*relay, "--goals", "5", sub, str(Path(f["folder"]) / "w.json")],
                   [*relay, "--seed", "1", sub, str(Path(f["folder"]) / "w.json")]]
     cases += [[*relay, "export-truth", str(Path(f["folder"]) / "t.json"), "--world", p]

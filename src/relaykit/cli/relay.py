@@ -38,7 +38,7 @@ WORLD = typer.Option(None, "--world", help="A world file (see export-world); def
 GOALS = typer.Option(50, "--goals", help="Goals in a generated world.")
 HOTELS = typer.Option(10, "--hotels", help="Hotels in a generated world (up to 100000).")
 FLIGHTS = typer.Option(10, "--flights", help="Flights in a generated world (up to 100000).")
-SEED = typer.Option(0, "--seed", help="Seed of the generated world and of model calls.")
+SEED = typer.Option(0, "--seed", min=0, help="Seed of the generated world and of model calls.")
 
 
 def _world(world: Path | None, goals: int, hotels: int, flights: int, seed: int) -> World:

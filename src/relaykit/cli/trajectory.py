@@ -294,7 +294,7 @@ def train(
     episodes: int = typer.Option(12, "--episodes", min=1, help="Gold episodes per environment."),
     prefixes: int = typer.Option(6, "--prefixes", min=1, help="Prefixes labelled per episode."),
     threshold: float = typer.Option(0.5, "--threshold", help="Log-prob drop (nats) that labels a step as needed."),
-    seed: int = typer.Option(0, "--seed"),
+    seed: int = typer.Option(0, "--seed", min=0),
     test_share: float = typer.Option(0.25, "--test-share", help="Share of episodes held out for the AUC."),
     out: Path = typer.Option(Path("agora_scorer.json"), "--out", help="Where to write the scorer JSON."),
     as_json: bool = typer.Option(False, "--json", help="Print {out, episodes, train_rows, test_rows, train_auc, "
