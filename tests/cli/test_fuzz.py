@@ -265,3 +265,19 @@ def test_every_command_rejects_malformed_input_cleanly(tmp_path: Path, monkeypat
             failures.append(f"{' '.join(case)[:160]} -> exit {code}, stderr {err.strip()[:200]!r}, changed {changed}")
             before = after
     assert not failures, f"{len(failures)} of {len(cases)} inputs:\n" + "\n".join(failures)
+
+
+def test_error_lines_never_quote_a_secret(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What the user typed may hold a credential (a URL with a password, a key in a file name): the one error line
+    shows it masked or without it, never as typed (CI logs keep stderr)."""
+    monkeypatch.setenv("RELAYKIT_HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.chdir(tmp_path)
+    cases = [["bench", "relay", "--goals", "1", "--methods", "summary", "--model",
+              "openai:http://alice:hunter2pass@127.0.0.1:9/v1"],
+             ["tokens", "sk-proj-hunter2passAbCdEfGhIjKl.txt"],
+             ["cache", "stats", "--store", "redis://:hunter2pass@127.0.0.1:9/0"]]
+    for case in cases:
+        code, err = _run(case)
+        assert code == 2 and len(err.strip().splitlines()) == 1, (case, code, err)
+        assert "hunter2pass" not in err, err

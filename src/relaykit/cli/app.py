@@ -81,7 +81,9 @@ def tokens_command(
 
 
 def _one_line(message: str, code: int) -> NoReturn:
-    text = " ".join(message.split())  # one line, however the message was wrapped
+    from relaykit.redact import scrub
+
+    text = " ".join(scrub(message).split())  # one line, however the message was wrapped; never a secret it quotes
     err_console.print(f"[red]error:[/red] {escape(text)}", highlight=False, soft_wrap=True)
     sys.exit(code)
 

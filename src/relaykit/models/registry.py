@@ -13,6 +13,7 @@ from typing import Any
 
 from relaykit.errors import UsageError
 from relaykit.models.base import Model
+from relaykit.redact import strip_url_credentials
 from relaykit.registry import Registry
 from relaykit.settings import env_value, load_settings
 
@@ -73,7 +74,7 @@ def _openai(rest: str, options: dict[str, Any]) -> Model:
     key_var = options.pop("api_key_env", "OPENAI_API_KEY")
     key = options.pop("api_key", None) or env_value(key_var)
     if not key:
-        raise UsageError(f"no API key for {rest!r}: set the environment variable {key_var}")
+        raise UsageError(f"no API key for {strip_url_credentials(rest)!r}: set the environment variable {key_var}")
     return OpenAICompatModel(rest, api_key=key, base_url=load_settings().openai_base_url, **options)
 
 

@@ -13,6 +13,7 @@ import time
 from typing import Any, Protocol
 
 from relaykit.errors import UsageError
+from relaykit.redact import strip_url_credentials
 
 
 class RateLimiter(Protocol):
@@ -47,7 +48,8 @@ class RedisRateLimiter:
         try:
             self._client.ping()
         except redis.RedisError as exc:
-            raise UsageError(f"the rate-limit store {url} cannot be reached: {exc}") from None
+            raise UsageError(f"the rate-limit store {strip_url_credentials(url)} cannot be reached: "
+                             f"{strip_url_credentials(str(exc))}") from None
 
     def hit(self, tenant: str, limit: int, now: float) -> float | None:
         window = int(now // 60)
