@@ -1,13 +1,14 @@
 """Cache lookup latency (exact/semantic hits and misses, 1k and 10k entries, memory/SQLite/Redis) and the
 overhead a FallbackChain adds to a call, printed side by side in one run; with ``--scale N`` the semantic
 cache at N entries in one group (SQLite): hit p50, miss + store p50, index memory, and 4 concurrent
-writers (threads, own connection each, new requests every call) semantic vs exact, run interleaved seven
-times so that both see the same machine load. The semantic writers share the process's index of the file (as
+writers (threads, own connection each, new requests every call) semantic vs exact, run interleaved in 21
+rounds so that both see the same machine load (the median ratio of the rounds with a 95% bootstrap interval, the
+pooled ratio and the rounds' spread). The semantic writers share the process's index of the file (as
 every cache of a process on one store and namespace does); a third set, with an index of its own each
 (``share_index=False``), is timed too. The semantic writers' time includes their query embedding (hashing
 embedder, timed on its own too), as a user's call would. The index searches through its compiled C kernel
 where ``make install`` built it (the table says which form ran; ``RELAYKIT_PURE_PYTHON=1`` times the numpy
-form). Each round also says how long the exact and the semantic
+form). It also says (the median of the rounds) how long the exact and the semantic
 writers waited for the SQLite file's write lock (the process's writers to one file queue on it) and held it, per
 miss + store: with four threads on two cores a write's holder waits to get the GIL back, longest while the other
 threads run the semantic search.
@@ -48,8 +49,8 @@ from relaykit.models.fallback import FallbackChain
 from relaykit.testing import ScriptedModel
 
 console = Console(width=150)
-WRITER_ROUNDS = 7  # exact and semantic writers run interleaved this many times (rounds of 0.1-0.3 s swing
-# 1.6-2.5x on an idle machine); the median ratio is reported
+WRITER_ROUNDS = 21  # exact and semantic writers run interleaved this many times (single rounds of 0.1-0.3 s swing
+# 1.2-2.5x on an idle 2-core machine); the median ratio is reported with a bootstrap interval, and the spread
 TOPICS = ["invoice", "shipment", "refund", "password", "meeting", "deploy", "budget", "contract", "ticket", "lamp"]
 
 
@@ -286,21 +287,35 @@ def bench_scale(size: int, lookups: int, dim: int) -> None:
     table.add_row("index matrices", f"{index_mb:.0f} MB")
     table.add_row("process memory grown by the index load", f"{grown:.0f} MB")
     ops = 4 * (lookups // 2)
-    for i, (exact_s, exact_cpu, semantic_s, semantic_cpu, own_s, own_cpu) in enumerate(rounds):
-        table.add_row(f"4 writers x {lookups // 2} miss+store, round {i + 1}: exact / semantic",
-                      f"{exact_s:.2f} / {semantic_s:.2f} s = {semantic_s / exact_s:.2f}x")
-        table.add_row("   semantic, an index per writer (share_index=False)", f"{own_s:.2f} s = {own_s / exact_s:.2f}x")
-        table.add_row("   process CPU per miss+store: exact / semantic / index each",
-                      f"{exact_cpu / ops * 1000:.2f} / {semantic_cpu / ops * 1000:.2f} / {own_cpu / ops * 1000:.2f} ms")
-        lock_ms = [x / ops * 1000 for x in locks[i]]
-        table.add_row("   file write lock per miss+store, waited / held: exact | semantic",
-                      f"{lock_ms[0]:.2f} / {lock_ms[1]:.2f} | {lock_ms[2]:.2f} / {lock_ms[3]:.2f} ms")
-    for label, at in (("semantic / exact (4 writers), median of rounds", 2),
-                      ("   an index per writer, median of rounds", 4)):
-        ratios = sorted(r[at] / r[0] for r in rounds)
-        table.add_row(label, f"{ratios[len(ratios) // 2]:.2f}x")
+    table.add_row(f"4 writers x {lookups // 2} miss+store, {len(rounds)} interleaved rounds: exact / semantic, "
+                  "median", f"{float(np.median([r[0] for r in rounds])):.2f} / "
+                  f"{float(np.median([r[2] for r in rounds])):.2f} s")
+    cpu = [float(np.median([r[i] for r in rounds])) / ops * 1000 for i in (1, 3, 5)]
+    table.add_row("   process CPU per miss+store: exact / semantic / index each, median",
+                  f"{cpu[0]:.2f} / {cpu[1]:.2f} / {cpu[2]:.2f} ms")
+    lock_ms = [float(np.median([lk[i] for lk in locks])) / ops * 1000 for i in range(4)]
+    table.add_row("   file write lock per miss+store, waited / held: exact | semantic, median",
+                  f"{lock_ms[0]:.2f} / {lock_ms[1]:.2f} | {lock_ms[2]:.2f} / {lock_ms[3]:.2f} ms")
+    for label, at in (("semantic / exact (4 writers)", 2), ("   an index per writer", 4)):
+        ratios = np.array([r[at] / r[0] for r in rounds])
+        low, high = ratio_interval(ratios)
+        pooled = sum(r[at] for r in rounds) / sum(r[0] for r in rounds)
+        spread = np.percentile(ratios, [0, 25, 75, 100])
+        table.add_row(f"{label}: median of rounds [95% interval]",
+                      f"{float(np.median(ratios)):.2f}x [{low:.2f}, {high:.2f}]")
+        table.add_row("      pooled; rounds min / quartiles / max; rounds over 2x",
+                      f"{pooled:.2f}x; {' / '.join(f'{q:.2f}' for q in spread)}; "
+                      f"{int((ratios > 2.0).sum())} of {len(ratios)}")
     table.add_row("   of which the hashing query embedding, per request", f"{embed_ms:.3f} ms")
     console.print(table)
+
+
+def ratio_interval(ratios: np.ndarray, draws: int = 2000) -> tuple[float, float]:
+    """A 95% bootstrap interval of the median of ``ratios`` (rounds drawn again with replacement, seeded)."""
+    rng = np.random.default_rng(0)
+    medians = np.median(rng.choice(ratios, size=(draws, len(ratios)), replace=True), axis=1)
+    low, high = np.percentile(medians, [2.5, 97.5])
+    return float(low), float(high)
 
 
 def hung_redis(calls: int = 8) -> None:

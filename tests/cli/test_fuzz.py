@@ -281,3 +281,22 @@ def test_error_lines_never_quote_a_secret(tmp_path: Path, monkeypatch: pytest.Mo
         code, err = _run(case)
         assert code == 2 and len(err.strip().splitlines()) == 1, (case, code, err)
         assert "hunter2pass" not in err, err
+
+
+MODEL_COMMANDS = {("doctor",), ("compress", "handoff"), ("context", "fuse"), ("bench", "relay"),
+                  ("bench", "delegation"), ("bench", "trajectory"), ("trajectory", "train")}
+"""The commands that call a model (the embedded one or an endpoint), each bounded by ``--timeout`` (``serve``
+bounds its upstream calls by its config's ``deadline_s``, per server and per upstream)."""
+
+
+def test_every_command_that_calls_a_model_takes_a_timeout() -> None:
+    paths = {tuple(path) for path in _command_paths()}
+    assert MODEL_COMMANDS <= paths, MODEL_COMMANDS - paths
+    root = typer.main.get_command(app)
+    for path in MODEL_COMMANDS:
+        command = root
+        for word in path:
+            command = command.commands[word]  # type: ignore[attr-defined]
+        assert any("--timeout" in getattr(p, "opts", ()) for p in command.params), " ".join(path)
+    code, err = _run(["doctor", "--timeout", "0"])
+    assert code == 2 and "--timeout" in err

@@ -10,7 +10,7 @@ from importlib import metadata
 import typer
 from rich.table import Table
 
-from relaykit.cli._common import console, print_json
+from relaykit.cli._common import TIMEOUT_OPTION, console, print_json, use_timeout
 
 
 @dataclass
@@ -86,11 +86,13 @@ def run_checks() -> list[Check]:
     return results
 
 
-def doctor(as_json: bool = typer.Option(False, "--json", help="Print a JSON object instead of a table.")) -> None:
+def doctor(as_json: bool = typer.Option(False, "--json", help="Print a JSON object instead of a table."),
+           timeout: float | None = TIMEOUT_OPTION) -> None:
     """Run each component once for real and report status, version and time.
 
     Example: relaykit doctor --json
     """
+    use_timeout(timeout)
     results = run_checks()
     ok = all(r.ok for r in results)
     if as_json:
