@@ -234,3 +234,44 @@ def test_the_users_new_request_after_the_current_tool_result_is_never_cut() -> N
         assert exc.minimum == minimum
     else:
         raise AssertionError("a budget below the minimum must raise")
+
+
+def test_the_users_turn_after_a_text_reply_in_a_tool_using_chat_is_never_cut() -> None:
+    """In a chat that calls tools, the agent may answer in text and the user write again: that user turn, parsed as
+    the current step's observation, is the user's new request. It is kept whole (it was cut like a tool result:
+    ``… Constraint 10: seat 10A …``) and the minimum counts it; a budget below raises with that minimum."""
+    from relaykit.trajectory import BudgetTooSmall
+
+    ask = "Now find me a direct morning flight from Berlin on 12 May. " + " ".join(
+        f"Constraint {i}: seat {i}A near row {i}, under {100 + i} EUR." for i in range(25))
+    msgs = [*multi_turn(), {"role": "assistant", "content": "Logged in as mthompson; the ticket comes next."},
+            {"role": "user", "content": ask}]
+    t = parse(msgs)
+    assert t.steps[-1].replies and not any(step.replies for step in t.past)
+    minimum = minimum_budget(t)
+    assert minimum >= tokens.count_messages([*msgs[:2], *msgs[-2:]])
+    for method in ("agora", "truncate", "recency"):
+        for budget in (minimum, minimum + 40):
+            out = compress_trajectory(msgs, method=method, budget=budget)
+            assert out.accounting.tokens_out <= budget and validate(out.messages) == []
+            assert out.messages[-1] == {"role": "user", "content": ask}
+        try:
+            compress_trajectory(msgs, method=method, budget=minimum - 1)
+        except BudgetTooSmall as exc:
+            assert exc.minimum >= minimum
+        else:
+            raise AssertionError("a budget below the minimum must raise")
+
+
+def test_in_a_chat_without_tools_a_user_turn_is_the_environments_answer() -> None:
+    """A text game in chat form: the agent's commands are text, the environment answers as the user. Those answers
+    are observations, shortened to fit as before (no step is a reply)."""
+    room = "You are in the kitchen. " + " ".join(f"On shelf {i} there is a jar labelled J{i}." for i in range(40))
+    msgs = [{"role": "system", "content": "You play a text game."}, {"role": "user", "content": "Find the red jar."},
+            {"role": "assistant", "content": "look"}, {"role": "user", "content": room},
+            {"role": "assistant", "content": "open shelf 3"}, {"role": "user", "content": room}]
+    t = parse(msgs)
+    assert not any(step.replies for step in t.steps)
+    budget = tokens.count_messages(msgs) // 3
+    out = compress_trajectory(msgs, method="agora", budget=budget)
+    assert out.accounting.tokens_out <= budget and out.messages[-1]["content"] != room

@@ -41,7 +41,7 @@ from relaykit.trajectory.facts import (
 from relaykit.trajectory.facts import context_words as facts_context
 from relaykit.trajectory.factwords import FactWords
 from relaykit.trajectory.listing import LISTING_SHARES, take_listing
-from relaykit.trajectory.parse import Msg, Step, Trajectory, request_flags
+from relaykit.trajectory.parse import Msg, Step, Trajectory, step_request_flags
 from relaykit.trajectory.plan import Cost, Masker, Plan, TrajectorySettings
 from relaykit.trajectory.shorten import MARKER, marker, shorten
 
@@ -469,9 +469,11 @@ def _shorten_with_history(t: Trajectory, kept: dict[int, Step], budget: int, cos
 
 
 def _shorten_current(t: Trajectory, budget: int, cost: Cost, s: TrajectorySettings) -> Trajectory:
+    if cost.total(t) <= budget:  # fits as it is (the caller dropped enough kept steps): nothing to cut
+        return t
     current = t.steps[-1]
     obs = list(current.observation)
-    asks = request_flags(obs)
+    asks = step_request_flags(current)
     bare = [m if ask else _bare(m, cost, s.encoding) for m, ask in zip(obs, asks, strict=True)]
     others = cost.total(t) - cost.messages(obs)
     minimum = others + cost.messages(bare)
@@ -523,7 +525,7 @@ def minimum_history(t: Trajectory, encoding: str = "o200k_base") -> Trajectory:
         return t.with_steps(())
     cost, current = Cost(t.form, encoding), t.steps[-1]
     bare = tuple(m if ask else _bare(m, cost, encoding)
-                 for m, ask in zip(current.observation, request_flags(current.observation), strict=True))
+                 for m, ask in zip(current.observation, step_request_flags(current), strict=True))
     return t.with_steps([replace(current, observation=bare)])
 
 

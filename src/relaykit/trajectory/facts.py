@@ -42,7 +42,7 @@ from relaykit.trajectory.digest import (
     text_words,
     word_counts,
 )
-from relaykit.trajectory.parse import Msg, Step, Trajectory, is_request_only, request_turns
+from relaykit.trajectory.parse import Msg, Step, Trajectory, is_request_only, request_turns, step_request_flags
 
 FACTS_LABEL = "facts from elided steps: "
 RECENCY_WEIGHT = 1.0
@@ -279,7 +279,8 @@ def block_slot(step: Step, form: str) -> int | None:
     if is_request_only(step):  # a step cut to the user's requests has no observation to write into
         return None
     tools = [k for k, m in enumerate(obs) if m.get("role") == "tool"] if form != "react" else []
-    k = tools[-1] if tools else len(obs) - 1
+    answers = [k for k, request in enumerate(step_request_flags(step)) if not request]  # the user's turns: never
+    k = tools[-1] if tools else (answers[-1] if answers else -1)
     if k < 0 or not isinstance(obs[k].get("content"), (str, type(None))):
         return None
     return k

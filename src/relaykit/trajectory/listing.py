@@ -18,7 +18,7 @@ from relaykit import tokens
 from relaykit.text import words
 from relaykit.trajectory.digest import candidates, item_score, pack_items, text_words
 from relaykit.trajectory.facts import sibling_items
-from relaykit.trajectory.parse import Step, request_flags
+from relaykit.trajectory.parse import Step, step_request_flags
 from relaykit.trajectory.plan import Cost, Masker
 
 LISTING_MIN_TOKENS = 16
@@ -57,7 +57,7 @@ def listed_step(step: Step, room: int, cost: Cost, masker: Masker) -> Step | Non
     the context does not hold, best first, inside the marker: ``[... N tokens cut; listed: stove, oven ...]``)
     so that the step costs at most ``room`` tokens, counted exactly; ``None`` when not even one item fits."""
     obs = list(step.observation)
-    requests = request_flags(obs)  # a user turn after a tool result is a new request, never cut
+    requests = step_request_flags(step)  # the user's own turn (after a tool result or a text reply), never cut
     answers = [j for j, m in enumerate(obs) if isinstance(m.get("content"), str) and m["content"] and not requests[j]]
     k = max(answers, key=lambda j: cost.message(obs[j]), default=None)
     if k is None or masker.original.form == "react":

@@ -5,7 +5,9 @@ Two input forms parse into one structure (:class:`Trajectory`):
 - a chat-completions message list: leading system/developer messages are the *system* block; the
   messages before the first assistant turn are the *task*; each assistant turn with the tool results
   and user messages that follow it is one *step* (action, observation); a trailing assistant turn
-  with nothing after it is the *pending* turn;
+  with nothing after it is the *pending* turn; the user turns of the last step are the user's new request
+  (never cut) when they follow its tool results, or when the chat calls tools and that step's action is a text
+  reply (:attr:`Step.replies`);
 - a ReAct transcript (``Thought:`` / ``Action:`` / ``Observation:`` lines, optionally numbered):
   the text before the first marker is the task, each run of Thought/Action lines with the
   Observation after it is a step, and a trailing Thought/Action with no Observation is pending.
@@ -40,6 +42,11 @@ class Step:
     action: Msg
     observation: tuple[Msg, ...]
     masked: bool = False
+    replies: bool = False
+    """The current step of a tool-using chat whose action is a text reply (no tool call): the user turns after it
+    are the user's new request, not observations, and are never cut (in a chat that never calls a tool, such as a
+    text game, user turns are the environment's answers). Past steps are not marked: their user turns may be
+    compressed like observations, as before."""
 
     @property
     def messages(self) -> tuple[Msg, ...]:
@@ -106,6 +113,8 @@ def parse_chat(messages: Sequence[Mapping[str, Any]]) -> Trajectory:
     pending: tuple[Msg, ...] = ()
     if steps and not steps[-1].observation and not steps[-1].action.get("tool_calls"):
         pending = (steps.pop().action,)
+    if steps and not steps[-1].action.get("tool_calls") and any(step.action.get("tool_calls") for step in steps):
+        steps[-1] = replace(steps[-1], replies=True)  # a tool-using chat's newest user turn: see Step.replies
     return Trajectory("chat", system, task, tuple(steps), pending)
 
 
@@ -168,23 +177,29 @@ def mask_observation(step: Step, form: Form, placeholder: str = PLACEHOLDER) -> 
     if step.masked:
         return step
     observation = tuple(m if request else _masked(m, form, placeholder)
-                        for m, request in zip(step.observation, request_flags(step.observation), strict=True))
+                        for m, request in zip(step.observation, step_request_flags(step), strict=True))
     return replace(step, observation=observation, masked=True)
 
 
-def request_flags(observation: Sequence[Msg]) -> list[bool]:
-    """For each observation message, whether it is a user turn after one of the step's tool results: a
-    multi-turn user's next request, parsed into the step, not an observation."""
-    flags, after_tool = [], False
+def request_flags(observation: Sequence[Msg], replies: bool = False) -> list[bool]:
+    """For each observation message, whether it is a user turn after one of the step's tool results, or after a
+    tool-using chat's text reply (``replies``, see :attr:`Step.replies`): the user's next turn, parsed into the
+    step, not an observation."""
+    flags, after_tool = [], replies
     for m in observation:
         flags.append(after_tool and m.get("role") == "user")
         after_tool = after_tool or m.get("role") == "tool"
     return flags
 
 
+def step_request_flags(step: Step) -> list[bool]:
+    """:func:`request_flags` of the step's observation."""
+    return request_flags(step.observation, step.replies)
+
+
 def request_turns(step: Step) -> list[Msg]:
-    """The user turns that follow the step's tool results (:func:`request_flags`)."""
-    return [m for m, request in zip(step.observation, request_flags(step.observation), strict=True) if request]
+    """The user's turns in the step (:func:`step_request_flags`)."""
+    return [m for m, request in zip(step.observation, step_request_flags(step), strict=True) if request]
 
 
 def requests_only(step: Step) -> Step | None:
@@ -217,4 +232,4 @@ def _masked(message: Msg, form: Form, placeholder: str) -> Msg:
 
 
 __all__ = ["PLACEHOLDER", "Form", "Msg", "Step", "Trajectory", "is_request_only", "mask_observation", "parse", "render",
-           "render_messages", "request_flags", "request_turns", "requests_only"]
+           "render_messages", "request_flags", "request_turns", "requests_only", "step_request_flags"]
