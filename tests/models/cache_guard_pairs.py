@@ -121,6 +121,8 @@ _RAW: dict[str, dict[str, list[tuple[str, str]]]] = {
             ("how long does a refund take?", "how long does it take to get a refund?"),
             ("update my phone number to 555 0199", "update my phone number to 555-0199"),
             ("talk to a human agent", "I want to talk to a human agent"),
+            ("can you tell me where my order is?", "where is my order?"),
+            ("what was the total of my last order?", "what was my last order's total?"),
         ],
         "miss": [
             ("cancel my subscription", "do not cancel my subscription"),
@@ -134,6 +136,9 @@ _RAW: dict[str, dict[str, list[tuple[str, str]]]] = {
             ("my order is late", "my order is early"),
             ("always send me a receipt", "never send me a receipt"),
             ("the item is available", "the item is unavailable"),
+            ("send my invoice to the billing team", "send your invoice to the billing team"),
+            ("who is the account manager for Acme?", "who was the account manager for Acme?"),
+            ("is my card blocked?", "was my card blocked?"),
         ],
     },
     "measurements": {

@@ -8,7 +8,7 @@ from cache_guard_pairs import PAIRS, Pair, split
 
 from relaykit.embeddings import HashingEmbedder
 from relaykit.models.cache import DEFAULT_GUARDS, Cached, MemoryStore, same_negation, same_numbers
-from relaykit.models.cache.guards import same_content, same_polarity, same_slots
+from relaykit.models.cache.guards import same_content, same_polarity, same_reference, same_slots
 from relaykit.models.cache.slots import analyse
 from relaykit.testing import ScriptedModel
 
@@ -74,6 +74,10 @@ def test_each_guard_does_its_own_part() -> None:
     assert not same_slots("refund order 1234", "refund order 1243") and not same_numbers("a 1 b 2", "a 2 b 1")
     assert not same_content("book a window seat", "book an aisle seat")
     assert same_content("book a window seat", "please book a window seat")
+    assert not same_reference("send my report to the team", "send your report to the team")
+    assert not same_reference("who is the CEO of Apple?", "who was the CEO of Apple?")
+    assert same_reference("can you tell me where my order is?", "where's my order?")  # one side drops them
+    assert same_reference("what is the weather in Paris?", "weather in Paris")
 
 
 def test_the_labelled_set_is_large_and_split_by_family() -> None:

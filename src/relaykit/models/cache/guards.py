@@ -5,6 +5,8 @@
   serves "reject", "except" never serves "including", "now" never serves "later"), and no word negated by
   a prefix or suffix on one side only ("eligible" / "ineligible", "lock" / "unlock", "careful" / "careless").
 - ``same_content``: not one content word swapped for another ("window seat" / "aisle seat").
+- ``same_reference``: no possessive swapped for another person's ("my invoice" / "your invoice") and no tense for
+  another ("who is" / "who was"); either side may have none (a paraphrase drops them).
 - ``same_slots``: the same typed values (numbers with sign and unit, dates, times, ordinals, identifiers,
   months, weekdays, names, secrets) in the same roles: each value with the same role preposition
   ("from 3 pm" is not "to 3 pm"), and in the same order unless every value keeps its neighbouring word
@@ -27,6 +29,8 @@ from relaykit.models.cache.lexicon import (
     NEGATIONS,
     OPPOSED_SUFFIXES,
     PHRASES,
+    POSSESSIVES,
+    TENSES,
     base_forms,
     pole_of,
 )
@@ -148,4 +152,17 @@ def same_content(query: str, cached: str) -> bool:
     return not (len(unmatched) == 1 and len(rest) == 1)
 
 
-DEFAULT_GUARDS: tuple[Guard, ...] = (same_negation, same_polarity, same_slots, same_content)
+def same_reference(query: str, cached: str) -> bool:
+    """Whose thing and when: the possessives' persons and the verbs' tenses agree wherever both sides have some
+    ("send my invoice" never serves "send your invoice", "who is the manager" never "who was the manager"); one side
+    without any (a paraphrase that drops them: "can you tell me where my order is" / "where's my order") passes."""
+    a = [t.low for t in analyse(query)[0] if t.kind == "word"]
+    b = [t.low for t in analyse(cached)[0] if t.kind == "word"]
+    for table in (POSSESSIVES, TENSES):
+        ours, theirs = {table[w] for w in a if w in table}, {table[w] for w in b if w in table}
+        if ours and theirs and ours != theirs:
+            return False
+    return True
+
+
+DEFAULT_GUARDS: tuple[Guard, ...] = (same_negation, same_polarity, same_slots, same_content, same_reference)

@@ -90,6 +90,13 @@ CONCEPTS: dict[str, list[list[str]]] = {
     "access": [["read-only", "readonly", "viewer", "reader"], ["write", "edit", "editor", "writer", "admin"]],
 }
 
+# whose thing a request is about, and when: a paraphrase may drop these ("can you tell me where my order is" /
+# "where's my order"), but never swaps one for another ("my invoice" / "your invoice", "who is" / "who was")
+POSSESSIVES = {"my": 1, "mine": 1, "our": 1, "ours": 1, "your": 2, "yours": 2, "his": 3, "hers": 3, "their": 3,
+               "theirs": 3, "its": 3}
+TENSES = {"is": 0, "are": 0, "am": 0, "does": 0, "do": 0, "has": 0, "have": 0, "was": 1, "were": 1, "did": 1,
+          "had": 1, "will": 2, "shall": 2}
+
 # light words: swapping one for another rarely changes a request ("bring" / "take", "per" / "each"), so the
 # one-word-swap guard ignores them
 LIGHT_WORDS = frozenset({
