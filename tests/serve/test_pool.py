@@ -223,3 +223,43 @@ def test_an_https_upstream_is_reached_through_tls_with_the_host_checked(tmp_path
             server.close()
 
     assert asyncio.run(main()) == (b"secure", b"again", "refused")
+
+
+def test_a_reply_over_the_bound_fails_plain_or_as_a_gzip_bomb(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A plain reply past ``MAX_REPLY_BYTES`` fails as it arrives (never held whole), and so does a small gzip body
+    that expands past it; the next reply on a fresh connection is read as usual."""
+    import relaykit.serve.pool as pool_module
+
+    monkeypatch.setattr(pool_module, "MAX_REPLY_BYTES", 1000)
+    replies = [reply(b"x" * 5000), reply(gzip.compress(b" " * 50_000), extra="content-encoding: gzip\r\n"),
+               reply(b"x" * 1000), reply(gzip.compress(b"y" * 1000), extra="content-encoding: gzip\r\n")]
+
+    async def body(pool: Pool, target: Target, seen: list[tuple[Any, bytes]]) -> None:
+        for _ in range(2):
+            with pytest.raises(UpstreamProtocolError, match="larger than"):
+                await asyncio.wait_for(pool.post(target, b"{}"), 5)
+        assert (await pool.post(target, b"{}")).body == b"x" * 1000  # at the bound: read
+        assert (await pool.post(target, b"{}")).body == b"y" * 1000
+    run(lambda _: replies.pop(0), body)
+
+
+def test_the_aiohttp_path_reads_a_plain_reply_within_the_same_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Plain replies that go through aiohttp (no lean pool, or a stream answered with an error) are bounded too."""
+    import aiohttp
+
+    import relaykit.serve.upstream as upstream_module
+
+    monkeypatch.setattr(upstream_module, "MAX_REPLY_BYTES", 1000)
+    replies = [reply(b"x" * 5000), reply(gzip.compress(b" " * 50_000), extra="content-encoding: gzip\r\n"),
+               reply(b"y" * 1000)]
+
+    async def body(pool: Pool, target: Target, seen: list[tuple[Any, bytes]]) -> None:
+        url = f"http://{target.host}:{target.port}/v1/chat/completions"
+        async with aiohttp.ClientSession() as session:
+            for _ in range(2):
+                async with session.post(url, data=b"{}") as response:
+                    with pytest.raises(UpstreamProtocolError, match="larger than"):
+                        await upstream_module._read_bounded(response)
+            async with session.post(url, data=b"{}") as response:
+                assert await upstream_module._read_bounded(response) == b"y" * 1000
+    run(lambda _: replies.pop(0), body)

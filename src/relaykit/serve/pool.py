@@ -24,6 +24,10 @@ IDLE_S = 4.0
 """An idle connection older than this is closed rather than reused: below the keep-alive timeout of common
 servers (uvicorn 5 s, nginx 75 s), so a POST is not sent down a connection the server is closing just then."""
 MAX_IDLE = 256  # idle connections kept per host
+MAX_REPLY_BYTES = 64 * 2**20
+"""The most bytes of an upstream's plain reply the gateway reads, after decompression: a larger one is a failed
+attempt (the route's next upstream is tried), never held in memory whole (the same bound as a model call's,
+``relaykit.models.deadline.MAX_ANSWER_BYTES``)."""
 
 
 class UpstreamProtocolError(ConnectionError):
@@ -72,6 +76,7 @@ class _Connection(asyncio.Protocol):
         self.waiter: asyncio.Future[Reply] | None = None
         self.headers: dict[str, str] = {}
         self.body: list[bytes] = []
+        self.size = 0
         self.reusable = False
         self.closed = False
         self.head_done = False
@@ -104,6 +109,10 @@ class _Connection(asyncio.Protocol):
         self.head_done = True
 
     def on_body(self, body: bytes) -> None:
+        self.size += len(body)
+        if self.size > MAX_REPLY_BYTES:
+            self._fail(UpstreamProtocolError(f"the upstream's reply is larger than {MAX_REPLY_BYTES // 2**20} MB"))
+            return
         self.body.append(body)
 
     def on_message_complete(self) -> None:
@@ -130,7 +139,7 @@ class _Connection(asyncio.Protocol):
 
     async def exchange(self, data: bytes) -> Reply:
         assert self.transport is not None
-        self.headers, self.body, self.reusable, self.head_done = {}, [], False, False
+        self.headers, self.body, self.size, self.reusable, self.head_done = {}, [], 0, False, False
         self.waiter = asyncio.get_running_loop().create_future()
         self.transport.write(data)
         return await self.waiter
@@ -144,7 +153,12 @@ def _decoded(headers: dict[str, str], body: bytes) -> bytes:
     if encoding not in ("gzip", "deflate"):
         raise UpstreamProtocolError(f"the upstream answered with content-encoding {encoding!r}")
     headers.pop("content-encoding", None)
-    return zlib.decompress(body, zlib.MAX_WBITS | 32)
+    decoder = zlib.decompressobj(zlib.MAX_WBITS | 32)
+    out = decoder.decompress(body, MAX_REPLY_BYTES + 1)  # never more than the bound: a small body may expand a lot
+    out += decoder.flush() if len(out) <= MAX_REPLY_BYTES else b""
+    if len(out) > MAX_REPLY_BYTES:
+        raise UpstreamProtocolError(f"the upstream's reply is larger than {MAX_REPLY_BYTES // 2**20} MB decompressed")
+    return out
 
 
 class Pool:

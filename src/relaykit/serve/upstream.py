@@ -25,7 +25,7 @@ import orjson
 from yarl import URL
 
 from relaykit.serve.config import Route, Upstream
-from relaykit.serve.pool import Pool, Target
+from relaykit.serve.pool import MAX_REPLY_BYTES, Pool, Target, UpstreamProtocolError
 
 T = TypeVar("T")
 RETRYABLE = frozenset({408, 409, 429, 500, 502, 503, 504})
@@ -139,7 +139,7 @@ async def _send(session: aiohttp.ClientSession, upstream: Upstream, path: str, d
     try:
         headers = _kept_headers(response.headers)
         if not stream or response.status != 200:
-            return UpstreamReply(response.status, upstream.label, headers, body=await response.read())
+            return UpstreamReply(response.status, upstream.label, headers, body=await _read_bounded(response))
         chunks = response.content.iter_any().__aiter__()
         try:
             head = await chunks.__anext__()
@@ -149,6 +149,17 @@ async def _send(session: aiohttp.ClientSession, upstream: Upstream, path: str, d
         response.close()
         raise
     return UpstreamReply(200, upstream.label, headers, chunks=_relay(head, chunks, response))
+
+
+async def _read_bounded(response: aiohttp.ClientResponse) -> bytes:
+    """The reply's whole body (decompressed), refused past ``MAX_REPLY_BYTES`` (a failed attempt)."""
+    chunks, size = [], 0
+    async for chunk in response.content.iter_chunked(2**16):
+        size += len(chunk)
+        if size > MAX_REPLY_BYTES:
+            raise UpstreamProtocolError(f"the upstream's reply is larger than {MAX_REPLY_BYTES // 2**20} MB")
+        chunks.append(chunk)
+    return b"".join(chunks)
 
 
 async def _relay(head: bytes, rest: AsyncIterator[bytes], response: aiohttp.ClientResponse) -> AsyncIterator[bytes]:
