@@ -223,3 +223,53 @@ def test_compressed_answers_are_decoded_and_unasked_encodings_refused(server: Ho
 def test_a_redirect_loop_says_so(server: HostileServer) -> None:
     with pytest.raises(ServerError, match="redirect"):
         model(server, "redirect").complete("hi")
+
+
+def test_an_embedding_endpoint_that_fails_raises_relaykits_errors(server: HostileServer) -> None:
+    """The OpenAI-compatible embedder: a hang ends at its timeout, a 500 states the server's message, an answer
+    without embeddings says so; each is one of relaykit's model errors (a CLI prints one line), never the SDK's."""
+    from relaykit.embeddings.base import OpenAIEmbedder
+
+    hung = OpenAIEmbedder("e", base_url=server.url("hang"), api_key="k", timeout=1.0)
+    seconds, outcome = timed(lambda: hung.embed(["hello"]))
+    assert isinstance(outcome, ModelTimeout) and seconds <= 1.0 + SLACK, (seconds, outcome)
+    with pytest.raises(ServerError, match="internal failure"):
+        OpenAIEmbedder("e", base_url=server.url("500"), api_key="k", timeout=2).embed(["hello"])
+    with pytest.raises(ServerError, match="malformed answer: No embedding data|embeddings for 1 texts"):
+        OpenAIEmbedder("e", base_url=server.url("ok"), api_key="k", timeout=2).embed(["hello"])
+    with pytest.raises(ServerError, match="larger than 64 MB|malformed|cannot reach"):
+        OpenAIEmbedder("e", base_url=server.url("brotli"), api_key="k", timeout=2).embed(["hello"])
+
+
+def test_a_semantic_cache_whose_embedder_fails_serves_the_model(server: HostileServer) -> None:
+    from relaykit.embeddings.base import OpenAIEmbedder
+    from relaykit.models.cache import Cached, MemoryStore
+
+    cached = Cached(ScriptedModel(["fresh", "again"], name="m"), MemoryStore(), mode="semantic",
+                    embedder=OpenAIEmbedder("e", base_url=server.url("500"), api_key="k", timeout=2))
+    with pytest.warns(RuntimeWarning, match="embedder failed"):
+        assert cached.complete("what is the status of order 7?").text == "fresh"
+    assert cached.stats.embed_errors == 1 and cached.stats.misses == 1
+    assert cached.complete("what is the status of order 7?").text == "fresh"  # stored: an exact hit, no embedding
+    assert cached.stats.hits == 1 and cached.stats.embed_errors == 1
+
+
+def test_embeddings_of_the_wrong_count_or_shape_are_a_server_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    from types import SimpleNamespace
+
+    from relaykit.embeddings.base import OpenAIEmbedder
+
+    embedder = OpenAIEmbedder("e", base_url="http://127.0.0.1:9/v1", api_key="k", timeout=1)
+    answers = [[[0.1, 0.2]], [[0.1, 0.2], [0.3]], [["a", "b"], [0.1, 0.2]], [[float("nan"), 1.0], [0.1, 0.2]],
+               [[0.6, 0.8], [0.0, 2.0]]]
+
+    def create(**kwargs: Any) -> Any:
+        return SimpleNamespace(data=[SimpleNamespace(embedding=e) for e in answers.pop(0)])
+
+    monkeypatch.setattr(embedder._client.embeddings, "create", create)
+    with pytest.raises(ServerError, match="sent 1 embeddings for 2 texts"):
+        embedder.embed(["a", "b"])
+    for _ in range(3):
+        with pytest.raises(ServerError, match="not one list of numbers per text"):
+            embedder.embed(["a", "b"])
+    assert embedder.embed(["a", "b"]).tolist() == [[pytest.approx(0.6), pytest.approx(0.8)], [0.0, 1.0]]

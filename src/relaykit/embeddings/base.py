@@ -13,7 +13,8 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
-from relaykit.errors import UsageError
+from relaykit.errors import ModelTimeout, RateLimited, ServerError, UsageError
+from relaykit.redact import scrub, strip_url_credentials
 from relaykit.registry import Registry
 
 Vectors = npt.NDArray[np.float32]
@@ -107,20 +108,67 @@ class MiniLMEmbedder:
         return vectors
 
 
-class OpenAIEmbedder:
-    """Embeddings from an OpenAI-compatible ``/embeddings`` endpoint."""
+EMBED_TIMEOUT_S = 60.0
+"""An embedding call's timeout when neither ``timeout=`` nor ``RELAYKIT_TIMEOUT`` (``--timeout``) sets one."""
 
-    def __init__(self, model: str, base_url: str | None = None, api_key: str | None = None) -> None:
+
+class OpenAIEmbedder:
+    """Embeddings from an OpenAI-compatible ``/embeddings`` endpoint.
+
+    A failure is one of relaykit's model errors with what happened (``ServerError`` with the server's message or
+    the reason, ``RateLimited``, ``ModelTimeout``), never the SDK's exception; an answer without one vector of
+    numbers per text is a ``ServerError``. No retries here (a semantic cache treats a failed embedding as a
+    miss). The timeout bounds each connect and read (``timeout=``, else ``RELAYKIT_TIMEOUT``, else 60 s).
+    """
+
+    def __init__(self, model: str, base_url: str | None = None, api_key: str | None = None,
+                 timeout: float | None = None) -> None:
         import openai
 
+        from relaykit.settings import load_settings
+
         self.name = model
-        self._client = openai.OpenAI(base_url=base_url, api_key=api_key or "not-needed", max_retries=2)
+        self._where = model if base_url is None else f"{model}@{strip_url_credentials(base_url)}"
+        seconds = timeout if timeout is not None else load_settings().timeout
+        self.timeout = EMBED_TIMEOUT_S if seconds is None else float(seconds)
+        if not 0 < self.timeout < float("inf"):
+            raise UsageError(f"timeout must be a positive number of seconds, not {seconds!r}")
+        self._client = openai.OpenAI(base_url=base_url, api_key=api_key or "not-needed", max_retries=0,
+                                     timeout=self.timeout)
 
     def embed(self, texts: Sequence[str]) -> Vectors:
+        import openai
+
         if not texts:
             return np.zeros((0, 1), dtype=np.float32)
-        result = self._client.embeddings.create(model=self.name, input=list(texts))
-        return normalise([item.embedding for item in result.data])
+        where = f"the embedding endpoint {self._where}"
+        try:
+            result = self._client.embeddings.create(model=self.name, input=list(texts))
+        except openai.APITimeoutError:
+            raise ModelTimeout(f"{where} did not answer within {self.timeout:g} s; raise --timeout "
+                               "(RELAYKIT_TIMEOUT) or try again later") from None
+        except openai.RateLimitError:
+            raise RateLimited(f"{where} is rate-limiting requests (429); slow down or wait") from None
+        except openai.APIStatusError as exc:
+            raise ServerError(f"{where} answered {exc.status_code}: {scrub(str(exc.message))}",
+                              status=exc.status_code) from None
+        except openai.APIConnectionError as exc:
+            raise ServerError(f"cannot reach {where}: {scrub(str(exc))}; check the base URL and that the server "
+                              "runs") from None
+        except (openai.APIError, ValueError) as exc:  # a body that is not JSON
+            raise ServerError(f"{where} sent a malformed answer: {scrub(str(exc))}") from None
+        data = getattr(result, "data", None)
+        if not isinstance(data, list) or len(data) != len(texts):
+            got = len(data) if isinstance(data, list) else "no"
+            raise ServerError(f"{where} sent {got} embeddings for {len(texts)} texts")
+        vectors = [getattr(item, "embedding", None) for item in data]
+        try:
+            matrix = np.asarray(vectors, dtype=np.float32)
+        except (TypeError, ValueError):
+            matrix = np.zeros(0, dtype=np.float32)
+        if matrix.ndim != 2 or matrix.shape[1] == 0 or not np.isfinite(matrix).all():
+            raise ServerError(f"{where} sent embeddings that are not one list of numbers per text, all one length")
+        return normalise(matrix)
 
 
 EmbedderFactory = Callable[[str], Embedder]  # called with the rest of the spec after "PREFIX:"

@@ -16,7 +16,7 @@ import numpy as np
 
 from relaykit import tokens
 from relaykit.embeddings.base import Embedder, Vectors, open_embedder
-from relaykit.errors import InvalidOutput, UsageError
+from relaykit.errors import InvalidOutput, ModelError, UsageError
 from relaykit.models.base import ChatRequest, ChatResponse, Message, Model, ModelWrapper
 from relaykit.models.cache.breaker import StoreSkipped
 from relaykit.models.cache.guards import DEFAULT_GUARDS, Guard
@@ -74,6 +74,7 @@ class CacheStats:
     saved_tokens: int = 0
     store_errors: int = 0
     not_stored: int = 0  # answers the ``cache_if`` policy refused (empty, cut by length, filtered)
+    embed_errors: int = 0  # semantic lookups whose query embedding failed (each served as a miss)
 
 
 NOT_CACHED_FINISH_REASONS = frozenset({"length", "content_filter"})
@@ -276,7 +277,14 @@ class Cached(ModelWrapper):
         query = redact_secrets(text)
         if not query:
             return None, None
-        probe = _Probe(query, self.embedder.embed([query])[0], group)
+        try:
+            vector = self.embedder.embed([query])[0]
+        except ModelError as exc:  # the embedder's endpoint failed: a miss (stored without a vector), never an error
+            self.stats.embed_errors += 1
+            warnings.warn(f"the cache's embedder failed, serving without the semantic lookup: {exc}", RuntimeWarning,
+                          stacklevel=3)
+            return None, None
+        probe = _Probe(query, vector, group)
         found = self._semantic_lookup(probe, now, read)
         if found is not None:
             return self._hit(found[0], request, "semantic", found[1], now), probe
