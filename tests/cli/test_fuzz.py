@@ -250,6 +250,13 @@ def test_every_command_rejects_malformed_input_cleanly(tmp_path: Path, monkeypat
     cases = all_cases(files)
     cases += [["tokens", "-"], ["compress", "trajectory", "-"], ["delegation", "validate", "-"],
               ["compress", "handoff", "-", "--goal", "g"]]
+    long = "z" * 5000  # longer than any file name the system allows: the OS refuses it (ENAMETOOLONG)
+    cases += [["tokens", long], ["compress", "trajectory", long], ["compress", "handoff", long, "--goal", "g"],
+              ["delegation", "validate", long], ["trace", "summarize", long], ["context", "arrange", long],
+              ["context", "fuse", long], ["bench", "relay", "--world", long], ["runs", "--store", long],
+              ["report", "x", "--store", long], ["cache", "stats", "--store", f"sqlite:{long}"],
+              ["context", "corpus", "--emails", "3", "--out", long], ["trajectory", "train", "--out", long],
+              ["bench", "relay", "export-world", long], ["bench", "composition", "--corpus", long]]
     assert len(cases) >= 250
     covered = {tuple(w for w in case if not w.startswith(("-", "/")))[:3] for case in cases}
     for path in _command_paths():

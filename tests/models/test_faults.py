@@ -235,9 +235,9 @@ def test_an_embedding_endpoint_that_fails_raises_relaykits_errors(server: Hostil
     assert isinstance(outcome, ModelTimeout) and seconds <= 1.0 + SLACK, (seconds, outcome)
     with pytest.raises(ServerError, match="internal failure"):
         OpenAIEmbedder("e", base_url=server.url("500"), api_key="k", timeout=2).embed(["hello"])
-    with pytest.raises(ServerError, match="malformed answer: No embedding data|embeddings for 1 texts"):
+    with pytest.raises(ServerError, match=r"malformed answer: No embedding data|embeddings for 1 texts"):
         OpenAIEmbedder("e", base_url=server.url("ok"), api_key="k", timeout=2).embed(["hello"])
-    with pytest.raises(ServerError, match="larger than 64 MB|malformed|cannot reach"):
+    with pytest.raises(ServerError, match=r"larger than 64 MB|malformed|cannot reach"):
         OpenAIEmbedder("e", base_url=server.url("brotli"), api_key="k", timeout=2).embed(["hello"])
 
 

@@ -26,9 +26,12 @@ def read_text(path: str) -> str:
         where = "standard input"
     else:
         file = Path(path)
-        if not file.is_file():
-            raise UsageError(missing_file(path))
-        data = file.read_bytes()
+        try:
+            if not file.is_file():
+                raise UsageError(missing_file(path))
+            data = file.read_bytes()
+        except OSError as exc:  # a name too long, no permission, a broken disk: the system's reason
+            raise UsageError(f"cannot read {path[:200]}: {exc.strerror or exc}") from None
         where = path
     try:
         return data.decode("utf-8")
@@ -39,7 +42,11 @@ def read_text(path: str) -> str:
 def missing_file(path: str, option: str = "") -> str:
     """The one-line error for an input path that is not a readable file: a folder is named as one."""
     where = f"{option} {path}" if option else path
-    if Path(path).is_dir():
+    try:
+        folder = Path(path).is_dir()
+    except OSError as exc:
+        return f"cannot use {where[:200]}: {exc.strerror or exc}"
+    if folder:
         return f"{where} is a folder; give the path of a file inside it"
     return f"no such file: {where}"
 

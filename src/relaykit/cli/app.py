@@ -113,6 +113,10 @@ def main(argv: list[str] | None = None) -> None:
         _one_line(str(exc), 1)
     except RecursionError:
         _one_line("the input is nested too deeply to read; flatten it", 2)
+    except OSError as exc:
+        if exc.filename is None:  # not about a path the user gave (a network error is a bug to report)
+            raise
+        _one_line(f"cannot use {str(exc.filename)[:200]}: {exc.strerror or exc}", 2)
     sys.exit(code if isinstance(code, int) else 0)
 
 
