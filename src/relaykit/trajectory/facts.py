@@ -272,14 +272,14 @@ def _near(text: str, spots: list[int], at: int) -> bool:
 
 
 def block_slot(step: Step, form: str) -> int | None:
-    """Which observation message of ``step`` can hold the block: its last tool result (a user turn after tool
-    results is the user's next request, never touched), else its last message; None when it has none with
-    text content."""
+    """Which observation message of ``step`` can hold the block: its last tool result, else its last message that is
+    not the user's own turn (after tool results, or after a tool-using chat's text reply: the user's request, never
+    touched); None when it has none with text content."""
     obs = step.observation
     if is_request_only(step):  # a step cut to the user's requests has no observation to write into
         return None
     tools = [k for k, m in enumerate(obs) if m.get("role") == "tool"] if form != "react" else []
-    answers = [k for k, request in enumerate(step_request_flags(step)) if not request]  # the user's turns: never
+    answers = [k for k, request in enumerate(step_request_flags(step)) if not request]
     k = tools[-1] if tools else (answers[-1] if answers else -1)
     if k < 0 or not isinstance(obs[k].get("content"), (str, type(None))):
         return None
