@@ -53,6 +53,7 @@ DEV: list[Case] = [
     _s("json", '{"webhook": "https://hooks.slack.com/services/T01ABCDEF/B02GHIJKL/abcdefghijklmnopqrstuvwx"}',
        "abcdefghijklmnopqrstuvwx"),
     _s("json", '{"refreshToken": "1//0gAbCdEfGhIjKlMnOp"}', "1//0gAbCdEfGhIjKlMnOp"),
+    _s("json", '{"Parameters": [{"Name": "DB_PASSWORD", "Value": "pl4inText!"}]}', "pl4inText!"),
     # HTTP requests
     _s("http", "Cookie: sessionid=abcdef0123456789abcdef; csrftoken=Zz9Yy8Xx7", "abcdef0123456789abcdef",
        "Zz9Yy8Xx7"),
@@ -82,6 +83,7 @@ DEV: list[Case] = [
     _s("json", '{"prompt_tokens": 40, "completion_tokens": 12, "total_tokens": 52}'),
     _s("json", '{"password_min_length": 12, "token_type": "bearer", "tokens": ["a", "b"]}'),
     _s("json", '{"key": "value", "keys": ["id", "name"], "sort_key": "created_at"}'),
+    _s("json", '[{"name": "HOME", "value": "/root"}, {"name": "LOG_LEVEL", "value": "debug"}]'),
     _s("http", "Content-Type: application/json; charset=utf-8"),
     _s("http", "GET /v1/search?q=hotel&page_size=20&sort=price"),
     _s("python", "tokens = tokenizer.encode(text); n_tokens = len(tokens)"),

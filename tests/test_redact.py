@@ -95,7 +95,8 @@ def test_secret_key_names() -> None:
 @pytest.mark.parametrize("unit", ["a.", "a-", "eyJa-", "eyJabcd.", "a://", "@", "password: ", "authorization: ",
                                   "sk-", "glpat-", "Bearer ", 'password="', "a_", "DB_PASSWORD=", "x.y-z_",
                                   "--db-password ", "--a", "Cookie: ", "-u a:", "npm_", "SG.a", "hooks.slack.com/",
-                                  "/api/webhooks/123456/", "12345678:AA", "passpass", "_pass_"])
+                                  "/api/webhooks/123456/", "12345678:AA", "passpass", "_pass_", "name: token\n",
+                                  '{"name": "api_key", '])
 def test_hostile_text_is_scrubbed_in_linear_time(unit: str) -> None:
     import time
 
@@ -194,11 +195,11 @@ def test_ordinary_texts_of_every_format_are_left_alone(case: Case) -> None:
 
 def test_held_out_formats_keep_what_they_scored() -> None:
     """The held-out families were written before the patterns were tuned and scored once (30 of 32, see
-    docs/cost-patterns.md): a change that loses one of them fails here. The two misses are a Kubernetes
-    ``name:`` / ``value:`` pair (the secret's name is on another line) and a passphrase named in prose without
-    "is"."""
+    docs/cost-patterns.md): a change that loses one of them fails here. Of the two misses then, the Kubernetes
+    ``name:`` / ``value:`` pair is masked since (a general name / value rule, written after that look); the other
+    is a passphrase named in prose without "is"."""
     missed = [case.text for case in positives(HELD_OUT) if _survives(case)]
-    assert len(missed) <= 2, missed
+    assert len(missed) <= 1, missed
 
 
 def test_secret_keys_and_bytes_are_masked_too() -> None:

@@ -94,6 +94,11 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Any], ...] = (
     # password=..., "api_key": "...", token: ..., DB_PASSWORD=..., X-Auth-Token: ...
     (re.compile(r"(?i)(" + _SECRET_WORD + r")([\"']?[ \t]*[:=][ \t]*)" + _NOT_A_VALUE +
                 r"(\"[^\"]+\"|'[^']+'|(?![\"'\s\[{(<])[^\s\"'&,;}\])]+)"), _mask_value),
+    # a name / value pair whose name is a secret's: Kubernetes env (``- name: API_TOKEN`` then ``value: ...``), JSON
+    # parameter lists (``{"Name": "DB_PASSWORD", "Value": "..."}``): the value, on the same line or the next
+    (re.compile(r"(?i)((?<![A-Za-z0-9_])[\"']?(?:name|key)[\"']?[ \t]*[:=][ \t]*[\"']?[A-Za-z0-9_.\-]{0,64}?"
+                + _SECRET_WORD + r"[\"']?[ \t]*,?[ \t]*\r?\n?[ \t]*(?:-[ \t]*)?)([\"']?value[\"']?[ \t]*[:=][ \t]*)"
+                + _NOT_A_VALUE + r"(\"[^\"]+\"|'[^']+'|(?![\"'\s\[{(<])[^\s\"'&,;}\])]+)"), _mask_value),
     # command-line flags: --db-password VALUE, --api-key VALUE (the value the next word)
     (re.compile(r"(?i)(?<!\S)(--[A-Za-z0-9_.\-]{0,64}?" + _SECRET_WORD + r")(\s+)" + _NOT_A_VALUE +
                 r"(\"[^\"]+\"|'[^']+'|(?![\"'\-\[{(<])[^\s\"']+)"), _mask_value),
@@ -120,7 +125,8 @@ _TRIGGERS: tuple[tuple[str, ...], ...] = (
     ("npm_", "pypi-", "SG.", "dckr_pat_", "_v1_", "shp", "sntr", "whsec_", "ya29.", "gsk_", "xai-", "r8_", "lin_api_",
      "hvs.", "pscale_"),
     (":AA",), ("hooks.slack.com/",), ("/api/webhooks/",), ("eyJ",),
-    ("authorization",), ("earer",), ("pass", "pwd", "secret", "token", "key", "auth", "credential"), ("--",),
+    ("authorization",), ("earer",), ("pass", "pwd", "secret", "token", "key", "auth", "credential"), ("value",),
+    ("--",),
     ("cookie",), ("-u",), ("pass",),
 )
 assert len(_TRIGGERS) == len(_PATTERNS)
