@@ -39,6 +39,9 @@ SECRETS = [
     ("hf_AbCdEfGhIjKlMnOpQrStUvWxYz01234567", "hf_AbCdEfGhIjKlMnOpQrStUvWxYz01234567"),
     ("stripe sk_live_51HcXyZAbCdEfGh123456", "sk_live_51HcXyZAbCdEfGh123456"),
     ("glpat-AbCdEfGhIjKlMnOpQrSt12", "glpat-AbCdEfGhIjKlMnOpQrSt12"),
+    ("POST https://api.telegram.org/bot123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw/sendMessage",
+     "AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw"),
+    ("twilio key SK0123456789abcdef0123456789abcdef", "SK0123456789abcdef0123456789abcdef"),
     ("-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA75\n-----END RSA PRIVATE KEY-----", "MIIEpAIBAAKCAQEA75"),
 ]
 

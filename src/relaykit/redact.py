@@ -74,14 +74,14 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Any], ...] = (
     (re.compile(r"\bAIza[0-9A-Za-z_\-]{35}"), MASK),
     (re.compile(r"\bhf_[A-Za-z0-9]{30,}"), MASK),
     # other providers' tokens by their prefixes: npm, PyPI, SendGrid, Docker Hub, DigitalOcean, Shopify, Sentry,
-    # Stripe webhooks, Google OAuth access tokens, Groq, xAI, Replicate, Linear, HashiCorp Vault, PlanetScale
+    # Stripe webhooks, Google OAuth access tokens, Groq, xAI, Replicate, Linear, HashiCorp Vault, PlanetScale, Twilio
     (re.compile(r"\b(?:npm_[A-Za-z0-9]{36}|pypi-AgE[A-Za-z0-9_\-]{30,}|SG\.[A-Za-z0-9_\-]{16,}\.[A-Za-z0-9_\-]{16,}"
                 r"|dckr_pat_[A-Za-z0-9_\-]{16,}|do[pors]_v1_[a-f0-9]{32,}|shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}"
                 r"|sntr[ysu]_[A-Za-z0-9_=]{16,}|whsec_[A-Za-z0-9+/=]{16,}|ya29\.[A-Za-z0-9_\-]{16,}"
                 r"|gsk_[A-Za-z0-9]{20,}|xai-[A-Za-z0-9]{20,}|r8_[A-Za-z0-9]{20,}|lin_api_[A-Za-z0-9]{20,}"
-                r"|hvs\.[A-Za-z0-9_\-]{20,}|pscale_(?:pw|tkn)_[A-Za-z0-9_\-]{20,})"), MASK),
+                r"|hvs\.[A-Za-z0-9_\-]{20,}|pscale_(?:pw|tkn)_[A-Za-z0-9_\-]{20,}|SK[0-9a-fA-F]{32}\b)"), MASK),
     # Telegram bot tokens; Slack and Discord webhook URLs (the path is the credential)
-    (re.compile(r"\b\d{8,10}:AA[A-Za-z0-9_\-]{33}\b"), MASK),
+    (re.compile(r"(?<![0-9])\d{8,10}:AA[A-Za-z0-9_\-]{30,34}\b"), MASK),  # also inside .../bot<token>/...
     (re.compile(r"(hooks\.slack\.com/(?:services|workflows|triggers)/)[A-Za-z0-9_/\-]{10,}"), r"\1" + MASK),
     (re.compile(r"(discord(?:app)?\.com/api/webhooks/\d{5,25}/)[A-Za-z0-9_\-]{10,}"), r"\1" + MASK),
     # JSON Web Tokens (header.payload.signature, base64url, header and payload start with '{"')
@@ -123,7 +123,7 @@ _TRIGGERS: tuple[tuple[str, ...], ...] = (
     ("AKIA", "ASIA", "AGPA", "AIDA", "AROA", "AIPA", "ANPA", "ANVA", "ABIA", "ACCA"),
     ("gh",), ("github_pat_",), ("glpat-",), ("xox",), ("AIza",), ("hf_",),
     ("npm_", "pypi-", "SG.", "dckr_pat_", "_v1_", "shp", "sntr", "whsec_", "ya29.", "gsk_", "xai-", "r8_", "lin_api_",
-     "hvs.", "pscale_"),
+     "hvs.", "pscale_", "SK"),
     (":AA",), ("hooks.slack.com/",), ("/api/webhooks/",), ("eyJ",),
     ("authorization",), ("earer",), ("pass", "pwd", "secret", "token", "key", "auth", "credential"), ("value",),
     ("--",),
