@@ -180,15 +180,18 @@ class _CappedStream(httpx.SyncByteStream):
                 first = False
             total += len(chunk)
             if total > self._limit:
-                raise BadAnswerBody(f"its answer is larger than {self._limit // 2**20} MB (read no further)")
+                raise self._too_large()
             if chunk:
                 yield chunk
         if decoder is not None:
             rest = decoder.flush()
             if total + len(rest) > self._limit:
-                raise BadAnswerBody(f"its answer is larger than {self._limit // 2**20} MB (read no further)")
+                raise self._too_large()
             if rest:
                 yield rest
+
+    def _too_large(self) -> BadAnswerBody:
+        return BadAnswerBody(f"its answer is larger than {self._limit // 2**20} MB (read no further)")
 
     def close(self) -> None:
         self._inner.close()

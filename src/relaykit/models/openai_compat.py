@@ -246,7 +246,7 @@ def translate_openai_error(exc: Exception, name: str) -> ModelError:
     if isinstance(exc, openai.APITimeoutError):
         return ModelTimeout(f"{name} did not answer in time; raise the timeout or try again later")
     if isinstance(exc, openai.APIConnectionError):
-        refused = _bad_body(exc)
+        refused = _in_chain(exc, BadAnswerBody)  # the transport refused the body: too large, an encoding not asked for
         if refused is not None:
             return ServerError(f"{name} answered, but {refused}; check the server (or a proxy in front of it)")
         looped = _in_chain(exc, httpx.TooManyRedirects)
@@ -267,11 +267,6 @@ def translate_openai_error(exc: Exception, name: str) -> ModelError:
     if isinstance(exc, openai.APIStatusError):
         return ServerError(f"{name} answered {exc.status_code}: {scrub(exc.message)}", status=exc.status_code)
     return ServerError(f"{name} sent a malformed response: {scrub(str(exc))}")
-
-
-def _bad_body(exc: BaseException) -> BaseException | None:
-    """The reason a body was refused (too large, an encoding not asked for), if that is what ended the call."""
-    return _in_chain(exc, BadAnswerBody)
 
 
 def _in_chain(exc: BaseException, kind: type[BaseException]) -> BaseException | None:

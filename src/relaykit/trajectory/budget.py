@@ -474,7 +474,7 @@ def _shorten_current(t: Trajectory, budget: int, cost: Cost, s: TrajectorySettin
     current = t.steps[-1]
     obs = list(current.observation)
     asks = step_request_flags(current)
-    bare = [m if ask else _bare(m, cost, s.encoding) for m, ask in zip(obs, asks, strict=True)]
+    bare = _bare_observation(current, cost, s.encoding)
     others = cost.total(t) - cost.messages(obs)
     minimum = others + cost.messages(bare)
     if minimum > budget or not any(_shortenable(m) and not ask for m, ask in zip(obs, asks, strict=True)):
@@ -523,10 +523,16 @@ def minimum_history(t: Trajectory, encoding: str = "o200k_base") -> Trajectory:
     cut to the bare marker, a user's request after its tool results whole (no past step)."""
     if not t.steps:
         return t.with_steps(())
-    cost, current = Cost(t.form, encoding), t.steps[-1]
-    bare = tuple(m if ask else _bare(m, cost, encoding)
-                 for m, ask in zip(current.observation, step_request_flags(current), strict=True))
-    return t.with_steps([replace(current, observation=bare)])
+    current = t.steps[-1]
+    return t.with_steps([replace(current, observation=_bare_observation(current, Cost(t.form, encoding), encoding))])
+
+
+def _bare_observation(step: Step, cost: Cost, encoding: str) -> tuple[Msg, ...]:
+    """The step's observation with every message cut to its bare marker but the user's own turns (whole): what the
+    minimum counts, and what the current observation's shortening may go down to (one computation for both, so
+    that the two never disagree)."""
+    return tuple(m if ask else _bare(m, cost, encoding)
+                 for m, ask in zip(step.observation, step_request_flags(step), strict=True))
 
 
 def _bare(m: Msg, cost: Cost, encoding: str) -> Msg:
